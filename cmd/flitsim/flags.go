@@ -1,0 +1,43 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// newFlags makes a flag set for a subcommand; errors are returned, not
+// printed, and -h prints usage to stdout.
+func newFlags(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args; help is true when -h was given and the usage
+// (synopsis, then the flags) has been written to stdout.
+func parseFlags(fs *pflag.FlagSet, synopsis string, args []string, stdout io.Writer) (help bool, err error) {
+	err = fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		fmt.Fprintf(stdout, "%s\nFlags:\n%s", strings.TrimRight(synopsis, "\n")+"\n", fs.FlagUsages())
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: %v", fs.Name(), err)
+	}
+	return false, nil
+}
+
+// checkFormat checks a --format value.
+func checkFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("--format: %q is not allowed (allowed: %s)", format, strings.Join(allowed, ", "))
+}

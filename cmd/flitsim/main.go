@@ -1,0 +1,105 @@
+// Command flitsim runs cycle-accurate interconnection-network experiments.
+//
+//	flitsim                         run the default experiment (8×8 mesh)
+//	flitsim run [-c FILE] [--set key=value]... [--seed N] [--format table|json|csv]
+//	flitsim list                    topologies, routings, arbiters, modes, patterns, keys
+//	flitsim verify [--format table|json]
+//	flitsim help
+//
+// Results go to stdout. Every bad input prints one line "flitsim: ..." to
+// stderr and exits 2; a failed verification exits 1; an internal error 3.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() { os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// exitError carries an exit status other than 2 (bad input).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// realMain runs flitsim with args (without the program name) and returns the
+// exit status.
+func realMain(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "flitsim: internal error: %s\n", oneLine(fmt.Sprint(p)))
+			code = 3
+		}
+	}()
+	err := dispatch(args, stdout)
+	if err == nil {
+		return 0
+	}
+	code = 2
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	fmt.Fprintf(stderr, "flitsim: %s\n", oneLine(err.Error()))
+	return code
+}
+
+func dispatch(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return cmdRun(nil, stdout)
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "run":
+		return cmdRun(rest, stdout)
+	case "list":
+		return cmdList(rest, stdout)
+	case "verify":
+		return cmdVerify(rest, stdout)
+	case "help", "-h", "--help":
+		return cmdHelp(rest, stdout)
+	default:
+		if strings.HasPrefix(cmd, "-") {
+			return cmdRun(args, stdout) // flitsim -c x.yaml == flitsim run -c x.yaml
+		}
+		return fmt.Errorf("unknown command %q (allowed: run, list, verify, help)", cmd)
+	}
+}
+
+const usage = `flitsim — a cycle-accurate interconnection-network simulator
+
+Usage:
+  flitsim                      run the default experiment (8×8 mesh, wormhole, uniform 0.2)
+  flitsim run [flags]          run an experiment and print its results
+  flitsim list                 list topologies, routings, arbiters, switching modes,
+                               traffic patterns and configuration keys
+  flitsim verify [--format F]  reproduce published results; exit 1 if any fails
+  flitsim help [COMMAND]       this text, or a command's flags
+
+Run "flitsim COMMAND -h" for a command's flags.
+`
+
+func cmdHelp(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "run", "list", "verify":
+			return dispatch([]string{args[0], "-h"}, stdout)
+		}
+		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify)", args[0])
+	}
+	_, err := io.WriteString(stdout, usage)
+	return err
+}
+
+// oneLine folds a message onto one line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", "; ").Replace(s)), " ")
+}

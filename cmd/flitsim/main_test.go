@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/verify"
+)
+
+func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = realMain(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// wantFail checks exit status code and a single "flitsim: ..." stderr line
+// containing every part.
+func wantFail(t *testing.T, code int, args []string, parts ...string) {
+	t.Helper()
+	got, _, stderr := runMain(t, args...)
+	if got != code {
+		t.Errorf("%q: exit %d, want %d (stderr %q)", args, got, code, stderr)
+	}
+	if !strings.HasPrefix(stderr, "flitsim: ") || !strings.HasSuffix(stderr, "\n") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("%q: stderr is not one \"flitsim: ...\" line: %q", args, stderr)
+	}
+	for _, p := range parts {
+		if !strings.Contains(stderr, p) {
+			t.Errorf("%q: stderr %q does not contain %q", args, stderr, p)
+		}
+	}
+}
+
+// stubRun replaces network.Run for one test.
+func stubRun(t *testing.T, f func(network.Config) (*network.Result, error)) {
+	t.Helper()
+	old := runNetwork
+	runNetwork = f
+	t.Cleanup(func() { runNetwork = old })
+}
+
+func fakeResult(c network.Config) *network.Result {
+	return &network.Result{
+		Config: c, Cycles: 11000, Terminals: 64,
+		InjectedPackets: 3500, DeliveredPackets: 3490, InjectedFlits: 14000, DeliveredFlits: 13960,
+		MeasuredPackets: 3200, MeasuredDelivered: 3200,
+		Latency:        network.Summary{Count: 3200, Mean: 12.5, P50: 11, P95: 20, P99: 25, Max: 40, CI95: 0.25},
+		NetworkLatency: network.Summary{Count: 3200, Mean: 10.125, CI95: 0.2},
+		Offered:        0.2, Throughput: 0.199, Hops: 5.33,
+		ChannelUtilMean: 0.1, ChannelUtilMax: 0.31, BusiestChannel: "(3,4) x+",
+		MaxBufferOccupancy: 4,
+		Deadlock: &network.Deadlock{Cycle: 900, Since: 700,
+			Worms:     []network.DeadlockWorm{{ID: 7, Src: 1, Dst: 5}, {ID: 9, Src: 5, Dst: 2}},
+			Resources: []string{"s1.in0", "s2.in0"}, Switches: []string{"s1", "s2"}},
+	}
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "exp.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBadInput(t *testing.T) {
+	stubRun(t, func(c network.Config) (*network.Result, error) { return fakeResult(c), nil })
+	bad := writeFile(t, "traffic:\n  lod: 0.3\n")
+	wantFail(t, 2, []string{"run", "--set", "traffic.lod=0.3"}, "traffic.lod", "unknown key", "load")
+	wantFail(t, 2, []string{"run", "-c", bad}, bad+":2:", "traffic.lod", "unknown key")
+	wantFail(t, 2, []string{"run", "--set", "run.seed=abc"}, `run.seed: "abc" is not allowed (allowed: a non-negative integer)`)
+	wantFail(t, 2, []string{"run", "--seed", "-3"}, `run.seed: "-3" is not allowed`)
+	wantFail(t, 2, []string{"run", "--set", "switch.reuse=perhaps"}, `switch.reuse`, "true or false")
+	wantFail(t, 2, []string{"run", "--set", "traffic.load=lots"}, `traffic.load`, "number")
+	wantFail(t, 2, []string{"run", "--set", "topology.dims=1,a"}, `topology.dims`, "list of integers")
+	wantFail(t, 2, []string{"run", "--format", "xml"}, `--format: "xml" is not allowed (allowed: table, json, csv)`)
+	wantFail(t, 2, []string{"verify", "--format", "csv"}, `--format: "csv" is not allowed (allowed: table, json)`)
+	wantFail(t, 2, []string{"run", "-c", filepath.Join(t.TempDir(), "missing.yaml")}, "missing.yaml", "no such file")
+	wantFail(t, 2, []string{"run", "--bogus"}, "run: unknown flag: --bogus")
+	wantFail(t, 2, []string{"run", "--set"}, "run:", "--set")
+	wantFail(t, 2, []string{"frobnicate"}, `unknown command "frobnicate"`)
+	wantFail(t, 2, []string{"run", "a.yaml", "b.yaml"}, "unexpected argument")
+	wantFail(t, 2, []string{"run", "-c", writeFile(t, "run: [1,\n")}, "exp.yaml:")
+	wantFail(t, 2, []string{"list", "extra"}, "unexpected argument")
+}
+
+func TestRunErrors(t *testing.T) {
+	stubRun(t, func(network.Config) (*network.Result, error) {
+		return nil, &network.ConfigError{Key: "routing", Value: "ecube", Allowed: "dor, west-first"}
+	})
+	wantFail(t, 2, []string{"run"}, "routing: ecube is not allowed (allowed: dor, west-first)")
+	stubRun(t, func(network.Config) (*network.Result, error) {
+		return nil, errors.New("two\nlines")
+	})
+	wantFail(t, 2, []string{}, "two; lines")
+	stubRun(t, func(network.Config) (*network.Result, error) { panic("boom\nat line 2") })
+	wantFail(t, 3, []string{"run"}, "internal error: boom; at line 2")
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"run", "-h"}, {"list", "--help"},
+		{"verify", "-h"}, {"help", "run"}} {
+		code, out, errOut := runMain(t, args...)
+		if code != 0 || out == "" || errOut != "" {
+			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", args, code, len(out), errOut)
+		}
+	}
+	_, out, _ := runMain(t, "run", "-h")
+	for _, f := range []string{"--config", "--set", "--seed", "--format"} {
+		if !strings.Contains(out, f) {
+			t.Errorf("run -h does not mention %s", f)
+		}
+	}
+}
+
+func TestOutputFormats(t *testing.T) {
+	var got network.Config
+	stubRun(t, func(c network.Config) (*network.Result, error) { got = c; return fakeResult(c), nil })
+
+	code, out, errOut := runMain(t, "run", "--seed", "42", "--set", "traffic.load=0.3")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if got.Run.Seed != 42 || got.Traffic.Load != 0.3 {
+		t.Errorf("run got config %+v", got)
+	}
+	for _, s := range []string{"mesh k=8 n=2", "12.5 ± 0.25", "11 / 20 / 25", "(3,4) x+", "at cycle 900",
+		"#7 1→5", "s1.in0 → s2.in0", "0.199"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("table lacks %q:\n%s", s, out)
+		}
+	}
+
+	code, out, _ = runMain(t, "run", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("csv: exit %d", code)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 2 || len(recs[0]) != len(recs[1]) {
+		t.Fatalf("csv: %v, %d records", err, len(recs))
+	}
+	col := map[string]string{}
+	for i, k := range recs[0] {
+		col[k] = recs[1][i]
+	}
+	for k, v := range map[string]string{"latency.mean": "12.5", "cycles": "11000", "config.topology.kind": "mesh",
+		"config.traffic.flits": "4", "deadlock.cycle": "900", "deadlock.worms": "7:1>5;9:5>2", "config.switch.reuse": "true"} {
+		if col[k] != v {
+			t.Errorf("csv %s = %q, want %q", k, col[k], v)
+		}
+	}
+	// Without a deadlock the columns stay the same.
+	stubRun(t, func(c network.Config) (*network.Result, error) {
+		r := fakeResult(c)
+		r.Deadlock = nil
+		return r, nil
+	})
+	_, out2, _ := runMain(t, "run", "-f", "csv")
+	if strings.SplitN(out2, "\n", 2)[0] != strings.SplitN(out, "\n", 2)[0] {
+		t.Errorf("csv header depends on the deadlock")
+	}
+	_, out, _ = runMain(t, "run")
+	if !strings.Contains(out, "none") {
+		t.Errorf("table without deadlock lacks \"none\"")
+	}
+	checkJSON(t, "run", "--format", "json")
+}
+
+// checkJSON runs flitsim with args and checks the JSON result's keys.
+func checkJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	code, out, errOut := runMain(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("json does not parse: %v\n%s", err, out)
+	}
+	for _, k := range []string{"config", "cycles", "injected_packets", "delivered_packets", "latency", "throughput", "deadlock"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("json lacks %q", k)
+		}
+	}
+	lat, _ := m["latency"].(map[string]any)
+	for _, k := range []string{"mean", "p50", "p95", "p99", "max", "ci95"} {
+		if _, ok := lat[k]; !ok {
+			t.Errorf("json latency lacks %q", k)
+		}
+	}
+	return m
+}
+
+// TestRunJSON runs the real simulator (a short default run).
+func TestRunJSON(t *testing.T) {
+	m := checkJSON(t, "run", "--format", "json", "--set", "run.warmup=100", "--set", "run.measure=1000")
+	if d, ok := m["delivered_packets"].(float64); !ok || d <= 0 {
+		t.Errorf("delivered_packets = %v", m["delivered_packets"])
+	}
+	if m["deadlock"] != nil {
+		t.Errorf("default run deadlocked: %v", m["deadlock"])
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := runMain(t, "list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, s := range []string{"round-robin", "wormhole", "traffic.load", "run.seed"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("list lacks %q", s)
+		}
+	}
+	if !strings.Contains(out, "hypercube") || !strings.Contains(out, "uniform") {
+		t.Errorf("list lacks topologies or patterns:\n%s", out)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	old := verifyRun
+	defer func() { verifyRun = old }()
+	rows := []verify.Row{{ID: "a", Source: "paper", Claim: "x", Published: "1", Measured: "1.01", Tolerance: "5%", Status: verify.Pass}}
+	verifyRun = func() ([]verify.Row, error) { return rows, nil }
+	code, out, _ := runMain(t, "verify")
+	if code != 0 || !strings.Contains(out, "1.01") {
+		t.Errorf("verify pass: exit %d\n%s", code, out)
+	}
+	code, out, _ = runMain(t, "verify", "--format", "json")
+	var got []verify.Row
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got) != 1 || got[0] != rows[0] {
+		t.Errorf("verify json: exit %d\n%s", code, out)
+	}
+	rows = append(rows, verify.Row{ID: "b", Measured: "2", Status: verify.Fail})
+	wantFail(t, 1, []string{"verify"}, "1 of 2 claims failed")
+	verifyRun = func() ([]verify.Row, error) {
+		return []verify.Row{{ID: "c", Measured: "no\nway", Status: verify.Error}}, errors.New("c: no\nway")
+	}
+	wantFail(t, 1, []string{"verify"}, "1 of 1 claims failed", "c: no; way")
+}

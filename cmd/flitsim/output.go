@@ -1,0 +1,254 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/flitsim/flitsim/network"
+)
+
+// renderTable writes a table with a header row and rows; long cells wrap at
+// word boundaries to keep each column under 60 characters.
+func renderTable(w io.Writer, header []string, rows [][]string) error {
+	t := tablewriter.NewTable(w, tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithRowMaxWidth(60))
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	return t.Render()
+}
+
+// writeTable writes the two-column key/value summary of a run.
+func writeTable(w io.Writer, r *network.Result) error {
+	c := &r.Config
+	routing := c.Routing
+	if routing == "" {
+		routing = "default for " + c.Topology.Kind
+	}
+	cycles := strconv.FormatInt(r.Cycles, 10)
+	if r.Incomplete {
+		cycles += " (drain limit reached: saturated)"
+	}
+	ci := func(s network.Summary) string {
+		return fmt.Sprintf("%s ± %s", num(s.Mean), num(s.CI95))
+	}
+	rows := [][]string{
+		{"topology", describeTopology(c.Topology)},
+		{"terminals", strconv.Itoa(r.Terminals)},
+		{"switching", fmt.Sprintf("%s, buffers in %d / out %d flits, link latency %d, switch delay %d, reuse %v",
+			c.Switching, c.Buffers.Input, c.Buffers.Output, c.Link.Latency, c.Switch.Delay, c.ReuseOn())},
+		{"routing", routing + ", arbiter " + c.Arbiter},
+		{"traffic", fmt.Sprintf("%s, %s flits/packet", c.Traffic.Pattern, c.Traffic.Flits)},
+		{"load", num(c.Traffic.Load) + " flits/node/cycle"},
+		{"seed", strconv.FormatUint(c.Run.Seed, 10)},
+		{"cycles", cycles},
+		{"injected packets", fmt.Sprintf("%d (%d flits)", r.InjectedPackets, r.InjectedFlits)},
+		{"delivered packets", fmt.Sprintf("%d (%d flits)", r.DeliveredPackets, r.DeliveredFlits)},
+		{"measured packets", fmt.Sprintf("%d delivered of %d", r.MeasuredDelivered, r.MeasuredPackets)},
+		{"latency mean", ci(r.Latency) + " cycles"},
+		{"latency p50 / p95 / p99", fmt.Sprintf("%s / %s / %s cycles", num(r.Latency.P50), num(r.Latency.P95), num(r.Latency.P99))},
+		{"latency max", num(r.Latency.Max) + " cycles"},
+		{"network latency mean", ci(r.NetworkLatency) + " cycles"},
+		{"throughput", num(r.Throughput) + " flits/node/cycle"},
+		{"offered", num(r.Offered) + " flits/node/cycle"},
+		{"hops", num(r.Hops)},
+		{"channel util mean / max", fmt.Sprintf("%s / %s", num(r.ChannelUtilMean), num(r.ChannelUtilMax))},
+		{"busiest channel", r.BusiestChannel},
+		{"max buffer occupancy", fmt.Sprintf("%d flits", r.MaxBufferOccupancy)},
+	}
+	if d := r.Deadlock; d == nil {
+		rows = append(rows, []string{"deadlock", "none"})
+	} else {
+		worms := make([]string, len(d.Worms))
+		for i, wm := range d.Worms {
+			worms[i] = fmt.Sprintf("#%d %d→%d", wm.ID, wm.Src, wm.Dst)
+		}
+		rows = append(rows,
+			[]string{"deadlock", fmt.Sprintf("at cycle %d (stuck since %d)", d.Cycle, d.Since)},
+			[]string{"deadlock worms", strings.Join(worms, ", ")},
+			[]string{"deadlock resources", strings.Join(d.Resources, " → ")},
+		)
+		if len(d.Switches) > 0 {
+			rows = append(rows, []string{"deadlock switches", strings.Join(d.Switches, ", ")})
+		}
+	}
+	return renderTable(w, []string{"result", "value"}, rows)
+}
+
+// describeTopology writes a topology's kind and the parameters set.
+func describeTopology(t network.TopologyConfig) string {
+	s := t.Kind
+	add := func(k string, v any) { s += fmt.Sprintf(" %s=%v", k, v) }
+	if t.D != 0 {
+		add("d", t.D)
+	}
+	if t.K != 0 {
+		add("k", t.K)
+	}
+	if t.N != 0 {
+		add("n", t.N)
+	}
+	if len(t.Dims) > 0 {
+		add("dims", t.Dims)
+	}
+	if len(t.Order) > 0 {
+		add("order", t.Order)
+	}
+	if t.Path != "" {
+		add("path", t.Path)
+		if t.Path == "given" {
+			add("path_index", t.PathIndex)
+		}
+	}
+	return s
+}
+
+// num writes a float briefly: up to 4 decimals, no trailing zeros.
+func num(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "n/a"
+	}
+	s := strconv.FormatFloat(f, 'f', 4, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// writeJSON writes the whole result, indented. Non-finite floats (which JSON
+// cannot hold) are written as 0.
+func writeJSON(w io.Writer, r *network.Result) error {
+	c := *r
+	finite(reflect.ValueOf(&c).Elem())
+	b, err := json.MarshalIndent(&c, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// finite replaces NaN and ±Inf in v's float fields by 0 (v is addressable).
+func finite(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			v.SetFloat(0)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				finite(v.Field(i))
+			}
+		}
+	case reflect.Pointer:
+		if !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+			cp := reflect.New(v.Elem().Type())
+			cp.Elem().Set(v.Elem())
+			finite(cp.Elem())
+			v.Set(cp)
+		}
+	}
+}
+
+// writeCSV writes a header row of flattened JSON keys (latency.mean,
+// config.topology.k, ...) and one row of values. The columns depend only on
+// the Result type, not on the values (an absent deadlock gives empty cells).
+func writeCSV(w io.Writer, r *network.Result) error {
+	var keys, vals []string
+	flatten(reflect.ValueOf(*r), reflect.TypeOf(*r), "", &keys, &vals)
+	cw := csv.NewWriter(w)
+	cw.Write(keys)
+	cw.Write(vals)
+	cw.Flush()
+	return cw.Error()
+}
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "-" || !f.IsExported() {
+		return ""
+	}
+	if name == "" {
+		name = f.Name
+	}
+	return name
+}
+
+// flatten appends the leaves of v (of type t; v may be invalid for "absent")
+// as dotted keys and their values.
+func flatten(v reflect.Value, t reflect.Type, prefix string, keys, vals *[]string) {
+	if t.Kind() == reflect.Pointer {
+		if v.IsValid() && !v.IsNil() {
+			v = v.Elem()
+		} else {
+			v = reflect.Value{}
+		}
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct && !t.Implements(reflect.TypeFor[fmt.Stringer]()) {
+		for i := 0; i < t.NumField(); i++ {
+			name := jsonName(t.Field(i))
+			if name == "" {
+				continue
+			}
+			var fv reflect.Value
+			if v.IsValid() {
+				fv = v.Field(i)
+			}
+			key := name
+			if prefix != "" {
+				key = prefix + "." + name
+			}
+			flatten(fv, t.Field(i).Type, key, keys, vals)
+		}
+		return
+	}
+	*keys = append(*keys, prefix)
+	*vals = append(*vals, cell(v))
+}
+
+// cell writes one leaf value; lists are joined with ";".
+func cell(v reflect.Value) string {
+	if !v.IsValid() {
+		return ""
+	}
+	if s, ok := v.Interface().(fmt.Stringer); ok {
+		return s.String()
+	}
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case reflect.Slice, reflect.Array:
+		parts := make([]string, v.Len())
+		for i := range parts {
+			e := v.Index(i)
+			if e.Kind() == reflect.Struct {
+				// e.g. deadlock worms: id:src>dst
+				var fs []string
+				for j := 0; j < e.NumField(); j++ {
+					fs = append(fs, cell(e.Field(j)))
+				}
+				if len(fs) == 3 {
+					parts[i] = fs[0] + ":" + fs[1] + ">" + fs[2]
+				} else {
+					parts[i] = strings.Join(fs, ":")
+				}
+				continue
+			}
+			parts[i] = cell(e)
+		}
+		return strings.Join(parts, ";")
+	}
+	return fmt.Sprint(v.Interface())
+}

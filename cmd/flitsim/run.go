@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/flitsim/flitsim/configs"
+)
+
+const runSynopsis = `Usage: flitsim run [-c FILE.yaml] [--set key=value]... [--seed N] [--format table|json|csv]
+
+Runs one experiment: the file (default: the embedded configs/default.yaml, an
+8×8 mesh), with the --set overrides applied in order (dotted keys, e.g.
+--set traffic.load=0.3 --set topology.dims=1,2,1,2,0 --set switch.reuse=false;
+"flitsim list" shows every key). A file with a topology block starts that
+block from zero, so it must give every topology parameter it needs.
+`
+
+func cmdRun(args []string, stdout io.Writer) error {
+	fs := newFlags("run")
+	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (default: the embedded default)")
+	sets := fs.StringArray("set", nil, "override a key: `key=value` (repeatable; dotted keys)")
+	seed := fs.String("seed", "", "random seed, a shortcut for --set run.seed=`N`")
+	format := fs.StringP("format", "f", "table", "output format: table, json or csv")
+	if help, err := parseFlags(fs, runSynopsis, args, stdout); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
+		return err
+	}
+	switch rest := fs.Args(); {
+	case len(rest) == 1 && *file == "":
+		*file = rest[0] // flitsim run exp.yaml
+	case len(rest) > 0:
+		return fmt.Errorf("run: unexpected argument %q (give the config file with -c FILE)", rest[0])
+	}
+	if fs.Changed("seed") {
+		*sets = append(*sets, "run.seed="+*seed)
+	}
+	cfg, err := configs.Load(*file, *sets)
+	if err != nil {
+		return err
+	}
+	res, err := runNetwork(cfg)
+	if err != nil {
+		return err
+	}
+	if res == nil {
+		panic("network.Run returned neither a result nor an error")
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, res)
+	case "csv":
+		return writeCSV(stdout, res)
+	}
+	return writeTable(stdout, res)
+}

@@ -1,0 +1,570 @@
+// Package configs loads experiment configurations (network.Config) from YAML
+// files and --set overrides. The folder also holds ready experiment files;
+// default.yaml is embedded and is what an empty path loads.
+//
+// # Rules
+//
+//   - A file starts from network.Default() and only needs the keys it changes.
+//   - Exception: if a file has a topology key at all, the topology block
+//     starts from zero values (kind "", d, k, n 0, no dims/order/path), so a
+//     mesh's k and n never leak into a hypercube or MIN. Likewise a
+//     --set topology.kind=K naming a different kind than the file's (or the
+//     default's, mesh) discards the file's whole topology block first; the
+//     other topology.* keys must then be set too.
+//   - Decoding is strict: an unknown key, a duplicate key or a value of the
+//     wrong type is an error naming the dotted key (run.seed), the value and
+//     what is allowed, prefixed with FILE:LINE: (or "--set ").
+//   - --set key=value overrides (dotted keys: traffic.load=0.3,
+//     topology.dims=1,2,1,2,0, switch.reuse=false) are applied to the YAML
+//     node tree before decoding, in order, creating maps as needed, so they
+//     are type-checked exactly like file values. An empty value is the empty
+//     string (it resets a string or list, and is an error for a number).
+//   - Finally network.Validate checks the meaning (k ≥ 2, 0 ≤ load ≤ 1, ...).
+//
+// Every error is a single line.
+package configs
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/flitsim/flitsim/network"
+)
+
+//go:embed default.yaml
+var defaultYAML []byte
+
+// DefaultName is the name errors use for the embedded default.
+const DefaultName = "default.yaml"
+
+// DefaultYAML returns the embedded default experiment file.
+func DefaultYAML() []byte { return bytes.Clone(defaultYAML) }
+
+// Load reads the experiment file at path ("" means the embedded default),
+// applies the --set overrides ("key=value", dotted keys) and validates the
+// result with network.Validate.
+func Load(path string, sets []string) (network.Config, error) {
+	if path == "" {
+		return LoadBytes(defaultYAML, DefaultName, sets)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return network.Config{}, fmt.Errorf("%s: cannot read config file: %v", path, err)
+	}
+	return LoadBytes(data, path, sets)
+}
+
+// LoadBytes is Load for YAML already in memory; name is the file name used in
+// error messages.
+func LoadBytes(data []byte, name string, sets []string) (network.Config, error) {
+	l := loader{name: name, where: map[string]string{}}
+	cfg, err := l.load(data, sets)
+	if err != nil {
+		return network.Config{}, oneLine(err)
+	}
+	return cfg, nil
+}
+
+// UnknownKeyError is a key that is not part of the configuration.
+type UnknownKeyError struct {
+	Key     string   // dotted, e.g. traffic.lod
+	Allowed []string // the keys allowed at that level
+}
+
+func (e *UnknownKeyError) Error() string {
+	level := "top-level keys"
+	if i := strings.LastIndexByte(e.Key, '.'); i >= 0 {
+		level = "keys in " + e.Key[:i]
+	}
+	return fmt.Sprintf("%s: unknown key (allowed %s: %s)", e.Key, level, strings.Join(e.Allowed, ", "))
+}
+
+// PosError places an error in a file ("FILE:LINE: ") or on the command line
+// ("--set "). Unwrap gives the *network.ConfigError or *UnknownKeyError.
+type PosError struct {
+	Pos string
+	Err error
+}
+
+func (e *PosError) Error() string { return e.Pos + e.Err.Error() }
+func (e *PosError) Unwrap() error { return e.Err }
+
+type loader struct {
+	name string
+	// where maps a dotted key to the prefix of errors about it: "FILE:LINE: "
+	// or "--set ".
+	where map[string]string
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (l *loader) load(data []byte, sets []string) (network.Config, error) {
+	cfg := network.Default()
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root *yaml.Node
+	switch err := dec.Decode(&doc); {
+	case err == io.EOF:
+		// An empty file: all defaults.
+	case err != nil:
+		msg := err.Error()
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			return cfg, fmt.Errorf("%s:%s: %s", l.name, m[1], m[2])
+		}
+		return cfg, fmt.Errorf("%s: %s", l.name, strings.TrimPrefix(msg, "yaml: "))
+	default:
+		var extra yaml.Node
+		if err := dec.Decode(&extra); err != io.EOF {
+			return cfg, fmt.Errorf("%s: only one YAML document is allowed", l.name)
+		}
+		if len(doc.Content) > 0 {
+			root = deref(doc.Content[0])
+		}
+	}
+	if root != nil && isNull(root) {
+		root = nil
+	}
+	if root != nil && root.Kind != yaml.MappingNode {
+		return cfg, fmt.Errorf("%s:%d: the top level must be a mapping of keys (allowed: %s)",
+			l.name, root.Line, strings.Join(keysOf(reflect.TypeOf(cfg)), ", "))
+	}
+	if root == nil {
+		root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	}
+
+	// Parse the overrides first: their keys are checked against the schema.
+	type set struct {
+		path  []string
+		value string
+	}
+	var parsed []set
+	for _, s := range sets {
+		key, value, ok := strings.Cut(s, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" {
+			return cfg, fmt.Errorf("--set %q: want key=value, e.g. traffic.load=0.3", s)
+		}
+		path := strings.Split(key, ".")
+		if err := checkPath(reflect.TypeOf(cfg), path); err != nil {
+			return cfg, &PosError{"--set ", err}
+		}
+		parsed = append(parsed, set{path, value})
+	}
+
+	// The topology rule.
+	topo := lookup(root, "topology")
+	kind := cfg.Topology.Kind
+	if topo != nil {
+		if k := lookup(topo, "kind"); k != nil && k.Kind == yaml.ScalarNode {
+			kind = k.Value
+		} else {
+			kind = ""
+		}
+	}
+	reset := topo != nil
+	for _, s := range parsed {
+		if len(s.path) == 2 && s.path[0] == "topology" && s.path[1] == "kind" && s.value != kind {
+			remove(root, "topology")
+			reset = true
+			break
+		}
+	}
+	if reset {
+		cfg.Topology = network.TopologyConfig{}
+	}
+
+	for _, s := range parsed {
+		apply(root, s.path, s.value)
+	}
+	if err := l.decodeStruct(root, reflect.ValueOf(&cfg).Elem(), ""); err != nil {
+		return cfg, err
+	}
+	if err := validate(&cfg); err != nil {
+		var ce *network.ConfigError
+		if errors.As(err, &ce) {
+			// Place it at the key, or else at the nearest enclosing block
+			// the file or a --set gave (topology: for a missing topology.k).
+			for key := ce.Key; key != ""; {
+				if pos, ok := l.where[key]; ok {
+					return cfg, &PosError{pos, err}
+				}
+				i := strings.LastIndexByte(key, '.')
+				if i < 0 {
+					break
+				}
+				key = key[:i]
+			}
+		}
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// oneLine makes sure an error prints as one line.
+func oneLine(err error) error {
+	s := err.Error()
+	if !strings.ContainsAny(s, "\r\n") {
+		return err
+	}
+	return &flatError{strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " "), err}
+}
+
+type flatError struct {
+	msg string
+	err error
+}
+
+func (e *flatError) Error() string { return e.msg }
+func (e *flatError) Unwrap() error { return e.err }
+
+// --- the YAML node tree ---
+
+// deref follows aliases (bounded, in case of a cycle).
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" && n.Style == 0
+}
+
+// lookup finds key in mapping m (the first occurrence).
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := deref(m.Content[i]); k != nil && k.Kind == yaml.ScalarNode && k.Value == key {
+			return deref(m.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// remove deletes every occurrence of key from mapping m.
+func remove(m *yaml.Node, key string) {
+	out := m.Content[:0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := deref(m.Content[i]); k != nil && k.Kind == yaml.ScalarNode && k.Value == key {
+			continue
+		}
+		out = append(out, m.Content[i], m.Content[i+1])
+	}
+	m.Content = out
+}
+
+// apply sets path to a plain scalar value in mapping m, creating or replacing
+// mappings on the way. New nodes have Line 0, which marks them as --set's.
+func apply(m *yaml.Node, path []string, value string) {
+	for i, key := range path {
+		var slot **yaml.Node
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			if k := deref(m.Content[j]); k != nil && k.Kind == yaml.ScalarNode && k.Value == key {
+				slot = &m.Content[j+1]
+				break
+			}
+		}
+		if slot == nil {
+			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, nil)
+			slot = &m.Content[len(m.Content)-1]
+		}
+		if i == len(path)-1 {
+			n := &yaml.Node{Kind: yaml.ScalarNode, Value: value}
+			if value == "" {
+				n.Style = yaml.DoubleQuotedStyle
+			}
+			*slot = n
+			return
+		}
+		next := deref(*slot)
+		switch {
+		case next == nil || next.Kind != yaml.MappingNode:
+			next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		case next != *slot:
+			// An alias: copy, so the anchor's other users do not change.
+			c := *next
+			c.Content = append([]*yaml.Node(nil), next.Content...)
+			next = &c
+		}
+		*slot = next
+		m = next
+	}
+}
+
+// --- the schema (network.Config's yaml tags) ---
+
+var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
+
+// isSection reports whether t is a block of keys (a struct decoded key by
+// key) rather than a leaf value.
+func isSection(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && !reflect.PointerTo(t).Implements(unmarshalerType)
+}
+
+func yamlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if name == "-" || !f.IsExported() {
+		return ""
+	}
+	if name == "" {
+		name = strings.ToLower(f.Name)
+	}
+	return name
+}
+
+func keysOf(t reflect.Type) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		if n := yamlName(t.Field(i)); n != "" {
+			keys = append(keys, n)
+		}
+	}
+	return keys
+}
+
+func field(t reflect.Type, key string) (int, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		if yamlName(t.Field(i)) == key {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// checkPath checks a dotted --set key against the schema.
+func checkPath(t reflect.Type, path []string) error {
+	for i, key := range path {
+		if !isSection(t) {
+			return fmt.Errorf("%s: unknown key (%s is a single value, not a block of keys)",
+				strings.Join(path[:i+1], "."), strings.Join(path[:i], "."))
+		}
+		f, ok := field(t, key)
+		if !ok {
+			return &UnknownKeyError{Key: strings.Join(path[:i+1], "."), Allowed: keysOf(t)}
+		}
+		t = t.Field(f).Type
+	}
+	if isSection(t) {
+		return &network.ConfigError{Key: strings.Join(path, "."), Value: "a single value",
+			Allowed: "one of its keys: " + strings.Join(keysOf(t), ", ")}
+	}
+	return nil
+}
+
+// allowed describes the values a leaf of type t accepts.
+func allowed(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[network.IntList]():
+		return "a list of integers like 1,2,1,2,0"
+	case reflect.TypeFor[network.FlitRange]():
+		return "a flit count like 4 or a range like 32-96"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return allowed(t.Elem())
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer"
+	case reflect.Float32, reflect.Float64:
+		return "a finite number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list of " + allowed(t.Elem())
+	}
+	return t.String()
+}
+
+// show writes a node's value for an error message.
+func show(n *yaml.Node) string {
+	s := render(n, 0)
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func render(n *yaml.Node, depth int) string {
+	n = deref(n)
+	if n == nil {
+		return "null"
+	}
+	if depth > 3 {
+		return "..."
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	case yaml.SequenceNode:
+		parts := make([]string, 0, len(n.Content))
+		for _, c := range n.Content {
+			parts = append(parts, render(c, depth+1))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case yaml.MappingNode:
+		parts := make([]string, 0, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			parts = append(parts, render(n.Content[i], depth+1)+": "+render(n.Content[i+1], depth+1))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return "?"
+}
+
+// pos is the error prefix for node n.
+func (l *loader) pos(n *yaml.Node) string {
+	if n == nil || n.Line == 0 {
+		return "--set "
+	}
+	return fmt.Sprintf("%s:%d: ", l.name, n.Line)
+}
+
+// decodeStruct decodes mapping n into the struct v key by key: strictly (an
+// unknown or repeated key is an error) and naming the dotted key in errors.
+func (l *loader) decodeStruct(n *yaml.Node, v reflect.Value, prefix string) error {
+	orig := n
+	n = deref(n)
+	if n == nil || isNull(n) {
+		return nil
+	}
+	t := v.Type()
+	if n.Kind != yaml.MappingNode {
+		return &PosError{l.pos(orig), &network.ConfigError{Key: prefix, Value: show(n),
+			Allowed: "a mapping with keys " + strings.Join(keysOf(t), ", ")}}
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := deref(n.Content[i]), n.Content[i+1]
+		if kn == nil || kn.Kind != yaml.ScalarNode {
+			return &PosError{l.pos(n.Content[i]), &network.ConfigError{Key: join(prefix, "(key)"),
+				Value: show(kn), Allowed: "keys " + strings.Join(keysOf(t), ", ")}}
+		}
+		key := join(prefix, kn.Value)
+		f, ok := field(t, kn.Value)
+		if !ok {
+			return &PosError{l.pos(n.Content[i]), &UnknownKeyError{Key: key, Allowed: keysOf(t)}}
+		}
+		if seen[kn.Value] {
+			return &PosError{l.pos(n.Content[i]), fmt.Errorf("%s: key given twice", key)}
+		}
+		seen[kn.Value] = true
+		fv := v.Field(f)
+		if isSection(fv.Type()) {
+			l.where[key] = l.pos(n.Content[i]) // a block: where its key is
+			if err := l.decodeStruct(vn, fv, key); err != nil {
+				return err
+			}
+			continue
+		}
+		l.where[key] = l.pos(vn) // a value: the file's line, or --set
+		if err := l.decodeLeaf(vn, fv, key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) decodeLeaf(n *yaml.Node, v reflect.Value, key string) error {
+	bad := func() error {
+		return &PosError{l.pos(n), &network.ConfigError{Key: key, Value: show(n), Allowed: allowed(v.Type())}}
+	}
+	// Decode into a fresh value so a failed decode leaves no partial state.
+	tmp := reflect.New(v.Type())
+	if err := n.Decode(tmp.Interface()); err != nil {
+		return bad()
+	}
+	e := tmp.Elem()
+	switch e.Kind() {
+	case reflect.String:
+		if deref(n).Kind != yaml.ScalarNode {
+			return bad()
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		// yaml.v3 truncates 2.5 into an int; an integer key wants an integer.
+		if deref(n).ShortTag() != "!!int" {
+			return bad()
+		}
+	case reflect.Float32, reflect.Float64:
+		if f := e.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return bad()
+		}
+	}
+	v.Set(e)
+	return nil
+}
+
+func join(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+// Key describes one configuration key, for help texts and `flitsim list`.
+type Key struct {
+	Key     string // dotted, e.g. traffic.load
+	Allowed string // e.g. "a finite number"
+	Default string // the value in network.Default(), as YAML would write it
+}
+
+// Keys lists every configuration key with what it accepts and its default.
+func Keys() []Key {
+	var out []Key
+	var walk func(v reflect.Value, prefix string)
+	walk = func(v reflect.Value, prefix string) {
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			name := yamlName(t.Field(i))
+			if name == "" {
+				continue
+			}
+			key, fv := join(prefix, name), v.Field(i)
+			if isSection(fv.Type()) {
+				walk(fv, key)
+				continue
+			}
+			out = append(out, Key{Key: key, Allowed: allowed(fv.Type()), Default: showValue(fv)})
+		}
+	}
+	walk(reflect.ValueOf(network.Default()), "")
+	return out
+}
+
+func showValue(v reflect.Value) string {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return ""
+		}
+		v = v.Elem()
+	}
+	if s, ok := v.Interface().(fmt.Stringer); ok {
+		return s.String()
+	}
+	if v.Kind() == reflect.String {
+		return strconv.Quote(v.String())
+	}
+	return fmt.Sprint(v.Interface())
+}

@@ -1,0 +1,76 @@
+package flit
+
+// Buffer is a fixed-depth FIFO of flits backed by a ring. It never grows:
+// Push on a full buffer is a programming error and panics, because the
+// switch must have checked Free first (that check is the flow control).
+type Buffer struct {
+	slots []Flit
+	head  int32
+	n     int32
+}
+
+// NewBuffer returns an empty buffer that holds depth flits.
+func NewBuffer(depth int) Buffer {
+	return Buffer{slots: make([]Flit, depth)}
+}
+
+// Init points the buffer at caller-owned storage, so that many buffers can
+// share one allocation.
+func (b *Buffer) Init(storage []Flit) {
+	b.slots = storage
+	b.head, b.n = 0, 0
+}
+
+// Depth is the capacity in flits.
+func (b *Buffer) Depth() int { return len(b.slots) }
+
+// Len is the number of flits held.
+func (b *Buffer) Len() int { return int(b.n) }
+
+// Free is the number of empty slots.
+func (b *Buffer) Free() int { return len(b.slots) - int(b.n) }
+
+// Empty reports whether the buffer holds no flit.
+func (b *Buffer) Empty() bool { return b.n == 0 }
+
+// Front returns a pointer to the oldest flit; the buffer must not be empty.
+func (b *Buffer) Front() *Flit { return &b.slots[b.head] }
+
+// At returns the i-th oldest flit (0 is the front); i must be < Len.
+func (b *Buffer) At(i int) *Flit {
+	j := int(b.head) + i
+	if j >= len(b.slots) {
+		j -= len(b.slots)
+	}
+	return &b.slots[j]
+}
+
+// Back returns the newest flit; the buffer must not be empty.
+func (b *Buffer) Back() *Flit { return b.At(int(b.n) - 1) }
+
+// Push appends f at the back.
+func (b *Buffer) Push(f Flit) {
+	if int(b.n) == len(b.slots) {
+		panic("flit: push on a full buffer")
+	}
+	j := int(b.head) + int(b.n)
+	if j >= len(b.slots) {
+		j -= len(b.slots)
+	}
+	b.slots[j] = f
+	b.n++
+}
+
+// Pop removes and returns the front flit.
+func (b *Buffer) Pop() Flit {
+	if b.n == 0 {
+		panic("flit: pop on an empty buffer")
+	}
+	f := b.slots[b.head]
+	b.head++
+	if int(b.head) == len(b.slots) {
+		b.head = 0
+	}
+	b.n--
+	return f
+}

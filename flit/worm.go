@@ -1,0 +1,60 @@
+package flit
+
+// Worm is a packet in flight: its addresses, length, routing state and the
+// timestamps the statistics need. Wormhole switching calls a packet a worm
+// because its flits stretch over several buffers.
+type Worm struct {
+	ID     uint64 // serial number, unique over a run (for reports and traces)
+	Src    int32  // source terminal
+	Dst    int32  // destination terminal
+	Len    int32  // flits, head and tail included
+	Issued int32  // flits handed to the network by the source interface
+	Recvd  int32  // flits delivered at the destination
+	Hops   int32  // switches the head has crossed
+
+	// Aux is routing state fixed when the packet is created (for example a
+	// random start dimension or an extra-stage path choice); routers own it.
+	Aux uint64
+
+	GenCycle int64 // cycle the packet was generated (queued at the source)
+	InjCycle int64 // cycle its head entered the network
+	Measured bool  // generated inside the measurement window
+}
+
+// Pool recycles worm records so that steady-state traffic allocates nothing.
+// Indexes stay valid until Put.
+type Pool struct {
+	Worms  []Worm
+	free   []int32
+	serial uint64
+	live   int
+}
+
+// Get returns the index of a zeroed worm with a fresh serial ID.
+func (p *Pool) Get() int32 {
+	var i int32
+	if n := len(p.free); n > 0 {
+		i = p.free[n-1]
+		p.free = p.free[:n-1]
+		p.Worms[i] = Worm{}
+	} else {
+		p.Worms = append(p.Worms, Worm{})
+		i = int32(len(p.Worms) - 1)
+	}
+	p.serial++
+	p.Worms[i].ID = p.serial
+	p.live++
+	return i
+}
+
+// Put returns worm i to the pool.
+func (p *Pool) Put(i int32) {
+	p.free = append(p.free, i)
+	p.live--
+}
+
+// Live is the number of worms handed out and not yet returned.
+func (p *Pool) Live() int { return p.live }
+
+// Serial is the number of worms ever handed out.
+func (p *Pool) Serial() uint64 { return p.serial }

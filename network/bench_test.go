@@ -1,0 +1,110 @@
+package network
+
+import (
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+func benchConfig(t TopologyConfig, load float64) Config {
+	c := Default()
+	c.Topology = t
+	c.Traffic.Load = load
+	c.Traffic.Flits = FlitRange{4, 4}
+	c.Run = RunConfig{Warmup: 0, Measure: 1 << 40, Drain: 0, Seed: 1, DeadlockCheck: 256}
+	return c
+}
+
+// benchCycles warms the network up, then times b.N cycles and reports
+// simulated cycles/s and flit-hops/s (flits crossing a switch).
+func benchCycles(b *testing.B, c Config) {
+	n, err := Build(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		n.Cycle()
+	}
+	hops0 := n.K.FlitHops
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n.Cycle()
+	}
+	b.StopTimer()
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "cycles/s")
+	b.ReportMetric(float64(n.K.FlitHops-hops0)/sec, "flit-hops/s")
+	if n.K.Deadlock != nil || n.K.Violations.Total() != 0 {
+		b.Fatalf("deadlock %v violations %+v", n.K.Deadlock, n.K.Violations)
+	}
+}
+
+// BenchmarkMesh8x8 is the reference point: 8×8 mesh, wormhole, DOR,
+// uniform traffic, 4-flit packets, load 0.3.
+func BenchmarkMesh8x8(b *testing.B) {
+	benchCycles(b, benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3))
+}
+
+func BenchmarkMesh16x16(b *testing.B) {
+	benchCycles(b, benchConfig(TopologyConfig{Kind: "mesh", K: 16, N: 2}, 0.2))
+}
+
+func BenchmarkHypercube10(b *testing.B) {
+	benchCycles(b, benchConfig(TopologyConfig{Kind: "hypercube", D: 10}, 0.3))
+}
+
+// BenchmarkMIN4096 is a 4096-terminal cube MIN of 2×2 switches with Chiang's
+// one-flit output buffers.
+func BenchmarkMIN4096(b *testing.B) {
+	c := benchConfig(TopologyConfig{Kind: "cube", K: 2, N: 12}, 0.3)
+	c.Buffers = BufferConfig{Output: 1}
+	benchCycles(b, c)
+}
+
+// BenchmarkMesh8x8Akita runs the reference point under Akita's engine, one
+// tick per cycle, to show the engine's share.
+func BenchmarkMesh8x8Akita(b *testing.B) {
+	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	n, err := Build(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		n.Cycle()
+	}
+	hops0 := n.K.FlitHops
+	stop := n.K.now + int64(b.N)
+	n.stopAt = stop
+	engine := sim.NewSerialEngine()
+	h := NewComponent("Network", engine, n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	h.TickNow(sim.VTimeInSec(float64(n.K.now) / 1e9))
+	if err := engine.Run(); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "cycles/s")
+	b.ReportMetric(float64(n.K.FlitHops-hops0)/sec, "flit-hops/s")
+}
+
+// The kernel allocates nothing per cycle in steady state.
+func TestNoAllocationsPerCycle(t *testing.T) {
+	for _, c := range []Config{
+		benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3),
+		benchConfig(TopologyConfig{Kind: "hypercube", D: 6}, 0.3),
+	} {
+		n, err := Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 20000; i++ {
+			n.Cycle()
+		}
+		if a := testing.AllocsPerRun(2000, n.Cycle); a != 0 {
+			t.Errorf("%s: %v allocations per cycle", c.Topology.Kind, a)
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package network
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is one experiment. Its YAML form is what users write (see configs/
+// and the README's config reference); every key can also be set from the
+// command line with --set key=value.
+type Config struct {
+	Topology  TopologyConfig `yaml:"topology" json:"topology"`
+	Switching string         `yaml:"switching" json:"switching"`
+	Buffers   BufferConfig   `yaml:"buffers" json:"buffers"`
+	Link      LinkConfig     `yaml:"link" json:"link"`
+	Switch    SwitchConfig   `yaml:"switch" json:"switch"`
+	Routing   string         `yaml:"routing" json:"routing"`
+	Arbiter   string         `yaml:"arbiter" json:"arbiter"`
+	Traffic   TrafficConfig  `yaml:"traffic" json:"traffic"`
+	Run       RunConfig      `yaml:"run" json:"run"`
+}
+
+// TopologyConfig selects and sizes the network.
+type TopologyConfig struct {
+	Kind string `yaml:"kind" json:"kind"` // hypercube | mesh | torus | omega | baseline | butterfly | cube | esmin
+	D    int    `yaml:"d" json:"d"`       // hypercube dimension
+	K    int    `yaml:"k" json:"k"`       // radix: nodes per dimension (mesh, torus) or switch size (MINs)
+	N    int    `yaml:"n" json:"n"`       // dimensions (mesh, torus) or stages (MINs)
+	// Dims lists the butterfly dimension of each ESMIN stage, leftmost stage
+	// first, e.g. 1,2,1,2,0 (the last must be 0).
+	Dims IntList `yaml:"dims" json:"dims,omitempty"`
+	// Order is the order in which dimension-order and e-cube routing correct
+	// dimensions, e.g. 1,0 routes y before x. Empty means 0,1,2,...
+	Order IntList `yaml:"order" json:"order,omitempty"`
+	// Path chooses among an ESMIN's 2^m paths: first | latest | random | given.
+	Path string `yaml:"path" json:"path,omitempty"`
+	// PathIndex is the path taken when Path is given (0 ≤ index < 2^m).
+	PathIndex int `yaml:"path_index" json:"path_index,omitempty"`
+}
+
+// BufferConfig sets the depth in flits of the buffer at each switch input
+// port and each switch output port; 0 means that side has no buffer (at least
+// one side must have one).
+type BufferConfig struct {
+	Input  int `yaml:"input" json:"input"`
+	Output int `yaml:"output" json:"output"`
+}
+
+// LinkConfig sets the wires.
+type LinkConfig struct {
+	Latency int `yaml:"latency" json:"latency"` // cycles, ≥ 1
+}
+
+// SwitchConfig sets the switch timing.
+type SwitchConfig struct {
+	// Delay is the extra cycles a head waits at a switch for its routing
+	// decision (0: routing, allocation and traversal in one cycle, as in
+	// Chiang's model).
+	Delay int `yaml:"delay" json:"delay"`
+	// Reuse lets a buffer slot freed in a cycle take a new flit in the same
+	// cycle (combinational ready), which one-flit buffers need to stream one
+	// flit per cycle. When false, ready is purely registered.
+	Reuse *bool `yaml:"reuse" json:"reuse"`
+}
+
+// TrafficConfig sets what the terminals send.
+type TrafficConfig struct {
+	Pattern  string    `yaml:"pattern" json:"pattern"`
+	Load     float64   `yaml:"load" json:"load"` // offered flits per node per cycle
+	Flits    FlitRange `yaml:"flits" json:"flits"`
+	Trace    string    `yaml:"trace" json:"trace,omitempty"` // CSV cycle,src,dst,flits
+	Hotspots IntList   `yaml:"hotspots" json:"hotspots,omitempty"`
+	// HotspotFraction is the share of packets sent to the hotspots.
+	HotspotFraction float64 `yaml:"hotspot_fraction" json:"hotspot_fraction,omitempty"`
+}
+
+// RunConfig sets the run's length and seed.
+type RunConfig struct {
+	Warmup  int64  `yaml:"warmup" json:"warmup"`   // cycles before measuring
+	Measure int64  `yaml:"measure" json:"measure"` // cycles in which generated packets are measured
+	Drain   int64  `yaml:"drain" json:"drain"`     // at most this many cycles more to deliver them
+	Seed    uint64 `yaml:"seed" json:"seed"`
+	// DeadlockCheck is the period in cycles of the wait-for-graph check
+	// (a check also runs on any cycle in which no flit moved).
+	DeadlockCheck int64 `yaml:"deadlock_check" json:"deadlock_check"`
+}
+
+// IntList is a list of integers written either as a YAML sequence or as a
+// comma-separated string ("1,2,1,2,0").
+type IntList []int
+
+// UnmarshalYAML accepts a sequence of integers or a comma-separated string.
+func (l *IntList) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		var v []int
+		if err := n.Decode(&v); err != nil {
+			return err
+		}
+		*l = v
+		return nil
+	case yaml.ScalarNode:
+		v, err := ParseIntList(n.Value)
+		if err != nil {
+			return fmt.Errorf("line %d: %v", n.Line, err)
+		}
+		*l = v
+		return nil
+	}
+	return fmt.Errorf("line %d: want a list of integers", n.Line)
+}
+
+// String writes the list comma-separated.
+func (l IntList) String() string {
+	s := make([]string, len(l))
+	for i, v := range l {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+// ParseIntList reads "1,2,1,2,0" (spaces and brackets allowed).
+func ParseIntList(s string) (IntList, error) {
+	s = strings.Trim(strings.TrimSpace(s), "[]")
+	if s == "" {
+		return nil, nil
+	}
+	var out IntList
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a comma-separated list of integers", s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// FlitRange is a packet length: fixed (Min == Max) or uniform in [Min, Max].
+// YAML: 4, or "32-96" / "32:96".
+type FlitRange struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+// UnmarshalYAML accepts an integer or a range "a-b" / "a:b".
+func (r *FlitRange) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: want a flit count like 4 or a range like 32-96", n.Line)
+	}
+	v, err := ParseFlitRange(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %v", n.Line, err)
+	}
+	*r = v
+	return nil
+}
+
+// MarshalYAML writes the short form.
+func (r FlitRange) MarshalYAML() (any, error) { return r.String(), nil }
+
+func (r FlitRange) String() string {
+	if r.Min == r.Max {
+		return strconv.Itoa(r.Min)
+	}
+	return fmt.Sprintf("%d-%d", r.Min, r.Max)
+}
+
+// Mean is the expected packet length.
+func (r FlitRange) Mean() float64 { return float64(r.Min+r.Max) / 2 }
+
+// ParseFlitRange reads "4", "32-96" or "32:96".
+func ParseFlitRange(s string) (FlitRange, error) {
+	s = strings.TrimSpace(s)
+	sep := strings.IndexAny(s, "-:")
+	if sep < 0 {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return FlitRange{}, fmt.Errorf("%q is not a flit count (like 4) or range (like 32-96)", s)
+		}
+		return FlitRange{v, v}, nil
+	}
+	a, err1 := strconv.Atoi(strings.TrimSpace(s[:sep]))
+	b, err2 := strconv.Atoi(strings.TrimSpace(s[sep+1:]))
+	if err1 != nil || err2 != nil {
+		return FlitRange{}, fmt.Errorf("%q is not a flit count (like 4) or range (like 32-96)", s)
+	}
+	return FlitRange{a, b}, nil
+}
+
+// ConfigError is a bad setting: the key, the value given and what is allowed.
+type ConfigError struct {
+	Key     string
+	Value   string
+	Allowed string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("%s: %s is not allowed (allowed: %s)", e.Key, e.Value, e.Allowed)
+}
+
+func badKey(key string, value any, allowed string, args ...any) *ConfigError {
+	return &ConfigError{Key: key, Value: fmt.Sprintf("%v", value), Allowed: fmt.Sprintf(allowed, args...)}
+}
+
+// Default is the embedded default experiment: an 8×8 mesh, wormhole, DOR,
+// uniform traffic, 4-flit packets, load 0.2.
+func Default() Config {
+	reuse := true
+	return Config{
+		Topology:  TopologyConfig{Kind: "mesh", K: 8, N: 2},
+		Switching: "wormhole",
+		Buffers:   BufferConfig{Input: 4, Output: 0},
+		Link:      LinkConfig{Latency: 1},
+		Switch:    SwitchConfig{Delay: 0, Reuse: &reuse},
+		Routing:   "",
+		Arbiter:   "round-robin",
+		Traffic:   TrafficConfig{Pattern: "uniform", Load: 0.2, Flits: FlitRange{4, 4}},
+		Run:       RunConfig{Warmup: 1000, Measure: 10000, Drain: 100000, Seed: 1, DeadlockCheck: 256},
+	}
+}
+
+// ReuseOn reports the effective same-cycle reuse setting (default on).
+func (c *Config) ReuseOn() bool { return c.Switch.Reuse == nil || *c.Switch.Reuse }

@@ -1,0 +1,116 @@
+package network
+
+import (
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// PacketMsg asks an endpoint to send a packet into the network. Other Akita
+// components send it to an Endpoint's port.
+type PacketMsg struct {
+	sim.MsgMeta
+	To      int // destination terminal
+	Flits   int // packet length
+	Payload any // carried to the destination untouched
+}
+
+// Meta returns the message's Akita metadata.
+func (m *PacketMsg) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// DeliveryMsg is what an endpoint sends to its peer when a packet addressed
+// to it has been delivered (its tail ejected).
+type DeliveryMsg struct {
+	sim.MsgMeta
+	From    int   // source terminal
+	Flits   int   // packet length
+	Latency int64 // cycles from the packet's creation to its delivery
+	Payload any
+}
+
+// Meta returns the message's Akita metadata.
+func (m *DeliveryMsg) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// Endpoint is the network interface of one terminal as an Akita component:
+// packets handed to its Port enter the network at that terminal, and packets
+// delivered to the terminal are sent from Port to Peer.
+type Endpoint struct {
+	*sim.ComponentBase
+	Port sim.Port
+	Peer sim.Port
+
+	term    int
+	host    *Component
+	pending []*DeliveryMsg
+}
+
+// AttachEndpoints creates one Akita endpoint per terminal of c's network and
+// switches the network to external mode: it runs while packets are in flight
+// and sleeps otherwise, until an endpoint wakes it. Synthetic traffic from
+// the config still runs alongside if its load is not zero.
+func AttachEndpoints(c *Component) []*Endpoint {
+	n := c.Net
+	n.external = true
+	eps := make([]*Endpoint, n.K.Topo.Terminals())
+	for i := range eps {
+		e := &Endpoint{term: i, host: c}
+		e.ComponentBase = sim.NewComponentBase(sim.BuildNameWithIndex(c.Name(), "Endpoint", i))
+		e.Port = sim.NewLimitNumMsgPort(e, 4, e.Name()+".Port")
+		e.AddPort("Port", e.Port)
+		eps[i] = e
+	}
+	payload := map[uint64]any{}
+	n.payloads = payload
+	prev := n.K.Hooks.Delivered
+	n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
+		if prev != nil {
+			prev(w, cycle)
+		}
+		p, ok := payload[w.ID]
+		if !ok {
+			return
+		}
+		delete(payload, w.ID)
+		eps[w.Dst].deliver(&DeliveryMsg{From: int(w.Src), Flits: int(w.Len), Latency: cycle - w.GenCycle, Payload: p})
+	}
+	return eps
+}
+
+// Handle is required by sim.Component; an endpoint schedules no events.
+func (e *Endpoint) Handle(sim.Event) error { return nil }
+
+// NotifyRecv takes packets from the port into the network.
+func (e *Endpoint) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
+	n := e.host.Net
+	for msg := p.Retrieve(now); msg != nil; msg = p.Retrieve(now) {
+		m, ok := msg.(*PacketMsg)
+		if !ok {
+			continue
+		}
+		n.K.SkipTo(int64(e.host.Freq.Cycle(now)))
+		wi := n.K.Enqueue(e.term, m.To, m.Flits)
+		n.payloads[n.K.Pool.Worms[wi].ID] = m.Payload
+	}
+	e.host.TickNow(e.host.Freq.ThisTick(now))
+}
+
+// NotifyPortFree retries deliveries the peer could not take.
+func (e *Endpoint) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { e.flush(now) }
+
+func (e *Endpoint) deliver(m *DeliveryMsg) {
+	e.pending = append(e.pending, m)
+	e.flush(e.host.tickTime)
+}
+
+func (e *Endpoint) flush(now sim.VTimeInSec) {
+	for len(e.pending) > 0 && e.Peer != nil {
+		m := e.pending[0]
+		m.Src, m.Dst = e.Port, e.Peer
+		m.SendTime = now
+		m.ID = sim.GetIDGenerator().Generate()
+		if e.Port.Send(m) != nil {
+			return
+		}
+		e.pending = e.pending[1:]
+	}
+}

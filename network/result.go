@@ -1,0 +1,84 @@
+package network
+
+// Result is what a run measured. Its JSON form is the machine-readable output
+// of `flitsim run --format json`.
+type Result struct {
+	Config Config `json:"config"`
+	// Cycles is the number of cycles simulated.
+	Cycles int64 `json:"cycles"`
+	// Terminals is the number of terminals (processors).
+	Terminals int `json:"terminals"`
+
+	// Packets and flits over the whole run.
+	InjectedPackets  int64 `json:"injected_packets"`
+	DeliveredPackets int64 `json:"delivered_packets"`
+	InjectedFlits    int64 `json:"injected_flits"`
+	DeliveredFlits   int64 `json:"delivered_flits"`
+	// MeasuredPackets were generated in the measurement window; the latency
+	// figures are over the ones delivered.
+	MeasuredPackets   int64 `json:"measured_packets"`
+	MeasuredDelivered int64 `json:"measured_delivered"`
+
+	// Latency runs from a packet's generation (queued at its source) to the
+	// cycle its tail is ejected at its destination; NetworkLatency starts
+	// when its head enters the network instead.
+	Latency        Summary `json:"latency"`
+	NetworkLatency Summary `json:"network_latency"`
+
+	// Offered and Throughput are flits per terminal per cycle over the
+	// measurement window: generated, and ejected (accepted).
+	Offered    float64 `json:"offered"`
+	Throughput float64 `json:"throughput"`
+
+	// Hops is the mean number of switches a measured packet crossed.
+	Hops float64 `json:"hops"`
+	// Channel utilisation over the measurement window: flits per cycle per
+	// switch output channel (ejection channels included).
+	ChannelUtilMean float64 `json:"channel_util_mean"`
+	ChannelUtilMax  float64 `json:"channel_util_max"`
+	BusiestChannel  string  `json:"busiest_channel"`
+	// MaxBufferOccupancy is the most flits any switch buffer held (slots
+	// reserved by flits still on the link count).
+	MaxBufferOccupancy int `json:"max_buffer_occupancy"`
+
+	// Deadlock is nil, or the wait-for cycle that stopped the run.
+	Deadlock *Deadlock `json:"deadlock"`
+	// Incomplete is true when the drain limit was reached before every
+	// measured packet was delivered (the network is saturated).
+	Incomplete bool `json:"incomplete"`
+}
+
+// Summary describes a latency distribution in cycles.
+type Summary struct {
+	Count int64   `json:"count"`
+	Mean  float64 `json:"mean"`
+	P50   float64 `json:"p50"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
+	// CI95 is the half-width of the 95 % confidence interval of the mean, by
+	// batch means over 20 batches of the measurement window.
+	CI95 float64 `json:"ci95"`
+}
+
+// Deadlock reports a cycle in the wait-for graph.
+type Deadlock struct {
+	// Cycle is the cycle in which the check found it; Since is the first
+	// cycle in which none of the worms in it moved.
+	Cycle int64 `json:"cycle"`
+	Since int64 `json:"since"`
+	// Worms in the cycle (serial IDs with source and destination).
+	Worms []DeadlockWorm `json:"worms"`
+	// Resources are the buffers and ports each worm waits for, in cycle
+	// order: worm i holds Resources[i] and waits for Resources[i+1].
+	Resources []string `json:"resources"`
+	// Switches named in the cycle.
+	Switches []string `json:"switches"`
+}
+
+// DeadlockWorm names one worm of a deadlock.
+type DeadlockWorm struct {
+	ID  uint64 `json:"id"`
+	Src int32  `json:"src"`
+	Dst int32  `json:"dst"`
+}

@@ -1,0 +1,389 @@
+package network
+
+import (
+	"errors"
+	"math"
+	"strings"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/flitsim/flitsim/link"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// Network is a built experiment: the kernel, its traffic and its run control.
+type Network struct {
+	Cfg Config
+	K   *Kernel
+	gen traffic.Generator
+
+	start, end int64 // measurement window
+	trace      bool
+	deadlock   *Deadlock
+	utilDone   bool
+	util       []uint64 // per port: flits carried in the window
+	stopped    bool
+	external   bool           // driven by Akita endpoints (see AttachEndpoints)
+	stopAt     int64          // if > 0, stop at this cycle (benchmarks)
+	payloads   map[uint64]any // external packets' payloads by worm ID
+}
+
+// Validate checks every setting of c by building the experiment without
+// running it. Errors are *ConfigError (one line naming the key).
+func Validate(c *Config) error {
+	_, err := Build(*c)
+	return err
+}
+
+// Run builds and runs c under Akita's engine and returns what it measured.
+func Run(c Config) (*Result, error) {
+	n, err := Build(c)
+	if err != nil {
+		return nil, err
+	}
+	return n.RunAkita()
+}
+
+// Build checks c and lays out the network.
+func Build(c Config) (*Network, error) {
+	if err := checkScalars(&c); err != nil {
+		return nil, err
+	}
+	mode, err := link.ParseMode(c.Switching)
+	if err != nil {
+		return nil, badKey("switching", c.Switching, "wormhole, vct, saf")
+	}
+	pol, err := xbar.ParsePolicy(c.Arbiter)
+	if err != nil {
+		return nil, badKey("arbiter", c.Arbiter, "%s", strings.Join(xbar.PolicyNames(), ", "))
+	}
+	if c.Routing == "" {
+		c.Routing = topology.DefaultRouting(c.Topology.Kind)
+	}
+	topo, err := topology.Build(topology.Spec{
+		Kind: c.Topology.Kind, D: c.Topology.D, K: c.Topology.K, N: c.Topology.N,
+		Dims: c.Topology.Dims, Order: c.Topology.Order,
+		Path: c.Topology.Path, PathIndex: c.Topology.PathIndex,
+		Routing: c.Routing,
+	})
+	if err != nil {
+		return nil, convertErr(err)
+	}
+	if mode != link.Wormhole {
+		if err := checkWholePacket(&c, mode); err != nil {
+			return nil, err
+		}
+	}
+	k, err := NewKernel(topo, KernelSpec{
+		Mode: mode, InDepth: c.Buffers.Input, OutDepth: c.Buffers.Output,
+		Latency: c.Link.Latency, Delay: c.Switch.Delay, Reuse: c.ReuseOn(),
+		Policy: pol, Seed: c.Run.Seed,
+	})
+	if err != nil {
+		return nil, err
+	}
+	n := &Network{Cfg: c, K: k}
+	if err := n.buildTraffic(); err != nil {
+		return nil, err
+	}
+	k.stats = newCollector(n.start, n.end)
+	return n, nil
+}
+
+func (n *Network) buildTraffic() error {
+	c := &n.Cfg
+	k := n.K
+	t := k.Topo
+	if c.Traffic.Trace != "" {
+		pkts, err := traffic.ReadTrace(c.Traffic.Trace, t.Terminals())
+		if err != nil {
+			return convertErr(err)
+		}
+		n.gen = traffic.NewTrace(pkts)
+		n.trace = true
+		last := int64(0)
+		for _, p := range pkts {
+			last = max(last, p.Cycle)
+		}
+		n.start, n.end = 0, last+1
+		return nil
+	}
+	shape := traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits}
+	pat, err := traffic.NewPattern(c.Traffic.Pattern, shape, c.Traffic.Hotspots, c.Traffic.HotspotFraction, k.rng)
+	if err != nil {
+		return convertErr(err)
+	}
+	length := traffic.Length{Min: c.Traffic.Flits.Min, Max: c.Traffic.Flits.Max}
+	n.gen = traffic.NewBernoulli(t.Terminals(), c.Traffic.Load, length, pat, k.rng)
+	n.start, n.end = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
+	return nil
+}
+
+// Emit queues a packet created by the traffic generator.
+func (n *Network) Emit(src, dst, flits int) { n.K.Enqueue(src, dst, flits) }
+
+// Cycle simulates one cycle: window bookkeeping, traffic, the kernel step and
+// the deadlock check.
+func (n *Network) Cycle() {
+	k := n.K
+	now := k.now
+	if now == n.start {
+		for i := range k.Links {
+			k.Links[i].Reset()
+		}
+	}
+	if now == n.end {
+		n.snapshotUtil()
+	}
+	if n.gen.NextAt(now) == now {
+		n.gen.Generate(now, n)
+	}
+	k.CheckDeadlock = now%n.Cfg.Run.DeadlockCheck == 0
+	k.Step()
+	if k.Deadlock != nil {
+		n.deadlock = k.Deadlock
+	}
+}
+
+func (n *Network) snapshotUtil() {
+	if n.utilDone {
+		return
+	}
+	n.utilDone = true
+	n.util = make([]uint64, len(n.K.Links))
+	for i := range n.K.Links {
+		n.util[i] = n.K.Links[i].Flits
+	}
+}
+
+// Done reports whether the run is over: a deadlock, every measured packet
+// delivered after the window closed (for a trace: every packet), or the
+// drain limit reached.
+func (n *Network) Done() bool {
+	k := n.K
+	if n.deadlock != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
+		return true
+	}
+	if n.external || k.now < n.end {
+		return false
+	}
+	st := k.stats
+	if n.trace {
+		if k.Idle() && n.gen.NextAt(k.now) == math.MaxInt64 {
+			return true
+		}
+	} else if st.measuredDone == st.measured {
+		return true
+	}
+	return k.now >= n.end+n.Cfg.Run.Drain
+}
+
+// RunPlain runs to the end with a plain loop (no event engine); benchmarks
+// and studies that need no other Akita component use it.
+func (n *Network) RunPlain() (*Result, error) {
+	for !n.Done() {
+		n.Cycle()
+		n.skipIdle()
+	}
+	return n.Result(), nil
+}
+
+// skipIdle jumps over cycles in which the network is empty and no packet is
+// due, and reports the cycle it jumped to (or -1 if it did not jump).
+func (n *Network) skipIdle() int64 {
+	k := n.K
+	if !k.Idle() {
+		return -1
+	}
+	next := n.gen.NextAt(k.now)
+	if next == math.MaxInt64 || next <= k.now {
+		return -1
+	}
+	// Never jump over the window boundaries (they reset counters).
+	if k.now <= n.start && next > n.start {
+		next = n.start
+	}
+	if k.now <= n.end && next > n.end {
+		next = n.end
+	}
+	if next <= k.now {
+		return -1
+	}
+	k.SkipTo(next)
+	return next
+}
+
+// RunAkita runs to the end under Akita's serial engine: the network is one
+// ticking component that advances the whole fabric one cycle per tick and
+// sleeps while the network is empty and no packet is due.
+func (n *Network) RunAkita() (*Result, error) {
+	engine := sim.NewSerialEngine()
+	h := NewComponent("Network", engine, n)
+	h.TickNow(0)
+	if err := engine.Run(); err != nil {
+		return nil, err
+	}
+	engine.Finished()
+	return n.Result(), nil
+}
+
+// Result summarises the run.
+func (n *Network) Result() *Result {
+	k := n.K
+	st := k.stats
+	n.snapshotUtil()
+	r := &Result{
+		Config:             n.Cfg,
+		Cycles:             k.now,
+		Terminals:          k.Topo.Terminals(),
+		InjectedPackets:    st.genPk,
+		DeliveredPackets:   st.delPk,
+		InjectedFlits:      st.genFl,
+		DeliveredFlits:     st.delFl,
+		MeasuredPackets:    st.measured,
+		MeasuredDelivered:  st.measuredDone,
+		Latency:            summary(&st.lat, st.latBM),
+		NetworkLatency:     summary(&st.net, st.netBM),
+		MaxBufferOccupancy: k.MaxOccupancy(),
+		Deadlock:           n.deadlock,
+	}
+	win := min(n.end, k.now) - n.start
+	if win > 0 {
+		nt := float64(k.Topo.Terminals())
+		r.Offered = float64(st.winGen) / nt / float64(win)
+		r.Throughput = float64(st.winEj) / nt / float64(win)
+		var sum, best uint64
+		busiest := -1
+		used := 0
+		for i, f := range n.util {
+			if k.pDest[i] < 0 {
+				continue // unconnected port (mesh edge)
+			}
+			used++
+			sum += f
+			if busiest < 0 || f > best {
+				best, busiest = f, i
+			}
+		}
+		if used > 0 {
+			r.ChannelUtilMean = float64(sum) / float64(used) / float64(win)
+			r.ChannelUtilMax = float64(best) / float64(win)
+			r.BusiestChannel = k.PortName(int32(busiest))
+		}
+	}
+	if st.measuredDone > 0 {
+		r.Hops = float64(st.hops) / float64(st.measuredDone)
+	}
+	r.Incomplete = n.deadlock == nil && st.measuredDone < st.measured
+	return r
+}
+
+// Component hosts a Network in Akita: one ticking component whose Tick is
+// one full two-phase cycle of the whole fabric.
+type Component struct {
+	*sim.TickingComponent
+	Net      *Network
+	waker    waker
+	tickTime sim.VTimeInSec // time of the tick being run
+}
+
+// NewComponent wraps n as an Akita component ticking at 1 GHz (one tick per
+// network cycle; the frequency only scales Akita's time axis).
+func NewComponent(name string, engine sim.Engine, n *Network) *Component {
+	c := &Component{Net: n}
+	c.TickingComponent = sim.NewTickingComponent(name, engine, 1*sim.GHz, c)
+	c.waker = waker{c}
+	return c
+}
+
+// Tick advances the network one cycle. It returns false (the component
+// sleeps) when the run is over, or when the network is empty and the next
+// packet is due later, in which case a wake-up event is scheduled for then.
+func (c *Component) Tick(now sim.VTimeInSec) bool {
+	n := c.Net
+	c.tickTime = now
+	if n.Done() {
+		return false
+	}
+	n.Cycle()
+	if n.Done() {
+		return false
+	}
+	if n.external && n.K.Idle() && n.gen.NextAt(n.K.now) == math.MaxInt64 {
+		return false // asleep until an endpoint hands over a packet
+	}
+	if next := n.skipIdle(); next >= 0 {
+		at := sim.VTimeInSec(float64(next) / float64(c.Freq))
+		c.Engine.Schedule(sim.NewEventBase(at, c.waker))
+		return false
+	}
+	return true
+}
+
+// Wake makes a sleeping network tick again now (endpoints call it when a
+// packet is handed to the network).
+func (c *Component) Wake(now sim.VTimeInSec) { c.TickLater(now) }
+
+type waker struct{ c *Component }
+
+func (w waker) Handle(e sim.Event) error {
+	w.c.TickNow(e.Time())
+	return nil
+}
+
+// checkScalars validates the settings that need no topology.
+func checkScalars(c *Config) error {
+	switch {
+	case c.Buffers.Input < 0 || c.Buffers.Input > 1<<16:
+		return badKey("buffers.input", c.Buffers.Input, "an integer from 0 to 65536")
+	case c.Buffers.Output < 0 || c.Buffers.Output > 1<<16:
+		return badKey("buffers.output", c.Buffers.Output, "an integer from 0 to 65536")
+	case c.Buffers.Input == 0 && c.Buffers.Output == 0:
+		return badKey("buffers", "input 0 and output 0", "at least one of buffers.input and buffers.output ≥ 1")
+	case c.Link.Latency < 1 || c.Link.Latency > 1<<16:
+		return badKey("link.latency", c.Link.Latency, "an integer from 1 to 65536")
+	case c.Switch.Delay < 0 || c.Switch.Delay > 1<<16:
+		return badKey("switch.delay", c.Switch.Delay, "an integer from 0 to 65536")
+	case c.Traffic.Trace == "" && (c.Traffic.Load < 0 || c.Traffic.Load > 1 || math.IsNaN(c.Traffic.Load)):
+		return badKey("traffic.load", c.Traffic.Load, "a number from 0 to 1 (flits per node per cycle)")
+	case c.Traffic.Flits.Min < 1 || c.Traffic.Flits.Max < c.Traffic.Flits.Min || c.Traffic.Flits.Max > 1<<20:
+		return badKey("traffic.flits", c.Traffic.Flits, "a length ≥ 1 like 4, or a range a-b with 1 ≤ a ≤ b")
+	case c.Run.Warmup < 0:
+		return badKey("run.warmup", c.Run.Warmup, "an integer ≥ 0")
+	case c.Run.Measure < 1:
+		return badKey("run.measure", c.Run.Measure, "an integer ≥ 1")
+	case c.Run.Drain < 0:
+		return badKey("run.drain", c.Run.Drain, "an integer ≥ 0")
+	case c.Run.DeadlockCheck < 1:
+		return badKey("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
+	}
+	return nil
+}
+
+// checkWholePacket makes sure virtual cut-through and store-and-forward
+// buffers can hold a whole packet.
+func checkWholePacket(c *Config, mode link.Mode) error {
+	need := c.Traffic.Flits.Max
+	if c.Buffers.Input > 0 && c.Buffers.Input < need {
+		return badKey("buffers.input", c.Buffers.Input, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
+	}
+	if c.Buffers.Output > 0 && c.Buffers.Output < need {
+		return badKey("buffers.output", c.Buffers.Output, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
+	}
+	return nil
+}
+
+// convertErr turns a package's keyed error into a ConfigError.
+func convertErr(err error) error {
+	var te *topology.Error
+	if errors.As(err, &te) {
+		return &ConfigError{Key: te.Key, Value: te.Value, Allowed: te.Allowed}
+	}
+	var fe *traffic.Error
+	if errors.As(err, &fe) {
+		return &ConfigError{Key: fe.Key, Value: fe.Value, Allowed: fe.Allowed}
+	}
+	return err
+}

@@ -1,0 +1,151 @@
+package topology
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/flitsim/flitsim/flit"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+// Delta MINs (Chiang §3.2): C_n G_{n−1} C_{n−1} … C_1 G_0 C_0 with k×k
+// switches and N = k^n terminals. Stage G_{n−1} is leftmost; its switches
+// come first in Topology.Switches: switch index = (n−1−i)·(N/k) + row for
+// stage i. A port address x has row ⌊x/k⌋ and port x mod k; output port j of
+// row r has address r·k + j, which C_i maps to the next stage's input
+// address (C_0 = I maps G_0's output address to the terminal).
+
+// digits does base-k digit arithmetic on n-digit addresses.
+type digits struct {
+	k, n int
+	pow  []int // pow[i] = k^i, i = 0..n
+}
+
+func newDigits(k, n int) digits {
+	p := make([]int, n+1)
+	p[0] = 1
+	for i := 1; i <= n; i++ {
+		p[i] = p[i-1] * k
+	}
+	return digits{k, n, p}
+}
+
+func (g digits) digit(x, i int) int { return x / g.pow[i] % g.k }
+
+// sigma is the perfect k-shuffle: cyclic left rotation of the digits.
+func (g digits) sigma(x int) int { return x*g.k%g.pow[g.n] + x/g.pow[g.n-1] }
+
+// beta swaps digit 0 and digit i.
+func (g digits) beta(x, i int) int {
+	if i == 0 {
+		return x
+	}
+	d0, di := x%g.k, g.digit(x, i)
+	return x - d0 - di*g.pow[i] + di + d0*g.pow[i]
+}
+
+// delta is the i-th baseline permutation: cyclic right rotation of the low
+// i+1 digits.
+func (g digits) delta(x, i int) int {
+	m := g.pow[i+1]
+	low := x % m
+	return x - low + low/g.k + low%g.k*g.pow[i]
+}
+
+func buildMIN(s Spec, kind string) (*Topology, error) {
+	k, n := s.K, s.N
+	if k < 2 || k > xbar.MaxPorts {
+		return nil, bad("topology.k", itoa(k), "an integer from 2 to %d (switch radix k ≤ %d)", xbar.MaxPorts, xbar.MaxPorts)
+	}
+	maxN := 0
+	for p := 1; p*k <= MaxTerminals; p *= k {
+		maxN++
+	}
+	if n < 1 || n > maxN {
+		return nil, bad("topology.n", itoa(n), "an integer from 1 to %d for k = %d (k^n ≤ %d terminals)", maxN, k, MaxTerminals)
+	}
+	if _, err := routingName(s, kind, map[string]string{
+		"destination-tag": "destination-tag", "dest-tag": "destination-tag", "tag": "destination-tag",
+	}); err != nil {
+		return nil, err
+	}
+	g := newDigits(k, n)
+	N := g.pow[n]
+	rows := N / k
+
+	// Connections: cin = C_n; conn(i, a) = C_i(a) for 1 ≤ i ≤ n−1.
+	var cin func(int) int
+	var conn func(i, a int) int
+	tag := make([]int, n) // tag[i] = destination digit selecting the output port at G_i
+	for i := range tag {
+		tag[i] = i
+	}
+	switch kind {
+	case "cube":
+		cin = g.sigma
+		conn = func(i, a int) int { return g.beta(a, i) }
+	case "omega":
+		cin = g.sigma
+		conn = func(_, a int) int { return g.sigma(a) }
+	case "baseline":
+		cin = g.sigma
+		conn = func(i, a int) int { return g.delta(a, i) }
+	case "butterfly":
+		cin = func(x int) int { return x }
+		conn = func(i, a int) int { return g.beta(a, n-i) } // C_{n−i} = β_i
+		for i := 1; i < n; i++ {
+			tag[i] = n - i
+		}
+	}
+
+	t := &Topology{
+		Switches: newSwitches(n*rows, k),
+		InSwitch: make([]int32, N),
+		InPort:   make([]int32, N),
+		Radix:    k,
+		Digits:   n,
+	}
+	for i := n - 1; i >= 0; i-- {
+		base := (n - 1 - i) * rows
+		for r := 0; r < rows; r++ {
+			sw := &t.Switches[base+r]
+			sw.Label = fmt.Sprintf("s%d,%d", i, r)
+			for j := 0; j < k; j++ {
+				a := r*k + j
+				if i == 0 {
+					sw.Out[j] = End{Switch: -1, Terminal: int32(a)}
+					continue
+				}
+				x := conn(i, a)
+				sw.Out[j] = End{Switch: int32((n-i)*rows + x/k), Port: int32(x % k), Terminal: -1}
+			}
+		}
+	}
+	for src := 0; src < N; src++ {
+		x := cin(src)
+		t.InSwitch[src] = int32(x / k)
+		t.InPort[src] = int32(x % k)
+	}
+	div := make([]int, n)
+	for i := range div {
+		div[i] = g.pow[tag[i]]
+	}
+	t.Router = &tagRouter{k: k, n: n, rows: rows, div: div}
+	return t, nil
+}
+
+// tagRouter is destination-tag routing in a Delta MIN: at stage G_i the
+// output port is the destination digit tag(i).
+type tagRouter struct {
+	k, n, rows int
+	div        []int // div[i] = k^tag(i)
+}
+
+func (r *tagRouter) Name() string { return "destination-tag" }
+
+func (r *tagRouter) Init(*flit.Worm, *rand.Rand) {}
+
+func (r *tagRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
+	i := r.n - 1 - sw/r.rows
+	return xbar.Port(int(w.Dst) / r.div[i] % r.k)
+}

@@ -1,0 +1,57 @@
+package xbar
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Policy orders competing requests for the same output port.
+type Policy uint8
+
+const (
+	// RoundRobin rotates priority over input ports, per output port, starting
+	// after the last winner.
+	RoundRobin Policy = iota
+	// Oldest grants the packet generated first (FCFS); ties go to the older
+	// worm.
+	Oldest
+	// UpperFirst grants the lowest-numbered input port ("upper channel first"
+	// in Chiang's MIN drawings, where port 0 is on top).
+	UpperFirst
+	// SourcePriority grants the packet from the lowest-numbered source (a
+	// predefined priority by source).
+	SourcePriority
+)
+
+var policyNames = []string{"round-robin", "oldest", "upper-first", "source"}
+
+func (p Policy) String() string { return policyNames[p] }
+
+// PolicyNames lists the accepted policy names.
+func PolicyNames() []string { return append([]string(nil), policyNames...) }
+
+// ParsePolicy reads a policy name (a few common aliases are accepted).
+func ParsePolicy(s string) (Policy, error) {
+	switch strings.ToLower(s) {
+	case "round-robin", "rr", "roundrobin":
+		return RoundRobin, nil
+	case "oldest", "fcfs", "oldest-first", "age":
+		return Oldest, nil
+	case "upper-first", "upper-channel-first", "lowest-port", "ucf":
+		return UpperFirst, nil
+	case "source", "source-priority", "fixed":
+		return SourcePriority, nil
+	}
+	return 0, fmt.Errorf("unknown arbiter %q (allowed: %s)", s, strings.Join(policyNames, ", "))
+}
+
+// Request is one head flit asking switch ports for its worm.
+type Request struct {
+	In   int32   // input port the head arrives on
+	Want PortSet // every output port it needs (all or nothing)
+	Worm int32   // worm pool index
+	Age  int64   // generation cycle, for Oldest
+	Src  int32   // source terminal, for SourcePriority
+	ID   uint64  // worm serial, the final tie-break
+	Buf  int32   // the caller's handle for the requester (opaque here)
+}

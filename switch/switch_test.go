@@ -1,0 +1,111 @@
+package xbar
+
+import "testing"
+
+func TestPortSet(t *testing.T) {
+	s := Port(0) | Port(3) | Port(63)
+	if !s.Has(3) || s.Has(2) || s.Count() != 3 || s.First() != 0 {
+		t.Fatalf("portset %b", s)
+	}
+	var got []int
+	for w := s; w != 0; {
+		got = append(got, w.Next())
+	}
+	if len(got) != 3 || got[0] != 0 || got[1] != 3 || got[2] != 63 {
+		t.Fatalf("walk = %v", got)
+	}
+	if PortSet(0).First() != -1 {
+		t.Fatal("empty First")
+	}
+}
+
+func TestParsePolicy(t *testing.T) {
+	for _, n := range PolicyNames() {
+		p, err := ParsePolicy(n)
+		if err != nil || p.String() != n {
+			t.Errorf("%s: %v %v", n, p, err)
+		}
+	}
+	if _, err := ParsePolicy("lottery"); err == nil {
+		t.Error("unknown policy accepted")
+	}
+}
+
+// grants runs one arbitration and returns the winning buffers.
+func grants(s *Switch, reqs ...Request) []int32 {
+	var won []int32
+	for _, r := range reqs {
+		s.Post(r)
+	}
+	s.Arbitrate(func(r *Request) { won = append(won, r.Buf) })
+	return won
+}
+
+func TestArbitrationPolicies(t *testing.T) {
+	a := Request{In: 2, Want: Port(1), Worm: 10, Age: 5, Src: 7, ID: 1, Buf: 100}
+	b := Request{In: 0, Want: Port(1), Worm: 11, Age: 9, Src: 3, ID: 2, Buf: 101}
+	cases := []struct {
+		p    Policy
+		want int32
+	}{
+		{Oldest, 100},         // a generated at 5, b at 9
+		{UpperFirst, 101},     // b on input 0
+		{SourcePriority, 101}, // b from source 3
+		{RoundRobin, 101},     // pointer starts at input 0
+	}
+	for _, c := range cases {
+		s := New(4, c.p)
+		got := grants(&s, a, b)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%v: granted %v, want [%d]", c.p, got, c.want)
+		}
+		// Order of posting must not matter.
+		s2 := New(4, c.p)
+		got2 := grants(&s2, b, a)
+		if len(got2) != 1 || got2[0] != c.want {
+			t.Errorf("%v reversed: granted %v, want [%d]", c.p, got2, c.want)
+		}
+	}
+}
+
+func TestRoundRobinRotates(t *testing.T) {
+	s := New(3, RoundRobin)
+	var order []int32
+	for i := 0; i < 6; i++ {
+		won := grants(&s,
+			Request{In: 0, Want: Port(2), Worm: 0, Buf: 0, ID: 1},
+			Request{In: 1, Want: Port(2), Worm: 1, Buf: 1, ID: 2},
+			Request{In: 2, Want: Port(2), Worm: 2, Buf: 2, ID: 3})
+		order = append(order, won...)
+		s.Owner[2] = Free // the winner's tail left
+	}
+	want := []int32{0, 1, 2, 0, 1, 2}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("round robin order %v, want %v", order, want)
+		}
+	}
+}
+
+func TestHeldPortsAndAllOrNothing(t *testing.T) {
+	s := New(4, UpperFirst)
+	s.Owner[1] = 42
+	// Wants 0 and 1; 1 is held, so nothing is granted and port 0 stays free.
+	won := grants(&s, Request{In: 0, Want: Port(0) | Port(1), Worm: 5, Buf: 7})
+	if len(won) != 0 || s.Owner[0] != Free {
+		t.Fatalf("partial grant: won %v owners %v", won, s.Owner)
+	}
+	// A multicast request takes every port at once.
+	won = grants(&s, Request{In: 3, Want: Port(0) | Port(2) | Port(3), Worm: 6, Buf: 8})
+	if len(won) != 1 || s.Owner[0] != 6 || s.Owner[2] != 6 || s.Owner[3] != 6 {
+		t.Fatalf("multicast grant: won %v owners %v", won, s.Owner)
+	}
+	// A request that loses one of its ports gets none.
+	s = New(4, UpperFirst)
+	won = grants(&s,
+		Request{In: 0, Want: Port(1), Worm: 1, Buf: 1},
+		Request{In: 2, Want: Port(1) | Port(3), Worm: 2, Buf: 2})
+	if len(won) != 1 || won[0] != 1 || s.Owner[3] != Free {
+		t.Fatalf("won %v owners %v", won, s.Owner)
+	}
+}

@@ -1,0 +1,148 @@
+package traffic
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseTrace(t *testing.T) {
+	in := `# a comment
+cycle, src, dst, flits
+
+ 5 , 1, 2, 4
+3,0,3,1
+5,3,0,2
+  # indented comment
+0,2,1,8
+`
+	got, err := ParseTrace(strings.NewReader(in), "t.csv", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Packet{{0, 2, 1, 8}, {3, 0, 3, 1}, {5, 1, 2, 4}, {5, 3, 0, 2}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	// CRLF, no header, no trailing newline.
+	got, err = ParseTrace(strings.NewReader("1,0,1,1\r\n2,1,0,3"), "w.csv", 2)
+	if err != nil || !slices.Equal(got, []Packet{{1, 0, 1, 1}, {2, 1, 0, 3}}) {
+		t.Fatalf("CRLF: %v %v", got, err)
+	}
+	got, err = ParseTrace(strings.NewReader(""), "empty.csv", 2)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("empty: %v %v", got, err)
+	}
+}
+
+func TestParseTraceErrors(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"1,2,3\n", `traffic.trace: t.csv line 1: "1,2,3" with 3 fields is not allowed (allowed: 4 comma-separated fields cycle,src,dst,flits)`},
+		{"# c\n\n1,2,3,4,5\n", `t.csv line 3: "1,2,3,4,5" with 5 fields`},
+		{"x,0,1,1\n", "traffic.trace: t.csv line 1: cycle x is not allowed (allowed: an integer from 0 to 9223372036854775807)"},
+		{"-1,0,1,1\n", "t.csv line 1: cycle -1 is not allowed"},
+		{"1.5,0,1,1\n", "t.csv line 1: cycle 1.5 is not allowed"},
+		{"0,0,1,1\n0,8,1,1\n", "traffic.trace: t.csv line 2: src 8 is not allowed (allowed: a terminal from 0 to 7)"},
+		{"0,-1,1,1\n", "line 1: src -1 is not allowed"},
+		{"0,0,99,1\n", "line 1: dst 99 is not allowed (allowed: a terminal from 0 to 7)"},
+		{"0,0,1,0\n", "traffic.trace: t.csv line 1: flits 0 is not allowed (allowed: an integer ≥ 1)"},
+		{"0,0,1,\n", `line 1: flits "" is not allowed`},
+		{"0,0,1,two words\n", `line 1: flits "two words" is not allowed`},
+		{"cycle,src,dst,flits\ncycle,src,dst,flits\n", "line 2: cycle cycle is not allowed"},
+		{"1,0,1,1\n" + strings.Repeat("9", 2<<20) + "\n", "line 2: unreadable"},
+	}
+	for _, c := range cases {
+		_, err := ParseTrace(strings.NewReader(c.in), "t.csv", 8)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%.30q: error %v is not *Error", c.in, err)
+			continue
+		}
+		if e.Key != "traffic.trace" || !strings.Contains(e.Error(), c.want) || strings.ContainsAny(e.Error(), "\n\r") {
+			t.Errorf("%.30q: got %q, want %q", c.in, e.Error(), c.want)
+		}
+	}
+}
+
+func TestReadTrace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tr.csv")
+	if err := os.WriteFile(path, []byte("cycle,src,dst,flits\n2,1,0,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTrace(path, 2)
+	if err != nil || !slices.Equal(got, []Packet{{2, 1, 0, 4}}) {
+		t.Fatalf("%v %v", got, err)
+	}
+	if err := os.WriteFile(path, []byte("2,1,0,4\n2,1,5,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadTrace(path, 2); err == nil || !strings.Contains(err.Error(), path+" line 2: dst 5") {
+		t.Errorf("bad file: %v", err)
+	}
+	missing := filepath.Join(dir, "nope.csv")
+	_, err = ReadTrace(missing, 2)
+	var e *Error
+	if !errors.As(err, &e) || e.Key != "traffic.trace" || e.Value != missing ||
+		e.Error() != "traffic.trace: "+missing+" is not allowed (allowed: a readable CSV file of cycle,src,dst,flits)" {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestTraceGenerator(t *testing.T) {
+	pkts := []Packet{{0, 2, 1, 8}, {3, 0, 3, 1}, {5, 1, 2, 4}, {5, 3, 0, 2}, {9, 1, 1, 1}}
+	g := NewTrace(pkts)
+	var r recorder
+	var calls []int64
+	for now := g.NextAt(0); now != math.MaxInt64; now = g.NextAt(now + 1) {
+		calls = append(calls, now)
+		r.cycle = now
+		g.Generate(now, &r)
+	}
+	if !slices.Equal(calls, []int64{0, 3, 5, 9}) {
+		t.Errorf("NextAt visited %v", calls)
+	}
+	if !slices.Equal(r.pkts, pkts) {
+		t.Errorf("emitted %v", r.pkts)
+	}
+	// Called late, it emits everything due.
+	g = NewTrace(pkts)
+	r.pkts = nil
+	g.Generate(5, &r)
+	if len(r.pkts) != 4 || g.NextAt(6) != 9 {
+		t.Errorf("late call emitted %v, NextAt %d", r.pkts, g.NextAt(6))
+	}
+	if NewTrace(nil).NextAt(0) != math.MaxInt64 {
+		t.Error("empty trace NextAt")
+	}
+}
+
+func FuzzParseTrace(f *testing.F) {
+	for _, s := range []string{
+		"cycle,src,dst,flits\n0,1,2,3\n",
+		"# c\n\n 5 , 1, 2, 4\n3,0,3,1\n",
+		"1,2,3\n", "-1,0,0,1", "0,0,0,0", "a,b,c,d", "9223372036854775808,0,0,1", "\xff,\x00,,",
+	} {
+		f.Add(s, 4)
+	}
+	f.Fuzz(func(t *testing.T, in string, terminals int) {
+		pkts, err := ParseTrace(strings.NewReader(in), "fuzz.csv", terminals)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Key != "traffic.trace" || strings.ContainsAny(e.Error(), "\n\r") {
+				t.Fatalf("bad error %q", err)
+			}
+			return
+		}
+		for i, p := range pkts {
+			if p.Cycle < 0 || p.Src < 0 || p.Src >= terminals || p.Dst < 0 || p.Dst >= terminals || p.Flits < 1 ||
+				i > 0 && p.Cycle < pkts[i-1].Cycle {
+				t.Fatalf("bad packet %d %+v", i, p)
+			}
+		}
+	})
+}

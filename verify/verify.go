@@ -1,0 +1,125 @@
+// Package verify checks the simulator against published results. Each claim
+// (a figure or number from a paper) is registered, usually from an init
+// function, with Register; Run measures them all for `flitsim verify`.
+package verify
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Row statuses.
+const (
+	Pass  = "pass"  // measured within tolerance
+	Fail  = "fail"  // measured, outside tolerance
+	Error = "error" // could not be measured (Measure returned an error or panicked)
+)
+
+// Claim is one published result and how to reproduce it.
+type Claim struct {
+	ID        string // short and unique, e.g. "chiang-fig5"
+	Source    string // the publication, e.g. "Chiang & Ni 1995, Fig. 5"
+	Claim     string // what it states, in a few words
+	Published string // the published value, as text
+	Tolerance string // the accepted deviation, as text
+	// Measure runs the simulation(s) and reports the measured value as text
+	// and whether it is within tolerance. Measures of different claims may
+	// run concurrently, so they must not share mutable state.
+	Measure func() (measured string, ok bool, err error)
+}
+
+// Row is the outcome of one claim.
+type Row struct {
+	ID        string `json:"id"`
+	Source    string `json:"source"`
+	Claim     string `json:"claim"`
+	Published string `json:"published"`
+	Measured  string `json:"measured"`
+	Tolerance string `json:"tolerance"`
+	Status    string `json:"status"` // Pass, Fail or Error
+}
+
+var (
+	mu     sync.Mutex
+	claims = map[string]Claim{}
+)
+
+// Register adds a claim. It panics on an empty or duplicate ID or a nil
+// Measure (a programming error, caught at start-up).
+func Register(c Claim) {
+	mu.Lock()
+	defer mu.Unlock()
+	if c.ID == "" || c.Measure == nil {
+		panic("verify: Register needs an ID and a Measure")
+	}
+	if _, dup := claims[c.ID]; dup {
+		panic("verify: claim " + c.ID + " registered twice")
+	}
+	claims[c.ID] = c
+}
+
+// Claims lists the registered claims, sorted by ID.
+func Claims() []Claim {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]Claim, 0, len(claims))
+	for _, c := range claims {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Run measures every registered claim (in parallel) and returns one row per
+// claim, sorted by ID. The error is non-nil when some claim could not be
+// measured; its row then has Status Error and the reason in Measured.
+func Run() ([]Row, error) {
+	cs := Claims()
+	rows := make([]Row, len(cs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			rows[i] = measure(c)
+		}()
+	}
+	wg.Wait()
+	var firstErr error
+	n := 0
+	for _, r := range rows {
+		if r.Status == Error {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("%s: %s", r.ID, r.Measured)
+			}
+			n++
+		}
+	}
+	if n > 1 {
+		firstErr = fmt.Errorf("%v (and %d more claims could not be measured)", firstErr, n-1)
+	}
+	return rows, firstErr
+}
+
+func measure(c Claim) (r Row) {
+	r = Row{ID: c.ID, Source: c.Source, Claim: c.Claim, Published: c.Published, Tolerance: c.Tolerance}
+	defer func() {
+		if p := recover(); p != nil {
+			r.Measured, r.Status = fmt.Sprintf("panic: %v", p), Error
+		}
+	}()
+	m, ok, err := c.Measure()
+	switch {
+	case err != nil:
+		r.Measured, r.Status = err.Error(), Error
+	case ok:
+		r.Measured, r.Status = m, Pass
+	default:
+		r.Measured, r.Status = m, Fail
+	}
+	return r
+}

@@ -44,15 +44,20 @@ func KindOf(seq, n int32) Kind {
 	return Body
 }
 
-// Flit is one flow-control unit. Worm indexes the worm pool; Seq is the
-// position in the worm (0 is the head); ReadyAt is the first cycle in which
-// the flit may leave the buffer it sits in (it models link latency and the
-// switch's routing delay).
+// Flit is one flow-control unit. ReadyAt is the first cycle in which the
+// flit may leave the buffer it sits in (it models link latency and the
+// switch's routing delay); Worm indexes the worm pool; Seq is the position in
+// the worm (0 is the head); Kind repeats what Seq and the worm's length say,
+// so that moving a flit never has to look at its worm.
 type Flit struct {
+	ReadyAt int64
 	Worm    int32
 	Seq     int32
-	ReadyAt int64
+	Kind    Kind
 }
 
 // IsHead reports whether f opens its worm.
-func (f Flit) IsHead() bool { return f.Seq == 0 }
+func (f *Flit) IsHead() bool { return f.Kind == Head || f.Kind == HeadTail }
+
+// IsTail reports whether f closes its worm.
+func (f *Flit) IsTail() bool { return f.Kind == Tail || f.Kind == HeadTail }

@@ -50,11 +50,12 @@ func (k *Kernel) detect() *Deadlock {
 	}
 	g.nodes = g.nodes[:0]
 	g.edges = g.edges[:0]
+	k.findRears()
 	for wi, word := range k.active {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			if k.memoAt[b] == k.now && k.memo[b] == memoYes {
+			if k.moving(b) {
 				continue
 			}
 			first := int32(len(g.edges))
@@ -107,17 +108,17 @@ func (g *waitGraph) end(i int) int32 {
 // a lasting reason).
 func (k *Kernel) waits(b int32) bool {
 	g := &k.wg
-	f := k.bufs[b].Front()
+	f := k.bs[b].Front()
 	if f.ReadyAt > k.now {
 		return false
 	}
 	w := &k.Pool.Worms[f.Worm]
-	if s := k.rSw[b]; s >= 0 && k.st[b] != stGranted {
-		if k.st[b] != stRequesting {
+	if s := k.bs[b].rSw; s >= 0 && k.bs[b].st != stGranted {
+		if k.bs[b].st != stRequesting {
 			return false
 		}
 		owners := 0
-		for m := k.mask[b]; m != 0; {
+		for m := k.bs[b].mask; m != 0; {
 			p := m.Next()
 			o := k.sw[s].Owner[p]
 			if o != xbar.Free && o != f.Worm {
@@ -129,7 +130,7 @@ func (k *Kernel) waits(b int32) bool {
 	}
 	need := 1
 	if f.Seq == 0 && k.mode != link.Wormhole {
-		if k.mode == link.SAF && k.bKind[b] != kindSource && !k.wholeIn(b, w) {
+		if k.mode == link.SAF && k.bs[b].kind != kindSource && !k.wholeIn(&k.bs[b], w) {
 			g.edges = append(g.edges, waitEdge{to: k.rear[f.Worm], port: -1, who: f.Worm})
 			return true
 		}
@@ -138,11 +139,11 @@ func (k *Kernel) waits(b int32) bool {
 		}
 	}
 	n := len(g.edges)
-	if k.rSw[b] < 0 {
-		k.spaceWait(k.fixed[b], need)
+	if k.bs[b].rSw < 0 {
+		k.spaceWait(k.bs[b].fixed, need)
 	} else {
-		base := k.portBase[k.rSw[b]]
-		for m := k.mask[b]; m != 0; {
+		base := k.portBase[k.bs[b].rSw]
+		for m := k.bs[b].mask; m != 0; {
 			k.spaceWait(k.pDest[base+int32(m.Next())], need)
 		}
 	}
@@ -184,14 +185,14 @@ func (k *Kernel) report(b int32, _ int) *Deadlock {
 	wormSeen := map[int32]bool{}
 	swSeen := map[string]bool{}
 	for j, n := range g.order {
-		f := k.bufs[n].Front()
+		if since := k.bs[n].moved + 1; since > dl.Since {
+			dl.Since = since
+		}
+		f := k.bs[n].Front()
 		w := &k.Pool.Worms[f.Worm]
 		if !wormSeen[f.Worm] {
 			wormSeen[f.Worm] = true
 			dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: w.Dst})
-			if since := k.lastMove[f.Worm] + 1; since > dl.Since {
-				dl.Since = since
-			}
 		}
 		next := g.order[(j+1)%len(g.order)]
 		var e waitEdge
@@ -202,7 +203,7 @@ func (k *Kernel) report(b int32, _ int) *Deadlock {
 			}
 		}
 		dl.Resources = append(dl.Resources, k.describeWait(n, w, e))
-		if k.bKind[n] != kindSource {
+		if k.bs[n].kind != kindSource {
 			if l := k.Topo.Switches[k.bSw[n]].Label; !swSeen[l] {
 				swSeen[l] = true
 				dl.Switches = append(dl.Switches, l)
@@ -228,6 +229,33 @@ func (k *Kernel) describeWait(b int32, w *flit.Worm, e waitEdge) string {
 	if e.who >= 0 {
 		return fmt.Sprintf("%s waits for its tail at %s", at, k.BufferName(e.to))
 	}
-	fw := k.Pool.Worms[k.bufs[e.to].Front().Worm].ID
+	fw := k.Pool.Worms[k.bs[e.to].Front().Worm].ID
 	return fmt.Sprintf("%s waits for space in %s (front: worm %d)", at, k.BufferName(e.to), fw)
+}
+
+// findRears records, for every worm with flits in the network, the buffer
+// holding its newest flit (the one that must move for the worm to release
+// what it holds behind its head).
+func (k *Kernel) findRears() {
+	n := len(k.Pool.Worms)
+	if len(k.rear) < n {
+		k.rear = make([]int32, n)
+		k.rearSeq = make([]int32, n)
+	}
+	for i := range k.rearSeq[:n] {
+		k.rearSeq[i] = -1
+	}
+	for wi, word := range k.active {
+		for word != 0 {
+			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			word &= word - 1
+			x := &k.bs[b]
+			for i := 0; i < x.Len(); i++ {
+				f := x.At(i)
+				if f.Seq > k.rearSeq[f.Worm] {
+					k.rearSeq[f.Worm], k.rear[f.Worm] = f.Seq, b
+				}
+			}
+		}
+	}
 }

@@ -43,6 +43,23 @@ type Hooks struct {
 	Delivered func(w *flit.Worm, cycle int64)
 }
 
+// bufState is one buffer and what decides the moves out of it.
+type bufState struct {
+	flit.Buffer
+	mask  xbar.PortSet // ports requested/granted at rSw for the front worm
+	rSw   int32        // switch whose routing unit decides moves out of b, or -1
+	rIn   int32        // input port at rSw
+	fixed int32        // destination of moves out of b when rSw < 0
+	lat   int32        // cycles a move out of b takes
+	rel   int32        // global port released when a tail leaves b, or -1
+	ch    int32        // channel crossed by moves out of b: -1 none, chanRouted
+	moved int64        // last cycle a flit left b
+	memoE uint32       // epoch of memo
+	kind  uint8
+	st    uint8
+	memo  uint8
+}
+
 // Kernel is the cycle-level state of one network. All per-buffer and
 // per-port state lives in flat typed slices indexed by buffer id or global
 // port id, so a cycle touches no map and allocates nothing.
@@ -56,24 +73,19 @@ type Kernel struct {
 	Pool  flit.Pool
 	Hooks Hooks
 
-	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks.
-	bufs   []flit.Buffer
-	bKind  []uint8
+	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
+	// per-buffer state the cycle loop touches sits in one struct per buffer
+	// (one or two cache lines); cold data lives in side arrays.
+	bs     []bufState
 	bSw    []int32 // switch the buffer belongs to (terminal for sources)
 	bPort  []int32 // port at that switch
-	rSw    []int32 // switch whose routing unit decides moves out of b, or -1
-	rIn    []int32 // input port at rSw
-	fixed  []int32 // destination of moves out of b when rSw < 0
-	lat    []int32 // cycles a move out of b takes
-	rel    []int32 // global port released when a tail leaves b, or -1
-	ch     []int32 // channel crossed by moves out of b, -1 none, chanRouted
-	st     []uint8
-	mask   []xbar.PortSet
 	maxOcc []int32
 	nb     int32
+	epoch  uint32 // stamp of the current cycle's flow memo
 
 	// Ports: global port id = portBase[s] + port.
 	portBase []int32
+	portSw   []int32 // switch of each global port
 	pDest    []int32 // buffer (or sink) a flit reaches through the port
 	Links    []link.Link
 	sw       []xbar.Switch
@@ -85,15 +97,15 @@ type Kernel struct {
 	queues []wormQueue
 
 	// Per-cycle scratch, sized once.
-	active   []uint64
-	memo     []uint8
-	memoAt   []int64
+	active   []uint64 // buffers holding a flit
+	heads    []uint64 // routing buffers with an unrouted head at the front
+	posted   []int32  // switches with requests this cycle
 	moves    []int32
 	popped   []flit.Flit
 	stalled  []int32
 	moved    int
-	lastMove []int64 // per worm pool index: last cycle a flit of it moved
-	rear     []int32 // per worm pool index: buffer of its newest issued flit
+	rear     []int32 // deadlock check scratch: per worm, buffer of its newest flit
+	rearSeq  []int32
 	wg       waitGraph
 
 	// CheckDeadlock asks the next Step to run the wait-for-graph check (it
@@ -192,6 +204,12 @@ func (k *Kernel) layout(s KernelSpec) {
 		k.portBase[i+1] = k.portBase[i] + int32(len(sw.Out))
 	}
 	np := k.portBase[ns]
+	k.portSw = make([]int32, np)
+	for i := 0; i < ns; i++ {
+		for p := k.portBase[i]; p < k.portBase[i+1]; p++ {
+			k.portSw[p] = int32(i)
+		}
+	}
 	// Which input ports are fed (by a link or a terminal).
 	fed := make([]bool, np)
 	for _, sw := range t.Switches {
@@ -210,9 +228,10 @@ func (k *Kernel) layout(s KernelSpec) {
 		inID[i], outID[i] = -1, -1
 	}
 	var depth []int
+	var kinds []uint8
 	add := func(kind uint8, sw, port int32, d int) int32 {
-		id := int32(len(k.bKind))
-		k.bKind = append(k.bKind, kind)
+		id := int32(len(kinds))
+		kinds = append(kinds, kind)
 		k.bSw = append(k.bSw, sw)
 		k.bPort = append(k.bPort, port)
 		depth = append(depth, d)
@@ -234,7 +253,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	for term := 0; term < nterm; term++ {
 		k.srcBuf[term] = add(kindSource, int32(term), -1, 1)
 	}
-	nb := int32(len(k.bKind))
+	nb := int32(len(kinds))
 	k.nb = nb
 	sink := func(term int32) int32 { return nb + term }
 	// farIn is the buffer or sink a flit reaches over the link of port gp.
@@ -245,7 +264,7 @@ func (k *Kernel) layout(s KernelSpec) {
 		return inID[k.portBase[e.Switch]+e.Port]
 	}
 
-	k.bufs = make([]flit.Buffer, nb)
+	k.bs = make([]bufState, nb)
 	total := 0
 	for _, d := range depth {
 		total += d
@@ -253,17 +272,14 @@ func (k *Kernel) layout(s KernelSpec) {
 	storage := make([]flit.Flit, total)
 	off := 0
 	for i, d := range depth {
-		k.bufs[i].Init(storage[off : off+d : off+d])
+		k.bs[i].Init(storage[off : off+d : off+d])
 		off += d
 	}
-	k.rSw = fill(int(nb), -1)
-	k.rIn = fill(int(nb), -1)
-	k.fixed = fill(int(nb), -1)
-	k.lat = fill(int(nb), 1)
-	k.rel = fill(int(nb), -1)
-	k.ch = fill(int(nb), -1)
-	k.st = make([]uint8, nb)
-	k.mask = make([]xbar.PortSet, nb)
+	for i := range k.bs {
+		x := &k.bs[i]
+		x.rSw, x.rIn, x.fixed, x.lat, x.rel, x.ch = -1, -1, -1, 1, -1, -1
+		x.kind = kinds[i]
+	}
 	k.maxOcc = make([]int32, nb)
 	k.pDest = fill(int(np), -1)
 	k.Links = make([]link.Link, np)
@@ -284,32 +300,32 @@ func (k *Kernel) layout(s KernelSpec) {
 				k.pDest[gp] = farIn(e)
 			}
 			if b := inID[gp]; b >= 0 {
-				k.rSw[b], k.rIn[b] = int32(si), int32(p)
+				k.bs[b].rSw, k.bs[b].rIn = int32(si), int32(p)
 				if s.OutDepth > 0 {
-					k.lat[b] = 1 // crossbar only
+					k.bs[b].lat = 1 // crossbar only
 				} else {
-					k.lat[b], k.ch[b] = L, chanRouted
+					k.bs[b].lat, k.bs[b].ch = L, chanRouted
 				}
 			}
 			if b := outID[gp]; b >= 0 {
-				k.lat[b], k.rel[b], k.ch[b] = L, gp, gp
+				k.bs[b].lat, k.bs[b].rel, k.bs[b].ch = L, gp, gp
 				switch {
 				case s.InDepth > 0 || e.Switch < 0:
-					k.fixed[b] = farIn(e)
+					k.bs[b].fixed = farIn(e)
 				default: // output-buffered only: route at the next switch
-					k.rSw[b], k.rIn[b] = e.Switch, e.Port
+					k.bs[b].rSw, k.bs[b].rIn = e.Switch, e.Port
 				}
 			}
 		}
 	}
 	for term := 0; term < nterm; term++ {
 		b := k.srcBuf[term]
-		k.lat[b], k.ch[b] = L, np+int32(term)
+		k.bs[b].lat, k.bs[b].ch = L, np+int32(term)
 		in := k.portBase[t.InSwitch[term]] + t.InPort[term]
 		if s.InDepth > 0 {
-			k.fixed[b] = inID[in]
+			k.bs[b].fixed = inID[in]
 		} else {
-			k.rSw[b], k.rIn[b] = t.InSwitch[term], t.InPort[term]
+			k.bs[b].rSw, k.bs[b].rIn = t.InSwitch[term], t.InPort[term]
 		}
 	}
 	k.sw = make([]xbar.Switch, ns)
@@ -318,8 +334,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	}
 	k.queues = make([]wormQueue, nterm)
 	k.active = make([]uint64, (nb+63)/64)
-	k.memo = make([]uint8, nb)
-	k.memoAt = fill64(int(nb), -1)
+	k.heads = make([]uint64, (nb+63)/64)
 	k.moves = make([]int32, 0, nb)
 	k.popped = make([]flit.Flit, 0, nb)
 }
@@ -371,11 +386,6 @@ func (k *Kernel) Enqueue(src, dst, flits int) int32 {
 	if k.stats != nil {
 		k.stats.generated(w, k.now)
 	}
-	for int(wi) >= len(k.lastMove) {
-		k.lastMove = append(k.lastMove, 0)
-		k.rear = append(k.rear, -1)
-	}
-	k.lastMove[wi] = k.now
 	q := &k.queues[src]
 	q.push(wi)
 	k.refill(int32(src), k.now)
@@ -386,24 +396,24 @@ func (k *Kernel) Enqueue(src, dst, flits int) int32 {
 // source register if it is empty.
 func (k *Kernel) refill(term int32, readyAt int64) {
 	b := k.srcBuf[term]
-	buf := &k.bufs[b]
+	buf := &k.bs[b]
 	q := &k.queues[term]
 	if !buf.Empty() || q.n == 0 {
 		return
 	}
 	wi := q.front()
 	w := &k.Pool.Worms[wi]
-	f := flit.Flit{Worm: wi, Seq: w.Issued, ReadyAt: readyAt}
-	if f.Seq == 0 && k.rSw[b] >= 0 {
+	f := flit.Flit{Worm: wi, Seq: w.Issued, ReadyAt: readyAt, Kind: flit.KindOf(w.Issued, w.Len)}
+	if f.Seq == 0 && k.bs[b].rSw >= 0 {
 		f.ReadyAt += k.delay
 	}
 	w.Issued++
-	k.rear[wi] = b
 	if w.Issued == w.Len {
 		q.pop()
 	}
 	buf.Push(f)
 	k.setActive(b)
+	k.noteHead(b)
 }
 
 func (k *Kernel) anyActive() bool {
@@ -430,43 +440,67 @@ func (k *Kernel) Step() {
 	k.now++
 }
 
-// route posts a request for every head at the front of a routing buffer.
+// route posts a request for every head at the front of a routing buffer
+// that holds no ports yet. A head whose ports are held by another worm is
+// not posted: it cannot win this cycle.
 func (k *Kernel) route() {
-	for wi, word := range k.active {
+	for wi, word := range k.heads {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			s := k.rSw[b]
-			if s < 0 || k.st[b] == stGranted {
-				continue
-			}
-			f := k.bufs[b].Front()
-			if f.Seq != 0 || f.ReadyAt > k.now {
+			x := &k.bs[b]
+			f := x.Front()
+			if f.ReadyAt > k.now {
 				continue
 			}
 			w := &k.Pool.Worms[f.Worm]
-			if k.st[b] == stIdle {
-				k.mask[b] = k.Topo.Router.Route(int(s), int(k.rIn[b]), w)
-				k.st[b] = stRequesting
+			s := x.rSw
+			if x.st == stIdle {
+				x.mask = k.Topo.Router.Route(int(s), int(x.rIn), w)
+				x.st = stRequesting
 			}
-			k.sw[s].Post(xbar.Request{In: k.rIn[b], Want: k.mask[b], Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
+			sw := &k.sw[s]
+			if !sw.Grantable(x.mask) {
+				continue
+			}
+			if !sw.Pending() {
+				k.posted = append(k.posted, s)
+			}
+			sw.Post(xbar.Request{In: x.rIn, Want: x.mask, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
 		}
 	}
 }
 
-// allocate runs every switch's arbiter.
+// allocate runs the arbiter of every switch that has requests.
 func (k *Kernel) allocate() {
-	for i := range k.sw {
-		if k.sw[i].Pending() {
-			k.sw[i].Arbitrate(k.grant)
-		}
+	for _, s := range k.posted {
+		k.sw[s].Arbitrate(k.grant)
 	}
+	k.posted = k.posted[:0]
 }
 
-func (k *Kernel) grant(r *xbar.Request) { k.st[r.Buf] = stGranted }
+func (k *Kernel) grant(r *xbar.Request) {
+	k.bs[r.Buf].st = stGranted
+	k.heads[r.Buf>>6] &^= 1 << uint(r.Buf&63)
+}
+
+// noteHead marks b as holding an unrouted head at its front, if it does.
+func (k *Kernel) noteHead(b int32) {
+	x := &k.bs[b]
+	if x.rSw >= 0 && x.st != stGranted && x.Front().Seq == 0 {
+		k.heads[b>>6] |= 1 << uint(b&63)
+	}
+}
 
 // flow decides which front flits move this cycle.
 func (k *Kernel) flow() {
+	k.epoch++
+	if k.epoch == 0 { // wrapped: forget every stale stamp
+		for i := range k.bs {
+			k.bs[i].memoE = 0
+		}
+		k.epoch = 1
+	}
 	k.moves = k.moves[:0]
 	for wi, word := range k.active {
 		for word != 0 {
@@ -484,47 +518,52 @@ func (k *Kernel) flow() {
 // being computed (a cycle of full buffers) cannot move, as a combinational
 // loop of ready signals never asserts.
 func (k *Kernel) canMove(b int32) bool {
-	if k.memoAt[b] == k.now {
-		return k.memo[b] == memoYes
+	x := &k.bs[b]
+	if x.memoE == k.epoch {
+		return x.memo == memoYes
 	}
-	k.memoAt[b] = k.now
-	k.memo[b] = memoVisiting
-	ok := k.evalMove(b)
-	if ok {
-		k.memo[b] = memoYes
-	} else {
-		k.memo[b] = memoNo
+	x.memoE = k.epoch
+	x.memo = memoVisiting
+	if k.evalMove(x) {
+		x.memo = memoYes
+		return true
 	}
-	return ok
+	x.memo = memoNo
+	return false
 }
 
-func (k *Kernel) evalMove(b int32) bool {
-	buf := &k.bufs[b]
-	if buf.Empty() {
+// moving reports whether flow decided that b's front flit moves this cycle.
+func (k *Kernel) moving(b int32) bool {
+	x := &k.bs[b]
+	return x.memoE == k.epoch && x.memo == memoYes
+}
+
+func (k *Kernel) evalMove(x *bufState) bool {
+	if x.Empty() {
 		return false
 	}
-	f := buf.Front()
+	f := x.Front()
 	if f.ReadyAt > k.now {
 		return false
 	}
-	if k.rSw[b] >= 0 && k.st[b] != stGranted {
+	if x.rSw >= 0 && x.st != stGranted {
 		return false
 	}
 	need := 1
 	if f.Seq == 0 && k.mode != link.Wormhole {
 		w := &k.Pool.Worms[f.Worm]
-		if k.mode == link.SAF && k.bKind[b] != kindSource && !k.wholeIn(b, w) {
+		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
 			return false // the source holds the whole packet by construction
 		}
 		if k.mode == link.VCT {
 			need = int(w.Len)
 		}
 	}
-	if k.rSw[b] < 0 {
-		return k.hasRoom(k.fixed[b], need)
+	if x.rSw < 0 {
+		return k.hasRoom(x.fixed, need)
 	}
-	base := k.portBase[k.rSw[b]]
-	for m := k.mask[b]; m != 0; {
+	base := k.portBase[x.rSw]
+	for m := x.mask; m != 0; {
 		if !k.hasRoom(k.pDest[base+int32(m.Next())], need) {
 			return false
 		}
@@ -534,8 +573,7 @@ func (k *Kernel) evalMove(b int32) bool {
 
 // wholeIn reports whether every flit of worm w is in b and ready
 // (store-and-forward). The worm's flits are contiguous from the front.
-func (k *Kernel) wholeIn(b int32, w *flit.Worm) bool {
-	buf := &k.bufs[b]
+func (k *Kernel) wholeIn(buf *bufState, w *flit.Worm) bool {
 	if buf.Len() < int(w.Len) {
 		return false
 	}
@@ -548,7 +586,7 @@ func (k *Kernel) hasRoom(d int32, need int) bool {
 	if d >= k.nb {
 		return true // a terminal sink takes a flit every cycle
 	}
-	free := k.bufs[d].Free()
+	free := k.bs[d].Free()
 	if free >= need {
 		return true
 	}
@@ -561,9 +599,17 @@ func (k *Kernel) hasRoom(d int32, need int) bool {
 func (k *Kernel) commit() {
 	k.popped = k.popped[:0]
 	for _, b := range k.moves {
-		k.popped = append(k.popped, k.bufs[b].Pop())
-		if k.bufs[b].Empty() {
+		x := &k.bs[b]
+		f := x.Pop()
+		k.popped = append(k.popped, f)
+		x.moved = k.now
+		if f.IsTail() {
+			x.st = stIdle // a tail leaves: the next worm starts afresh
+		}
+		if x.Empty() {
 			k.clearActive(b)
+		} else {
+			k.noteHead(b)
 		}
 	}
 	k.moved = len(k.moves)
@@ -571,74 +617,57 @@ func (k *Kernel) commit() {
 		k.deliverMove(b, k.popped[i])
 	}
 	for _, b := range k.moves {
-		if k.bKind[b] == kindSource {
+		if k.bs[b].kind == kindSource {
 			k.refill(k.bSw[b], k.now+1)
 		}
 	}
 }
 
 func (k *Kernel) deliverMove(b int32, f flit.Flit) {
-	w := &k.Pool.Worms[f.Worm]
-	k.lastMove[f.Worm] = k.now
-	arrive := k.now + int64(k.lat[b])
-	if f.Seq == 0 && k.bKind[b] == kindSource {
-		w.InjCycle = k.now
-	}
+	x := &k.bs[b]
+	arrive := k.now + int64(x.lat)
 	k.carry(b)
-	tail := f.Seq == w.Len-1
-	if s := k.rSw[b]; s >= 0 {
-		if f.Seq == 0 {
+	if s := x.rSw; s >= 0 {
+		if f.IsHead() {
+			w := &k.Pool.Worms[f.Worm]
 			w.Hops++
-		}
-		k.FlitHops += int64(k.mask[b].Count())
-		base := k.portBase[s]
-		for m := k.mask[b]; m != 0; {
-			p := base + int32(m.Next())
-			k.receive(k.pDest[p], f, arrive, w)
-		}
-		if tail {
-			if !k.outBuf {
-				for m := k.mask[b]; m != 0; {
-					k.sw[s].Owner[m.Next()] = xbar.Free
-				}
+			if x.kind == kindSource {
+				w.InjCycle = k.now
 			}
-			k.st[b] = stIdle
+		}
+		k.FlitHops += int64(x.mask.Count())
+		base := k.portBase[s]
+		for m := x.mask; m != 0; {
+			k.receive(k.pDest[base+int32(m.Next())], f, arrive)
+		}
+		if f.IsTail() && !k.outBuf {
+			for m := x.mask; m != 0; {
+				k.sw[s].Owner[m.Next()] = xbar.Free
+			}
 		}
 	} else {
-		k.receive(k.fixed[b], f, arrive, w)
-	}
-	if tail && k.rel[b] >= 0 {
-		k.releasePort(k.rel[b])
-	}
-}
-
-// releasePort frees global port gp.
-func (k *Kernel) releasePort(gp int32) {
-	sw := k.switchOf(gp)
-	k.sw[sw].Owner[gp-k.portBase[sw]] = xbar.Free
-}
-
-// switchOf finds the switch owning global port gp (binary search).
-func (k *Kernel) switchOf(gp int32) int {
-	lo, hi := 0, len(k.portBase)-2
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if k.portBase[mid] <= gp {
-			lo = mid
-		} else {
-			hi = mid - 1
+		if f.IsHead() && x.kind == kindSource {
+			k.Pool.Worms[f.Worm].InjCycle = k.now
 		}
+		k.receive(x.fixed, f, arrive)
 	}
-	return lo
+	if x.rel >= 0 && f.IsTail() {
+		gp := x.rel
+		s := k.portSw[gp]
+		k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
+	}
 }
+
+// switchOf is the switch owning global port gp.
+func (k *Kernel) switchOf(gp int32) int { return int(k.portSw[gp]) }
 
 // carry counts the flit on the channel(s) the move out of b crosses.
 func (k *Kernel) carry(b int32) {
-	c := k.ch[b]
+	c := k.bs[b].ch
 	switch {
 	case c == chanRouted:
-		base := k.portBase[k.rSw[b]]
-		for m := k.mask[b]; m != 0; {
+		base := k.portBase[k.bs[b].rSw]
+		for m := k.bs[b].mask; m != 0; {
 			k.carryOn(&k.Links[base+int32(m.Next())])
 		}
 	case c >= int32(len(k.Links)):
@@ -655,23 +684,23 @@ func (k *Kernel) carryOn(l *link.Link) {
 }
 
 // receive writes flit f into destination d (a buffer or a terminal sink).
-func (k *Kernel) receive(d int32, f flit.Flit, arrive int64, w *flit.Worm) {
+func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	if d >= k.nb {
-		k.eject(d-k.nb, f, arrive, w)
+		k.eject(d-k.nb, f, arrive, &k.Pool.Worms[f.Worm])
 		return
 	}
-	buf := &k.bufs[d]
+	buf := &k.bs[d]
 	if buf.Free() == 0 {
 		k.Violations.Overflow++
 		return
 	}
 	f.ReadyAt = arrive
-	if f.Seq == 0 && k.rSw[d] >= 0 {
+	if f.Seq == 0 && buf.rSw >= 0 {
 		f.ReadyAt += k.delay
 	}
 	buf.Push(f)
-	if f.Seq == w.Issued-1 {
-		k.rear[f.Worm] = d
+	if buf.Len() == 1 {
+		k.noteHead(d)
 	}
 	if n := int32(buf.Len()); n > k.maxOcc[d] {
 		k.maxOcc[d] = n
@@ -710,8 +739,8 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64, w *flit.Worm) {
 func (k *Kernel) InFlight() int {
 	n := 0
 	for b := int32(0); b < k.nb; b++ {
-		if k.bKind[b] != kindSource {
-			n += k.bufs[b].Len()
+		if k.bs[b].kind != kindSource {
+			n += k.bs[b].Len()
 		}
 	}
 	return n
@@ -721,7 +750,7 @@ func (k *Kernel) InFlight() int {
 func (k *Kernel) MaxOccupancy() int {
 	m := int32(0)
 	for b := int32(0); b < k.nb; b++ {
-		if k.bKind[b] != kindSource && k.maxOcc[b] > m {
+		if k.bs[b].kind != kindSource && k.maxOcc[b] > m {
 			m = k.maxOcc[b]
 		}
 	}
@@ -730,7 +759,7 @@ func (k *Kernel) MaxOccupancy() int {
 
 // BufferName names buffer b for reports, e.g. "s1,2.out[1]".
 func (k *Kernel) BufferName(b int32) string {
-	switch k.bKind[b] {
+	switch k.bs[b].kind {
 	case kindSource:
 		return fmt.Sprintf("terminal %d source", k.bSw[b])
 	case kindIn:
@@ -757,7 +786,7 @@ func (k *Kernel) portName(p int) string {
 func (k *Kernel) Backlog() int64 {
 	var n int64
 	for term := range k.queues {
-		n += int64(k.bufs[k.srcBuf[term]].Len())
+		n += int64(k.bs[k.srcBuf[term]].Len())
 		q := &k.queues[term]
 		for i := 0; i < q.n; i++ {
 			w := &k.Pool.Worms[q.buf[(q.head+i)%len(q.buf)]]

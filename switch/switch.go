@@ -89,8 +89,11 @@ func (s *Switch) Arbitrate(grant func(r *Request)) {
 	s.reqs = s.reqs[:0]
 }
 
-func (s *Switch) eligible(r *Request) bool {
-	for w := r.Want; w != 0; {
+func (s *Switch) eligible(r *Request) bool { return s.Grantable(r.Want) }
+
+// Grantable reports whether every port in want is free.
+func (s *Switch) Grantable(want PortSet) bool {
+	for w := want; w != 0; {
 		if s.Owner[w.Next()] != Free {
 			return false
 		}

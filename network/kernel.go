@@ -97,16 +97,16 @@ type Kernel struct {
 	queues []wormQueue
 
 	// Per-cycle scratch, sized once.
-	active   []uint64 // buffers holding a flit
-	heads    []uint64 // routing buffers with an unrouted head at the front
-	posted   []int32  // switches with requests this cycle
-	moves    []int32
-	popped   []flit.Flit
-	stalled  []int32
-	moved    int
-	rear     []int32 // deadlock check scratch: per worm, buffer of its newest flit
-	rearSeq  []int32
-	wg       waitGraph
+	active  []uint64 // buffers holding a flit
+	heads   []uint64 // routing buffers with an unrouted head at the front
+	posted  []int32  // switches with requests this cycle
+	moves   []int32
+	popped  []flit.Flit
+	stalled []int32
+	moved   int
+	rear    []int32 // deadlock check scratch: per worm, buffer of its newest flit
+	rearSeq []int32
+	wg      waitGraph
 
 	// CheckDeadlock asks the next Step to run the wait-for-graph check (it
 	// also runs on its own in any cycle in which no flit moves). Deadlock is

@@ -46,18 +46,19 @@ type Hooks struct {
 // bufState is one buffer and what decides the moves out of it.
 type bufState struct {
 	flit.Buffer
-	mask  xbar.PortSet // ports requested/granted at rSw for the front worm
-	rSw   int32        // switch whose routing unit decides moves out of b, or -1
-	rIn   int32        // input port at rSw
-	fixed int32        // destination of moves out of b when rSw < 0
-	lat   int32        // cycles a move out of b takes
-	rel   int32        // global port released when a tail leaves b, or -1
-	ch    int32        // channel crossed by moves out of b: -1 none, chanRouted
-	moved int64        // last cycle a flit left b
-	memoE uint32       // epoch of memo
-	kind  uint8
-	st    uint8
-	memo  uint8
+	mask   xbar.PortSet // ports requested/granted at rSw for the front worm
+	rSw    int32        // switch whose routing unit decides moves out of b, or -1
+	rIn    int32        // input port at rSw
+	fixed  int32        // destination of moves out of b when rSw < 0
+	lat    int32        // cycles a move out of b takes
+	rel    int32        // global port released when a tail leaves b, or -1
+	ch     int32        // channel crossed by moves out of b: -1 none, chanRouted
+	moved  int64        // last cycle a flit left b
+	maxOcc int32        // most flits held
+	memoE  uint32       // epoch of memo
+	kind   uint8
+	st     uint8
+	memo   uint8
 }
 
 // Kernel is the cycle-level state of one network. All per-buffer and
@@ -76,12 +77,11 @@ type Kernel struct {
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer
 	// (one or two cache lines); cold data lives in side arrays.
-	bs     []bufState
-	bSw    []int32 // switch the buffer belongs to (terminal for sources)
-	bPort  []int32 // port at that switch
-	maxOcc []int32
-	nb     int32
-	epoch  uint32 // stamp of the current cycle's flow memo
+	bs    []bufState
+	bSw   []int32 // switch the buffer belongs to (terminal for sources)
+	bPort []int32 // port at that switch
+	nb    int32
+	epoch uint32 // stamp of the current cycle's flow memo
 
 	// Ports: global port id = portBase[s] + port.
 	portBase []int32
@@ -280,7 +280,6 @@ func (k *Kernel) layout(s KernelSpec) {
 		x.rSw, x.rIn, x.fixed, x.lat, x.rel, x.ch = -1, -1, -1, 1, -1, -1
 		x.kind = kinds[i]
 	}
-	k.maxOcc = make([]int32, nb)
 	k.pDest = fill(int(np), -1)
 	k.Links = make([]link.Link, np)
 	for i := range k.Links {
@@ -506,7 +505,11 @@ func (k *Kernel) flow() {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			if k.canMove(b) {
+			if x := &k.bs[b]; x.memoE == k.epoch {
+				if x.memo == memoYes {
+					k.moves = append(k.moves, b)
+				}
+			} else if k.canMove(b) {
 				k.moves = append(k.moves, b)
 			}
 		}
@@ -598,63 +601,59 @@ func (k *Kernel) hasRoom(d int32, need int) bool {
 // same cycle never holds two flits.
 func (k *Kernel) commit() {
 	k.popped = k.popped[:0]
+	now := k.now
 	for _, b := range k.moves {
 		x := &k.bs[b]
 		f := x.Pop()
 		k.popped = append(k.popped, f)
-		x.moved = k.now
-		if f.IsTail() {
+		x.moved = now
+		if f.Kind >= flit.Tail {
 			x.st = stIdle // a tail leaves: the next worm starts afresh
 		}
 		if x.Empty() {
-			k.clearActive(b)
-		} else {
-			k.noteHead(b)
+			k.active[b>>6] &^= 1 << uint(b&63)
+		} else if x.rSw >= 0 && x.st != stGranted && x.Front().Seq == 0 {
+			k.heads[b>>6] |= 1 << uint(b&63)
 		}
 	}
 	k.moved = len(k.moves)
 	for i, b := range k.moves {
-		k.deliverMove(b, k.popped[i])
-	}
-	for _, b := range k.moves {
-		if k.bs[b].kind == kindSource {
-			k.refill(k.bSw[b], k.now+1)
-		}
-	}
-}
-
-func (k *Kernel) deliverMove(b int32, f flit.Flit) {
-	x := &k.bs[b]
-	arrive := k.now + int64(x.lat)
-	k.carry(b)
-	if s := x.rSw; s >= 0 {
-		if f.IsHead() {
-			w := &k.Pool.Worms[f.Worm]
-			w.Hops++
-			if x.kind == kindSource {
-				w.InjCycle = k.now
+		f := k.popped[i]
+		x := &k.bs[b]
+		arrive := now + int64(x.lat)
+		k.carry(x)
+		if s := x.rSw; s >= 0 {
+			if f.Kind == flit.Head || f.Kind == flit.HeadTail {
+				w := &k.Pool.Worms[f.Worm]
+				w.Hops++
+				if x.kind == kindSource {
+					w.InjCycle = now
+				}
 			}
-		}
-		k.FlitHops += int64(x.mask.Count())
-		base := k.portBase[s]
-		for m := x.mask; m != 0; {
-			k.receive(k.pDest[base+int32(m.Next())], f, arrive)
-		}
-		if f.IsTail() && !k.outBuf {
+			base := k.portBase[s]
 			for m := x.mask; m != 0; {
-				k.sw[s].Owner[m.Next()] = xbar.Free
+				k.FlitHops++
+				k.receive(k.pDest[base+int32(m.Next())], f, arrive)
 			}
+			if f.Kind >= flit.Tail && !k.outBuf {
+				for m := x.mask; m != 0; {
+					k.sw[s].Owner[m.Next()] = xbar.Free
+				}
+			}
+		} else {
+			if x.kind == kindSource && f.Seq == 0 {
+				k.Pool.Worms[f.Worm].InjCycle = now
+			}
+			k.receive(x.fixed, f, arrive)
 		}
-	} else {
-		if f.IsHead() && x.kind == kindSource {
-			k.Pool.Worms[f.Worm].InjCycle = k.now
+		if x.rel >= 0 && f.Kind >= flit.Tail {
+			gp := x.rel
+			s := k.portSw[gp]
+			k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
 		}
-		k.receive(x.fixed, f, arrive)
-	}
-	if x.rel >= 0 && f.IsTail() {
-		gp := x.rel
-		s := k.portSw[gp]
-		k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
+		if x.kind == kindSource {
+			k.refill(k.bSw[b], now+1)
+		}
 	}
 }
 
@@ -662,12 +661,12 @@ func (k *Kernel) deliverMove(b int32, f flit.Flit) {
 func (k *Kernel) switchOf(gp int32) int { return int(k.portSw[gp]) }
 
 // carry counts the flit on the channel(s) the move out of b crosses.
-func (k *Kernel) carry(b int32) {
-	c := k.bs[b].ch
+func (k *Kernel) carry(x *bufState) {
+	c := x.ch
 	switch {
 	case c == chanRouted:
-		base := k.portBase[k.bs[b].rSw]
-		for m := k.bs[b].mask; m != 0; {
+		base := k.portBase[x.rSw]
+		for m := x.mask; m != 0; {
 			k.carryOn(&k.Links[base+int32(m.Next())])
 		}
 	case c >= int32(len(k.Links)):
@@ -697,15 +696,15 @@ func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	f.ReadyAt = arrive
 	if f.Seq == 0 && buf.rSw >= 0 {
 		f.ReadyAt += k.delay
+		if buf.Empty() && buf.st != stGranted {
+			k.heads[d>>6] |= 1 << uint(d&63)
+		}
 	}
 	buf.Push(f)
-	if buf.Len() == 1 {
-		k.noteHead(d)
+	if n := int32(buf.Len()); n > buf.maxOcc {
+		buf.maxOcc = n
 	}
-	if n := int32(buf.Len()); n > k.maxOcc[d] {
-		k.maxOcc[d] = n
-	}
-	k.setActive(d)
+	k.active[d>>6] |= 1 << uint(d&63)
 }
 
 // eject consumes a flit at terminal term; the packet is delivered with its
@@ -750,8 +749,8 @@ func (k *Kernel) InFlight() int {
 func (k *Kernel) MaxOccupancy() int {
 	m := int32(0)
 	for b := int32(0); b < k.nb; b++ {
-		if k.bs[b].kind != kindSource && k.maxOcc[b] > m {
-			m = k.maxOcc[b]
+		if k.bs[b].kind != kindSource && k.bs[b].maxOcc > m {
+			m = k.bs[b].maxOcc
 		}
 	}
 	return int(m)

@@ -202,7 +202,11 @@ func (k *Kernel) report(b int32, _ int) *Deadlock {
 				break
 			}
 		}
-		dl.Resources = append(dl.Resources, k.describeWait(n, w, e))
+		if e.port >= 0 || e.who < 0 && k.bs[e.to].Front().Worm != f.Worm {
+			// Only waits between different worms: a worm's flits waiting
+			// behind its own flits add nothing to the picture.
+			dl.Resources = append(dl.Resources, k.describeWait(n, w, e))
+		}
 		if k.bs[n].kind != kindSource {
 			if l := k.Topo.Switches[k.bSw[n]].Label; !swSeen[l] {
 				swSeen[l] = true

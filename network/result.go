@@ -69,8 +69,9 @@ type Deadlock struct {
 	Since int64 `json:"since"`
 	// Worms in the cycle (serial IDs with source and destination).
 	Worms []DeadlockWorm `json:"worms"`
-	// Resources are the buffers and ports each worm waits for, in cycle
-	// order: worm i holds Resources[i] and waits for Resources[i+1].
+	// Resources describe, in cycle order, each wait of one worm for another:
+	// the buffer holding the waiting flit and the port or buffer it needs,
+	// with the worm holding that.
 	Resources []string `json:"resources"`
 	// Switches named in the cycle.
 	Switches []string `json:"switches"`

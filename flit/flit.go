@@ -44,17 +44,25 @@ func KindOf(seq, n int32) Kind {
 	return Body
 }
 
-// Flit is one flow-control unit. ReadyAt is the first cycle in which the
-// flit may leave the buffer it sits in (it models link latency and the
-// switch's routing delay); Worm indexes the worm pool; Seq is the position in
-// the worm (0 is the head); Kind repeats what Seq and the worm's length say,
-// so that moving a flit never has to look at its worm.
+// Flit is one flow-control unit: 16 bytes, copied by value. Worm indexes the
+// worm pool; Seq is the position in the worm (0 is the head); Kind repeats
+// what Seq and the worm's length say, so that moving a flit never has to look
+// at its worm. ReadyAt is the first cycle in which the flit may leave the
+// buffer it sits in (it models link latency and the switch's routing delay),
+// kept modulo 2^32: it is always within a few cycles of the present, so
+// Ready compares it with wrap-around arithmetic.
 type Flit struct {
-	ReadyAt int64
+	ReadyAt uint32
 	Worm    int32
 	Seq     int32
 	Kind    Kind
 }
+
+// Ready reports whether f may leave its buffer in cycle now.
+func (f *Flit) Ready(now int64) bool { return int32(uint32(now)-f.ReadyAt) >= 0 }
+
+// SetReady makes f leave no earlier than cycle at.
+func (f *Flit) SetReady(at int64) { f.ReadyAt = uint32(at) }
 
 // IsHead reports whether f opens its worm.
 func (f *Flit) IsHead() bool { return f.Kind == Head || f.Kind == HeadTail }

@@ -1,13 +1,40 @@
 package flit
 
+// Cast is how a packet reaches its destinations.
+type Cast uint8
+
+const (
+	// Unicast goes to one destination.
+	Unicast Cast = iota
+	// Tree is hardware multicast by replicating switches with an
+	// asynchronous multi-head worm: each branch advances on its own.
+	Tree
+	// SyncTree is hardware multicast with a synchronous multi-head worm:
+	// the readiness of every branch is AND-reduced (wired-AND) and the whole
+	// worm advances one flit or not at all.
+	SyncTree
+	// Path is path-based multicast: the worm visits its destinations in
+	// order, each destination's interface keeping a copy of every flit and
+	// passing it on toward the next.
+	Path
+)
+
+var castNames = []string{"unicast", "async", "sync", "path"}
+
+func (c Cast) String() string { return castNames[c] }
+
 // Worm is a packet in flight: its addresses, length, routing state and the
 // timestamps the statistics need. Wormhole switching calls a packet a worm
 // because its flits stretch over several buffers.
 type Worm struct {
 	ID     uint64 // serial number, unique over a run (for reports and traces)
 	Src    int32  // source terminal
-	Dst    int32  // destination terminal
-	Len    int32  // flits, head and tail included
+	Dst    int32  // destination terminal (multicast: the current or first one)
+	Len    int32  // flits, head and tail included (header flits included)
+	Cast   Cast   // unicast or a kind of multicast
+	Dests  int32  // number of destinations (1 for unicast)
+	Done   int32  // destinations the tail has reached
+	Hdr    int32  // header flits (address flits and EOH) before the data
 	Issued int32  // flits handed to the network by the source interface
 	Recvd  int32  // flits delivered at the destination
 	Hops   int32  // switches the head has crossed

@@ -109,7 +109,7 @@ func (g *waitGraph) end(i int) int32 {
 func (k *Kernel) waits(b int32) bool {
 	g := &k.wg
 	f := k.bs[b].Front()
-	if f.ReadyAt > k.now {
+	if !f.Ready(k.now) {
 		return false
 	}
 	w := &k.Pool.Worms[f.Worm]

@@ -402,10 +402,11 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 	}
 	wi := q.front()
 	w := &k.Pool.Worms[wi]
-	f := flit.Flit{Worm: wi, Seq: w.Issued, ReadyAt: readyAt, Kind: flit.KindOf(w.Issued, w.Len)}
-	if f.Seq == 0 && k.bs[b].rSw >= 0 {
-		f.ReadyAt += k.delay
+	if w.Issued == 0 && k.bs[b].rSw >= 0 {
+		readyAt += k.delay
 	}
+	f := flit.Flit{Worm: wi, Seq: w.Issued, Kind: flit.KindOf(w.Issued, w.Len)}
+	f.SetReady(readyAt)
 	w.Issued++
 	if w.Issued == w.Len {
 		q.pop()
@@ -449,7 +450,7 @@ func (k *Kernel) route() {
 			word &= word - 1
 			x := &k.bs[b]
 			f := x.Front()
-			if f.ReadyAt > k.now {
+			if !f.Ready(k.now) {
 				continue
 			}
 			w := &k.Pool.Worms[f.Worm]
@@ -546,7 +547,7 @@ func (k *Kernel) evalMove(x *bufState) bool {
 		return false
 	}
 	f := x.Front()
-	if f.ReadyAt > k.now {
+	if !f.Ready(k.now) {
 		return false
 	}
 	if x.rSw >= 0 && x.st != stGranted {
@@ -581,7 +582,7 @@ func (k *Kernel) wholeIn(buf *bufState, w *flit.Worm) bool {
 		return false
 	}
 	t := buf.At(int(w.Len) - 1)
-	return t.Seq == w.Len-1 && &k.Pool.Worms[t.Worm] == w && t.ReadyAt <= k.now
+	return t.Seq == w.Len-1 && &k.Pool.Worms[t.Worm] == w && t.Ready(k.now)
 }
 
 // hasRoom reports whether destination d can take need flits this cycle.
@@ -693,13 +694,13 @@ func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 		k.Violations.Overflow++
 		return
 	}
-	f.ReadyAt = arrive
 	if f.Seq == 0 && buf.rSw >= 0 {
-		f.ReadyAt += k.delay
+		arrive += k.delay
 		if buf.Empty() && buf.st != stGranted {
 			k.heads[d>>6] |= 1 << uint(d&63)
 		}
 	}
+	f.SetReady(arrive)
 	buf.Push(f)
 	if n := int32(buf.Len()); n > buf.maxOcc {
 		buf.maxOcc = n

@@ -82,7 +82,10 @@ func (s *Switch) Arbitrate(grant func(r *Request)) {
 		for w := r.Want; w != 0; {
 			p := w.Next()
 			s.Owner[p] = r.Worm
-			s.rr[p] = (r.In + 1) % int32(len(s.Owner))
+			s.rr[p] = r.In + 1
+			if s.rr[p] == int32(len(s.Owner)) {
+				s.rr[p] = 0
+			}
 		}
 		grant(r)
 	}
@@ -105,9 +108,15 @@ func (s *Switch) Grantable(want PortSet) bool {
 func (s *Switch) better(a, b *Request, p int) bool {
 	switch s.Policy {
 	case RoundRobin:
-		k := int32(len(s.Owner))
-		ka := (a.In - s.rr[p] + k) % k
-		kb := (b.In - s.rr[p] + k) % k
+		// Distance from the pointer, going round: inputs at or after it
+		// come first.
+		ka, kb := a.In-s.rr[p], b.In-s.rr[p]
+		if ka < 0 {
+			ka += int32(len(s.Owner))
+		}
+		if kb < 0 {
+			kb += int32(len(s.Owner))
+		}
 		if ka != kb {
 			return ka < kb
 		}

@@ -198,7 +198,15 @@ func buildMeshTorus(s Spec, torus bool) (*Topology, error) {
 		t.PortNames[2*i+1] = dim + "+"
 	}
 	t.PortNames[2*n] = "local"
-	r := &dorRouter{k: k, n: n, torus: torus, order: order, pow: pow[:n], name: name}
+	r := &dorRouter{k: k, n: n, torus: torus, order: order, name: name}
+	// Coordinates are precomputed: Route runs per head flit, and integer
+	// division would dominate its cost.
+	r.coord = make([]int32, t.Terminals()*n)
+	for v := 0; v < t.Terminals(); v++ {
+		for i := 0; i < n; i++ {
+			r.coord[v*n+i] = int32(v / pow[i] % k)
+		}
+	}
 	if !isIdentity(order) {
 		r.name = name + " order=" + joinInts(order)
 	}
@@ -213,7 +221,7 @@ type dorRouter struct {
 	k, n  int
 	torus bool
 	order []int
-	pow   []int
+	coord []int32 // coordinate i of node v at v*n+i
 	name  string
 }
 
@@ -226,14 +234,18 @@ func (r *dorRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
 	if sw == dst {
 		return xbar.Port(2 * r.n)
 	}
+	cs, cd := r.coord[sw*r.n:sw*r.n+r.n], r.coord[dst*r.n:dst*r.n+r.n]
 	for _, i := range r.order {
-		x := sw / r.pow[i] % r.k
-		d := dst / r.pow[i] % r.k
+		x, d := int(cs[i]), int(cd[i])
 		if x == d {
 			continue
 		}
 		if r.torus {
-			if delta := (d - x + r.k) % r.k; 2*delta <= r.k {
+			delta := d - x
+			if delta < 0 {
+				delta += r.k
+			}
+			if 2*delta <= r.k {
 				return xbar.Port(2*i + 1)
 			}
 			return xbar.Port(2 * i)

@@ -130,15 +130,27 @@ func buildMIN(s Spec, kind string) (*Topology, error) {
 	for i := range div {
 		div[i] = g.pow[tag[i]]
 	}
-	t.Router = &tagRouter{k: k, n: n, rows: rows, div: div}
+	// Stages and tag digits are tabulated: Route runs per head flit, and
+	// integer division would dominate its cost.
+	r := &tagRouter{n: n, stage: make([]uint8, len(t.Switches)), tag: make([]uint8, N*n)}
+	for sw := range t.Switches {
+		r.stage[sw] = uint8(n - 1 - sw/rows)
+	}
+	for d := 0; d < N; d++ {
+		for i := 0; i < n; i++ {
+			r.tag[d*n+i] = uint8(d / div[i] % k)
+		}
+	}
+	t.Router = r
 	return t, nil
 }
 
 // tagRouter is destination-tag routing in a Delta MIN: at stage G_i the
 // output port is the destination digit tag(i).
 type tagRouter struct {
-	k, n, rows int
-	div        []int // div[i] = k^tag(i)
+	n     int
+	stage []uint8 // stage index i of each switch (G_i)
+	tag   []uint8 // tag[d*n+i]: output port at stage G_i toward terminal d
 }
 
 func (r *tagRouter) Name() string { return "destination-tag" }
@@ -146,6 +158,5 @@ func (r *tagRouter) Name() string { return "destination-tag" }
 func (r *tagRouter) Init(*flit.Worm, *rand.Rand) {}
 
 func (r *tagRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
-	i := r.n - 1 - sw/r.rows
-	return xbar.Port(int(w.Dst) / r.div[i] % r.k)
+	return xbar.Port(int(r.tag[int(w.Dst)*r.n+int(r.stage[sw])]))
 }

@@ -28,9 +28,19 @@ import (
 // waitEdge is one edge of the graph.
 type waitEdge struct {
 	to   int32 // buffer waited for
-	port int32 // global port waited for, or -1 for a space wait
-	who  int32 // worm holding the port
+	port int32 // global port waited for (waitPort), or -1
+	who  int32 // worm holding what is waited for, or -1
+	kind uint8
 }
+
+// Kinds of wait.
+const (
+	waitSpace  uint8 = iota // room in a full buffer
+	waitPort                // a port held by a worm
+	waitTail                // store-and-forward: the worm's own tail
+	waitSync                // a synchronous worm's other branch
+	waitInject              // a node's injection channel (path relays)
+)
 
 type waitGraph struct {
 	start []int32 // per node: first edge index; node ids are buffer ids
@@ -38,6 +48,8 @@ type waitGraph struct {
 	in    []bool
 	nodes []int32
 	order []int32
+	sync  []syncMember
+	group []int32
 }
 
 // detect checks the state after this cycle's evaluation. It returns nil when
@@ -51,6 +63,7 @@ func (k *Kernel) detect() *Deadlock {
 	g.nodes = g.nodes[:0]
 	g.edges = g.edges[:0]
 	k.findRears()
+	k.collectSync()
 	for wi, word := range k.active {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
@@ -108,51 +121,138 @@ func (g *waitGraph) end(i int) int32 {
 // a lasting reason).
 func (k *Kernel) waits(b int32) bool {
 	g := &k.wg
-	f := k.bs[b].Front()
+	x := &k.bs[b]
+	f := x.Front()
 	if !f.Ready(k.now) {
 		return false
 	}
 	w := &k.Pool.Worms[f.Worm]
-	if s := k.bs[b].rSw; s >= 0 && k.bs[b].st != stGranted {
-		if k.bs[b].st != stRequesting {
-			return false
-		}
-		owners := 0
-		for m := k.bs[b].mask; m != 0; {
-			p := m.Next()
-			o := k.sw[s].Owner[p]
-			if o != xbar.Free && o != f.Worm {
-				g.edges = append(g.edges, waitEdge{to: k.rear[o], port: k.portBase[s] + int32(p), who: o})
-				owners++
+	n0 := len(g.edges)
+	if w.Cast == flit.SyncTree {
+		// A synchronous worm moves all its flits or none: each of its
+		// buffers waits for every other one.
+		for _, m := range k.syncGroup(f.Worm) {
+			if m != b {
+				g.edges = append(g.edges, waitEdge{to: m, port: -1, who: f.Worm, kind: waitSync})
 			}
 		}
-		return owners > 0
+	}
+	soft := func() bool { g.edges = g.edges[:n0]; return false }
+	if (x.rSw >= 0 || x.also >= 0) && x.worm != f.Worm {
+		return soft() // binds in the next routing pass
+	}
+	if x.rSw >= 0 {
+		if miss := k.need(x, f) &^ x.mask; miss != 0 {
+			owners := 0
+			for m := miss; m != 0; {
+				p := m.Next()
+				if o := k.sw[x.rSw].Owner[p]; o != xbar.Free {
+					if k.rearSeq[o] < 0 {
+						return soft() // the holder has no flit left to wait for
+					}
+					// Held, perhaps by this worm itself (a path worm
+					// crossing its own earlier route): freed when the
+					// holder's rearmost flit gets through.
+					g.edges = append(g.edges, waitEdge{to: k.rear[o], port: k.portBase[x.rSw] + int32(p), who: o, kind: waitPort})
+					owners++
+				}
+			}
+			if owners == 0 {
+				return soft() // lost an arbitration for free ports
+			}
+			return true
+		}
+	}
+	if x.also >= 0 && !k.relayFree(x) {
+		o := k.injOwner[x.relT]
+		if k.rearSeq[o] < 0 {
+			return soft()
+		}
+		g.edges = append(g.edges, waitEdge{to: k.rear[o], port: x.relT, who: o, kind: waitInject})
+	}
+	if x.kind == kindSource {
+		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
+			if k.rearSeq[o] < 0 {
+				return soft()
+			}
+			g.edges = append(g.edges, waitEdge{to: k.rear[o], port: k.bSw[b], who: o, kind: waitInject})
+		}
 	}
 	need := 1
 	if f.Seq == 0 && k.mode != link.Wormhole {
-		if k.mode == link.SAF && k.bs[b].kind != kindSource && !k.wholeIn(&k.bs[b], w) {
-			g.edges = append(g.edges, waitEdge{to: k.rear[f.Worm], port: -1, who: f.Worm})
+		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
+			g.edges = append(g.edges, waitEdge{to: k.rear[f.Worm], port: -1, who: f.Worm, kind: waitTail})
 			return true
 		}
 		if k.mode == link.VCT {
 			need = int(w.Len)
 		}
 	}
-	n := len(g.edges)
-	if k.bs[b].rSw < 0 {
-		k.spaceWait(k.bs[b].fixed, need)
+	if x.also >= 0 {
+		k.spaceWait(x.also, need)
+	}
+	if x.rSw < 0 {
+		k.spaceWait(x.fixed, need)
 	} else {
-		base := k.portBase[k.bs[b].rSw]
-		for m := k.bs[b].mask; m != 0; {
+		base := k.portBase[x.rSw]
+		for m := k.need(x, f); m != 0; {
 			k.spaceWait(k.pDest[base+int32(m.Next())], need)
 		}
 	}
-	return len(g.edges) > n
+	return len(g.edges) > n0
 }
+
+// syncGroup lists the buffers holding flits of synchronous worm wi.
+func (k *Kernel) syncGroup(wi int32) []int32 {
+	g := &k.wg
+	i, _ := slices.BinarySearchFunc(g.sync, wi, func(e syncMember, w int32) int { return int(e.worm - w) })
+	j := i
+	for j < len(g.sync) && g.sync[j].worm == wi {
+		j++
+	}
+	g.group = g.group[:0]
+	for _, e := range g.sync[i:j] {
+		g.group = append(g.group, e.b)
+	}
+	return g.group
+}
+
+// collectSync records which buffers hold flits of which synchronous worms.
+func (k *Kernel) collectSync() {
+	g := &k.wg
+	g.sync = g.sync[:0]
+	if k.syncLive == 0 {
+		return
+	}
+	for wi, word := range k.active {
+		for word != 0 {
+			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			word &= word - 1
+			x := &k.bs[b]
+			prev := int32(-1)
+			for i := 0; i < x.Len(); i++ {
+				if f := x.At(i); f.Worm != prev {
+					prev = f.Worm
+					if k.Pool.Worms[f.Worm].Cast == flit.SyncTree {
+						g.sync = append(g.sync, syncMember{worm: f.Worm, b: b})
+					}
+				}
+			}
+		}
+	}
+	slices.SortFunc(g.sync, func(a, b syncMember) int {
+		if a.worm != b.worm {
+			return int(a.worm - b.worm)
+		}
+		return int(a.b - b.b)
+	})
+}
+
+type syncMember struct{ worm, b int32 }
 
 func (k *Kernel) spaceWait(d int32, need int) {
 	if d < k.nb && !k.hasRoom(d, need) {
-		k.wg.edges = append(k.wg.edges, waitEdge{to: d, port: -1, who: -1})
+		k.wg.edges = append(k.wg.edges, waitEdge{to: d, port: -1, who: -1, kind: waitSpace})
 	}
 }
 
@@ -202,7 +302,7 @@ func (k *Kernel) report(b int32, _ int) *Deadlock {
 				break
 			}
 		}
-		if e.port >= 0 || e.who < 0 && k.bs[e.to].Front().Worm != f.Worm {
+		if e.kind == waitPort || e.kind == waitInject || e.kind == waitSpace && k.bs[e.to].Front().Worm != f.Worm {
 			// Only waits between different worms: a worm's flits waiting
 			// behind its own flits add nothing to the picture.
 			dl.Resources = append(dl.Resources, k.describeWait(n, w, e))
@@ -213,7 +313,7 @@ func (k *Kernel) report(b int32, _ int) *Deadlock {
 				dl.Switches = append(dl.Switches, l)
 			}
 		}
-		if e.port >= 0 {
+		if e.kind == waitPort {
 			if l := k.Topo.Switches[k.switchOf(e.port)].Label; !swSeen[l] {
 				swSeen[l] = true
 				dl.Switches = append(dl.Switches, l)
@@ -226,12 +326,15 @@ func (k *Kernel) report(b int32, _ int) *Deadlock {
 
 func (k *Kernel) describeWait(b int32, w *flit.Worm, e waitEdge) string {
 	at := fmt.Sprintf("worm %d (%d→%d) at %s", w.ID, w.Src, w.Dst, k.BufferName(b))
-	if e.port >= 0 {
-		holder := k.Pool.Worms[e.who].ID
-		return fmt.Sprintf("%s waits for port %s held by worm %d", at, k.PortName(e.port), holder)
-	}
-	if e.who >= 0 {
+	switch e.kind {
+	case waitPort:
+		return fmt.Sprintf("%s waits for port %s held by worm %d", at, k.PortName(e.port), k.Pool.Worms[e.who].ID)
+	case waitInject:
+		return fmt.Sprintf("%s waits for terminal %d's injection channel, used by worm %d", at, e.port, k.Pool.Worms[e.who].ID)
+	case waitTail:
 		return fmt.Sprintf("%s waits for its tail at %s", at, k.BufferName(e.to))
+	case waitSync:
+		return fmt.Sprintf("%s moves only with its branch at %s", at, k.BufferName(e.to))
 	}
 	fw := k.Pool.Worms[k.bs[e.to].Front().Worm].ID
 	return fmt.Sprintf("%s waits for space in %s (front: worm %d)", at, k.BufferName(e.to), fw)

@@ -1,7 +1,6 @@
 package network
 
 import (
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 
@@ -16,13 +15,6 @@ const (
 	kindIn uint8 = iota
 	kindOut
 	kindSource
-)
-
-// Routing state of the worm at the front of a routing buffer.
-const (
-	stIdle uint8 = iota
-	stRequesting
-	stGranted
 )
 
 // Flow memo values for the current cycle.
@@ -44,20 +36,35 @@ type Hooks struct {
 }
 
 // bufState is one buffer and what decides the moves out of it.
+//
+// A routing buffer (rSw ≥ 0) binds the worm at its front: worm is that worm,
+// want the output ports it takes at switch rSw, mask the ports it holds so
+// far. A unicast head needs all of want at once; a multicast worm whose
+// header spans several flits enables its ports one header flit at a time
+// (ent points at the flit index that enables each port), so each of its
+// flits is copied to the ports enabled so far. The worm stays bound until
+// its tail leaves, and the next worm's first flit binds afresh.
 type bufState struct {
 	flit.Buffer
-	mask   xbar.PortSet // ports requested/granted at rSw for the front worm
+	want   xbar.PortSet // ports the bound worm takes at rSw
+	mask   xbar.PortSet // ports it holds so far
 	rSw    int32        // switch whose routing unit decides moves out of b, or -1
 	rIn    int32        // input port at rSw
 	fixed  int32        // destination of moves out of b when rSw < 0
 	lat    int32        // cycles a move out of b takes
 	rel    int32        // global port released when a tail leaves b, or -1
 	ch     int32        // channel crossed by moves out of b: -1 none, chanRouted
-	moved  int64        // last cycle a flit left b
-	maxOcc int32        // most flits held
-	memoE  uint32       // epoch of memo
+	worm   int32        // worm bound at this buffer, or -1
+	ent    int32        // multicast: offset of the bound worm's enable indexes, or -1
+	also   int32        // extra destination of the bound worm (path relay), or -1
+	relT   int32        // terminal of that relay
+	ejT    int32        // terminal this buffer ejects into when rSw < 0, or -1
+	home   int32        // static rSw (a path relay may route elsewhere meanwhile)
+	homeIn int32
+	moved  int64  // last cycle a flit left b
+	maxOcc int32  // most flits held
+	memoE  uint32 // epoch of memo
 	kind   uint8
-	st     uint8
 	memo   uint8
 }
 
@@ -98,11 +105,11 @@ type Kernel struct {
 
 	// Per-cycle scratch, sized once.
 	active  []uint64 // buffers holding a flit
-	heads   []uint64 // routing buffers with an unrouted head at the front
+	alloc   []uint64 // buffers whose front flit needs ports it does not hold
 	posted  []int32  // switches with requests this cycle
 	moves   []int32
 	popped  []flit.Flit
-	stalled []int32
+	granted []grantRec // grants made this cycle (synchronous worms may undo them)
 	moved   int
 	rear    []int32 // deadlock check scratch: per worm, buffer of its newest flit
 	rearSeq []int32
@@ -121,6 +128,24 @@ type Kernel struct {
 	Violations Violations
 
 	stats *collector
+
+	// Multicast state, per worm pool index (reused, so it allocates only
+	// while the pool grows).
+	mc       []mcState
+	syncLive int     // live synchronous worms: the veto pass runs only then
+	pathLive int     // live path-based worms: ejection buffers bind only then
+	vetoAt   []int64 // per worm: the cycle a synchronous worm was held back
+	relayIn  []int32 // per terminal: buffer a relayed flit enters (input-buffered)
+	sinkWorm []int32 // per terminal: worm whose flits are arriving
+	sinkSeq  []int32 // per terminal: last flit index received
+	injOwner []int32 // per terminal: worm using its injection channel, or -1
+}
+
+type grantRec struct {
+	b    int32
+	got  xbar.PortSet
+	sw   int32
+	worm int32
 }
 
 // Violations counts broken invariants; every field must stay zero.
@@ -163,197 +188,6 @@ func (q *wormQueue) pop() {
 	q.n--
 }
 
-// KernelSpec is what NewKernel needs beyond the topology.
-type KernelSpec struct {
-	Mode       link.Mode
-	InDepth    int
-	OutDepth   int
-	Latency    int
-	Delay      int
-	Reuse      bool
-	Policy     xbar.Policy
-	Seed       uint64
-	SourceOnly bool // reserved
-}
-
-// NewKernel lays out the buffers, ports and links of topology t.
-func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
-	if s.InDepth <= 0 && s.OutDepth <= 0 {
-		return nil, &ConfigError{Key: "buffers", Value: "input 0, output 0", Allowed: "at least one of buffers.input and buffers.output ≥ 1"}
-	}
-	if s.Latency < 1 {
-		return nil, badKey("link.latency", s.Latency, "an integer ≥ 1")
-	}
-	k := &Kernel{
-		Topo:   t,
-		mode:   s.Mode,
-		reuse:  s.Reuse,
-		delay:  int64(s.Delay),
-		rng:    rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15)),
-		outBuf: s.OutDepth > 0,
-	}
-	k.layout(s)
-	return k, nil
-}
-
-func (k *Kernel) layout(s KernelSpec) {
-	t := k.Topo
-	ns := len(t.Switches)
-	k.portBase = make([]int32, ns+1)
-	for i, sw := range t.Switches {
-		k.portBase[i+1] = k.portBase[i] + int32(len(sw.Out))
-	}
-	np := k.portBase[ns]
-	k.portSw = make([]int32, np)
-	for i := 0; i < ns; i++ {
-		for p := k.portBase[i]; p < k.portBase[i+1]; p++ {
-			k.portSw[p] = int32(i)
-		}
-	}
-	// Which input ports are fed (by a link or a terminal).
-	fed := make([]bool, np)
-	for _, sw := range t.Switches {
-		for _, e := range sw.Out {
-			if e.Switch >= 0 {
-				fed[k.portBase[e.Switch]+e.Port] = true
-			}
-		}
-	}
-	for term := range t.InSwitch {
-		fed[k.portBase[t.InSwitch[term]]+t.InPort[term]] = true
-	}
-	inID := make([]int32, np)
-	outID := make([]int32, np)
-	for i := range inID {
-		inID[i], outID[i] = -1, -1
-	}
-	var depth []int
-	var kinds []uint8
-	add := func(kind uint8, sw, port int32, d int) int32 {
-		id := int32(len(kinds))
-		kinds = append(kinds, kind)
-		k.bSw = append(k.bSw, sw)
-		k.bPort = append(k.bPort, port)
-		depth = append(depth, d)
-		return id
-	}
-	for si, sw := range t.Switches {
-		for p, e := range sw.Out {
-			gp := k.portBase[si] + int32(p)
-			if s.InDepth > 0 && fed[gp] {
-				inID[gp] = add(kindIn, int32(si), int32(p), s.InDepth)
-			}
-			if s.OutDepth > 0 && (e.Switch >= 0 || e.Terminal >= 0) {
-				outID[gp] = add(kindOut, int32(si), int32(p), s.OutDepth)
-			}
-		}
-	}
-	nterm := t.Terminals()
-	k.srcBuf = make([]int32, nterm)
-	for term := 0; term < nterm; term++ {
-		k.srcBuf[term] = add(kindSource, int32(term), -1, 1)
-	}
-	nb := int32(len(kinds))
-	k.nb = nb
-	sink := func(term int32) int32 { return nb + term }
-	// farIn is the buffer or sink a flit reaches over the link of port gp.
-	farIn := func(e topology.End) int32 {
-		if e.Switch < 0 {
-			return sink(e.Terminal)
-		}
-		return inID[k.portBase[e.Switch]+e.Port]
-	}
-
-	k.bs = make([]bufState, nb)
-	total := 0
-	for _, d := range depth {
-		total += d
-	}
-	storage := make([]flit.Flit, total)
-	off := 0
-	for i, d := range depth {
-		k.bs[i].Init(storage[off : off+d : off+d])
-		off += d
-	}
-	for i := range k.bs {
-		x := &k.bs[i]
-		x.rSw, x.rIn, x.fixed, x.lat, x.rel, x.ch = -1, -1, -1, 1, -1, -1
-		x.kind = kinds[i]
-	}
-	k.pDest = fill(int(np), -1)
-	k.Links = make([]link.Link, np)
-	for i := range k.Links {
-		k.Links[i] = link.New(s.Latency)
-	}
-	k.injLinks = make([]link.Link, nterm)
-	for i := range k.injLinks {
-		k.injLinks[i] = link.New(s.Latency)
-	}
-	L := int32(s.Latency)
-	for si, sw := range t.Switches {
-		for p, e := range sw.Out {
-			gp := k.portBase[si] + int32(p)
-			if s.OutDepth > 0 {
-				k.pDest[gp] = outID[gp]
-			} else if e.Switch >= 0 || e.Terminal >= 0 {
-				k.pDest[gp] = farIn(e)
-			}
-			if b := inID[gp]; b >= 0 {
-				k.bs[b].rSw, k.bs[b].rIn = int32(si), int32(p)
-				if s.OutDepth > 0 {
-					k.bs[b].lat = 1 // crossbar only
-				} else {
-					k.bs[b].lat, k.bs[b].ch = L, chanRouted
-				}
-			}
-			if b := outID[gp]; b >= 0 {
-				k.bs[b].lat, k.bs[b].rel, k.bs[b].ch = L, gp, gp
-				switch {
-				case s.InDepth > 0 || e.Switch < 0:
-					k.bs[b].fixed = farIn(e)
-				default: // output-buffered only: route at the next switch
-					k.bs[b].rSw, k.bs[b].rIn = e.Switch, e.Port
-				}
-			}
-		}
-	}
-	for term := 0; term < nterm; term++ {
-		b := k.srcBuf[term]
-		k.bs[b].lat, k.bs[b].ch = L, np+int32(term)
-		in := k.portBase[t.InSwitch[term]] + t.InPort[term]
-		if s.InDepth > 0 {
-			k.bs[b].fixed = inID[in]
-		} else {
-			k.bs[b].rSw, k.bs[b].rIn = t.InSwitch[term], t.InPort[term]
-		}
-	}
-	k.sw = make([]xbar.Switch, ns)
-	for i, sw := range t.Switches {
-		k.sw[i] = xbar.New(len(sw.Out), s.Policy)
-	}
-	k.queues = make([]wormQueue, nterm)
-	k.active = make([]uint64, (nb+63)/64)
-	k.heads = make([]uint64, (nb+63)/64)
-	k.moves = make([]int32, 0, nb)
-	k.popped = make([]flit.Flit, 0, nb)
-}
-
-func fill(n int, v int32) []int32 {
-	s := make([]int32, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
-
-func fill64(n int, v int64) []int64 {
-	s := make([]int64, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
-
 // Now is the current cycle (the next one Step will simulate).
 func (k *Kernel) Now() int64 { return k.now }
 
@@ -372,37 +206,53 @@ func (k *Kernel) SkipTo(c int64) {
 	}
 }
 
-// Enqueue creates a packet at terminal src for dst with the given length in
-// the current cycle and queues it at the source interface. It returns the
-// worm's pool index.
+// Enqueue creates a unicast packet at terminal src for dst with the given
+// length in the current cycle and queues it at the source interface. It
+// returns the worm's pool index.
 func (k *Kernel) Enqueue(src, dst, flits int) int32 {
+	wi := k.newWorm(src, flits)
+	w := &k.Pool.Worms[wi]
+	w.Dst, w.Dests = int32(dst), 1
+	k.Topo.Router.Init(w, k.rng)
+	k.queue(wi)
+	return wi
+}
+
+func (k *Kernel) newWorm(src, flits int) int32 {
 	wi := k.Pool.Get()
 	w := &k.Pool.Worms[wi]
-	w.Src, w.Dst, w.Len = int32(src), int32(dst), int32(flits)
+	w.Src, w.Len = int32(src), int32(flits)
 	w.GenCycle = k.now
 	w.InjCycle = -1
-	k.Topo.Router.Init(w, k.rng)
+	for int(wi) >= len(k.mc) {
+		k.mc = append(k.mc, mcState{})
+		k.vetoAt = append(k.vetoAt, -1)
+	}
+	return wi
+}
+
+func (k *Kernel) queue(wi int32) {
+	w := &k.Pool.Worms[wi]
 	if k.stats != nil {
 		k.stats.generated(w, k.now)
 	}
-	q := &k.queues[src]
+	q := &k.queues[w.Src]
 	q.push(wi)
-	k.refill(int32(src), k.now)
-	return wi
+	k.refill(w.Src, k.now)
 }
 
 // refill puts the next flit of the front packet into terminal term's
 // source register if it is empty.
 func (k *Kernel) refill(term int32, readyAt int64) {
 	b := k.srcBuf[term]
-	buf := &k.bs[b]
+	x := &k.bs[b]
 	q := &k.queues[term]
-	if !buf.Empty() || q.n == 0 {
+	if !x.Empty() || q.n == 0 {
 		return
 	}
 	wi := q.front()
 	w := &k.Pool.Worms[wi]
-	if w.Issued == 0 && k.bs[b].rSw >= 0 {
+	if w.Issued == 0 && x.rSw >= 0 {
 		readyAt += k.delay
 	}
 	f := flit.Flit{Worm: wi, Seq: w.Issued, Kind: flit.KindOf(w.Issued, w.Len)}
@@ -411,9 +261,9 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 	if w.Issued == w.Len {
 		q.pop()
 	}
-	buf.Push(f)
+	x.Push(f)
 	k.setActive(b)
-	k.noteHead(b)
+	k.noteFront(b)
 }
 
 func (k *Kernel) anyActive() bool {
@@ -433,6 +283,9 @@ func (k *Kernel) Step() {
 	k.route()
 	k.allocate()
 	k.flow()
+	if k.syncLive > 0 {
+		k.syncVeto()
+	}
 	if k.Deadlock == nil && (k.CheckDeadlock || len(k.moves) == 0 && k.anyActive()) {
 		k.Deadlock = k.detect()
 	}
@@ -440,11 +293,43 @@ func (k *Kernel) Step() {
 	k.now++
 }
 
-// route posts a request for every head at the front of a routing buffer
-// that holds no ports yet. A head whose ports are held by another worm is
-// not posted: it cannot win this cycle.
+// need is the set of ports flit f must be copied to when it leaves x: the
+// bound worm's ports, or for a multi-flit multicast header, the ports
+// enabled by f or an earlier flit.
+func (k *Kernel) need(x *bufState, f *flit.Flit) xbar.PortSet {
+	if x.ent < 0 {
+		return x.want
+	}
+	en := k.mc[x.worm].en[x.ent:]
+	var n xbar.PortSet
+	for m := x.want; m != 0; {
+		p := m.Next()
+		if en[p] <= f.Seq {
+			n |= xbar.Port(p)
+		}
+	}
+	return n
+}
+
+// noteFront marks b for allocation if its front flit needs ports it does
+// not hold (a new worm to bind, or a header flit enabling more ports).
+func (k *Kernel) noteFront(b int32) {
+	x := &k.bs[b]
+	if x.rSw < 0 && !(x.ejT >= 0 && k.pathLive > 0) {
+		return
+	}
+	f := x.Front()
+	if f.Worm != x.worm || k.need(x, f)&^x.mask != 0 {
+		k.alloc[b>>6] |= 1 << uint(b&63)
+	}
+}
+
+// route binds new worms at the front of their buffers and posts requests
+// for the ports their front flits need. A request whose ports are held by
+// another worm is not posted (it cannot win this cycle), except under the
+// non-atomic grab policy, which takes whatever is free.
 func (k *Kernel) route() {
-	for wi, word := range k.heads {
+	for wi, word := range k.alloc {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -453,20 +338,50 @@ func (k *Kernel) route() {
 			if !f.Ready(k.now) {
 				continue
 			}
-			w := &k.Pool.Worms[f.Worm]
-			s := x.rSw
-			if x.st == stIdle {
-				x.mask = k.Topo.Router.Route(int(s), int(x.rIn), w)
-				x.st = stRequesting
+			if f.Worm != x.worm {
+				k.bind(b, f)
 			}
+			req := k.need(x, f) &^ x.mask
+			if req == 0 {
+				k.alloc[b>>6] &^= 1 << uint(b&63)
+				continue
+			}
+			s := x.rSw
 			sw := &k.sw[s]
-			if !sw.Grantable(x.mask) {
+			if sw.Policy != xbar.Grab && !sw.Grantable(req) {
 				continue
 			}
 			if !sw.Pending() {
 				k.posted = append(k.posted, s)
 			}
-			sw.Post(xbar.Request{In: x.rIn, Want: x.mask, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
+			w := &k.Pool.Worms[f.Worm]
+			sw.Post(xbar.Request{In: x.rIn, Want: req, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
+		}
+	}
+}
+
+// bind routes the worm whose flit f is now at the front of b.
+func (k *Kernel) bind(b int32, f *flit.Flit) {
+	x := &k.bs[b]
+	w := &k.Pool.Worms[f.Worm]
+	x.worm, x.mask, x.ent, x.also = f.Worm, 0, -1, -1
+	x.rSw, x.rIn = x.home, x.homeIn
+	if w.Cast == flit.Path && k.relaying(x, f.Worm) {
+		k.bindRelay(b, f.Worm)
+		return
+	}
+	if x.rSw < 0 {
+		x.want = 0 // an ejection buffer bound only to check for a relay
+		return
+	}
+	switch w.Cast {
+	case flit.Tree, flit.SyncTree:
+		e := k.treeAt(f.Worm, x.rSw, x.rIn)
+		x.want, x.ent = e.want, e.en
+	default:
+		x.want = k.Topo.Router.Route(int(x.rSw), int(x.rIn), w)
+		if w.Cast == flit.Path {
+			k.bindRelayRouted(x, f.Worm)
 		}
 	}
 }
@@ -479,16 +394,14 @@ func (k *Kernel) allocate() {
 	k.posted = k.posted[:0]
 }
 
-func (k *Kernel) grant(r *xbar.Request) {
-	k.bs[r.Buf].st = stGranted
-	k.heads[r.Buf>>6] &^= 1 << uint(r.Buf&63)
-}
-
-// noteHead marks b as holding an unrouted head at its front, if it does.
-func (k *Kernel) noteHead(b int32) {
-	x := &k.bs[b]
-	if x.rSw >= 0 && x.st != stGranted && x.Front().Seq == 0 {
-		k.heads[b>>6] |= 1 << uint(b&63)
+func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
+	x := &k.bs[r.Buf]
+	x.mask |= got
+	if k.syncLive > 0 {
+		k.granted = append(k.granted, grantRec{b: r.Buf, got: got, sw: x.rSw, worm: r.Worm})
+	}
+	if k.need(x, x.Front())&^x.mask == 0 {
+		k.alloc[r.Buf>>6] &^= 1 << uint(r.Buf&63)
 	}
 }
 
@@ -528,7 +441,7 @@ func (k *Kernel) canMove(b int32) bool {
 	}
 	x.memoE = k.epoch
 	x.memo = memoVisiting
-	if k.evalMove(x) {
+	if k.evalMove(b, x) {
 		x.memo = memoYes
 		return true
 	}
@@ -542,7 +455,7 @@ func (k *Kernel) moving(b int32) bool {
 	return x.memoE == k.epoch && x.memo == memoYes
 }
 
-func (k *Kernel) evalMove(x *bufState) bool {
+func (k *Kernel) evalMove(b int32, x *bufState) bool {
 	if x.Empty() {
 		return false
 	}
@@ -550,8 +463,11 @@ func (k *Kernel) evalMove(x *bufState) bool {
 	if !f.Ready(k.now) {
 		return false
 	}
-	if x.rSw >= 0 && x.st != stGranted {
-		return false
+	if x.worm != f.Worm && (x.rSw >= 0 || x.also >= 0) {
+		return false // not bound yet
+	}
+	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
+		return false // a synchronous worm held back by another branch
 	}
 	need := 1
 	if f.Seq == 0 && k.mode != link.Wormhole {
@@ -563,11 +479,23 @@ func (k *Kernel) evalMove(x *bufState) bool {
 			need = int(w.Len)
 		}
 	}
+	if x.also >= 0 && (!k.relayFree(x) || !k.hasRoom(x.also, need)) {
+		return false
+	}
+	if x.kind == kindSource {
+		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
+			return false // a path worm is relaying through this node
+		}
+	}
 	if x.rSw < 0 {
 		return k.hasRoom(x.fixed, need)
 	}
+	cm := k.need(x, f)
+	if cm&^x.mask != 0 {
+		return false
+	}
 	base := k.portBase[x.rSw]
-	for m := x.mask; m != 0; {
+	for m := cm; m != 0; {
 		if !k.hasRoom(k.pDest[base+int32(m.Next())], need) {
 			return false
 		}
@@ -601,28 +529,21 @@ func (k *Kernel) hasRoom(d int32, need int) bool {
 // flit, then every destination receives, so a slot freed and refilled in the
 // same cycle never holds two flits.
 func (k *Kernel) commit() {
+	k.granted = k.granted[:0]
 	k.popped = k.popped[:0]
 	now := k.now
 	for _, b := range k.moves {
 		x := &k.bs[b]
-		f := x.Pop()
-		k.popped = append(k.popped, f)
+		k.popped = append(k.popped, x.Pop())
 		x.moved = now
-		if f.Kind >= flit.Tail {
-			x.st = stIdle // a tail leaves: the next worm starts afresh
-		}
-		if x.Empty() {
-			k.active[b>>6] &^= 1 << uint(b&63)
-		} else if x.rSw >= 0 && x.st != stGranted && x.Front().Seq == 0 {
-			k.heads[b>>6] |= 1 << uint(b&63)
-		}
 	}
 	k.moved = len(k.moves)
 	for i, b := range k.moves {
 		f := k.popped[i]
 		x := &k.bs[b]
 		arrive := now + int64(x.lat)
-		k.carry(x)
+		k.carry(x, &f)
+		tail := f.Kind >= flit.Tail
 		if s := x.rSw; s >= 0 {
 			if f.Kind == flit.Head || f.Kind == flit.HeadTail {
 				w := &k.Pool.Worms[f.Worm]
@@ -632,11 +553,11 @@ func (k *Kernel) commit() {
 				}
 			}
 			base := k.portBase[s]
-			for m := x.mask; m != 0; {
+			for m := k.need(x, &f); m != 0; {
 				k.FlitHops++
 				k.receive(k.pDest[base+int32(m.Next())], f, arrive)
 			}
-			if f.Kind >= flit.Tail && !k.outBuf {
+			if tail && !k.outBuf {
 				for m := x.mask; m != 0; {
 					k.sw[s].Owner[m.Next()] = xbar.Free
 				}
@@ -647,13 +568,32 @@ func (k *Kernel) commit() {
 			}
 			k.receive(x.fixed, f, arrive)
 		}
-		if x.rel >= 0 && f.Kind >= flit.Tail {
+		if x.also >= 0 {
+			k.relay(x, f, arrive)
+		}
+		if x.rel >= 0 && tail {
 			gp := x.rel
 			s := k.portSw[gp]
 			k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
 		}
+		if tail {
+			x.worm, x.also = -1, -1 // the next worm binds afresh
+			x.rSw, x.rIn = x.home, x.homeIn
+		}
+		if x.Empty() {
+			k.active[b>>6] &^= 1 << uint(b&63)
+		} else {
+			k.noteFront(b)
+		}
 		if x.kind == kindSource {
-			k.refill(k.bSw[b], now+1)
+			t := k.bSw[b]
+			switch {
+			case tail:
+				k.injOwner[t] = -1
+			case f.Seq == 0:
+				k.injOwner[t] = f.Worm // the node's one injection channel
+			}
+			k.refill(t, now+1)
 		}
 	}
 }
@@ -661,13 +601,13 @@ func (k *Kernel) commit() {
 // switchOf is the switch owning global port gp.
 func (k *Kernel) switchOf(gp int32) int { return int(k.portSw[gp]) }
 
-// carry counts the flit on the channel(s) the move out of b crosses.
-func (k *Kernel) carry(x *bufState) {
+// carry counts the flit on the channel(s) the move out of x crosses.
+func (k *Kernel) carry(x *bufState, f *flit.Flit) {
 	c := x.ch
 	switch {
 	case c == chanRouted:
 		base := k.portBase[x.rSw]
-		for m := x.mask; m != 0; {
+		for m := k.need(x, f); m != 0; {
 			k.carryOn(&k.Links[base+int32(m.Next())])
 		}
 	case c >= int32(len(k.Links)):
@@ -686,43 +626,51 @@ func (k *Kernel) carryOn(l *link.Link) {
 // receive writes flit f into destination d (a buffer or a terminal sink).
 func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	if d >= k.nb {
-		k.eject(d-k.nb, f, arrive, &k.Pool.Worms[f.Worm])
+		k.eject(d-k.nb, f, arrive)
 		return
 	}
-	buf := &k.bs[d]
-	if buf.Free() == 0 {
+	x := &k.bs[d]
+	if x.Free() == 0 {
 		k.Violations.Overflow++
 		return
 	}
-	if f.Seq == 0 && buf.rSw >= 0 {
+	wasEmpty := x.Empty()
+	if f.Seq == 0 && x.rSw >= 0 {
 		arrive += k.delay
-		if buf.Empty() && buf.st != stGranted {
-			k.heads[d>>6] |= 1 << uint(d&63)
-		}
 	}
 	f.SetReady(arrive)
-	buf.Push(f)
-	if n := int32(buf.Len()); n > buf.maxOcc {
-		buf.maxOcc = n
+	x.Push(f)
+	if wasEmpty {
+		k.noteFront(d)
+	}
+	if n := int32(x.Len()); n > x.maxOcc {
+		x.maxOcc = n
 	}
 	k.active[d>>6] |= 1 << uint(d&63)
 }
 
-// eject consumes a flit at terminal term; the packet is delivered with its
-// tail, in cycle arrive-1 (the cycle the tail crosses the ejection link, so a
-// latency counts the cycles from generation to delivery inclusive of both).
-func (k *Kernel) eject(term int32, f flit.Flit, arrive int64, w *flit.Worm) {
-	if term != w.Dst {
+// eject consumes a flit at terminal term. A packet reaches a destination
+// with its tail; latency counts from generation to the cycle after the tail
+// crossed the ejection link.
+func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
+	w := &k.Pool.Worms[f.Worm]
+	if !k.isDest(w, f.Worm, term) {
 		k.Violations.Misdelivered++
 	}
-	if f.Seq != w.Recvd {
+	if k.sinkWorm[term] == f.Worm && f.Seq <= k.sinkSeq[term] {
 		k.Violations.OutOfOrder++
 	}
+	k.sinkWorm[term], k.sinkSeq[term] = f.Worm, f.Seq
 	w.Recvd++
 	if k.stats != nil {
 		k.stats.ejected(arrive)
 	}
-	if w.Recvd < w.Len {
+	if f.Kind < flit.Tail {
+		return
+	}
+	k.sinkWorm[term] = -1
+	w.Done++
+	if w.Done < w.Dests {
 		return
 	}
 	if k.stats != nil {
@@ -731,98 +679,11 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64, w *flit.Worm) {
 	if k.Hooks.Delivered != nil {
 		k.Hooks.Delivered(w, arrive)
 	}
+	switch w.Cast {
+	case flit.SyncTree:
+		k.syncLive--
+	case flit.Path:
+		k.pathLive--
+	}
 	k.Pool.Put(f.Worm)
-}
-
-// InFlight reports the number of flits held in switch buffers (source
-// registers excluded).
-func (k *Kernel) InFlight() int {
-	n := 0
-	for b := int32(0); b < k.nb; b++ {
-		if k.bs[b].kind != kindSource {
-			n += k.bs[b].Len()
-		}
-	}
-	return n
-}
-
-// MaxOccupancy is the most flits any switch buffer held.
-func (k *Kernel) MaxOccupancy() int {
-	m := int32(0)
-	for b := int32(0); b < k.nb; b++ {
-		if k.bs[b].kind != kindSource && k.bs[b].maxOcc > m {
-			m = k.bs[b].maxOcc
-		}
-	}
-	return int(m)
-}
-
-// BufferName names buffer b for reports, e.g. "s1,2.out[1]".
-func (k *Kernel) BufferName(b int32) string {
-	switch k.bs[b].kind {
-	case kindSource:
-		return fmt.Sprintf("terminal %d source", k.bSw[b])
-	case kindIn:
-		return fmt.Sprintf("%s.in[%s]", k.Topo.Switches[k.bSw[b]].Label, k.portName(int(k.bPort[b])))
-	}
-	return fmt.Sprintf("%s.out[%s]", k.Topo.Switches[k.bSw[b]].Label, k.portName(int(k.bPort[b])))
-}
-
-// PortName names global port gp, e.g. "r(3,4).out[x+]".
-func (k *Kernel) PortName(gp int32) string {
-	s := k.switchOf(gp)
-	return fmt.Sprintf("%s.out[%s]", k.Topo.Switches[s].Label, k.portName(int(gp-k.portBase[s])))
-}
-
-func (k *Kernel) portName(p int) string {
-	if p < len(k.Topo.PortNames) {
-		return k.Topo.PortNames[p]
-	}
-	return fmt.Sprint(p)
-}
-
-// Backlog is the number of generated flits still at their sources: waiting in
-// the source queue or in the source register.
-func (k *Kernel) Backlog() int64 {
-	var n int64
-	for term := range k.queues {
-		n += int64(k.bs[k.srcBuf[term]].Len())
-		q := &k.queues[term]
-		for i := 0; i < q.n; i++ {
-			w := &k.Pool.Worms[q.buf[(q.head+i)%len(q.buf)]]
-			n += int64(w.Len - w.Issued)
-		}
-	}
-	return n
-}
-
-// Location is a buffer in the fabric: input or output buffer Port of Switch.
-type Location struct {
-	Switch int
-	Port   int
-	Output bool
-	Label  string // the switch's label, e.g. "s2,0"
-}
-
-// Locate appends to out the switch buffers holding flit seq of worm wi
-// (several for a replicated flit). Scenario tests and the verify suite use
-// it to follow a header cycle by cycle.
-func (k *Kernel) Locate(wi, seq int32, out []Location) []Location {
-	for wd, word := range k.active {
-		for word != 0 {
-			b := int32(wd<<6 | bits.TrailingZeros64(word))
-			word &= word - 1
-			x := &k.bs[b]
-			if x.kind == kindSource {
-				continue
-			}
-			for i := 0; i < x.Len(); i++ {
-				if f := x.At(i); f.Worm == wi && f.Seq == seq {
-					s := int(k.bSw[b])
-					out = append(out, Location{Switch: s, Port: int(k.bPort[b]), Output: x.kind == kindOut, Label: k.Topo.Switches[s].Label})
-				}
-			}
-		}
-	}
-	return out
 }

@@ -21,9 +21,17 @@ const (
 	// SourcePriority grants the packet from the lowest-numbered source (a
 	// predefined priority by source).
 	SourcePriority
+	// Clock is Chiang's clock-rotating priority: the packet that started
+	// first, then the lowest source; deadlock- and starvation-free for
+	// synchronous multicast worms.
+	Clock
+	// Grab is deliberately non-atomic: each free port goes to the oldest
+	// request wanting it, so a multicast head may hold part of its ports
+	// while waiting for the rest (the hazard of Chiang's Fig 4.6).
+	Grab
 )
 
-var policyNames = []string{"round-robin", "oldest", "upper-first", "source"}
+var policyNames = []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
 
 func (p Policy) String() string { return policyNames[p] }
 
@@ -41,6 +49,10 @@ func ParsePolicy(s string) (Policy, error) {
 		return UpperFirst, nil
 	case "source", "source-priority", "fixed":
 		return SourcePriority, nil
+	case "clock", "clock-rotating":
+		return Clock, nil
+	case "grab", "non-atomic":
+		return Grab, nil
 	}
 	return 0, fmt.Errorf("unknown arbiter %q (allowed: %s)", s, strings.Join(policyNames, ", "))
 }

@@ -49,8 +49,13 @@ func (s *Switch) Pending() bool { return len(s.reqs) > 0 }
 // beats every other request that could also be granted. Granting is
 // all-or-nothing (a multicast head takes all its ports or none), and the
 // outcome does not depend on the order requests were posted. For each winner
-// Arbitrate sets the owners and calls grant with the request.
-func (s *Switch) Arbitrate(grant func(r *Request)) {
+// Arbitrate sets the owners and calls grant with the request and the ports
+// it got (all it wanted, except under Grab).
+func (s *Switch) Arbitrate(grant func(r *Request, got PortSet)) {
+	if s.Policy == Grab {
+		s.grab(grant)
+		return
+	}
 	n := len(s.reqs)
 	s.won = s.won[:0]
 	for i := 0; i < n; i++ {
@@ -79,15 +84,51 @@ func (s *Switch) Arbitrate(grant func(r *Request)) {
 			continue
 		}
 		r := &s.reqs[i]
+		s.take(r, r.Want)
+		grant(r, r.Want)
+	}
+	s.reqs = s.reqs[:0]
+}
+
+func (s *Switch) take(r *Request, ports PortSet) {
+	for w := ports; w != 0; {
+		p := w.Next()
+		s.Owner[p] = r.Worm
+		s.rr[p] = r.In + 1
+		if s.rr[p] == int32(len(s.Owner)) {
+			s.rr[p] = 0
+		}
+	}
+}
+
+// grab is the non-atomic policy: every free port goes to the oldest request
+// that wants it, whether or not that request can get its other ports — a
+// multicast head may hold some of its ports while it waits for the rest,
+// which is the deadlock and starvation hazard of Chiang's Fig 4.6.
+func (s *Switch) grab(grant func(r *Request, got PortSet)) {
+	for i := range s.reqs {
+		r := &s.reqs[i]
+		var got PortSet
 		for w := r.Want; w != 0; {
 			p := w.Next()
-			s.Owner[p] = r.Worm
-			s.rr[p] = r.In + 1
-			if s.rr[p] == int32(len(s.Owner)) {
-				s.rr[p] = 0
+			if s.Owner[p] != Free {
+				continue
+			}
+			best := true
+			for j := range s.reqs {
+				if j != i && s.reqs[j].Want.Has(p) && s.better(&s.reqs[j], r, p) {
+					best = false
+					break
+				}
+			}
+			if best {
+				got |= Port(p)
 			}
 		}
-		grant(r)
+		if got != 0 {
+			s.take(r, got)
+			grant(r, got)
+		}
 	}
 	s.reqs = s.reqs[:0]
 }
@@ -129,6 +170,13 @@ func (s *Switch) better(a, b *Request, p int) bool {
 			return a.In < b.In
 		}
 	case SourcePriority:
+		if a.Src != b.Src {
+			return a.Src < b.Src
+		}
+	case Clock, Grab:
+		if a.Age != b.Age {
+			return a.Age < b.Age
+		}
 		if a.Src != b.Src {
 			return a.Src < b.Src
 		}

@@ -37,7 +37,7 @@ func grants(s *Switch, reqs ...Request) []int32 {
 	for _, r := range reqs {
 		s.Post(r)
 	}
-	s.Arbitrate(func(r *Request) { won = append(won, r.Buf) })
+	s.Arbitrate(func(r *Request, _ PortSet) { won = append(won, r.Buf) })
 	return won
 }
 
@@ -107,5 +107,37 @@ func TestHeldPortsAndAllOrNothing(t *testing.T) {
 		Request{In: 2, Want: Port(1) | Port(3), Worm: 2, Buf: 2})
 	if len(won) != 1 || won[0] != 1 || s.Owner[3] != Free {
 		t.Fatalf("won %v owners %v", won, s.Owner)
+	}
+}
+
+func TestGrabTakesWhatIsFree(t *testing.T) {
+	s := New(4, Grab)
+	s.Owner[1] = 42
+	var got PortSet
+	s.Post(Request{In: 0, Want: Port(0) | Port(1), Worm: 5, Buf: 7})
+	s.Arbitrate(func(r *Request, g PortSet) { got = g })
+	if got != Port(0) || s.Owner[0] != 5 {
+		t.Fatalf("grab got %b owners %v", got, s.Owner)
+	}
+	// Two worms split a pair of ports between them: the older takes the
+	// port both want, the other keeps what only it wants.
+	s = New(4, Grab)
+	gots := map[int32]PortSet{}
+	s.Post(Request{In: 0, Want: Port(2) | Port(3), Worm: 1, Age: 5, Buf: 1})
+	s.Post(Request{In: 1, Want: Port(3) | Port(0), Worm: 2, Age: 3, Buf: 2})
+	s.Arbitrate(func(r *Request, g PortSet) { gots[r.Buf] = g })
+	if gots[1] != Port(2) || gots[2] != Port(3)|Port(0) {
+		t.Fatalf("grab split %v", gots)
+	}
+}
+
+func TestClockPriority(t *testing.T) {
+	s := New(4, Clock)
+	won := grants(&s,
+		Request{In: 0, Want: Port(1), Worm: 1, Age: 9, Src: 0, Buf: 1},
+		Request{In: 1, Want: Port(1), Worm: 2, Age: 4, Src: 7, Buf: 2},
+		Request{In: 2, Want: Port(1), Worm: 3, Age: 4, Src: 3, Buf: 3})
+	if len(won) != 1 || won[0] != 3 {
+		t.Fatalf("clock granted %v, want the earliest start, then the lowest source", won)
 	}
 }

@@ -1,0 +1,221 @@
+package network
+
+import (
+	"math/rand/v2"
+
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/link"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+// KernelSpec is what NewKernel needs beyond the topology.
+type KernelSpec struct {
+	Mode       link.Mode
+	InDepth    int
+	OutDepth   int
+	Latency    int
+	Delay      int
+	Reuse      bool
+	Policy     xbar.Policy
+	Seed       uint64
+	SourceOnly bool // reserved
+}
+
+// NewKernel lays out the buffers, ports and links of topology t.
+func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
+	if s.InDepth <= 0 && s.OutDepth <= 0 {
+		return nil, &ConfigError{Key: "buffers", Value: "input 0, output 0", Allowed: "at least one of buffers.input and buffers.output ≥ 1"}
+	}
+	if s.Latency < 1 {
+		return nil, badKey("link.latency", s.Latency, "an integer ≥ 1")
+	}
+	k := &Kernel{
+		Topo:   t,
+		mode:   s.Mode,
+		reuse:  s.Reuse,
+		delay:  int64(s.Delay),
+		rng:    rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15)),
+		outBuf: s.OutDepth > 0,
+	}
+	k.layout(s)
+	return k, nil
+}
+
+func (k *Kernel) layout(s KernelSpec) {
+	t := k.Topo
+	ns := len(t.Switches)
+	k.portBase = make([]int32, ns+1)
+	for i, sw := range t.Switches {
+		k.portBase[i+1] = k.portBase[i] + int32(len(sw.Out))
+	}
+	np := k.portBase[ns]
+	k.portSw = make([]int32, np)
+	for i := 0; i < ns; i++ {
+		for p := k.portBase[i]; p < k.portBase[i+1]; p++ {
+			k.portSw[p] = int32(i)
+		}
+	}
+	// Which input ports are fed (by a link or a terminal).
+	fed := make([]bool, np)
+	for _, sw := range t.Switches {
+		for _, e := range sw.Out {
+			if e.Switch >= 0 {
+				fed[k.portBase[e.Switch]+e.Port] = true
+			}
+		}
+	}
+	for term := range t.InSwitch {
+		fed[k.portBase[t.InSwitch[term]]+t.InPort[term]] = true
+	}
+	inID := make([]int32, np)
+	outID := make([]int32, np)
+	for i := range inID {
+		inID[i], outID[i] = -1, -1
+	}
+	var depth []int
+	var kinds []uint8
+	add := func(kind uint8, sw, port int32, d int) int32 {
+		id := int32(len(kinds))
+		kinds = append(kinds, kind)
+		k.bSw = append(k.bSw, sw)
+		k.bPort = append(k.bPort, port)
+		depth = append(depth, d)
+		return id
+	}
+	for si, sw := range t.Switches {
+		for p, e := range sw.Out {
+			gp := k.portBase[si] + int32(p)
+			if s.InDepth > 0 && fed[gp] {
+				inID[gp] = add(kindIn, int32(si), int32(p), s.InDepth)
+			}
+			if s.OutDepth > 0 && (e.Switch >= 0 || e.Terminal >= 0) {
+				outID[gp] = add(kindOut, int32(si), int32(p), s.OutDepth)
+			}
+		}
+	}
+	nterm := t.Terminals()
+	k.srcBuf = make([]int32, nterm)
+	for term := 0; term < nterm; term++ {
+		k.srcBuf[term] = add(kindSource, int32(term), -1, 1)
+	}
+	nb := int32(len(kinds))
+	k.nb = nb
+	sink := func(term int32) int32 { return nb + term }
+	// farIn is the buffer or sink a flit reaches over the link of port gp.
+	farIn := func(e topology.End) int32 {
+		if e.Switch < 0 {
+			return sink(e.Terminal)
+		}
+		return inID[k.portBase[e.Switch]+e.Port]
+	}
+
+	k.bs = make([]bufState, nb)
+	total := 0
+	for _, d := range depth {
+		total += d
+	}
+	storage := make([]flit.Flit, total)
+	off := 0
+	for i, d := range depth {
+		k.bs[i].Init(storage[off : off+d : off+d])
+		off += d
+	}
+	for i := range k.bs {
+		x := &k.bs[i]
+		x.rSw, x.rIn, x.fixed, x.lat, x.rel, x.ch = -1, -1, -1, 1, -1, -1
+		x.worm, x.ent, x.also, x.relT, x.ejT = -1, -1, -1, -1, -1
+		x.kind = kinds[i]
+	}
+	k.pDest = fill(int(np), -1)
+	k.Links = make([]link.Link, np)
+	for i := range k.Links {
+		k.Links[i] = link.New(s.Latency)
+	}
+	k.injLinks = make([]link.Link, nterm)
+	for i := range k.injLinks {
+		k.injLinks[i] = link.New(s.Latency)
+	}
+	L := int32(s.Latency)
+	for si, sw := range t.Switches {
+		for p, e := range sw.Out {
+			gp := k.portBase[si] + int32(p)
+			if s.OutDepth > 0 {
+				k.pDest[gp] = outID[gp]
+			} else if e.Switch >= 0 || e.Terminal >= 0 {
+				k.pDest[gp] = farIn(e)
+			}
+			if b := inID[gp]; b >= 0 {
+				k.bs[b].rSw, k.bs[b].rIn = int32(si), int32(p)
+				if s.OutDepth > 0 {
+					k.bs[b].lat = 1 // crossbar only
+				} else {
+					k.bs[b].lat, k.bs[b].ch = L, chanRouted
+				}
+			}
+			if b := outID[gp]; b >= 0 {
+				k.bs[b].lat, k.bs[b].rel, k.bs[b].ch = L, gp, gp
+				switch {
+				case s.InDepth > 0 || e.Switch < 0:
+					k.bs[b].fixed = farIn(e)
+				default: // output-buffered only: route at the next switch
+					k.bs[b].rSw, k.bs[b].rIn = e.Switch, e.Port
+				}
+			}
+		}
+	}
+	for term := 0; term < nterm; term++ {
+		b := k.srcBuf[term]
+		k.bs[b].lat, k.bs[b].ch = L, np+int32(term)
+		in := k.portBase[t.InSwitch[term]] + t.InPort[term]
+		if s.InDepth > 0 {
+			k.bs[b].fixed = inID[in]
+		} else {
+			k.bs[b].rSw, k.bs[b].rIn = t.InSwitch[term], t.InPort[term]
+		}
+	}
+	for i := range k.bs {
+		x := &k.bs[i]
+		x.home, x.homeIn = x.rSw, x.rIn
+		if x.rSw < 0 && x.fixed >= nb {
+			x.ejT = x.fixed - nb
+		}
+	}
+	// A path-based worm relayed at terminal t enters the network where t's
+	// own packets do: t's injection buffer (input-buffered switches), or
+	// through t's first switch's crossbar (output-buffered only).
+	k.relayIn = fill(nterm, -1)
+	if s.InDepth > 0 {
+		for term := 0; term < nterm; term++ {
+			k.relayIn[term] = k.bs[k.srcBuf[term]].fixed
+		}
+	}
+	k.sinkWorm = fill(nterm, -1)
+	k.sinkSeq = fill(nterm, -1)
+	k.injOwner = fill(nterm, -1)
+	k.sw = make([]xbar.Switch, ns)
+	for i, sw := range t.Switches {
+		k.sw[i] = xbar.New(len(sw.Out), s.Policy)
+	}
+	k.queues = make([]wormQueue, nterm)
+	k.active = make([]uint64, (nb+63)/64)
+	k.alloc = make([]uint64, (nb+63)/64)
+	k.moves = make([]int32, 0, nb)
+	k.popped = make([]flit.Flit, 0, nb)
+}
+
+func fill(n int, v int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+func fill64(n int, v int64) []int64 {
+	s := make([]int64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}

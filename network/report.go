@@ -1,0 +1,99 @@
+package network
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// InFlight reports the number of flits held in switch buffers (source
+// registers excluded).
+func (k *Kernel) InFlight() int {
+	n := 0
+	for b := int32(0); b < k.nb; b++ {
+		if k.bs[b].kind != kindSource {
+			n += k.bs[b].Len()
+		}
+	}
+	return n
+}
+
+// MaxOccupancy is the most flits any switch buffer held.
+func (k *Kernel) MaxOccupancy() int {
+	m := int32(0)
+	for b := int32(0); b < k.nb; b++ {
+		if k.bs[b].kind != kindSource && k.bs[b].maxOcc > m {
+			m = k.bs[b].maxOcc
+		}
+	}
+	return int(m)
+}
+
+// BufferName names buffer b for reports, e.g. "s1,2.out[1]".
+func (k *Kernel) BufferName(b int32) string {
+	switch k.bs[b].kind {
+	case kindSource:
+		return fmt.Sprintf("terminal %d source", k.bSw[b])
+	case kindIn:
+		return fmt.Sprintf("%s.in[%s]", k.Topo.Switches[k.bSw[b]].Label, k.portName(int(k.bPort[b])))
+	}
+	return fmt.Sprintf("%s.out[%s]", k.Topo.Switches[k.bSw[b]].Label, k.portName(int(k.bPort[b])))
+}
+
+// PortName names global port gp, e.g. "r(3,4).out[x+]".
+func (k *Kernel) PortName(gp int32) string {
+	s := k.switchOf(gp)
+	return fmt.Sprintf("%s.out[%s]", k.Topo.Switches[s].Label, k.portName(int(gp-k.portBase[s])))
+}
+
+func (k *Kernel) portName(p int) string {
+	if p < len(k.Topo.PortNames) {
+		return k.Topo.PortNames[p]
+	}
+	return fmt.Sprint(p)
+}
+
+// Backlog is the number of generated flits still at their sources: waiting in
+// the source queue or in the source register.
+func (k *Kernel) Backlog() int64 {
+	var n int64
+	for term := range k.queues {
+		n += int64(k.bs[k.srcBuf[term]].Len())
+		q := &k.queues[term]
+		for i := 0; i < q.n; i++ {
+			w := &k.Pool.Worms[q.buf[(q.head+i)%len(q.buf)]]
+			n += int64(w.Len - w.Issued)
+		}
+	}
+	return n
+}
+
+// Location is a buffer in the fabric: input or output buffer Port of Switch.
+type Location struct {
+	Switch int
+	Port   int
+	Output bool
+	Label  string // the switch's label, e.g. "s2,0"
+}
+
+// Locate appends to out the switch buffers holding flit seq of worm wi
+// (several for a replicated flit). Scenario tests and the verify suite use
+// it to follow a header cycle by cycle.
+func (k *Kernel) Locate(wi, seq int32, out []Location) []Location {
+	for wd, word := range k.active {
+		for word != 0 {
+			b := int32(wd<<6 | bits.TrailingZeros64(word))
+			word &= word - 1
+			x := &k.bs[b]
+			if x.kind == kindSource {
+				continue
+			}
+			for i := 0; i < x.Len(); i++ {
+				if f := x.At(i); f.Worm == wi && f.Seq == seq {
+					s := int(k.bSw[b])
+					out = append(out, Location{Switch: s, Port: int(k.bPort[b]), Output: x.kind == kindOut, Label: k.Topo.Switches[s].Label})
+				}
+			}
+		}
+	}
+	return out
+}

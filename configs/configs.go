@@ -392,6 +392,9 @@ func allowed(t reflect.Type) string {
 	case reflect.String:
 		return "a string"
 	case reflect.Slice:
+		if t.Elem().Kind() == reflect.String {
+			return "a list of strings, or one string"
+		}
 		return "a list of " + allowed(t.Elem())
 	}
 	return t.String()
@@ -489,6 +492,11 @@ func (l *loader) decodeStruct(n *yaml.Node, v reflect.Value, prefix string) erro
 func (l *loader) decodeLeaf(n *yaml.Node, v reflect.Value, key string) error {
 	bad := func() error {
 		return &PosError{l.pos(n), &network.ConfigError{Key: key, Value: show(n), Allowed: allowed(v.Type())}}
+	}
+	// A list of strings also takes one string (handy with --set).
+	if v.Type() == reflect.TypeFor[[]string]() && deref(n).Kind == yaml.ScalarNode && deref(n).ShortTag() == "!!str" {
+		v.Set(reflect.ValueOf([]string{deref(n).Value}))
+		return nil
 	}
 	// Decode into a fresh value so a failed decode leaves no partial state.
 	tmp := reflect.New(v.Type())

@@ -12,15 +12,32 @@ import (
 // and the README's config reference); every key can also be set from the
 // command line with --set key=value.
 type Config struct {
-	Topology  TopologyConfig `yaml:"topology" json:"topology"`
-	Switching string         `yaml:"switching" json:"switching"`
-	Buffers   BufferConfig   `yaml:"buffers" json:"buffers"`
-	Link      LinkConfig     `yaml:"link" json:"link"`
-	Switch    SwitchConfig   `yaml:"switch" json:"switch"`
-	Routing   string         `yaml:"routing" json:"routing"`
-	Arbiter   string         `yaml:"arbiter" json:"arbiter"`
-	Traffic   TrafficConfig  `yaml:"traffic" json:"traffic"`
-	Run       RunConfig      `yaml:"run" json:"run"`
+	Topology  TopologyConfig  `yaml:"topology" json:"topology"`
+	Switching string          `yaml:"switching" json:"switching"`
+	Buffers   BufferConfig    `yaml:"buffers" json:"buffers"`
+	Link      LinkConfig      `yaml:"link" json:"link"`
+	Switch    SwitchConfig    `yaml:"switch" json:"switch"`
+	Routing   string          `yaml:"routing" json:"routing"`
+	Arbiter   string          `yaml:"arbiter" json:"arbiter"`
+	Traffic   TrafficConfig   `yaml:"traffic" json:"traffic"`
+	Multicast MulticastConfig `yaml:"multicast" json:"multicast"`
+	Run       RunConfig       `yaml:"run" json:"run"`
+}
+
+// MulticastConfig sets how packets with several destinations (multicast
+// lines of a trace) travel.
+type MulticastConfig struct {
+	// Worm is async (a replicating multi-head worm whose branches advance on
+	// their own), sync (a synchronous multi-head worm: all branches advance
+	// together or none, by wired-AND backpressure) or path (path-based:
+	// destinations visited in the order listed).
+	Worm string `yaml:"worm" json:"worm"`
+	// Encoding is the header: single (one flit, e.g. a region broadcast),
+	// ad (all-destination: one address flit per destination and an
+	// end-of-header flit) or pseudo-ad (all-destination padded to equal
+	// branch lags). With ad and pseudo-ad, traffic.flits and a trace's flits
+	// count the data flits after the header.
+	Encoding string `yaml:"encoding" json:"encoding"`
 }
 
 // TopologyConfig selects and sizes the network.
@@ -68,11 +85,15 @@ type SwitchConfig struct {
 
 // TrafficConfig sets what the terminals send.
 type TrafficConfig struct {
-	Pattern  string    `yaml:"pattern" json:"pattern"`
-	Load     float64   `yaml:"load" json:"load"` // offered flits per node per cycle
-	Flits    FlitRange `yaml:"flits" json:"flits"`
-	Trace    string    `yaml:"trace" json:"trace,omitempty"` // CSV cycle,src,dst,flits
-	Hotspots IntList   `yaml:"hotspots" json:"hotspots,omitempty"`
+	Pattern string    `yaml:"pattern" json:"pattern"`
+	Load    float64   `yaml:"load" json:"load"` // offered flits per node per cycle
+	Flits   FlitRange `yaml:"flits" json:"flits"`
+	Trace   string    `yaml:"trace" json:"trace,omitempty"` // CSV cycle,src,dst,flits
+	// Packets lists packets inline, one "cycle,src,dst,flits" string each
+	// (the trace format; a multicast lists its destinations separated by
+	// spaces). Like a trace, it replaces the pattern and load.
+	Packets  []string `yaml:"packets" json:"packets,omitempty"`
+	Hotspots IntList  `yaml:"hotspots" json:"hotspots,omitempty"`
 	// HotspotFraction is the share of packets sent to the hotspots.
 	HotspotFraction float64 `yaml:"hotspot_fraction" json:"hotspot_fraction,omitempty"`
 }
@@ -219,6 +240,7 @@ func Default() Config {
 		Routing:   "",
 		Arbiter:   "round-robin",
 		Traffic:   TrafficConfig{Pattern: "uniform", Load: 0.2, Flits: FlitRange{4, 4}},
+		Multicast: MulticastConfig{Worm: "async", Encoding: "single"},
 		Run:       RunConfig{Warmup: 1000, Measure: 10000, Drain: 100000, Seed: 1, DeadlockCheck: 256},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
 
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/link"
@@ -98,9 +99,9 @@ func (k *Kernel) detect() *Deadlock {
 		}
 	}
 	var dl *Deadlock
-	for i, b := range g.nodes {
+	for _, b := range g.nodes {
 		if g.in[b] {
-			dl = k.report(b, i)
+			dl = k.report()
 			break
 		}
 	}
@@ -158,6 +159,12 @@ func (k *Kernel) waits(b int32) bool {
 				}
 			}
 			if owners == 0 {
+				if x.rolled == k.now && len(g.edges) > n0 {
+					// Granted, but given back because another branch of
+					// this synchronous worm could not move: it waits for
+					// that branch (the sync edges).
+					return true
+				}
 				return soft() // lost an arbitration for free ports
 			}
 			return true
@@ -256,76 +263,137 @@ func (k *Kernel) spaceWait(d int32, need int) {
 	}
 }
 
-// report walks the deadlocked set from node b to a cycle and describes it.
-func (k *Kernel) report(b int32, _ int) *Deadlock {
+// report describes the deadlocked set: it projects the buffer-level waits
+// onto worms, finds a cycle of worms waiting for one another and names, for
+// each, the buffer it waits at and what it waits for. A set with no cycle
+// between different worms is a worm blocking itself (a path-based worm
+// crossing its own route), reported with its self-waits.
+func (k *Kernel) report() *Deadlock {
 	g := &k.wg
-	idx := make(map[int32]int) // reporting only; not on the hot path
-	for i, n := range g.nodes {
-		idx[n] = i
+	type rep struct {
+		b int32
+		e waitEdge
 	}
-	g.order = g.order[:0]
-	seen := map[int32]int{}
-	cur := b
-	for {
-		if at, ok := seen[cur]; ok {
-			g.order = g.order[at:]
-			break
+	// Worm-level edges, in node order (maps only here, off the hot path).
+	next := map[int32][]int32{}
+	reps := map[[2]int32]rep{}
+	var self []rep
+	var worms []int32
+	for i, b := range g.nodes {
+		if !g.in[b] {
+			continue
 		}
-		seen[cur] = len(g.order)
-		g.order = append(g.order, cur)
-		i := idx[cur]
-		for _, e := range g.edges[g.start[cur]:g.end(i)] {
-			if g.in[e.to] {
-				cur = e.to
-				break
+		wb := k.bs[b].Front().Worm
+		if _, ok := next[wb]; !ok {
+			next[wb] = nil
+			worms = append(worms, wb)
+		}
+		for _, e := range g.edges[g.start[b]:g.end(i)] {
+			wt := e.who
+			if e.kind == waitSpace || e.kind == waitSync {
+				wt = k.bs[e.to].Front().Worm
+			}
+			if wt == wb {
+				if e.kind == waitPort {
+					self = append(self, rep{b, e})
+				}
+				continue
+			}
+			if _, ok := reps[[2]int32{wb, wt}]; !ok {
+				reps[[2]int32{wb, wt}] = rep{b, e}
+				next[wb] = append(next[wb], wt)
 			}
 		}
 	}
+	cycle := wormCycle(worms, next)
 	dl := &Deadlock{Cycle: k.now}
-	wormSeen := map[int32]bool{}
 	swSeen := map[string]bool{}
-	for j, n := range g.order {
-		if since := k.bs[n].moved + 1; since > dl.Since {
+	addSwitch := func(s int) {
+		if l := k.Topo.Switches[s].Label; !swSeen[l] {
+			swSeen[l] = true
+			dl.Switches = append(dl.Switches, l)
+		}
+	}
+	describe := func(r rep) {
+		x := &k.bs[r.b]
+		w := &k.Pool.Worms[x.Front().Worm]
+		dl.Resources = append(dl.Resources, k.describeWait(r.b, w, r.e))
+		if x.kind != kindSource {
+			addSwitch(int(k.bSw[r.b]))
+		}
+		if r.e.kind == waitPort {
+			addSwitch(k.switchOf(r.e.port))
+		}
+		if since := x.moved + 1; since > dl.Since {
 			dl.Since = since
 		}
-		f := k.bs[n].Front()
-		w := &k.Pool.Worms[f.Worm]
-		if !wormSeen[f.Worm] {
-			wormSeen[f.Worm] = true
-			dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: w.Dst})
+	}
+	if len(cycle) == 0 && len(worms) > 0 {
+		cycle = worms[:1]
+		for _, r := range self {
+			describe(r)
 		}
-		next := g.order[(j+1)%len(g.order)]
-		var e waitEdge
-		for _, x := range g.edges[g.start[n]:g.end(idx[n])] {
-			if x.to == next {
-				e = x
-				break
-			}
-		}
-		if e.kind == waitPort || e.kind == waitInject || e.kind == waitSpace && k.bs[e.to].Front().Worm != f.Worm {
-			// Only waits between different worms: a worm's flits waiting
-			// behind its own flits add nothing to the picture.
-			dl.Resources = append(dl.Resources, k.describeWait(n, w, e))
-		}
-		if k.bs[n].kind != kindSource {
-			if l := k.Topo.Switches[k.bSw[n]].Label; !swSeen[l] {
-				swSeen[l] = true
-				dl.Switches = append(dl.Switches, l)
-			}
-		}
-		if e.kind == waitPort {
-			if l := k.Topo.Switches[k.switchOf(e.port)].Label; !swSeen[l] {
-				swSeen[l] = true
-				dl.Switches = append(dl.Switches, l)
-			}
+	}
+	for i, wi := range cycle {
+		w := &k.Pool.Worms[wi]
+		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: k.dests(wi)})
+		if len(cycle) > 1 {
+			describe(reps[[2]int32{wi, cycle[(i+1)%len(cycle)]}])
 		}
 	}
 	slices.Sort(dl.Switches)
 	return dl
 }
 
+// wormCycle finds a cycle in the worm-level wait graph (depth-first).
+func wormCycle(worms []int32, next map[int32][]int32) []int32 {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[int32]int{}
+	var stack []int32
+	var found []int32
+	var visit func(w int32) bool
+	visit = func(w int32) bool {
+		color[w] = grey
+		stack = append(stack, w)
+		for _, v := range next[w] {
+			switch color[v] {
+			case grey:
+				i := slices.Index(stack, v)
+				found = append([]int32(nil), stack[i:]...)
+				return true
+			case white:
+				if visit(v) {
+					return true
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[w] = black
+		return false
+	}
+	for _, w := range worms {
+		if color[w] == white && visit(w) {
+			return found
+		}
+	}
+	return nil
+}
+
+// dests lists worm wi's destinations.
+func (k *Kernel) dests(wi int32) []int32 {
+	w := &k.Pool.Worms[wi]
+	if w.Cast == flit.Unicast {
+		return []int32{w.Dst}
+	}
+	return append([]int32(nil), k.mc[wi].dests...)
+}
+
 func (k *Kernel) describeWait(b int32, w *flit.Worm, e waitEdge) string {
-	at := fmt.Sprintf("worm %d (%d→%d) at %s", w.ID, w.Src, w.Dst, k.BufferName(b))
+	at := fmt.Sprintf("worm %d (%d→%s) at %s", w.ID, w.Src, DestText(k.dests(k.bs[b].Front().Worm)), k.BufferName(b))
 	switch e.kind {
 	case waitPort:
 		return fmt.Sprintf("%s waits for port %s held by worm %d", at, k.PortName(e.port), k.Pool.Worms[e.who].ID)
@@ -365,4 +433,16 @@ func (k *Kernel) findRears() {
 			}
 		}
 	}
+}
+
+// DestText writes a destination list: 5, or {3,4,5}.
+func DestText(d []int32) string {
+	if len(d) == 1 {
+		return fmt.Sprint(d[0])
+	}
+	s := make([]string, len(d))
+	for i, v := range d {
+		s[i] = fmt.Sprint(v)
+	}
+	return "{" + strings.Join(s, ",") + "}"
 }

@@ -31,8 +31,12 @@ const chanRouted = -2
 // Hooks lets observers see deliveries (the Akita endpoints, tests). Nil
 // functions are skipped.
 type Hooks struct {
-	// Delivered is called when a packet's tail reaches its destination.
+	// Delivered is called when a packet's tail reaches its last
+	// destination.
 	Delivered func(w *flit.Worm, cycle int64)
+	// Ejected is called for every flit a terminal receives (cycle is the
+	// cycle after it crossed the ejection link).
+	Ejected func(w *flit.Worm, term int32, f flit.Flit, cycle int64)
 }
 
 // bufState is one buffer and what decides the moves out of it.
@@ -61,7 +65,8 @@ type bufState struct {
 	ejT    int32        // terminal this buffer ejects into when rSw < 0, or -1
 	home   int32        // static rSw (a path relay may route elsewhere meanwhile)
 	homeIn int32
-	moved  int64  // last cycle a flit left b
+	moved  int64  // last cycle a flit left or entered b
+	rolled int64  // last cycle a synchronous worm's grant here was given back
 	maxOcc int32  // most flits held
 	memoE  uint32 // epoch of memo
 	kind   uint8
@@ -640,6 +645,7 @@ func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	}
 	f.SetReady(arrive)
 	x.Push(f)
+	x.moved = k.now
 	if wasEmpty {
 		k.noteFront(d)
 	}
@@ -662,6 +668,9 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
 	}
 	k.sinkWorm[term], k.sinkSeq[term] = f.Worm, f.Seq
 	w.Recvd++
+	if k.Hooks.Ejected != nil {
+		k.Hooks.Ejected(w, term, f, arrive)
+	}
 	if k.stats != nil {
 		k.stats.ejected(arrive)
 	}

@@ -125,6 +125,7 @@ func (k *Kernel) layout(s KernelSpec) {
 		x := &k.bs[i]
 		x.rSw, x.rIn, x.fixed, x.lat, x.rel, x.ch = -1, -1, -1, 1, -1, -1
 		x.worm, x.ent, x.also, x.relT, x.ejT = -1, -1, -1, -1, -1
+		x.rolled = -1
 		x.kind = kinds[i]
 	}
 	k.pDest = fill(int(np), -1)

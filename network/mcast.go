@@ -308,7 +308,8 @@ func (k *Kernel) relay(x *bufState, f flit.Flit, arrive int64) {
 // syncVeto holds back every synchronous worm that cannot move all of its
 // flits this cycle, and recomputes the flow until no more worms are held
 // back (holding one back can stall flits that needed its slots). Ports
-// granted this cycle to a worm held back are given back.
+// granted this cycle to a worm held back are given back, except under the
+// non-atomic grab policy, whose whole point is that they are kept.
 func (k *Kernel) syncVeto() {
 	for {
 		changed := false
@@ -341,11 +342,12 @@ func (k *Kernel) syncVeto() {
 		k.flow()
 	}
 	for _, g := range k.granted {
-		if k.vetoAt[g.worm] != k.now {
-			continue
+		if k.vetoAt[g.worm] != k.now || k.sw[g.sw].Policy == xbar.Grab {
+			continue // a grabbing switch keeps what it took (Fig 4.6)
 		}
 		x := &k.bs[g.b]
 		x.mask &^= g.got
+		x.rolled = k.now
 		for m := g.got; m != 0; {
 			k.sw[g.sw].Owner[m.Next()] = xbar.Free
 		}

@@ -3,6 +3,7 @@ package network
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 )
 
 // InFlight reports the number of flits held in switch buffers (source
@@ -97,3 +98,24 @@ func (k *Kernel) Locate(wi, seq int32, out []Location) []Location {
 	}
 	return out
 }
+
+// DebugState describes every non-empty buffer (for debugging scenarios).
+func (k *Kernel) DebugState() string {
+	var sb strings.Builder
+	for b := int32(0); b < k.nb; b++ {
+		x := &k.bs[b]
+		if x.Empty() {
+			continue
+		}
+		fmt.Fprintf(&sb, "  %-22s", k.BufferName(b))
+		for i := 0; i < x.Len(); i++ {
+			f := x.At(i)
+			fmt.Fprintf(&sb, " w%d.%d", k.Pool.Worms[f.Worm].ID, f.Seq)
+		}
+		fmt.Fprintf(&sb, "  bound w%d want %b mask %b rSw %d\n", x.worm, x.want, x.mask, x.rSw)
+	}
+	return sb.String()
+}
+
+// Moved is the number of flit moves in the last cycle.
+func (k *Kernel) Moved() int { return k.moved }

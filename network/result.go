@@ -79,7 +79,7 @@ type Deadlock struct {
 
 // DeadlockWorm names one worm of a deadlock.
 type DeadlockWorm struct {
-	ID  uint64 `json:"id"`
-	Src int32  `json:"src"`
-	Dst int32  `json:"dst"`
+	ID  uint64  `json:"id"`
+	Src int32   `json:"src"`
+	Dst []int32 `json:"dst"` // one destination, or a multicast's set
 }

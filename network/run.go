@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -27,6 +28,9 @@ type Network struct {
 	stopped    bool
 	external   bool           // driven by Akita endpoints (see AttachEndpoints)
 	stopAt     int64          // if > 0, stop at this cycle (benchmarks)
+	cast       flit.Cast      // how multicast packets travel
+	enc        Encoding       // their header
+	emitErr    error          // first multicast the kernel refused
 	payloads   map[uint64]any // external packets' payloads by worm ID
 }
 
@@ -85,6 +89,12 @@ func Build(c Config) (*Network, error) {
 		return nil, err
 	}
 	n := &Network{Cfg: c, K: k}
+	if n.cast, err = parseWorm(c.Multicast.Worm); err != nil {
+		return nil, err
+	}
+	if n.enc, err = ParseEncoding(c.Multicast.Encoding); err != nil {
+		return nil, badKey("multicast.encoding", c.Multicast.Encoding, "single, ad, pseudo-ad")
+	}
 	if err := n.buildTraffic(); err != nil {
 		return nil, err
 	}
@@ -96,8 +106,17 @@ func (n *Network) buildTraffic() error {
 	c := &n.Cfg
 	k := n.K
 	t := k.Topo
-	if c.Traffic.Trace != "" {
-		pkts, err := traffic.ReadTrace(c.Traffic.Trace, t.Terminals())
+	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 {
+		var pkts []traffic.Packet
+		var err error
+		if c.Traffic.Trace != "" {
+			if len(c.Traffic.Packets) > 0 {
+				return badKey("traffic.packets", "a list", "no inline packets when traffic.trace is set")
+			}
+			pkts, err = traffic.ReadTrace(c.Traffic.Trace, t.Terminals())
+		} else {
+			pkts, err = traffic.ParseTrace(strings.NewReader(strings.Join(c.Traffic.Packets, "\n")), "traffic.packets", t.Terminals())
+		}
 		if err != nil {
 			return convertErr(err)
 		}
@@ -123,6 +142,26 @@ func (n *Network) buildTraffic() error {
 
 // Emit queues a packet created by the traffic generator.
 func (n *Network) Emit(src, dst, flits int) { n.K.Enqueue(src, dst, flits) }
+
+// EmitMulticast queues a packet with several destinations (a trace line).
+func (n *Network) EmitMulticast(src int, dsts []int, flits int) {
+	if _, err := n.K.EnqueueMulticast(src, dsts, flits, n.cast, n.enc); err != nil && n.emitErr == nil {
+		n.emitErr = err
+		n.stopped = true
+	}
+}
+
+func parseWorm(s string) (flit.Cast, error) {
+	switch strings.ToLower(s) {
+	case "", "async", "asynchronous", "tree":
+		return flit.Tree, nil
+	case "sync", "synchronous":
+		return flit.SyncTree, nil
+	case "path", "path-based":
+		return flit.Path, nil
+	}
+	return 0, badKey("multicast.worm", s, "async, sync, path")
+}
 
 // Cycle simulates one cycle: window bookkeeping, traffic, the kernel step and
 // the deadlock check.
@@ -187,6 +226,9 @@ func (n *Network) RunPlain() (*Result, error) {
 		n.Cycle()
 		n.skipIdle()
 	}
+	if n.emitErr != nil {
+		return nil, n.emitErr
+	}
 	return n.Result(), nil
 }
 
@@ -226,6 +268,9 @@ func (n *Network) RunAkita() (*Result, error) {
 		return nil, err
 	}
 	engine.Finished()
+	if n.emitErr != nil {
+		return nil, n.emitErr
+	}
 	return n.Result(), nil
 }
 
@@ -346,7 +391,7 @@ func checkScalars(c *Config) error {
 		return badKey("link.latency", c.Link.Latency, "an integer from 1 to 65536")
 	case c.Switch.Delay < 0 || c.Switch.Delay > 1<<16:
 		return badKey("switch.delay", c.Switch.Delay, "an integer from 0 to 65536")
-	case c.Traffic.Trace == "" && (c.Traffic.Load < 0 || c.Traffic.Load > 1 || math.IsNaN(c.Traffic.Load)):
+	case c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 && (c.Traffic.Load < 0 || c.Traffic.Load > 1 || math.IsNaN(c.Traffic.Load)):
 		return badKey("traffic.load", c.Traffic.Load, "a number from 0 to 1 (flits per node per cycle)")
 	case c.Traffic.Flits.Min < 1 || c.Traffic.Flits.Max < c.Traffic.Flits.Min || c.Traffic.Flits.Max > 1<<20:
 		return badKey("traffic.flits", c.Traffic.Flits, "a length ≥ 1 like 4, or a range a-b with 1 ≤ a ≤ b")

@@ -25,9 +25,10 @@ const (
 	// first, then the lowest source; deadlock- and starvation-free for
 	// synchronous multicast worms.
 	Clock
-	// Grab is deliberately non-atomic: each free port goes to the oldest
-	// request wanting it, so a multicast head may hold part of its ports
-	// while waiting for the rest (the hazard of Chiang's Fig 4.6).
+	// Grab is deliberately non-atomic: each free port is decided on its own
+	// (favouring the straight-through input), so a multicast head may hold
+	// part of its ports while waiting for the rest (the hazard of Chiang's
+	// Fig 4.6).
 	Grab
 )
 

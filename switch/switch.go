@@ -101,10 +101,11 @@ func (s *Switch) take(r *Request, ports PortSet) {
 	}
 }
 
-// grab is the non-atomic policy: every free port goes to the oldest request
-// that wants it, whether or not that request can get its other ports — a
-// multicast head may hold some of its ports while it waits for the rest,
-// which is the deadlock and starvation hazard of Chiang's Fig 4.6.
+// grab is the non-atomic policy: every free port is decided by its own
+// arbiter, which favours the straight-through input (input p for output p,
+// then p+1, … round the switch), whether or not the winner can get its other
+// ports. A multicast head may so hold some of its ports while it waits for
+// the rest, which is the deadlock and starvation hazard of Chiang's Fig 4.6.
 func (s *Switch) grab(grant func(r *Request, got PortSet)) {
 	for i := range s.reqs {
 		r := &s.reqs[i]
@@ -173,7 +174,18 @@ func (s *Switch) better(a, b *Request, p int) bool {
 		if a.Src != b.Src {
 			return a.Src < b.Src
 		}
-	case Clock, Grab:
+	case Grab:
+		ka, kb := a.In-int32(p), b.In-int32(p)
+		if ka < 0 {
+			ka += int32(len(s.Owner))
+		}
+		if kb < 0 {
+			kb += int32(len(s.Owner))
+		}
+		if ka != kb {
+			return ka < kb
+		}
+	case Clock:
 		if a.Age != b.Age {
 			return a.Age < b.Age
 		}

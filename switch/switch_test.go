@@ -119,14 +119,14 @@ func TestGrabTakesWhatIsFree(t *testing.T) {
 	if got != Port(0) || s.Owner[0] != 5 {
 		t.Fatalf("grab got %b owners %v", got, s.Owner)
 	}
-	// Two worms split a pair of ports between them: the older takes the
-	// port both want, the other keeps what only it wants.
-	s = New(4, Grab)
+	// Two worms that both want ports 0 and 1 split them: each port favours
+	// its straight-through input (Chiang's Fig 4.6 hazard).
+	s = New(2, Grab)
 	gots := map[int32]PortSet{}
-	s.Post(Request{In: 0, Want: Port(2) | Port(3), Worm: 1, Age: 5, Buf: 1})
-	s.Post(Request{In: 1, Want: Port(3) | Port(0), Worm: 2, Age: 3, Buf: 2})
+	s.Post(Request{In: 0, Want: Port(0) | Port(1), Worm: 1, Buf: 1})
+	s.Post(Request{In: 1, Want: Port(0) | Port(1), Worm: 2, Buf: 2})
 	s.Arbitrate(func(r *Request, g PortSet) { gots[r.Buf] = g })
-	if gots[1] != Port(2) || gots[2] != Port(3)|Port(0) {
+	if gots[1] != Port(0) || gots[2] != Port(1) {
 		t.Fatalf("grab split %v", gots)
 	}
 }

@@ -30,6 +30,14 @@ type Emitter interface {
 	Emit(src, dst, flits int)
 }
 
+// MulticastEmitter also takes packets with several destinations (from
+// traces); an Emitter without it gets such packets as unicasts to the first
+// destination.
+type MulticastEmitter interface {
+	Emitter
+	EmitMulticast(src int, dsts []int, flits int)
+}
+
 // Generator creates packets over time.
 type Generator interface {
 	// Generate emits the packets created at cycle now, and any still due

@@ -3,6 +3,7 @@ package traffic
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -12,7 +13,7 @@ type recorder struct {
 }
 
 func (r *recorder) Emit(src, dst, flits int) {
-	r.pkts = append(r.pkts, Packet{r.cycle, src, dst, flits})
+	r.pkts = append(r.pkts, Packet{Cycle: r.cycle, Src: src, Dst: dst, Flits: flits})
 }
 
 type counter struct{ n, flits int }
@@ -111,7 +112,7 @@ func TestBernoulliOrderAndDeterminism(t *testing.T) {
 			t.Fatal("not deterministic")
 		}
 		for i := range a {
-			if a[i] != b[i] {
+			if !reflect.DeepEqual(a[i], b[i]) {
 				t.Fatal("not deterministic")
 			}
 			if i > 0 && a[i].Cycle == a[i-1].Cycle && a[i].Src <= a[i-1].Src {
@@ -145,7 +146,7 @@ func TestBernoulliNextAt(t *testing.T) {
 			t.Fatalf("%d vs %d packets", len(every.pkts), len(skip.pkts))
 		}
 		for i := range every.pkts {
-			if every.pkts[i] != skip.pkts[i] {
+			if !reflect.DeepEqual(every.pkts[i], skip.pkts[i]) {
 				t.Fatalf("packet %d: %+v vs %+v", i, every.pkts[i], skip.pkts[i])
 			}
 		}

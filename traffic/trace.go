@@ -13,10 +13,12 @@ import (
 )
 
 // Packet is one trace record: at cycle Cycle terminal Src sends a packet of
-// Flits flits to terminal Dst.
+// Flits flits to terminal Dst. A multicast record lists several
+// destinations in Dsts (Dst is then the first).
 type Packet struct {
 	Cycle           int64
 	Src, Dst, Flits int
+	Dsts            []int
 }
 
 const traceFormat = "a readable CSV file of cycle,src,dst,flits"
@@ -34,7 +36,9 @@ func ReadTrace(path string, terminals int) ([]Packet, error) {
 }
 
 // ParseTrace parses a CSV trace: one packet per line as cycle,src,dst,flits
-// (integers; spaces around fields are allowed). A first record line
+// (integers; spaces around fields are allowed). The dst field of a
+// multicast lists its destinations separated by spaces, ';' or '|' (in the
+// order a path-based worm visits them). A first record line
 // "cycle,src,dst,flits" is taken as a header; blank lines and lines starting
 // with # are ignored. Cycles must be ≥ 0, src and dst in 0..terminals−1 and
 // flits ≥ 1.
@@ -79,28 +83,50 @@ func ParseTrace(r io.Reader, name string, terminals int) ([]Packet, error) {
 			return nil, bad(fmt.Sprintf("an integer from 0 to %d", int64(math.MaxInt64)), "cycle %s", quote(fields[0]))
 		}
 		var v [3]int
+		var dsts []int
 		for i, key := range [3]string{"src", "dst", "flits"} {
-			x, err := strconv.Atoi(fields[i+1])
-			ok := err == nil
 			allowed := "an integer ≥ 1"
 			if i < 2 {
 				allowed = fmt.Sprintf("a terminal from 0 to %d", terminals-1)
 				if terminals < 1 {
 					allowed = "none: the network has no terminals"
 				}
-				ok = ok && x >= 0 && x < terminals
-			} else {
-				ok = ok && x >= 1
 			}
-			if !ok {
-				return nil, bad(allowed, "%s %s", key, quote(fields[i+1]))
+			parts := []string{fields[i+1]}
+			if i == 1 {
+				parts = strings.FieldsFunc(fields[i+1], func(r rune) bool { return r == ' ' || r == ';' || r == '|' || r == '\t' })
+				if len(parts) == 0 {
+					parts = []string{""}
+				}
+				allowed += " (a multicast lists several, separated by spaces or ;)"
 			}
-			v[i] = x
+			for _, part := range parts {
+				x, err := strconv.Atoi(part)
+				ok := err == nil
+				if i < 2 {
+					ok = ok && x >= 0 && x < terminals
+				} else {
+					ok = ok && x >= 1
+				}
+				if !ok {
+					return nil, bad(allowed, "%s %s", key, quote(fields[i+1]))
+				}
+				v[i] = x
+				if i == 1 {
+					dsts = append(dsts, x)
+				}
+			}
+			if i == 1 {
+				v[1] = dsts[0]
+				if len(dsts) == 1 {
+					dsts = nil
+				}
+			}
 		}
 		if n := len(pkts); n > 0 && cycle < pkts[n-1].Cycle {
 			sorted = false
 		}
-		pkts = append(pkts, Packet{Cycle: cycle, Src: v[0], Dst: v[1], Flits: v[2]})
+		pkts = append(pkts, Packet{Cycle: cycle, Src: v[0], Dst: v[1], Flits: v[2], Dsts: dsts})
 	}
 	if err := sc.Err(); err != nil {
 		line++
@@ -145,7 +171,11 @@ func (g *trace) NextAt(now int64) int64 {
 func (g *trace) Generate(now int64, e Emitter) {
 	for g.i < len(g.pkts) && g.pkts[g.i].Cycle <= now {
 		p := &g.pkts[g.i]
-		e.Emit(p.Src, p.Dst, p.Flits)
+		if me, ok := e.(MulticastEmitter); ok && len(p.Dsts) > 1 {
+			me.EmitMulticast(p.Src, p.Dsts, p.Flits)
+		} else {
+			e.Emit(p.Src, p.Dst, p.Flits)
+		}
 		g.i++
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -24,13 +25,13 @@ cycle, src, dst, flits
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Packet{{0, 2, 1, 8}, {3, 0, 3, 1}, {5, 1, 2, 4}, {5, 3, 0, 2}}
-	if !slices.Equal(got, want) {
+	want := []Packet{{Cycle: 0, Src: 2, Dst: 1, Flits: 8}, {Cycle: 3, Src: 0, Dst: 3, Flits: 1}, {Cycle: 5, Src: 1, Dst: 2, Flits: 4}, {Cycle: 5, Src: 3, Dst: 0, Flits: 2}}
+	if !packetsEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 	// CRLF, no header, no trailing newline.
 	got, err = ParseTrace(strings.NewReader("1,0,1,1\r\n2,1,0,3"), "w.csv", 2)
-	if err != nil || !slices.Equal(got, []Packet{{1, 0, 1, 1}, {2, 1, 0, 3}}) {
+	if err != nil || !packetsEqual(got, []Packet{{Cycle: 1, Src: 0, Dst: 1, Flits: 1}, {Cycle: 2, Src: 1, Dst: 0, Flits: 3}}) {
 		t.Fatalf("CRLF: %v %v", got, err)
 	}
 	got, err = ParseTrace(strings.NewReader(""), "empty.csv", 2)
@@ -48,7 +49,7 @@ func TestParseTraceErrors(t *testing.T) {
 		{"1.5,0,1,1\n", "t.csv line 1: cycle 1.5 is not allowed"},
 		{"0,0,1,1\n0,8,1,1\n", "traffic.trace: t.csv line 2: src 8 is not allowed (allowed: a terminal from 0 to 7)"},
 		{"0,-1,1,1\n", "line 1: src -1 is not allowed"},
-		{"0,0,99,1\n", "line 1: dst 99 is not allowed (allowed: a terminal from 0 to 7)"},
+		{"0,0,99,1\n", "line 1: dst 99 is not allowed (allowed: a terminal from 0 to 7 (a multicast lists several, separated by spaces or ;))"},
 		{"0,0,1,0\n", "traffic.trace: t.csv line 1: flits 0 is not allowed (allowed: an integer ≥ 1)"},
 		{"0,0,1,\n", `line 1: flits "" is not allowed`},
 		{"0,0,1,two words\n", `line 1: flits "two words" is not allowed`},
@@ -75,7 +76,7 @@ func TestReadTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := ReadTrace(path, 2)
-	if err != nil || !slices.Equal(got, []Packet{{2, 1, 0, 4}}) {
+	if err != nil || !packetsEqual(got, []Packet{{Cycle: 2, Src: 1, Dst: 0, Flits: 4}}) {
 		t.Fatalf("%v %v", got, err)
 	}
 	if err := os.WriteFile(path, []byte("2,1,0,4\n2,1,5,4\n"), 0o644); err != nil {
@@ -94,7 +95,7 @@ func TestReadTrace(t *testing.T) {
 }
 
 func TestTraceGenerator(t *testing.T) {
-	pkts := []Packet{{0, 2, 1, 8}, {3, 0, 3, 1}, {5, 1, 2, 4}, {5, 3, 0, 2}, {9, 1, 1, 1}}
+	pkts := []Packet{{Cycle: 0, Src: 2, Dst: 1, Flits: 8}, {Cycle: 3, Src: 0, Dst: 3, Flits: 1}, {Cycle: 5, Src: 1, Dst: 2, Flits: 4}, {Cycle: 5, Src: 3, Dst: 0, Flits: 2}, {Cycle: 9, Src: 1, Dst: 1, Flits: 1}}
 	g := NewTrace(pkts)
 	var r recorder
 	var calls []int64
@@ -106,7 +107,7 @@ func TestTraceGenerator(t *testing.T) {
 	if !slices.Equal(calls, []int64{0, 3, 5, 9}) {
 		t.Errorf("NextAt visited %v", calls)
 	}
-	if !slices.Equal(r.pkts, pkts) {
+	if !packetsEqual(r.pkts, pkts) {
 		t.Errorf("emitted %v", r.pkts)
 	}
 	// Called late, it emits everything due.
@@ -145,4 +146,17 @@ func FuzzParseTrace(f *testing.F) {
 			}
 		}
 	})
+}
+
+func packetsEqual(a, b []Packet) bool { return reflect.DeepEqual(a, b) }
+
+func TestTraceMulticastDestinations(t *testing.T) {
+	got, err := ParseTrace(strings.NewReader("0,2,3 4;5|6,8\n1,1,7,2\n"), "m.csv", 8)
+	want := []Packet{{Cycle: 0, Src: 2, Dst: 3, Flits: 8, Dsts: []int{3, 4, 5, 6}}, {Cycle: 1, Src: 1, Dst: 7, Flits: 2}}
+	if err != nil || !packetsEqual(got, want) {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if _, err := ParseTrace(strings.NewReader("0,2,3 9,8\n"), "m.csv", 8); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Fatalf("bad multicast destination: %v", err)
+	}
 }

@@ -23,7 +23,7 @@ func file(t *testing.T, vary ...string) *sweep.File {
 	f := &sweep.File{Format: sweep.Format, Sweep: *s}
 	for i := 0; i < s.Points; i++ {
 		r := &network.Result{Offered: 0.1 * float64(i%4+1), Throughput: 0.09 * float64(i%4+1),
-			Latency: network.Summary{Mean: 10 + float64(i*i)}}
+			Latency: network.Summary{Count: 10, Mean: 10 + float64(i*i)}}
 		switch i {
 		case 3:
 			r.Deadlock = &network.Deadlock{Cycle: 500}

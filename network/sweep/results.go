@@ -103,6 +103,13 @@ func NewRow(s *Spec, i int, r *network.Result) Row {
 		ChannelUtilMean: Float(r.ChannelUtilMean), ChannelUtilMax: Float(r.ChannelUtilMax),
 		Cycles: r.Cycles, Incomplete: r.Incomplete,
 	}
+	if r.Latency.Count == 0 {
+		// No packet measured: no latency (null, an empty CSV cell), not 0.
+		nan := Float(math.NaN())
+		m := &row.Metrics
+		m.LatencyMean, m.LatencyP50, m.LatencyP95, m.LatencyP99, m.LatencyMax, m.LatencyCI95 = nan, nan, nan, nan, nan, nan
+		m.NetworkLatencyMean, m.Hops = nan, nan
+	}
 	if r.Deadlock != nil {
 		c := r.Deadlock.Cycle
 		row.DeadlockCycle = &c

@@ -16,7 +16,14 @@ type collector struct {
 
 	lat, net     stats.Histogram
 	latBM, netBM *stats.BatchMeans
-	hops         int64
+	hops, hopN   int64 // switches crossed by measured packets, and their number
+
+	// perMessage: latency is measured per software multicast message (see
+	// swmcast.go), not per packet; the measured counts are messages.
+	perMessage bool
+	// onDelivered sees every delivered packet before the statistics do
+	// (the software multicast driver).
+	onDelivered func(w *flit.Worm, arrive int64)
 
 	genPk, genFl  int64
 	delPk, delFl  int64
@@ -35,13 +42,18 @@ func newCollector(start, end int64) *collector {
 
 func (c *collector) inWindow(t int64) bool { return t >= c.start && t < c.end }
 
+// generated counts a packet queued at its source. Offered flits count once
+// per destination (a multicast worm's flits reach every destination), like
+// the ejected flits they are compared with and like Chiang's system load.
 func (c *collector) generated(w *flit.Worm, now int64) {
 	c.genPk++
 	c.genFl += int64(w.Len)
 	if c.inWindow(now) {
-		w.Measured = true
-		c.measured++
-		c.winGen += int64(w.Len)
+		c.winGen += int64(w.Len) * int64(max(w.Dests, 1))
+		if !c.perMessage {
+			w.Measured = true
+			c.measured++
+		}
 	}
 }
 
@@ -55,17 +67,47 @@ func (c *collector) ejected(arrive int64) {
 
 func (c *collector) delivered(w *flit.Worm, arrive int64) {
 	c.delPk++
+	if c.onDelivered != nil {
+		c.onDelivered(w, arrive)
+	}
 	if !w.Measured {
 		return
 	}
 	c.measuredDone++
-	l := arrive - w.GenCycle
-	n := arrive - w.InjCycle
+	c.record(w.GenCycle, w.InjCycle, arrive)
+	c.hops += int64(w.Hops)
+	c.hopN++
+}
+
+// record adds one measured latency: generated at gen, first flit injected
+// at inj, done at end.
+func (c *collector) record(gen, inj, end int64) {
+	l := end - gen
+	n := end - inj
 	c.lat.Add(l)
 	c.net.Add(n)
-	c.latBM.Add(w.GenCycle, float64(l))
-	c.netBM.Add(w.GenCycle, float64(n))
-	c.hops += int64(w.Hops)
+	c.latBM.Add(gen, float64(l))
+	c.netBM.Add(gen, float64(n))
+}
+
+// message counts a software multicast message created at cycle now and
+// reports whether it is measured.
+func (c *collector) message(now int64) bool {
+	if !c.inWindow(now) {
+		return false
+	}
+	c.measured++
+	return true
+}
+
+// messageDone records a measured message: generated at gen, its first
+// unicast injected at inj, its last destination done at end; hops and n are
+// the switches its unicasts crossed and their number.
+func (c *collector) messageDone(gen, inj, end, hops, n int64) {
+	c.measuredDone++
+	c.record(gen, inj, end)
+	c.hops += hops
+	c.hopN += n
 }
 
 func summary(h *stats.Histogram, bm *stats.BatchMeans) Summary {

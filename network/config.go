@@ -38,6 +38,19 @@ type MulticastConfig struct {
 	// branch lags). With ad and pseudo-ad, traffic.flits and a trace's flits
 	// count the data flits after the header.
 	Encoding string `yaml:"encoding" json:"encoding"`
+	// Scheme is hardware (one worm as set by Worm and Encoding) or a
+	// software (unicast-based) multicast: separate (separate addressing),
+	// umin or cmin (Chiang 1995 Ch. 7). A software multicast is a tree of
+	// unicasts; a node forwards the message only once it has received all
+	// of it, and sends its unicasts one after the other.
+	Scheme string `yaml:"scheme" json:"scheme"`
+	// SendLatency and ReceiveLatency are the software multicast's start-up
+	// costs in cycles: a node's processor spends SendLatency on each unicast
+	// it sends (one at a time) before handing it to the network, and a node
+	// has the message ReceiveLatency cycles after its tail arrived. 0 (the
+	// default) ignores them, as Chiang's Ch. 4 simulation does.
+	SendLatency    int `yaml:"send_latency" json:"send_latency"`
+	ReceiveLatency int `yaml:"receive_latency" json:"receive_latency"`
 }
 
 // TopologyConfig selects and sizes the network.
@@ -92,8 +105,13 @@ type TrafficConfig struct {
 	// Packets lists packets inline, one "cycle,src,dst,flits" string each
 	// (the trace format; a multicast lists its destinations separated by
 	// spaces). Like a trace, it replaces the pattern and load.
-	Packets  []string `yaml:"packets" json:"packets,omitempty"`
-	Hotspots IntList  `yaml:"hotspots" json:"hotspots,omitempty"`
+	Packets []string `yaml:"packets" json:"packets,omitempty"`
+	// Cluster is the cluster size of the cluster-multicast pattern: the
+	// terminals form aligned clusters of this many consecutive addresses
+	// (base cubes) and each multicasts to the rest of its cluster; 0 means
+	// one cluster of all terminals.
+	Cluster  int     `yaml:"cluster" json:"cluster,omitempty"`
+	Hotspots IntList `yaml:"hotspots" json:"hotspots,omitempty"`
 	// HotspotFraction is the share of packets sent to the hotspots.
 	HotspotFraction float64 `yaml:"hotspot_fraction" json:"hotspot_fraction,omitempty"`
 }
@@ -240,7 +258,7 @@ func Default() Config {
 		Routing:   "",
 		Arbiter:   "round-robin",
 		Traffic:   TrafficConfig{Pattern: "uniform", Load: 0.2, Flits: FlitRange{4, 4}},
-		Multicast: MulticastConfig{Worm: "async", Encoding: "single"},
+		Multicast: MulticastConfig{Worm: "async", Encoding: "single", Scheme: "hardware"},
 		Run:       RunConfig{Warmup: 1000, Measure: 10000, Drain: 100000, Seed: 1, DeadlockCheck: 256},
 	}
 }

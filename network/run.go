@@ -30,6 +30,7 @@ type Network struct {
 	stopAt     int64          // if > 0, stop at this cycle (benchmarks)
 	cast       flit.Cast      // how multicast packets travel
 	enc        Encoding       // their header
+	scheme     traffic.Scheme // hardware or a software multicast
 	emitErr    error          // first multicast the kernel refused
 	payloads   map[uint64]any // external packets' payloads by worm ID
 }
@@ -95,10 +96,16 @@ func Build(c Config) (*Network, error) {
 	if n.enc, err = ParseEncoding(c.Multicast.Encoding); err != nil {
 		return nil, badKey("multicast.encoding", c.Multicast.Encoding, "single, ad, pseudo-ad")
 	}
+	if n.scheme, err = traffic.ParseScheme(c.Multicast.Scheme); err != nil {
+		return nil, convertErr(err)
+	}
 	if err := n.buildTraffic(); err != nil {
 		return nil, err
 	}
 	k.stats = newCollector(n.start, n.end)
+	if n.scheme.Software() {
+		n.gen = newSWDriver(n, n.gen, n.scheme)
+	}
 	return n, nil
 }
 
@@ -129,14 +136,22 @@ func (n *Network) buildTraffic() error {
 		n.start, n.end = 0, last+1
 		return nil
 	}
+	length := traffic.Length{Min: c.Traffic.Flits.Min, Max: c.Traffic.Flits.Max}
+	n.start, n.end = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
+	if traffic.IsMulticastPattern(c.Traffic.Pattern) {
+		g, err := traffic.NewClusterMulticast(t.Terminals(), c.Traffic.Cluster, c.Traffic.Load, length, k.rng)
+		if err != nil {
+			return convertErr(err)
+		}
+		n.gen = g
+		return nil
+	}
 	shape := traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits}
 	pat, err := traffic.NewPattern(c.Traffic.Pattern, shape, c.Traffic.Hotspots, c.Traffic.HotspotFraction, k.rng)
 	if err != nil {
 		return convertErr(err)
 	}
-	length := traffic.Length{Min: c.Traffic.Flits.Min, Max: c.Traffic.Flits.Max}
 	n.gen = traffic.NewBernoulli(t.Terminals(), c.Traffic.Load, length, pat, k.rng)
-	n.start, n.end = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
 	return nil
 }
 
@@ -318,8 +333,8 @@ func (n *Network) Result() *Result {
 			r.BusiestChannel = k.PortName(int32(busiest))
 		}
 	}
-	if st.measuredDone > 0 {
-		r.Hops = float64(st.hops) / float64(st.measuredDone)
+	if st.hopN > 0 {
+		r.Hops = float64(st.hops) / float64(st.hopN)
 	}
 	r.Incomplete = n.deadlock == nil && st.measuredDone < st.measured
 	return r
@@ -403,6 +418,10 @@ func checkScalars(c *Config) error {
 		return badKey("run.drain", c.Run.Drain, "an integer ≥ 0")
 	case c.Run.DeadlockCheck < 1:
 		return badKey("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
+	case c.Multicast.SendLatency < 0 || c.Multicast.SendLatency > 1<<20:
+		return badKey("multicast.send_latency", c.Multicast.SendLatency, "an integer from 0 to 1048576 (cycles)")
+	case c.Multicast.ReceiveLatency < 0 || c.Multicast.ReceiveLatency > 1<<20:
+		return badKey("multicast.receive_latency", c.Multicast.ReceiveLatency, "an integer from 0 to 1048576 (cycles)")
 	}
 	return nil
 }

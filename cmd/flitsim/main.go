@@ -4,6 +4,8 @@
 //	flitsim run [-c FILE] [--set key=value]... [--seed N] [--format table|json|csv]
 //	flitsim list                    topologies, routings, arbiters, modes, patterns, keys
 //	flitsim verify [--format table|json]
+//	flitsim sweep [-c FILE] [--set key=value]... --vary KEY=start:stop:step... [--out DIR] [--shard i/n] [--jobs J]
+//	flitsim merge --out DIR FILE.json... | DIR
 //	flitsim help
 //
 // Results go to stdout. Every bad input prints one line "flitsim: ..." to
@@ -61,13 +63,21 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdList(rest, stdout)
 	case "verify":
 		return cmdVerify(rest, stdout)
+	case "encode":
+		return cmdEncode(rest, stdout)
+	case "sweep":
+		return cmdSweep(rest, stdout)
+	case "merge":
+		return cmdMerge(rest, stdout)
+	case "deadlock-search":
+		return cmdSearch(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	default:
 		if strings.HasPrefix(cmd, "-") {
 			return cmdRun(args, stdout) // flitsim -c x.yaml == flitsim run -c x.yaml
 		}
-		return fmt.Errorf("unknown command %q (allowed: run, list, verify, help)", cmd)
+		return fmt.Errorf("unknown command %q (allowed: run, list, verify, encode, sweep, merge, deadlock-search, help)", cmd)
 	}
 }
 
@@ -79,6 +89,12 @@ Usage:
   flitsim list                 list topologies, routings, arbiters, switching modes,
                                traffic patterns and configuration keys
   flitsim verify [--format F]  reproduce published results; exit 1 if any fails
+  flitsim encode [flags]       encode a multicast header (--scheme S --dests SPEC) and show its flits
+  flitsim sweep [flags]        run a grid of experiments (--vary KEY=start:stop:step),
+                               write results.csv/.json and load-curve plots
+  flitsim merge --out DIR F... join the shard files of a sweep (sweep --shard i/n)
+  flitsim deadlock-search      run many concurrent multicasts; report the first deadlock
+                               as a replayable config
   flitsim help [COMMAND]       this text, or a command's flags
 
 Run "flitsim COMMAND -h" for a command's flags.
@@ -87,10 +103,10 @@ Run "flitsim COMMAND -h" for a command's flags.
 func cmdHelp(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "verify":
+		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search":
 			return dispatch([]string{args[0], "-h"}, stdout)
 		}
-		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify)", args[0])
+		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search)", args[0])
 	}
 	_, err := io.WriteString(stdout, usage)
 	return err

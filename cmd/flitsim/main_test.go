@@ -58,7 +58,7 @@ func fakeResult(c network.Config) *network.Result {
 		ChannelUtilMean: 0.1, ChannelUtilMax: 0.31, BusiestChannel: "(3,4) x+",
 		MaxBufferOccupancy: 4,
 		Deadlock: &network.Deadlock{Cycle: 900, Since: 700,
-			Worms:     []network.DeadlockWorm{{ID: 7, Src: 1, Dst: 5}, {ID: 9, Src: 5, Dst: 2}},
+			Worms:     []network.DeadlockWorm{{ID: 7, Src: 1, Dst: []int32{5}}, {ID: 9, Src: 5, Dst: []int32{2}}},
 			Resources: []string{"s1.in0", "s2.in0"}, Switches: []string{"s1", "s2"}},
 	}
 }

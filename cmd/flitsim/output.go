@@ -70,7 +70,7 @@ func writeTable(w io.Writer, r *network.Result) error {
 	} else {
 		worms := make([]string, len(d.Worms))
 		for i, wm := range d.Worms {
-			worms[i] = fmt.Sprintf("#%d %d→%d", wm.ID, wm.Src, wm.Dst)
+			worms[i] = fmt.Sprintf("#%d %d→%s", wm.ID, wm.Src, network.DestText(wm.Dst))
 		}
 		rows = append(rows,
 			[]string{"deadlock", fmt.Sprintf("at cycle %d (stuck since %d)", d.Cycle, d.Since)},

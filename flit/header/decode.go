@@ -94,12 +94,12 @@ func (r Router) Decode(h *Header) ([]PortHeader, error) {
 		}
 		for j, reach := range r.Reach {
 			bits := make([]bool, len(reach))
-			any := false
+			hit := false
 			for i, x := range reach {
 				bits[i] = dest[x] && port[x] == j
-				any = any || bits[i]
+				hit = hit || bits[i]
 			}
-			if any {
+			if hit {
 				outs.enable(j, h.Len()-1)
 				outs.p[j].bits = bits
 			}

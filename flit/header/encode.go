@@ -62,6 +62,10 @@ func (o *Options) check() (n int, err error) {
 	return n, nil
 }
 
+// Validate checks the options as Encode does before looking at the
+// scheme and destinations (defaults apply), and returns n with Nodes = K^n.
+func (o Options) Validate() (n int, err error) { return o.check() }
+
 // stages returns n with nodes = k^n (n ≥ 1), or 0 if there is none.
 func stages(nodes, k int) int {
 	n, p := 0, 1

@@ -137,22 +137,24 @@ func (m *MIN) decode(sw int, h *Header) ([]PortHeader, error) {
 		return nil, err
 	}
 	stage, _ := m.stageRow(sw)
-	reach := make([][]int, m.K)
-	port := make([]int, m.Nodes)
-	for i := range port {
-		port[i] = -1
-	}
-	for j := range m.K {
-		reach[j] = m.reach(sw, j, nil)
-		for _, x := range reach[j] {
-			port[x] = j
+	// The nodes each port reaches (k^stage each), and the reverse map; the
+	// cost is proportional to what the switch reaches, not to N.
+	var reach [][]int
+	port := map[int]int{}
+	if !h.Scheme.isBits() {
+		reach = make([][]int, m.K)
+		for j := range m.K {
+			reach[j] = m.reach(sw, j, nil)
+			for _, x := range reach[j] {
+				port[x] = j
+			}
 		}
 	}
 	outs := newOutputs(h, m.K)
 	switch {
 	case h.Scheme.isAddress():
 		for i, a := range p.addrs {
-			if j := port[a.v]; j >= 0 {
+			if j, ok := port[a.v]; ok {
 				outs.enable(j, i)
 			}
 			for j, on := range outs.on {

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/flitsim/flitsim/network/plot"
+	"github.com/flitsim/flitsim/network/sweep"
+)
+
+const sweepSynopsis = `Usage: flitsim sweep [-c FILE.yaml] [--set key=value]... --vary KEY=start:stop:step [--vary KEY2=v1,v2,v3]...
+                     [--out DIR] [--shard i/n] [--jobs J] [--format table|json|csv]
+
+Runs a grid of experiments: the config file (default: the embedded default)
+with the --set overrides, then each point's values of the varied keys
+(any configuration key; "flitsim list" shows them). Several --vary make a
+grid, the cartesian product, in nested-loop order: the first --vary is the
+outermost, the last changes fastest; points are numbered from 0 in that
+order. A range start:stop:step includes stop; a list is v1,v2,... (or
+v1;v2;... for values that hold commas, e.g. topology.order=0,1;1,0).
+
+Every point runs from the same run.seed (seeds are never varied unless you
+vary run.seed), on all cores (or --jobs), and the results come out in grid
+order. With --out DIR the sweep writes results.csv, results.json and the
+plots latency-vs-offered.svg/.png and accepted-vs-offered.svg/.png there.
+
+--shard i/n runs only the points whose number is ≡ i−1 mod n and writes
+results-shard-i-of-n.csv/.json (no plots); "flitsim merge" joins the shards.
+A progress bar is shown on stderr when it is a terminal.
+`
+
+func cmdSweep(args []string, stdout io.Writer) error {
+	fs := newFlags("sweep")
+	file := fs.StringP("config", "c", "", "base experiment YAML `FILE` (default: the embedded default)")
+	sets := fs.StringArray("set", nil, "override a key for every point: `key=value` (repeatable)")
+	seed := fs.String("seed", "", "random seed of every point, a shortcut for --set run.seed=`N`")
+	vary := fs.StringArray("vary", nil, "vary a key: `KEY=start:stop:step` or KEY=v1,v2,... (repeatable: a grid)")
+	out := fs.StringP("out", "o", "", "write results, shard files and plots into `DIR` (created if missing)")
+	shardFlag := fs.String("shard", "", "run only shard `i/n` of the points (1 ≤ i ≤ n)")
+	jobs := fs.IntP("jobs", "j", 0, "run `J` points at once (default: all cores, GOMAXPROCS)")
+	format := fs.StringP("format", "f", "table", "stdout format: table, json or csv")
+	if help, err := parseFlags(fs, sweepSynopsis, args, stdout); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
+		return err
+	}
+	switch rest := fs.Args(); {
+	case len(rest) == 1 && *file == "":
+		*file = rest[0]
+	case len(rest) > 0:
+		return fmt.Errorf("sweep: unexpected argument %q (give the config file with -c FILE)", rest[0])
+	}
+	if *jobs < 0 {
+		return fmt.Errorf("--jobs: %d is not allowed (allowed: an integer ≥ 1, or 0 for all cores)", *jobs)
+	}
+	var shard sweep.Shard
+	if fs.Changed("shard") {
+		s, err := sweep.ParseShard(*shardFlag)
+		if err != nil {
+			return err
+		}
+		shard = s
+	}
+	if fs.Changed("seed") {
+		*sets = append(*sets, "run.seed="+*seed)
+	}
+	spec, err := sweep.NewSpec(*file, *sets, *vary)
+	if err != nil {
+		return err
+	}
+	update, stop := sweepProgress()
+	f, err := sweep.Run(spec, shard, sweep.Options{Jobs: *jobs, Progress: update})
+	stop()
+	if err != nil {
+		var pe *sweep.PanicError
+		if errors.As(err, &pe) {
+			return &exitError{3, fmt.Errorf("internal error: %v", err)}
+		}
+		return err
+	}
+	if *out != "" {
+		if err := writeSweep(*out, f, shard.Whole()); err != nil {
+			return err
+		}
+	}
+	return printSweep(stdout, f, *format)
+}
+
+// writeSweep writes f's JSON and CSV files into dir, and the plots if
+// plots is set.
+func writeSweep(dir string, f *sweep.File, plots bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out %s: cannot create the folder: %v", dir, unwrapPathErr(err))
+	}
+	var j, c bytes.Buffer
+	if err := f.WriteJSON(&j); err != nil {
+		return err
+	}
+	if err := f.WriteCSV(&c); err != nil {
+		return err
+	}
+	base := filepath.Join(dir, f.BaseName())
+	for _, out := range []struct {
+		name string
+		data []byte
+	}{{base + ".json", j.Bytes()}, {base + ".csv", c.Bytes()}} {
+		if err := os.WriteFile(out.name, out.data, 0o644); err != nil {
+			return fmt.Errorf("--out %s: cannot write %s: %v", dir, filepath.Base(out.name), unwrapPathErr(err))
+		}
+	}
+	if plots {
+		if err := plot.Write(dir, f); err != nil {
+			return fmt.Errorf("--out %s: %v", dir, err)
+		}
+	}
+	return nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// printSweep writes f to stdout as a table, JSON (the results.json document)
+// or CSV (results.csv).
+func printSweep(w io.Writer, f *sweep.File, format string) error {
+	switch format {
+	case "json":
+		return f.WriteJSON(w)
+	case "csv":
+		return f.WriteCSV(w)
+	}
+	header := []string{"point"}
+	for _, v := range f.Sweep.Vary {
+		header = append(header, v.Key)
+	}
+	header = append(header, "offered", "accepted", "latency mean", "p99", "network latency", "hops", "status")
+	rows := make([][]string, 0, len(f.Rows))
+	for _, r := range f.Rows {
+		row := []string{strconv.Itoa(r.Point)}
+		for _, kv := range r.Values {
+			row = append(row, kv.Value)
+		}
+		status := "ok"
+		switch {
+		case r.DeadlockCycle != nil:
+			status = fmt.Sprintf("deadlock at cycle %d", *r.DeadlockCycle)
+		case r.Incomplete:
+			status = "incomplete (saturated)"
+		}
+		lat := num(float64(r.LatencyMean))
+		if lat != "n/a" {
+			lat += " ± " + num(float64(r.LatencyCI95))
+		}
+		row = append(row, num(float64(r.Offered)), num(float64(r.Throughput)), lat, num(float64(r.LatencyP99)),
+			num(float64(r.NetworkLatencyMean)), num(float64(r.Hops)), status)
+		rows = append(rows, row)
+	}
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	return t.Render()
+}

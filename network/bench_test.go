@@ -3,6 +3,8 @@ package network
 import (
 	"testing"
 
+	"github.com/flitsim/flitsim/flit"
+
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -106,5 +108,61 @@ func TestNoAllocationsPerCycle(t *testing.T) {
 		if a := testing.AllocsPerRun(2000, n.Cycle); a != 0 {
 			t.Errorf("%s: %v allocations per cycle", c.Topology.Kind, a)
 		}
+	}
+}
+
+// BenchmarkMulticastMIN is a multicast-heavy workload: a 64-node cube MIN of
+// 2×2 switches with Chiang's one-flit output buffers, where every node
+// multicasts 16-flit packets to the other 7 members of its 8-node base cube
+// (asynchronous worms). flit-hops count every replicated copy.
+func BenchmarkMulticastMIN(b *testing.B) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "cube", K: 2, N: 6}
+	c.Buffers = BufferConfig{Output: 1}
+	c.Traffic.Load = 0
+	c.Run = RunConfig{Warmup: 0, Measure: 1 << 40, Seed: 1, DeadlockCheck: 256}
+	n, err := Build(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := n.K
+	rng := k.Rand()
+	dests := make([][]int, 64)
+	for s := range dests {
+		base := s &^ 7
+		for d := base; d < base+8; d++ {
+			if d != s {
+				dests[s] = append(dests[s], d)
+			}
+		}
+	}
+	// Each node starts a multicast with probability p per cycle: 7 copies of
+	// 16 flits, so p = 0.005 offers 0.56 flits per output port per cycle.
+	const p = 0.005
+	step := func() {
+		for s := 0; s < 64; s++ {
+			if rng.Float64() < p {
+				if _, err := k.EnqueueMulticast(s, dests[s], 16, flit.Tree, SingleFlit); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		k.Step()
+	}
+	for i := 0; i < 5000; i++ {
+		step()
+	}
+	hops0 := k.FlitHops
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		step()
+	}
+	b.StopTimer()
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "cycles/s")
+	b.ReportMetric(float64(k.FlitHops-hops0)/sec, "flit-hops/s")
+	if k.Deadlock != nil || k.Violations.Total() != 0 {
+		b.Fatalf("deadlock %v violations %+v", k.Deadlock, k.Violations)
 	}
 }

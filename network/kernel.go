@@ -144,6 +144,8 @@ type Kernel struct {
 	sinkWorm []int32 // per terminal: worm whose flits are arriving
 	sinkSeq  []int32 // per terminal: last flit index received
 	injOwner []int32 // per terminal: worm using its injection channel, or -1
+
+	tr Tracer // nil unless tracing
 }
 
 type grantRec struct {
@@ -294,7 +296,13 @@ func (k *Kernel) Step() {
 	if k.Deadlock == nil && (k.CheckDeadlock || len(k.moves) == 0 && k.anyActive()) {
 		k.Deadlock = k.detect()
 	}
+	if k.tr != nil {
+		k.traceBlocked()
+	}
 	k.commit()
+	if k.tr != nil {
+		k.tr.EndCycle(k.now)
+	}
 	k.now++
 }
 
@@ -402,6 +410,9 @@ func (k *Kernel) allocate() {
 func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
 	x := &k.bs[r.Buf]
 	x.mask |= got
+	if k.tr != nil {
+		k.tr.Granted(k.now, r.Buf, r.Worm, x.rSw, got)
+	}
 	if k.syncLive > 0 {
 		k.granted = append(k.granted, grantRec{b: r.Buf, got: got, sw: x.rSw, worm: r.Worm})
 	}
@@ -560,7 +571,11 @@ func (k *Kernel) commit() {
 			base := k.portBase[s]
 			for m := k.need(x, &f); m != 0; {
 				k.FlitHops++
-				k.receive(k.pDest[base+int32(m.Next())], f, arrive)
+				gp := base + int32(m.Next())
+				if k.tr != nil {
+					k.traceMove(x, b, f, k.pDest[gp], gp, arrive)
+				}
+				k.receive(k.pDest[gp], f, arrive)
 			}
 			if tail && !k.outBuf {
 				for m := x.mask; m != 0; {
@@ -571,9 +586,15 @@ func (k *Kernel) commit() {
 			if x.kind == kindSource && f.Seq == 0 {
 				k.Pool.Worms[f.Worm].InjCycle = now
 			}
+			if k.tr != nil {
+				k.traceMove(x, b, f, x.fixed, -1, arrive)
+			}
 			k.receive(x.fixed, f, arrive)
 		}
 		if x.also >= 0 {
+			if k.tr != nil {
+				k.tr.Move(now, f, b, x.also, int32(len(k.Links))+x.relT, arrive)
+			}
 			k.relay(x, f, arrive)
 		}
 		if x.rel >= 0 && tail {
@@ -679,6 +700,9 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
 	}
 	k.sinkWorm[term] = -1
 	w.Done++
+	if k.tr != nil {
+		k.tr.Delivered(k.now, w, f.Worm, term)
+	}
 	if w.Done < w.Dests {
 		return
 	}
@@ -695,4 +719,21 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
 		k.pathLive--
 	}
 	k.Pool.Put(f.Worm)
+}
+
+// traceMove reports one copy of a move; ch is the port crossed for routed
+// input-buffered moves, else the buffer's own channel.
+func (k *Kernel) traceMove(x *bufState, b int32, f flit.Flit, to, gp int32, arrive int64) {
+	ch := x.ch
+	switch {
+	case ch == chanRouted:
+		ch = gp
+	case ch < 0:
+		ch = -1
+	}
+	ready := arrive
+	if to < k.nb && f.Seq == 0 && k.bs[to].rSw >= 0 {
+		ready += k.delay
+	}
+	k.tr.Move(k.now, f, b, to, ch, ready)
 }

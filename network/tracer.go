@@ -1,0 +1,172 @@
+package network
+
+import (
+	"math/bits"
+
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/link"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+// Tracer observes the kernel cycle by cycle, for cycle traces (VCD, event
+// logs, timelines). The kernel calls it only when one is set, so tracing
+// costs nothing when off. Buffers are the kernel's buffer ids (see
+// Kernel.Buffers); a destination ≥ Kernel.Buffers() is terminal
+// (to − Buffers()). Calls within a cycle come in this order: Blocked for
+// every front flit that does not move, Granted, Move and Delivered as the
+// commit phase does them, then EndCycle.
+type Tracer interface {
+	// Granted: worm wi was granted ports of switch sw for the flits in
+	// buffer b.
+	Granted(cycle int64, b, wi, sw int32, ports xbar.PortSet)
+	// Move: flit f left buffer from for to (every copy of a replicated flit
+	// is one Move), crossing channel ch (see Kernel.ChannelName; -1: only a
+	// crossbar). It can leave to from cycle ready on.
+	Move(cycle int64, f flit.Flit, from, to, ch int32, ready int64)
+	// Blocked: the front flit f of buffer b did not move, for reason; who is
+	// the worm holding what b waits for (or -1) and at the buffer or global
+	// port waited for (or -1).
+	Blocked(cycle int64, f flit.Flit, b int32, reason Wait, who, at int32)
+	// Delivered: worm w's tail reached terminal term; it is complete when
+	// w.Done == w.Dests.
+	Delivered(cycle int64, w *flit.Worm, wi, term int32)
+	// EndCycle closes the cycle.
+	EndCycle(cycle int64)
+}
+
+// Wait is why a front flit did not move.
+type Wait uint8
+
+const (
+	WaitLink   Wait = iota // still on the link (or waiting for its routing delay)
+	WaitPort               // needs a port another worm holds (at: global port)
+	WaitArb                // asked for free ports and lost the arbitration
+	WaitSpace              // a destination buffer is full (at: that buffer)
+	WaitTail               // store-and-forward: its tail has not arrived
+	WaitSync               // a synchronous worm held back by another branch
+	WaitInject             // a node's injection channel is in use (at: terminal)
+)
+
+var waitNames = []string{"link", "port", "arbitration", "space", "tail", "sync", "injection"}
+
+func (w Wait) String() string { return waitNames[w] }
+
+// SetTracer attaches t (nil detaches).
+func (k *Kernel) SetTracer(t Tracer) { k.tr = t }
+
+// Buffers is the number of switch buffers and source registers; ids below
+// it are buffers, ids from it on are terminals.
+func (k *Kernel) Buffers() int32 { return k.nb }
+
+// BufferInfo describes buffer b: the switch (or, for a source register, the
+// terminal) it belongs to, its port, whether it is an output buffer or a
+// source register, and its depth.
+func (k *Kernel) BufferInfo(b int32) (sw, port int32, output, source bool, depth int) {
+	x := &k.bs[b]
+	return k.bSw[b], k.bPort[b], x.kind == kindOut, x.kind == kindSource, x.Depth()
+}
+
+// Occupancy is the number of flits in buffer b (slots reserved by flits on
+// the link count).
+func (k *Kernel) Occupancy(b int32) int { return k.bs[b].Len() }
+
+// Owner is the worm bound at buffer b (the one whose flits it routes), or -1.
+func (k *Kernel) Owner(b int32) int32 { return k.bs[b].worm }
+
+// Channels is the number of channels: every switch output port's link, then
+// every terminal's injection link.
+func (k *Kernel) Channels() int32 { return int32(len(k.Links) + len(k.injLinks)) }
+
+// ChannelName names channel ch.
+func (k *Kernel) ChannelName(ch int32) string {
+	if int(ch) < len(k.Links) {
+		return k.PortName(ch)
+	}
+	return "terminal " + itoa(int(ch)-len(k.Links)) + " injection"
+}
+
+// ChannelConnected reports whether channel ch is wired (mesh edge ports are
+// not).
+func (k *Kernel) ChannelConnected(ch int32) bool {
+	return int(ch) >= len(k.Links) || k.pDest[ch] >= 0
+}
+
+func itoa(v int) string {
+	if v == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for ; v > 0; v /= 10 {
+		i--
+		b[i] = byte('0' + v%10)
+	}
+	return string(b[i:])
+}
+
+// traceBlocked reports every front flit that does not move this cycle.
+func (k *Kernel) traceBlocked() {
+	for wi, word := range k.active {
+		for word != 0 {
+			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			word &= word - 1
+			if k.moving(b) {
+				continue
+			}
+			reason, who, at := k.blockReason(b)
+			k.tr.Blocked(k.now, *k.bs[b].Front(), b, reason, who, at)
+		}
+	}
+}
+
+// blockReason classifies why b's front flit does not move (the first reason
+// found, in the order the flow checks them).
+func (k *Kernel) blockReason(b int32) (Wait, int32, int32) {
+	x := &k.bs[b]
+	f := x.Front()
+	if !f.Ready(k.now) {
+		return WaitLink, -1, -1
+	}
+	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
+		return WaitSync, f.Worm, -1
+	}
+	if x.rSw >= 0 {
+		if miss := k.need(x, f) &^ x.mask; miss != 0 || x.worm != f.Worm {
+			for m := miss; m != 0; {
+				p := m.Next()
+				if o := k.sw[x.rSw].Owner[p]; o != xbar.Free {
+					return WaitPort, o, k.portBase[x.rSw] + int32(p)
+				}
+			}
+			return WaitArb, -1, -1
+		}
+	}
+	if x.also >= 0 && !k.relayFree(x) {
+		return WaitInject, k.injOwner[x.relT], x.relT
+	}
+	if x.kind == kindSource {
+		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
+			return WaitInject, o, k.bSw[b]
+		}
+	}
+	if f.Seq == 0 && k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, &k.Pool.Worms[f.Worm]) {
+		return WaitTail, f.Worm, -1
+	}
+	full := func(d int32) bool { return d < k.nb && !k.moving(d) && k.bs[d].Free() == 0 }
+	if x.rSw < 0 {
+		if full(x.fixed) {
+			return WaitSpace, k.bs[x.fixed].Front().Worm, x.fixed
+		}
+	} else {
+		base := k.portBase[x.rSw]
+		for m := k.need(x, f); m != 0; {
+			if d := k.pDest[base+int32(m.Next())]; full(d) {
+				return WaitSpace, k.bs[d].Front().Worm, d
+			}
+		}
+	}
+	if x.also >= 0 && full(x.also) {
+		return WaitSpace, k.bs[x.also].Front().Worm, x.also
+	}
+	return WaitSpace, -1, -1 // room for fewer flits than a cut-through needs
+}

@@ -2,7 +2,6 @@ package network
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -65,21 +64,17 @@ func (k *Kernel) detect() *Deadlock {
 	g.edges = g.edges[:0]
 	k.findRears()
 	k.collectSync()
-	for wi, word := range k.active {
-		for word != 0 {
-			b := int32(wi<<6 | bits.TrailingZeros64(word))
-			word &= word - 1
-			if k.moving(b) {
-				continue
-			}
-			first := int32(len(g.edges))
-			if k.waits(b) {
-				g.nodes = append(g.nodes, b)
-				g.start[b] = first
-				g.in[b] = true
-			} else {
-				g.edges = g.edges[:first]
-			}
+	for b := range k.activeBuffers() {
+		if k.moving(b) {
+			continue
+		}
+		first := int32(len(g.edges))
+		if k.waits(b) {
+			g.nodes = append(g.nodes, b)
+			g.start[b] = first
+			g.in[b] = true
+		} else {
+			g.edges = g.edges[:first]
 		}
 	}
 	// Edge lists are contiguous per node in node order.
@@ -231,19 +226,10 @@ func (k *Kernel) collectSync() {
 	if k.syncLive == 0 {
 		return
 	}
-	for wi, word := range k.active {
-		for word != 0 {
-			b := int32(wi<<6 | bits.TrailingZeros64(word))
-			word &= word - 1
-			x := &k.bs[b]
-			prev := int32(-1)
-			for i := 0; i < x.Len(); i++ {
-				if f := x.At(i); f.Worm != prev {
-					prev = f.Worm
-					if k.Pool.Worms[f.Worm].Cast == flit.SyncTree {
-						g.sync = append(g.sync, syncMember{worm: f.Worm, b: b})
-					}
-				}
+	for b := range k.activeBuffers() {
+		for _, f := range wormRuns(&k.bs[b]) {
+			if k.Pool.Worms[f.Worm].Cast == flit.SyncTree {
+				g.sync = append(g.sync, syncMember{worm: f.Worm, b: b})
 			}
 		}
 	}
@@ -420,16 +406,12 @@ func (k *Kernel) findRears() {
 	for i := range k.rearSeq[:n] {
 		k.rearSeq[i] = -1
 	}
-	for wi, word := range k.active {
-		for word != 0 {
-			b := int32(wi<<6 | bits.TrailingZeros64(word))
-			word &= word - 1
-			x := &k.bs[b]
-			for i := 0; i < x.Len(); i++ {
-				f := x.At(i)
-				if f.Seq > k.rearSeq[f.Worm] {
-					k.rearSeq[f.Worm], k.rear[f.Worm] = f.Seq, b
-				}
+	for b := range k.activeBuffers() {
+		x := &k.bs[b]
+		for i := 0; i < x.Len(); i++ {
+			f := x.At(i)
+			if f.Seq > k.rearSeq[f.Worm] {
+				k.rearSeq[f.Worm], k.rear[f.Worm] = f.Seq, b
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"iter"
 	"math/bits"
 	"math/rand/v2"
 
@@ -280,6 +281,37 @@ func (k *Kernel) anyActive() bool {
 		}
 	}
 	return false
+}
+
+// activeBuffers yields the buffers holding a flit, in id order. (The flow
+// phase walks the bitset by hand: it is the hot loop.)
+func (k *Kernel) activeBuffers() iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for wi, word := range k.active {
+			for word != 0 {
+				if !yield(int32(wi<<6 | bits.TrailingZeros64(word))) {
+					return
+				}
+				word &= word - 1
+			}
+		}
+	}
+}
+
+// wormRuns yields, for buffer x, each run of consecutive flits of one worm:
+// the position of its first flit and that flit.
+func wormRuns(x *bufState) iter.Seq2[int, *flit.Flit] {
+	return func(yield func(int, *flit.Flit) bool) {
+		prev := int32(-1)
+		for i := 0; i < x.Len(); i++ {
+			if f := x.At(i); f.Worm != prev {
+				prev = f.Worm
+				if !yield(i, f) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func (k *Kernel) setActive(b int32)   { k.active[b>>6] |= 1 << uint(b&63) }

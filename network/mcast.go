@@ -3,7 +3,6 @@ package network
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -313,26 +312,15 @@ func (k *Kernel) relay(x *bufState, f flit.Flit, arrive int64) {
 func (k *Kernel) syncVeto() {
 	for {
 		changed := false
-		for wi, word := range k.active {
-			for word != 0 {
-				b := int32(wi<<6 | bits.TrailingZeros64(word))
-				word &= word - 1
-				x := &k.bs[b]
-				prev := int32(-1)
-				for i := 0; i < x.Len(); i++ {
-					f := x.At(i)
-					if f.Worm == prev {
-						continue
-					}
-					prev = f.Worm
-					if k.Pool.Worms[f.Worm].Cast != flit.SyncTree || k.vetoAt[f.Worm] == k.now {
-						continue
-					}
-					// Its first flit here must be at the front and moving.
-					if i > 0 || !k.moving(b) {
-						k.vetoAt[f.Worm] = k.now
-						changed = true
-					}
+		for b := range k.activeBuffers() {
+			for i, f := range wormRuns(&k.bs[b]) {
+				if k.Pool.Worms[f.Worm].Cast != flit.SyncTree || k.vetoAt[f.Worm] == k.now {
+					continue
+				}
+				// Its first flit here must be at the front and moving.
+				if i > 0 || !k.moving(b) {
+					k.vetoAt[f.Worm] = k.now
+					changed = true
 				}
 			}
 		}

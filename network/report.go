@@ -2,7 +2,6 @@ package network
 
 import (
 	"fmt"
-	"math/bits"
 	"strings"
 )
 
@@ -80,19 +79,15 @@ type Location struct {
 // (several for a replicated flit). Scenario tests and the verify suite use
 // it to follow a header cycle by cycle.
 func (k *Kernel) Locate(wi, seq int32, out []Location) []Location {
-	for wd, word := range k.active {
-		for word != 0 {
-			b := int32(wd<<6 | bits.TrailingZeros64(word))
-			word &= word - 1
-			x := &k.bs[b]
-			if x.kind == kindSource {
-				continue
-			}
-			for i := 0; i < x.Len(); i++ {
-				if f := x.At(i); f.Worm == wi && f.Seq == seq {
-					s := int(k.bSw[b])
-					out = append(out, Location{Switch: s, Port: int(k.bPort[b]), Output: x.kind == kindOut, Label: k.Topo.Switches[s].Label})
-				}
+	for b := range k.activeBuffers() {
+		x := &k.bs[b]
+		if x.kind == kindSource {
+			continue
+		}
+		for i := 0; i < x.Len(); i++ {
+			if f := x.At(i); f.Worm == wi && f.Seq == seq {
+				s := int(k.bSw[b])
+				out = append(out, Location{Switch: s, Port: int(k.bPort[b]), Output: x.kind == kindOut, Label: k.Topo.Switches[s].Label})
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package network
 
 import (
-	"math/bits"
-
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/link"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -106,16 +104,12 @@ func itoa(v int) string {
 
 // traceBlocked reports every front flit that does not move this cycle.
 func (k *Kernel) traceBlocked() {
-	for wi, word := range k.active {
-		for word != 0 {
-			b := int32(wi<<6 | bits.TrailingZeros64(word))
-			word &= word - 1
-			if k.moving(b) {
-				continue
-			}
-			reason, who, at := k.blockReason(b)
-			k.tr.Blocked(k.now, *k.bs[b].Front(), b, reason, who, at)
+	for b := range k.activeBuffers() {
+		if k.moving(b) {
+			continue
 		}
+		reason, who, at := k.blockReason(b)
+		k.tr.Blocked(k.now, *k.bs[b].Front(), b, reason, who, at)
 	}
 }
 

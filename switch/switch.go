@@ -81,14 +81,7 @@ func (s *Switch) before(a, b *Request) bool {
 	case RoundRobin:
 		// Distance from the switch's pointer, going round: the input after
 		// the last winner comes first.
-		ka, kb := a.In-s.rrIn, b.In-s.rrIn
-		if ka < 0 {
-			ka += int32(len(s.Owner))
-		}
-		if kb < 0 {
-			kb += int32(len(s.Owner))
-		}
-		if ka != kb {
+		if ka, kb := s.round(a.In, s.rrIn), s.round(b.In, s.rrIn); ka != kb {
 			return ka < kb
 		}
 	case Oldest:
@@ -166,15 +159,17 @@ func (s *Switch) Grantable(want PortSet) bool {
 // grabs reports whether a takes output port p before b under Grab: each
 // port's arbiter favours its straight-through input.
 func (s *Switch) grabs(a, b *Request, p int) bool {
-	ka, kb := a.In-int32(p), b.In-int32(p)
-	if ka < 0 {
-		ka += int32(len(s.Owner))
-	}
-	if kb < 0 {
-		kb += int32(len(s.Owner))
-	}
-	if ka != kb {
+	if ka, kb := s.round(a.In, int32(p)), s.round(b.In, int32(p)); ka != kb {
 		return ka < kb
 	}
 	return a.ID < b.ID
+}
+
+// round is how far input in comes after input from, going round the switch.
+func (s *Switch) round(in, from int32) int32 {
+	d := in - from
+	if d < 0 {
+		d += int32(len(s.Owner))
+	}
+	return d
 }

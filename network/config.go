@@ -125,6 +125,10 @@ type RunConfig struct {
 	// DeadlockCheck is the period in cycles of the wait-for-graph check
 	// (a check also runs on any cycle in which no flit moved).
 	DeadlockCheck int64 `yaml:"deadlock_check" json:"deadlock_check"`
+	// StallLimit stops a run in which no flit has moved for this many
+	// cycles although flits are waiting and no deadlock was found (a
+	// livelock or starvation); 0 never stops.
+	StallLimit int64 `yaml:"stall_limit" json:"stall_limit"`
 }
 
 // IntList is a list of integers written either as a YAML sequence or as a
@@ -259,7 +263,7 @@ func Default() Config {
 		Arbiter:   "round-robin",
 		Traffic:   TrafficConfig{Pattern: "uniform", Load: 0.2, Flits: FlitRange{4, 4}},
 		Multicast: MulticastConfig{Worm: "async", Encoding: "single", Scheme: "hardware"},
-		Run:       RunConfig{Warmup: 1000, Measure: 10000, Drain: 100000, Seed: 1, DeadlockCheck: 256},
+		Run:       RunConfig{Warmup: 1000, Measure: 10000, Drain: 100000, Seed: 1, DeadlockCheck: 256, StallLimit: 10000},
 	}
 }
 

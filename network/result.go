@@ -43,6 +43,9 @@ type Result struct {
 
 	// Deadlock is nil, or the wait-for cycle that stopped the run.
 	Deadlock *Deadlock `json:"deadlock"`
+	// Stall is nil, or when no flit moved for run.stall_limit cycles while
+	// flits waited and no deadlock was found (livelock or starvation).
+	Stall *Stall `json:"stall"`
 	// Incomplete is true when the drain limit was reached before every
 	// measured packet was delivered (the network is saturated).
 	Incomplete bool `json:"incomplete"`
@@ -82,4 +85,12 @@ type DeadlockWorm struct {
 	ID  uint64  `json:"id"`
 	Src int32   `json:"src"`
 	Dst []int32 `json:"dst"` // one destination, or a multicast's set
+}
+
+// Stall reports a run stopped because nothing moved: from Since to Cycle no
+// flit moved although flits were waiting, and the wait-for graph held no
+// deadlock (for example synchronous worms that keep giving back ports).
+type Stall struct {
+	Cycle int64 `json:"cycle"`
+	Since int64 `json:"since"`
 }

@@ -20,19 +20,21 @@ type Network struct {
 	K   *Kernel
 	gen traffic.Generator
 
-	start, end int64 // measurement window
-	trace      bool
-	deadlock   *Deadlock
-	utilDone   bool
-	util       []uint64 // per port: flits carried in the window
-	stopped    bool
-	external   bool           // driven by Akita endpoints (see AttachEndpoints)
-	stopAt     int64          // if > 0, stop at this cycle (benchmarks)
-	cast       flit.Cast      // how multicast packets travel
-	enc        Encoding       // their header
-	scheme     traffic.Scheme // hardware or a software multicast
-	emitErr    error          // first multicast the kernel refused
-	payloads   map[uint64]any // external packets' payloads by worm ID
+	start, end   int64 // measurement window
+	trace        bool
+	deadlock     *Deadlock
+	utilDone     bool
+	util         []uint64 // per port: flits carried in the window
+	stopped      bool
+	external     bool           // driven by Akita endpoints (see AttachEndpoints)
+	stopAt       int64          // if > 0, stop at this cycle (benchmarks)
+	lastProgress int64          // last cycle a flit moved (or nothing waited)
+	stall        *Stall         // set when no flit moved for run.stall_limit cycles
+	cast         flit.Cast      // how multicast packets travel
+	enc          Encoding       // their header
+	scheme       traffic.Scheme // hardware or a software multicast
+	emitErr      error          // first multicast the kernel refused
+	payloads     map[uint64]any // external packets' payloads by worm ID
 }
 
 // Validate checks every setting of c by building the experiment without
@@ -199,6 +201,11 @@ func (n *Network) Cycle() {
 	if k.Deadlock != nil {
 		n.deadlock = k.Deadlock
 	}
+	if k.moved > 0 || !k.anyActive() {
+		n.lastProgress = now
+	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.deadlock == nil {
+		n.stall = &Stall{Cycle: now, Since: n.lastProgress + 1}
+	}
 }
 
 func (n *Network) snapshotUtil() {
@@ -217,7 +224,7 @@ func (n *Network) snapshotUtil() {
 // drain limit reached.
 func (n *Network) Done() bool {
 	k := n.K
-	if n.deadlock != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
+	if n.deadlock != nil || n.stall != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
 		return true
 	}
 	if n.external || k.now < n.end {
@@ -308,6 +315,7 @@ func (n *Network) Result() *Result {
 		NetworkLatency:     summary(&st.net, st.netBM),
 		MaxBufferOccupancy: k.MaxOccupancy(),
 		Deadlock:           n.deadlock,
+		Stall:              n.stall,
 	}
 	win := min(n.end, k.now) - n.start
 	if win > 0 {
@@ -336,7 +344,7 @@ func (n *Network) Result() *Result {
 	if st.hopN > 0 {
 		r.Hops = float64(st.hops) / float64(st.hopN)
 	}
-	r.Incomplete = n.deadlock == nil && st.measuredDone < st.measured
+	r.Incomplete = n.deadlock == nil && n.stall == nil && st.measuredDone < st.measured
 	return r
 }
 
@@ -418,6 +426,8 @@ func checkScalars(c *Config) error {
 		return badKey("run.drain", c.Run.Drain, "an integer ≥ 0")
 	case c.Run.DeadlockCheck < 1:
 		return badKey("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
+	case c.Run.StallLimit < 0:
+		return badKey("run.stall_limit", c.Run.StallLimit, "an integer ≥ 0 (0: never stop)")
 	case c.Multicast.SendLatency < 0 || c.Multicast.SendLatency > 1<<20:
 		return badKey("multicast.send_latency", c.Multicast.SendLatency, "an integer from 0 to 1048576 (cycles)")
 	case c.Multicast.ReceiveLatency < 0 || c.Multicast.ReceiveLatency > 1<<20:

@@ -81,6 +81,9 @@ func writeTable(w io.Writer, r *network.Result) error {
 			rows = append(rows, []string{"deadlock switches", strings.Join(d.Switches, ", ")})
 		}
 	}
+	if st := r.Stall; st != nil {
+		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
+	}
 	return renderTable(w, []string{"result", "value"}, rows)
 }
 

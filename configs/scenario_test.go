@@ -3,6 +3,7 @@ package configs
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -173,6 +174,37 @@ func TestChiangFig41(t *testing.T) {
 		got := deadlockedWorms(t, scenario(t, "fig4_1.yaml", set))
 		if dead := got != nil; dead != (flits >= 4) {
 			t.Fatalf("%d flits: deadlock %v, want deadlock iff ≥ 4 flits", flits, got)
+		}
+	}
+}
+
+// The Fig 4.8–4.12 simulation configs load (from the folder and embedded,
+// identically) and run; a short window keeps the test fast.
+func TestChiangSimulationConfigs(t *testing.T) {
+	for _, name := range []string{"fig4_8.yaml", "fig4_9.yaml", "fig4_10.yaml", "fig4_11.yaml", "fig4_12.yaml"} {
+		c, err := Load(filepath.Join("chiang", name), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := LoadChiang(name, nil)
+		if err != nil || !reflect.DeepEqual(c, e) {
+			t.Fatalf("%s: embedded copy differs or fails: %v", name, err)
+		}
+		if !slices.Contains(ChiangFiles(), name) {
+			t.Fatalf("%s not listed by ChiangFiles", name)
+		}
+		for _, scheme := range []string{"hardware", "cmin"} {
+			c, err := LoadChiang(name, []string{"multicast.scheme=" + scheme, "run.warmup=500", "run.measure=3000"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := network.Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Deadlock != nil || r.Incomplete || r.MeasuredDelivered == 0 || r.MeasuredDelivered != r.MeasuredPackets {
+				t.Errorf("%s %s: %d of %d messages, deadlock %v", name, scheme, r.MeasuredDelivered, r.MeasuredPackets, r.Deadlock)
+			}
 		}
 	}
 }

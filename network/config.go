@@ -99,7 +99,7 @@ type SwitchConfig struct {
 // TrafficConfig sets what the terminals send.
 type TrafficConfig struct {
 	Pattern string    `yaml:"pattern" json:"pattern"`
-	Load    float64   `yaml:"load" json:"load"` // offered flits per node per cycle
+	Load    float64   `yaml:"load" json:"load"` // offered flits per node per cycle; a multicast counts once per destination (Chiang's system load)
 	Flits   FlitRange `yaml:"flits" json:"flits"`
 	Trace   string    `yaml:"trace" json:"trace,omitempty"` // CSV cycle,src,dst,flits
 	// Packets lists packets inline, one "cycle,src,dst,flits" string each

@@ -20,7 +20,11 @@ import (
 // multicast.receive_latency) it queues its own unicasts. Queuing happens in
 // the driver's Generate at the start of that cycle, so a node forwards in
 // the cycle after the tail crossed its ejection link, exactly as a
-// generated packet would leave.
+// generated packet would leave. With multicast.send_latency S a node's
+// processor spends S cycles on each unicast before queuing it, one unicast
+// at a time (across all messages the node handles), so the j-th unicast of
+// a node that has the message at cycle t is queued at t + j·S at the
+// earliest.
 //
 // Each message is measured as one packet: its latency runs from its
 // creation to the cycle its last destination has it (network_latency from

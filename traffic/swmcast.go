@@ -68,10 +68,10 @@ type Send struct{ Step, From, To int }
 func (s Send) String() string { return fmt.Sprintf("%d:%d→%d", s.Step, s.From, s.To) }
 
 // Schedule returns the unicasts of a software multicast from src to dests
-// (duplicates and src itself are dropped), sorted by step; within a step a
-// sender's unicasts keep the order the algorithm makes them in, and senders
-// appear in the order they were informed. Each node's unicasts, in slice
-// order, are the order in which it sends them. It panics for Hardware.
+// (duplicates and src itself are dropped), sorted by step, and within a
+// step in depth-first order of the multicast tree. The source's step-1
+// unicast comes first, and each node's unicasts, in slice order, are the
+// order in which it sends them. It panics for Hardware.
 //
 // C-min is defined by the thesis for chains whose length is a power of two
 // (cubes). For other lengths this implementation keeps the thesis's split

@@ -79,7 +79,7 @@ func cmdList(args []string, stdout io.Writer) error {
 	}{"Switching modes (switching)", []string{"switching"}, rows})
 
 	rows = nil
-	for _, p := range traffic.Patterns() {
+	for _, p := range append(traffic.Patterns(), traffic.MulticastPatterns()...) {
 		rows = append(rows, []string{p.Name, p.Params, p.Desc})
 	}
 	sections = append(sections, struct {

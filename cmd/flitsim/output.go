@@ -14,6 +14,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/traffic"
 )
 
 // renderTable writes a table with a header row and rows; long cells wrap at
@@ -41,19 +42,33 @@ func writeTable(w io.Writer, r *network.Result) error {
 	ci := func(s network.Summary) string {
 		return fmt.Sprintf("%s ± %s", num(s.Mean), num(s.CI95))
 	}
+	trafficText := fmt.Sprintf("%s, %s flits/packet", c.Traffic.Pattern, c.Traffic.Flits)
+	measured := "measured packets"
+	loadText := num(c.Traffic.Load) + " flits/node/cycle"
+	if traffic.IsMulticastPattern(c.Traffic.Pattern) {
+		loadText = num(c.Traffic.Load) + " (system load: flits/node/cycle × destinations)"
+		size := c.Traffic.Cluster
+		if size == 0 {
+			size = r.Terminals
+		}
+		trafficText = fmt.Sprintf("%s (%d-node clusters), %s flits/message", c.Traffic.Pattern, size, c.Traffic.Flits)
+	}
+	if sc, err := traffic.ParseScheme(c.Multicast.Scheme); err == nil && sc.Software() {
+		measured = "measured messages"
+	}
 	rows := [][]string{
 		{"topology", describeTopology(c.Topology)},
 		{"terminals", strconv.Itoa(r.Terminals)},
 		{"switching", fmt.Sprintf("%s, buffers in %d / out %d flits, link latency %d, switch delay %d, reuse %v",
 			c.Switching, c.Buffers.Input, c.Buffers.Output, c.Link.Latency, c.Switch.Delay, c.ReuseOn())},
 		{"routing", routing + ", arbiter " + c.Arbiter},
-		{"traffic", fmt.Sprintf("%s, %s flits/packet", c.Traffic.Pattern, c.Traffic.Flits)},
-		{"load", num(c.Traffic.Load) + " flits/node/cycle"},
+		{"traffic", trafficText},
+		{"load", loadText},
 		{"seed", strconv.FormatUint(c.Run.Seed, 10)},
 		{"cycles", cycles},
 		{"injected packets", fmt.Sprintf("%d (%d flits)", r.InjectedPackets, r.InjectedFlits)},
 		{"delivered packets", fmt.Sprintf("%d (%d flits)", r.DeliveredPackets, r.DeliveredFlits)},
-		{"measured packets", fmt.Sprintf("%d delivered of %d", r.MeasuredDelivered, r.MeasuredPackets)},
+		{measured, fmt.Sprintf("%d delivered of %d", r.MeasuredDelivered, r.MeasuredPackets)},
 		{"latency mean", ci(r.Latency) + " cycles"},
 		{"latency p50 / p95 / p99", fmt.Sprintf("%s / %s / %s cycles", num(r.Latency.P50), num(r.Latency.P95), num(r.Latency.P99))},
 		{"latency max", num(r.Latency.Max) + " cycles"},
@@ -64,6 +79,9 @@ func writeTable(w io.Writer, r *network.Result) error {
 		{"channel util mean / max", fmt.Sprintf("%s / %s", num(r.ChannelUtilMean), num(r.ChannelUtilMax))},
 		{"busiest channel", r.BusiestChannel},
 		{"max buffer occupancy", fmt.Sprintf("%d flits", r.MaxBufferOccupancy)},
+	}
+	if mc := describeMulticast(c); mc != "" {
+		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}
 	if d := r.Deadlock; d == nil {
 		rows = append(rows, []string{"deadlock", "none"})

@@ -26,7 +26,8 @@ type Result struct {
 	NetworkLatency Summary `json:"network_latency"`
 
 	// Offered and Throughput are flits per terminal per cycle over the
-	// measurement window: generated, and ejected (accepted).
+	// measurement window: generated, and ejected (accepted). A multicast's
+	// flits count once per destination, so the two agree below saturation.
 	Offered    float64 `json:"offered"`
 	Throughput float64 `json:"throughput"`
 

@@ -25,6 +25,11 @@ type collector struct {
 	// (the software multicast driver).
 	onDelivered func(w *flit.Worm, arrive int64)
 
+	// keep lists the first maxDeliveries packets delivered (trace and
+	// inline-packet runs, where each packet matters).
+	keep       bool
+	deliveries []Delivery
+
 	genPk, genFl  int64
 	delPk, delFl  int64
 	measured      int64
@@ -77,6 +82,16 @@ func (c *collector) delivered(w *flit.Worm, arrive int64) {
 	c.record(w.GenCycle, w.InjCycle, arrive)
 	c.hops += int64(w.Hops)
 	c.hopN++
+}
+
+// maxDeliveries bounds the deliveries a result lists.
+const maxDeliveries = 100
+
+func (c *collector) keepDelivery(w *flit.Worm, dests []int32, arrive int64) {
+	if len(c.deliveries) < maxDeliveries {
+		c.deliveries = append(c.deliveries, Delivery{ID: w.ID, Src: w.Src, Dst: dests,
+			Generated: w.GenCycle, Delivered: arrive, Latency: arrive - w.GenCycle})
+	}
 }
 
 // record adds one measured latency: generated at gen, first flit injected

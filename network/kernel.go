@@ -739,6 +739,9 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
 		return
 	}
 	if k.stats != nil {
+		if k.stats.keep {
+			k.stats.keepDelivery(w, k.dests(f.Worm), arrive)
+		}
 		k.stats.delivered(w, arrive)
 	}
 	if k.Hooks.Delivered != nil {

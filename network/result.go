@@ -47,6 +47,9 @@ type Result struct {
 	// Stall is nil, or when no flit moved for run.stall_limit cycles while
 	// flits waited and no deadlock was found (livelock or starvation).
 	Stall *Stall `json:"stall"`
+	// Deliveries lists, for trace and inline-packet runs, the first 100
+	// packets delivered, in delivery order.
+	Deliveries []Delivery `json:"deliveries,omitempty"`
 	// Incomplete is true when the drain limit was reached before every
 	// measured packet was delivered (the network is saturated).
 	Incomplete bool `json:"incomplete"`
@@ -94,4 +97,16 @@ type DeadlockWorm struct {
 type Stall struct {
 	Cycle int64 `json:"cycle"`
 	Since int64 `json:"since"`
+}
+
+// Delivery is one packet delivered: from Src to Dst (a multicast's set),
+// generated and delivered (its tail at the last destination) in the cycles
+// given.
+type Delivery struct {
+	ID        uint64  `json:"id"`
+	Src       int32   `json:"src"`
+	Dst       []int32 `json:"dst"`
+	Generated int64   `json:"generated"`
+	Delivered int64   `json:"delivered"`
+	Latency   int64   `json:"latency"`
 }

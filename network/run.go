@@ -105,6 +105,7 @@ func Build(c Config) (*Network, error) {
 		return nil, err
 	}
 	k.stats = newCollector(n.start, n.end)
+	k.stats.keep = n.trace
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
@@ -316,6 +317,7 @@ func (n *Network) Result() *Result {
 		MaxBufferOccupancy: k.MaxOccupancy(),
 		Deadlock:           n.deadlock,
 		Stall:              n.stall,
+		Deliveries:         st.deliveries,
 	}
 	win := min(n.end, k.now) - n.start
 	if win > 0 {

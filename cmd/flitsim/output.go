@@ -99,6 +99,10 @@ func writeTable(w io.Writer, r *network.Result) error {
 			rows = append(rows, []string{"deadlock switches", strings.Join(d.Switches, ", ")})
 		}
 	}
+	for _, d := range r.Deliveries {
+		rows = append(rows, []string{fmt.Sprintf("delivered #%d", d.ID),
+			fmt.Sprintf("%d→%s: generated %d, delivered %d (%d cycles)", d.Src, network.DestText(d.Dst), d.Generated, d.Delivered, d.Latency)})
+	}
 	if st := r.Stall; st != nil {
 		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
 	}

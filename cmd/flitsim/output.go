@@ -53,6 +53,12 @@ func writeTable(w io.Writer, r *network.Result) error {
 		}
 		trafficText = fmt.Sprintf("%s (%d-node clusters), %s flits/message", c.Traffic.Pattern, size, c.Traffic.Flits)
 	}
+	switch {
+	case c.Traffic.Trace != "":
+		trafficText, loadText = "trace "+c.Traffic.Trace, "as in the trace"
+	case len(c.Traffic.Packets) > 0:
+		trafficText, loadText = fmt.Sprintf("%d packets listed in traffic.packets", len(c.Traffic.Packets)), "as listed"
+	}
 	if sc, err := traffic.ParseScheme(c.Multicast.Scheme); err == nil && sc.Software() {
 		measured = "measured messages"
 	}

@@ -508,31 +508,14 @@ func (k *Kernel) evalMove(b int32, x *bufState) bool {
 		return false
 	}
 	f := x.Front()
-	if !f.Ready(k.now) {
-		return false
-	}
-	if x.worm != f.Worm && (x.rSw >= 0 || x.also >= 0) {
-		return false // not bound yet
-	}
-	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
-		return false // a synchronous worm held back by another branch
+	if !f.Ready(k.now) || x.rSw >= 0 && x.worm != f.Worm {
+		return false // on a link, or not bound yet
 	}
 	need := 1
-	if f.Seq == 0 && k.mode != link.Wormhole {
-		w := &k.Pool.Worms[f.Worm]
-		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
-			return false // the source holds the whole packet by construction
-		}
-		if k.mode == link.VCT {
-			need = int(w.Len)
-		}
-	}
-	if x.also >= 0 && (!k.relayFree(x) || !k.hasRoom(x.also, need)) {
-		return false
-	}
-	if x.kind == kindSource {
-		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
-			return false // a path worm is relaying through this node
+	if k.syncLive > 0 || k.pathLive > 0 || k.mode != link.Wormhole {
+		var ok bool
+		if need, ok = k.specialMove(b, x, f); !ok {
+			return false
 		}
 	}
 	if x.rSw < 0 {
@@ -549,6 +532,37 @@ func (k *Kernel) evalMove(b int32, x *bufState) bool {
 		}
 	}
 	return true
+}
+
+// specialMove holds the checks that only synchronous or path-based worms
+// and cut-through or store-and-forward switching need, off the common path.
+// It returns the free slots each destination must offer.
+func (k *Kernel) specialMove(b int32, x *bufState, f *flit.Flit) (int, bool) {
+	if x.also >= 0 && x.worm != f.Worm {
+		return 0, false // not bound yet
+	}
+	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
+		return 0, false // a synchronous worm held back by another branch
+	}
+	need := 1
+	if f.Seq == 0 && k.mode != link.Wormhole {
+		w := &k.Pool.Worms[f.Worm]
+		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
+			return 0, false // the source holds the whole packet by construction
+		}
+		if k.mode == link.VCT {
+			need = int(w.Len)
+		}
+	}
+	if x.also >= 0 && (!k.relayFree(x) || !k.hasRoom(x.also, need)) {
+		return 0, false
+	}
+	if x.kind == kindSource && k.pathLive > 0 {
+		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
+			return 0, false // a path worm is relaying through this node
+		}
+	}
+	return need, true
 }
 
 // wholeIn reports whether every flit of worm w is in b and ready

@@ -283,10 +283,18 @@ func (n *Network) skipIdle() int64 {
 // RunAkita runs to the end under Akita's serial engine: the network is one
 // ticking component that advances the whole fabric one cycle per tick and
 // sleeps while the network is empty and no packet is due.
-func (n *Network) RunAkita() (*Result, error) {
+func (n *Network) RunAkita() (*Result, error) { return n.RunAkitaHooked() }
+
+// RunAkitaHooked is RunAkita with hooks attached to Akita's engine (e.g. a
+// progress display reading Kernel.Now after every event); the result is the
+// same. Tracers are attached to n.K with SetTracer before the run.
+func (n *Network) RunAkitaHooked(hooks ...sim.Hook) (*Result, error) {
 	engine := sim.NewSerialEngine()
-	h := NewComponent("Network", engine, n)
-	h.TickNow(0)
+	for _, h := range hooks {
+		engine.AcceptHook(h)
+	}
+	c := NewComponent("Network", engine, n)
+	c.TickNow(0)
 	if err := engine.Run(); err != nil {
 		return nil, err
 	}

@@ -5,15 +5,24 @@ import (
 	"io"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/network"
 )
 
 const runSynopsis = `Usage: flitsim run [-c FILE.yaml] [--set key=value]... [--seed N] [--format table|json|csv]
+                   [--trace-vcd FILE.vcd] [--trace-events FILE.csv|FILE.jsonl] [--trace-perfetto FILE.json]
+                   [--trace-window A:B] [--trace-only PATTERN]
 
 Runs one experiment: the file (default: the embedded configs/default.yaml, an
 8×8 mesh), with the --set overrides applied in order (dotted keys, e.g.
 --set traffic.load=0.3 --set topology.dims=1,2,1,2,0 --set switch.reuse=false;
 "flitsim list" shows every key). A file with a topology block starts that
 block from zero, so it must give every topology parameter it needs.
+
+Cycle traces: --trace-vcd writes a value change dump (GTKWave: channels,
+buffer occupancy and owners, source states), --trace-events one row per flit
+move, block, grant and delivery, --trace-perfetto a timeline of every worm's
+hops (Perfetto UI or chrome://tracing). --trace-window and --trace-only limit
+all of them to some cycles and to some switches and terminals.
 `
 
 func cmdRun(args []string, stdout io.Writer) error {
@@ -22,10 +31,14 @@ func cmdRun(args []string, stdout io.Writer) error {
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (repeatable; dotted keys)")
 	seed := fs.String("seed", "", "random seed, a shortcut for --set run.seed=`N`")
 	format := fs.StringP("format", "f", "table", "output format: table, json or csv")
+	tr := addTraceFlags(fs)
 	if help, err := parseFlags(fs, runSynopsis, args, stdout); help || err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
+		return err
+	}
+	if err := tr.check(fs); err != nil {
 		return err
 	}
 	switch rest := fs.Args(); {
@@ -41,7 +54,12 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := runNetwork(cfg)
+	var res *network.Result
+	if tr.on() {
+		res, err = runTraced(cfg, tr)
+	} else {
+		res, err = runNetwork(cfg)
+	}
 	if err != nil {
 		return err
 	}

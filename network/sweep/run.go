@@ -33,16 +33,12 @@ func RunObserved(c network.Config, observe func(cycle int64)) (*network.Result, 
 	if err != nil {
 		return nil, err
 	}
-	engine := sim.NewSerialEngine()
-	h := network.NewComponent("Network", engine, n)
-	engine.AcceptHook(&cycleHook{k: n.K, f: observe, next: ObserveEvery})
-	h.TickNow(0)
-	if err := engine.Run(); err != nil {
+	r, err := n.RunAkitaHooked(&cycleHook{k: n.K, f: observe, next: ObserveEvery})
+	if err != nil {
 		return nil, err
 	}
-	engine.Finished()
 	observe(n.K.Now())
-	return n.Result(), nil
+	return r, nil
 }
 
 type cycleHook struct {

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sarchlab/akita/v3/sim"
+	"github.com/spf13/pflag"
+
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/sweep"
+	"github.com/flitsim/flitsim/network/trace"
+)
+
+// traceFlags are `flitsim run`'s cycle-trace outputs and their limits.
+type traceFlags struct {
+	vcd, events, perfetto string
+	window, only          string
+}
+
+func addTraceFlags(fs *pflag.FlagSet) *traceFlags {
+	t := &traceFlags{}
+	fs.StringVar(&t.vcd, "trace-vcd", "", "write a value change dump (GTKWave) to `FILE.vcd`")
+	fs.StringVar(&t.events, "trace-events", "", "write every move, block, grant and delivery to `FILE.csv` or FILE.jsonl")
+	fs.StringVar(&t.perfetto, "trace-perfetto", "", "write a timeline (Perfetto UI, chrome://tracing) to `FILE.json`")
+	fs.StringVar(&t.window, "trace-window", "", "trace only cycles `A:B` (A ≤ cycle < B; A: or :B for open ends)")
+	fs.StringVar(&t.only, "trace-only", "", "trace only the switches and terminals whose labels match a comma list of globs `PATTERN` (e.g. s1,*,t3 or r(0,*))")
+	return t
+}
+
+func (t *traceFlags) on() bool { return t.vcd != "" || t.events != "" || t.perfetto != "" }
+
+// check validates the flags before anything runs.
+func (t *traceFlags) check(fs *pflag.FlagSet) error {
+	if !t.on() {
+		for _, f := range []string{"trace-window", "trace-only"} {
+			if fs.Changed(f) {
+				return fmt.Errorf("--%s: needs --trace-vcd, --trace-events or --trace-perfetto", f)
+			}
+		}
+		return nil
+	}
+	if t.window != "" {
+		if _, err := trace.ParseWindow(t.window); err != nil {
+			return err
+		}
+	}
+	if t.events != "" {
+		if _, err := trace.EventFormatOf(t.events); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runTraced builds c, attaches the requested trace writers and runs it like
+// `flitsim run` does (Akita's engine, a progress bar on a terminal). The
+// traces are closed (completed and flushed) even when the run fails.
+func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error) {
+	n, err := network.Build(c)
+	if err != nil {
+		return nil, err
+	}
+	o := trace.Options{Only: t.only}
+	if t.window != "" {
+		if o.Window, err = trace.ParseWindow(t.window); err != nil {
+			return nil, err
+		}
+	}
+	type output struct {
+		flag string
+		w    trace.Writer
+		f    *os.File
+	}
+	var outs []output
+	defer func() {
+		for _, o := range outs {
+			cerr := o.w.Close()
+			if ferr := o.f.Close(); cerr == nil {
+				cerr = ferr
+			}
+			if cerr != nil && err == nil {
+				res, err = nil, fmt.Errorf("--%s: %s: %v", o.flag, o.f.Name(), cerr)
+			}
+		}
+	}()
+	open := func(flag, name string, mk func(w io.Writer) (trace.Writer, error)) error {
+		if name == "" {
+			return nil
+		}
+		f, err := os.Create(name)
+		if err != nil {
+			return fmt.Errorf("--%s: %v", flag, err)
+		}
+		w, err := mk(f)
+		if err != nil {
+			f.Close()
+			os.Remove(name)
+			return err
+		}
+		outs = append(outs, output{flag, w, f})
+		return nil
+	}
+	k := n.K
+	for _, w := range []struct {
+		flag, name string
+		mk         func(w io.Writer) (trace.Writer, error)
+	}{
+		{"trace-vcd", t.vcd, func(w io.Writer) (trace.Writer, error) { return trace.NewVCD(w, k, o) }},
+		{"trace-events", t.events, func(w io.Writer) (trace.Writer, error) {
+			ft, err := trace.EventFormatOf(t.events)
+			if err != nil {
+				return nil, err
+			}
+			return trace.NewEvents(w, k, ft, o)
+		}},
+		{"trace-perfetto", t.perfetto, func(w io.Writer) (trace.Writer, error) { return trace.NewPerfetto(w, k, o) }},
+	} {
+		if err := open(w.flag, w.name, w.mk); err != nil {
+			return nil, err
+		}
+	}
+	if len(outs) == 1 {
+		k.SetTracer(outs[0].w)
+	} else {
+		m := make(trace.Multi, len(outs))
+		for i, o := range outs {
+			m[i] = o.w
+		}
+		k.SetTracer(m)
+	}
+	p := newProgress("simulating (tracing)", sweep.Expected(c), "cycles")
+	if p == nil {
+		return n.RunAkitaHooked()
+	}
+	defer p.finish()
+	return n.RunAkitaHooked(&cycleHook{k: k, p: p, next: sweep.ObserveEvery})
+}
+
+// cycleHook moves a progress bar as the engine advances.
+type cycleHook struct {
+	k    *network.Kernel
+	p    *progress
+	next int64
+}
+
+func (h *cycleHook) Func(ctx sim.HookCtx) {
+	if ctx.Pos != sim.HookPosAfterEvent {
+		return
+	}
+	if now := h.k.Now(); now >= h.next {
+		h.next = now + sweep.ObserveEvery
+		h.p.set(now)
+	}
+}

@@ -48,19 +48,23 @@ func ParseMode(s string) (Mode, error) {
 // there is reserved from cycle t (credit flow control reserves at departure),
 // so a link never drops a flit. A link carries at most one flit per cycle.
 type Link struct {
-	Latency int32
 	Flits   uint64 // flits carried since the last Reset
-	last    int64  // cycle of the last flit, to check one flit per cycle
+	Latency int32
+	// last is 1 + the cycle of the last flit, modulo 2^32, to check one
+	// flit per cycle (16 bytes a link keeps a large network's links in
+	// cache; a false alarm would need a link idle for exactly 2^32 cycles).
+	last uint32
 }
 
 // New returns a link with the given latency (at least one cycle).
-func New(latency int) Link { return Link{Latency: int32(latency), last: -1} }
+func New(latency int) Link { return Link{Latency: int32(latency)} }
 
 // Carry records one flit crossing in cycle now. It reports false if the link
 // already carried a flit in that cycle (an invariant violation).
 func (l *Link) Carry(now int64) bool {
-	ok := l.last != now
-	l.last = now
+	c := uint32(now) + 1
+	ok := l.last != c
+	l.last = c
 	l.Flits++
 	return ok
 }

@@ -20,7 +20,7 @@ const (
 
 // Flow memo values for the current cycle.
 const (
-	memoVisiting uint8 = iota + 1
+	memoVisiting uint32 = iota + 1
 	memoYes
 	memoNo
 )
@@ -50,28 +50,29 @@ type Hooks struct {
 // flits is copied to the ports enabled so far. The worm stays bound until
 // its tail leaves, and the next worm's first flit binds afresh.
 type bufState struct {
+	// The first 64 bytes are what the flow phase reads for a routing
+	// buffer, so a large network's flow touches one cache line per buffer.
 	flit.Buffer
-	want   xbar.PortSet // ports the bound worm takes at rSw
-	mask   xbar.PortSet // ports it holds so far
-	rSw    int32        // switch whose routing unit decides moves out of b, or -1
-	rIn    int32        // input port at rSw
-	fixed  int32        // destination of moves out of b when rSw < 0
-	lat    int32        // cycles a move out of b takes
-	rel    int32        // global port released when a tail leaves b, or -1
-	ch     int32        // channel crossed by moves out of b: -1 none, chanRouted
-	worm   int32        // worm bound at this buffer, or -1
-	ent    int32        // multicast: offset of the bound worm's enable indexes, or -1
-	also   int32        // extra destination of the bound worm (path relay), or -1
-	relT   int32        // terminal of that relay
-	ejT    int32        // terminal this buffer ejects into when rSw < 0, or -1
-	home   int32        // static rSw (a path relay may route elsewhere meanwhile)
+	want xbar.PortSet // ports the bound worm takes at rSw
+	mask xbar.PortSet // ports it holds so far
+	worm int32        // worm bound at this buffer, or -1
+	rSw  int32        // switch whose routing unit decides moves out of b, or -1
+	ent  int32        // multicast: offset of the bound worm's enable indexes, or -1
+	memo uint32       // flow memo: epoch<<2 | memoVisiting/memoYes/memoNo
+
+	fixed  int32 // destination of moves out of b when rSw < 0
+	rIn    int32 // input port at rSw
+	lat    int32 // cycles a move out of b takes
+	ch     int32 // channel crossed by moves out of b: -1 none, chanRouted
+	rel    int32 // global port released when a tail leaves b, or -1
+	also   int32 // extra destination of the bound worm (path relay), or -1
+	relT   int32 // terminal of that relay
+	ejT    int32 // terminal this buffer ejects into when rSw < 0, or -1
+	home   int32 // static rSw (a path relay may route elsewhere meanwhile)
 	homeIn int32
-	moved  int64  // last cycle a flit left or entered b
-	rolled int64  // last cycle a synchronous worm's grant here was given back
-	maxOcc int32  // most flits held
-	memoE  uint32 // epoch of memo
+	moved  int64 // last cycle a flit left or entered b
+	rolled int64 // last cycle a synchronous worm's grant here was given back
 	kind   uint8
-	memo   uint8
 }
 
 // Kernel is the cycle-level state of one network. All per-buffer and
@@ -90,11 +91,12 @@ type Kernel struct {
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer
 	// (one or two cache lines); cold data lives in side arrays.
-	bs    []bufState
-	bSw   []int32 // switch the buffer belongs to (terminal for sources)
-	bPort []int32 // port at that switch
-	nb    int32
-	epoch uint32 // stamp of the current cycle's flow memo
+	bs     []bufState
+	bSw    []int32 // switch the buffer belongs to (terminal for sources)
+	bPort  []int32 // port at that switch
+	nb     int32
+	epoch  uint32 // stamp of the current cycle's flow memo (30 bits)
+	maxOcc int32  // most flits any switch buffer held
 
 	// Ports: global port id = portBase[s] + port.
 	portBase []int32
@@ -456,9 +458,9 @@ func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
 // flow decides which front flits move this cycle.
 func (k *Kernel) flow() {
 	k.epoch++
-	if k.epoch == 0 { // wrapped: forget every stale stamp
+	if k.epoch == 1<<30 { // wrapped: forget every stale stamp
 		for i := range k.bs {
-			k.bs[i].memoE = 0
+			k.bs[i].memo = 0
 		}
 		k.epoch = 1
 	}
@@ -467,8 +469,8 @@ func (k *Kernel) flow() {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			if x := &k.bs[b]; x.memoE == k.epoch {
-				if x.memo == memoYes {
+			if x := &k.bs[b]; x.memo>>2 == k.epoch {
+				if x.memo&3 == memoYes {
 					k.moves = append(k.moves, b)
 				}
 			} else if k.canMove(b) {
@@ -484,23 +486,22 @@ func (k *Kernel) flow() {
 // loop of ready signals never asserts.
 func (k *Kernel) canMove(b int32) bool {
 	x := &k.bs[b]
-	if x.memoE == k.epoch {
-		return x.memo == memoYes
+	if x.memo>>2 == k.epoch {
+		return x.memo&3 == memoYes
 	}
-	x.memoE = k.epoch
-	x.memo = memoVisiting
+	x.memo = k.epoch<<2 | memoVisiting
 	if k.evalMove(b, x) {
-		x.memo = memoYes
+		x.memo = k.epoch<<2 | memoYes
 		return true
 	}
-	x.memo = memoNo
+	x.memo = k.epoch<<2 | memoNo
 	return false
 }
 
 // moving reports whether flow decided that b's front flit moves this cycle.
 func (k *Kernel) moving(b int32) bool {
 	x := &k.bs[b]
-	return x.memoE == k.epoch && x.memo == memoYes
+	return x.memo == k.epoch<<2|memoYes
 }
 
 func (k *Kernel) evalMove(b int32, x *bufState) bool {
@@ -716,8 +717,8 @@ func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	if wasEmpty {
 		k.noteFront(d)
 	}
-	if n := int32(x.Len()); n > x.maxOcc {
-		x.maxOcc = n
+	if n := int32(x.Len()); n > k.maxOcc {
+		k.maxOcc = n
 	}
 	k.active[d>>6] |= 1 << uint(d&63)
 }

@@ -18,15 +18,7 @@ func (k *Kernel) InFlight() int {
 }
 
 // MaxOccupancy is the most flits any switch buffer held.
-func (k *Kernel) MaxOccupancy() int {
-	m := int32(0)
-	for b := int32(0); b < k.nb; b++ {
-		if k.bs[b].kind != kindSource && k.bs[b].maxOcc > m {
-			m = k.bs[b].maxOcc
-		}
-	}
-	return int(m)
-}
+func (k *Kernel) MaxOccupancy() int { return int(k.maxOcc) }
 
 // BufferName names buffer b for reports, e.g. "s1,2.out[1]".
 func (k *Kernel) BufferName(b int32) string {

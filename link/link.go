@@ -25,6 +25,15 @@ const (
 
 var modeNames = []string{"wormhole", "vct", "saf"}
 
+var modeDescs = []string{
+	"each flit moves on as soon as the next buffer has a slot; a blocked worm spans several switches",
+	"virtual cut-through: a head moves only when the next buffer can take the whole packet",
+	"store-and-forward: a head moves only when its tail is in the same buffer",
+}
+
+// Describe says what a mode waits for.
+func (m Mode) Describe() string { return modeDescs[m] }
+
 func (m Mode) String() string { return modeNames[m] }
 
 // ModeNames lists the accepted spellings, for help texts and errors.

@@ -36,6 +36,18 @@ var policyNames = []string{"round-robin", "oldest", "upper-first", "source", "cl
 
 func (p Policy) String() string { return policyNames[p] }
 
+var policyDescs = []string{
+	"rotating priority over input ports, starting after the last winner",
+	"the packet generated first (FCFS)",
+	"the lowest-numbered input port (Chiang's upper channel first)",
+	"the packet from the lowest-numbered source (predefined priority)",
+	"clock rotating: the packet that started first, then the lowest source",
+	"non-atomic: each port decided on its own, favouring the straight-through input (Chiang's Fig 4.6 hazard)",
+}
+
+// Describe says what a policy grants first.
+func (p Policy) Describe() string { return policyDescs[p] }
+
 // PolicyNames lists the accepted policy names.
 func PolicyNames() []string { return append([]string(nil), policyNames...) }
 

@@ -141,3 +141,12 @@ func TestClockPriority(t *testing.T) {
 		t.Fatalf("clock granted %v, want the earliest start, then the lowest source", won)
 	}
 }
+
+func TestEveryPolicyDescribed(t *testing.T) {
+	for _, n := range PolicyNames() {
+		p, _ := ParsePolicy(n)
+		if p.Describe() == "" {
+			t.Errorf("%s has no description", n)
+		}
+	}
+}

@@ -60,23 +60,25 @@ func cmdList(args []string, stdout io.Writer) error {
 
 	rows = nil
 	for _, p := range xbar.PolicyNames() {
-		rows = append(rows, []string{p})
+		pol, _ := xbar.ParsePolicy(p)
+		rows = append(rows, []string{p, pol.Describe()})
 	}
 	sections = append(sections, struct {
 		title  string
 		header []string
 		rows   [][]string
-	}{"Arbiters (arbiter)", []string{"arbiter"}, rows})
+	}{"Arbiters (arbiter)", []string{"arbiter", "grants first"}, rows})
 
 	rows = nil
 	for _, m := range link.ModeNames() {
-		rows = append(rows, []string{m})
+		mode, _ := link.ParseMode(m)
+		rows = append(rows, []string{m, mode.Describe()})
 	}
 	sections = append(sections, struct {
 		title  string
 		header []string
 		rows   [][]string
-	}{"Switching modes (switching)", []string{"switching"}, rows})
+	}{"Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows})
 
 	rows = nil
 	for _, p := range append(traffic.Patterns(), traffic.MulticastPatterns()...) {

@@ -653,9 +653,13 @@ func (k *Kernel) commit() {
 			x.worm, x.also = -1, -1 // the next worm binds afresh
 			x.rSw, x.rIn = x.home, x.homeIn
 		}
-		if x.Empty() {
+		switch {
+		case x.Empty():
 			k.active[b>>6] &^= 1 << uint(b&63)
-		} else {
+		case tail || x.ent >= 0 || x.rSw < 0:
+			// A new worm, or a header flit that may enable more ports, or an
+			// ejection buffer (path relays): check what the front needs. The
+			// next flit of a bound unicast worm needs nothing new.
 			k.noteFront(b)
 		}
 		if x.kind == kindSource {
@@ -714,7 +718,7 @@ func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	f.SetReady(arrive)
 	x.Push(f)
 	x.moved = k.now
-	if wasEmpty {
+	if wasEmpty && (f.Worm != x.worm || x.ent >= 0 || x.rSw < 0) {
 		k.noteFront(d)
 	}
 	if n := int32(x.Len()); n > k.maxOcc {

@@ -160,10 +160,10 @@ type grantRec struct {
 
 // Violations counts broken invariants; every field must stay zero.
 type Violations struct {
-	ChannelOverUse int64 // a channel carried two flits in one cycle
-	OutOfOrder     int64 // a flit arrived before an earlier flit of its packet
-	Misdelivered   int64 // a flit reached the wrong terminal
-	Overflow       int64 // a buffer held more flits than its depth
+	ChannelOverUse int64 `json:"channel_over_use"` // a channel carried two flits in one cycle
+	OutOfOrder     int64 `json:"out_of_order"`     // a flit arrived out of order, or twice
+	Misdelivered   int64 `json:"misdelivered"`     // a flit reached the wrong terminal
+	Overflow       int64 `json:"overflow"`         // a buffer held more flits than its depth
 }
 
 // Total is the number of violations of any kind.

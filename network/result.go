@@ -47,6 +47,10 @@ type Result struct {
 	// Stall is nil, or when no flit moved for run.stall_limit cycles while
 	// flits waited and no deadlock was found (livelock or starvation).
 	Stall *Stall `json:"stall"`
+	// Violations counts broken invariants of the simulator itself (a
+	// channel used twice in a cycle, a flit out of order or at the wrong
+	// terminal, a buffer over its depth); all zero in a correct run.
+	Violations Violations `json:"invariant_violations"`
 	// Deliveries lists, for trace and inline-packet runs, the first 100
 	// packets delivered, in delivery order.
 	Deliveries []Delivery `json:"deliveries,omitempty"`

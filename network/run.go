@@ -326,6 +326,7 @@ func (n *Network) Result() *Result {
 		Deadlock:           n.deadlock,
 		Stall:              n.stall,
 		Deliveries:         st.deliveries,
+		Violations:         k.Violations,
 	}
 	win := min(n.end, k.now) - n.start
 	if win > 0 {

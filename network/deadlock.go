@@ -142,7 +142,11 @@ func (k *Kernel) waits(b int32) bool {
 			owners := 0
 			for m := miss; m != 0; {
 				p := m.Next()
-				if o := k.sw[x.rSw].Owner[p]; o != xbar.Free {
+				o := k.sw[x.rSw].Owner[p]
+				if gp := k.portBase[x.rSw] + int32(p); o == xbar.Free && k.rolledAt[gp] == k.now && k.rolledBy[gp] != f.Worm {
+					o = k.rolledBy[gp] // won by a synchronous worm that gave it back
+				}
+				if o != xbar.Free {
 					if k.rearSeq[o] < 0 {
 						return soft() // the holder has no flit left to wait for
 					}
@@ -165,12 +169,16 @@ func (k *Kernel) waits(b int32) bool {
 			return true
 		}
 	}
-	if x.also >= 0 && !k.relayFree(x) {
-		o := k.injOwner[x.relT]
-		if k.rearSeq[o] < 0 {
+	if x.also >= 0 {
+		switch o, src, free := k.relayWait(x); {
+		case free:
+		case src >= 0: // the node's own packet goes first
+			g.edges = append(g.edges, waitEdge{to: src, port: x.relT, who: k.bs[src].Front().Worm, kind: waitInject})
+		case k.rearSeq[o] < 0:
 			return soft()
+		default:
+			g.edges = append(g.edges, waitEdge{to: k.rear[o], port: x.relT, who: o, kind: waitInject})
 		}
-		g.edges = append(g.edges, waitEdge{to: k.rear[o], port: x.relT, who: o, kind: waitInject})
 	}
 	if x.kind == kindSource {
 		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {

@@ -147,6 +147,8 @@ type Kernel struct {
 	sinkWorm []int32 // per terminal: worm whose flits are arriving
 	sinkSeq  []int32 // per terminal: last flit index received
 	injOwner []int32 // per terminal: worm using its injection channel, or -1
+	rolledAt []int64 // per global port: last cycle a grant of it was given back
+	rolledBy []int32 // per global port: the synchronous worm that gave it back
 
 	tr Tracer // nil unless tracing
 }

@@ -194,6 +194,8 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.sinkWorm = fill(nterm, -1)
 	k.sinkSeq = fill(nterm, -1)
 	k.injOwner = fill(nterm, -1)
+	k.rolledAt = fill64(int(np), -1)
+	k.rolledBy = fill(int(np), -1)
 	k.sw = make([]xbar.Switch, ns)
 	for i, sw := range t.Switches {
 		k.sw[i] = xbar.New(len(sw.Out), s.Policy)

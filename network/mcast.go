@@ -110,9 +110,16 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 	mc := &k.mc[wi]
 	mc.dests, mc.pos, mc.tree, mc.en, mc.next = mc.dests[:0], mc.pos[:0], mc.tree[:0], mc.en[:0], 0
 	for _, d := range dests {
-		if !slices.Contains(mc.dests, int32(d)) {
+		// A path-based worm does not visit its own source: the source has
+		// the message, and relaying there would share its own injection
+		// channel with itself.
+		if !slices.Contains(mc.dests, int32(d)) && !(cast == flit.Path && d == src) {
 			mc.dests = append(mc.dests, int32(d))
 		}
+	}
+	if len(mc.dests) == 0 {
+		k.Pool.Put(wi)
+		return -1, fmt.Errorf("path-based multicast from %d has no destination but itself", src)
 	}
 	w.Cast, w.Dests, w.Hdr = cast, int32(len(mc.dests)), 1
 	if cast == flit.Path {
@@ -277,11 +284,27 @@ func (k *Kernel) bindRelayRouted(x *bufState, wi int32) {
 }
 
 // relayFree reports whether the path worm bound at x may use its relay
-// terminal's injection channel (a node has one: a relay waits until the
-// node's own packet has left, and the node waits for the relay).
+// terminal's injection channel this cycle. A node has one: a relay waits
+// until the node's own packet has left, the node waits for a relay, and when
+// both would start in the same cycle the node's own packet goes first.
 func (k *Kernel) relayFree(x *bufState) bool {
-	o := k.injOwner[x.relT]
-	return o < 0 || o == x.worm
+	_, _, free := k.relayWait(x)
+	return free
+}
+
+// relayWait says what a relay at x waits for: the worm holding the
+// injection channel (and the buffer of its newest flit is found by the
+// caller), or the node's source register about to start its own packet.
+func (k *Kernel) relayWait(x *bufState) (who, srcBuf int32, free bool) {
+	t := x.relT
+	if o := k.injOwner[t]; o >= 0 {
+		return o, -1, o == x.worm
+	}
+	src := k.srcBuf[t]
+	if s := &k.bs[src]; !s.Empty() && s.Front().Seq == 0 && s.Front().Ready(k.now) {
+		return -1, src, false
+	}
+	return -1, -1, true
 }
 
 // relay delivers the flit to the relay's extra destination and, with the
@@ -337,7 +360,12 @@ func (k *Kernel) syncVeto() {
 		x.mask &^= g.got
 		x.rolled = k.now
 		for m := g.got; m != 0; {
-			k.sw[g.sw].Owner[m.Next()] = xbar.Free
+			p := m.Next()
+			k.sw[g.sw].Owner[p] = xbar.Free
+			// Remember who won it: a worm that lost this port to one that
+			// gave it back waits for that worm as surely as for an owner.
+			gp := k.portBase[g.sw] + int32(p)
+			k.rolledAt[gp], k.rolledBy[gp] = k.now, g.worm
 		}
 		k.alloc[g.b>>6] |= 1 << uint(g.b&63)
 	}

@@ -135,8 +135,13 @@ func (k *Kernel) blockReason(b int32) (Wait, int32, int32) {
 			return WaitArb, -1, -1
 		}
 	}
-	if x.also >= 0 && !k.relayFree(x) {
-		return WaitInject, k.injOwner[x.relT], x.relT
+	if x.also >= 0 {
+		if o, src, free := k.relayWait(x); !free {
+			if src >= 0 {
+				o = k.bs[src].Front().Worm
+			}
+			return WaitInject, o, x.relT
+		}
 	}
 	if x.kind == kindSource {
 		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {

@@ -41,7 +41,10 @@ type Outcome struct {
 	Deadlock *network.Deadlock // the deadlock report
 	Config   *network.Config   // the config that replays it
 	Result   *network.Result   // that run's result
-	Stalled  int               // scenarios that hit the drain limit without a deadlock
+	Stalled  int               // scenarios that stalled or hit the drain limit without a deadlock
+	// Violations adds up the simulator's invariant counters over all
+	// scenarios run (zero in a correct simulator).
+	Violations int64
 }
 
 // Check validates the spec, naming the bad flag.
@@ -114,6 +117,10 @@ func Run(s Spec) (*Outcome, error) {
 			return nil, err
 		}
 		out.Run++
+		out.Violations += r.Violations.Total()
+		if r.Stall != nil {
+			out.Stalled++
+		}
 		if s.Progress != nil {
 			s.Progress(out.Run)
 		}

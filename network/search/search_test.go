@@ -74,3 +74,43 @@ func TestSyncPseudoNoDeadlock(t *testing.T) {
 		}
 	}
 }
+
+// Random multicast scenarios on every buffer arrangement, worm type and a
+// few topologies keep the simulator's invariants, and end either complete
+// or in a reported deadlock (never stalled without one).
+func TestRandomMulticastInvariants(t *testing.T) {
+	topos := []network.TopologyConfig{
+		{Kind: "cube", K: 2, N: 4},
+		{Kind: "mesh", K: 4, N: 2},
+		{Kind: "hypercube", D: 4},
+		{Kind: "omega", K: 4, N: 2},
+	}
+	bufs := []network.BufferConfig{{Input: 0, Output: 1}, {Input: 2, Output: 0}, {Input: 2, Output: 1}}
+	for _, tc := range topos {
+		for _, b := range bufs {
+			for _, worm := range []string{"async", "sync", "path"} {
+				c := network.Default()
+				c.Topology = tc
+				c.Buffers = b
+				c.Arbiter = "clock"
+				c.Multicast = network.MulticastConfig{Worm: worm, Encoding: "single"}
+				if worm == "sync" {
+					c.Multicast.Encoding = "pseudo-ad"
+				}
+				s := spec(c, 60, 3)
+				s.Seed = 11
+				s.MaxDests = 6
+				for seed := uint64(0); seed < 3; seed++ {
+					s.Seed = 11 + seed
+					o, err := Run(s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if o.Violations != 0 || o.Stalled != 0 {
+						t.Fatalf("%s %+v %s: %d violations, %d stalled in %d scenarios", tc.Kind, b, worm, o.Violations, o.Stalled, o.Run)
+					}
+				}
+			}
+		}
+	}
+}

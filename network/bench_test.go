@@ -33,13 +33,13 @@ func benchCycles(b *testing.B, c Config) {
 	for i := 0; i < b.N; i++ {
 		n.Cycle()
 	}
-	b.StopTimer()
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "cycles/s")
-	b.ReportMetric(float64(n.K.FlitHops-hops0)/sec, "flit-hops/s")
-	if n.K.Deadlock != nil || n.K.Violations.Total() != 0 {
-		b.Fatalf("deadlock %v violations %+v", n.K.Deadlock, n.K.Violations)
-	}
+	reportRates(b, n.K, hops0)
+}
+
+// reportRates stops the timer and reports simulated cycles/s and
+// flit-hops/s since hops0, failing on a deadlock or a broken invariant.
+func reportRates(b *testing.B, k *Kernel, hops0 int64) {
+	reportRates(b, k, hops0)
 }
 
 // BenchmarkMesh8x8 is the reference point: 8×8 mesh, wormhole, DOR,
@@ -86,10 +86,7 @@ func BenchmarkMesh8x8Akita(b *testing.B) {
 	if err := engine.Run(); err != nil {
 		b.Fatal(err)
 	}
-	b.StopTimer()
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "cycles/s")
-	b.ReportMetric(float64(n.K.FlitHops-hops0)/sec, "flit-hops/s")
+	reportRates(b, n.K, hops0)
 }
 
 // The kernel allocates nothing per cycle in steady state.
@@ -158,11 +155,5 @@ func BenchmarkMulticastMIN(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		step()
 	}
-	b.StopTimer()
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "cycles/s")
-	b.ReportMetric(float64(k.FlitHops-hops0)/sec, "flit-hops/s")
-	if k.Deadlock != nil || k.Violations.Total() != 0 {
-		b.Fatalf("deadlock %v violations %+v", k.Deadlock, k.Violations)
-	}
+	reportRates(b, k, hops0)
 }

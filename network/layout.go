@@ -11,15 +11,14 @@ import (
 
 // KernelSpec is what NewKernel needs beyond the topology.
 type KernelSpec struct {
-	Mode       link.Mode
-	InDepth    int
-	OutDepth   int
-	Latency    int
-	Delay      int
-	Reuse      bool
-	Policy     xbar.Policy
-	Seed       uint64
-	SourceOnly bool // reserved
+	Mode     link.Mode
+	InDepth  int
+	OutDepth int
+	Latency  int
+	Delay    int
+	Reuse    bool
+	Policy   xbar.Policy
+	Seed     uint64
 }
 
 // NewKernel lays out the buffers, ports and links of topology t.

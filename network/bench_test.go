@@ -39,7 +39,13 @@ func benchCycles(b *testing.B, c Config) {
 // reportRates stops the timer and reports simulated cycles/s and
 // flit-hops/s since hops0, failing on a deadlock or a broken invariant.
 func reportRates(b *testing.B, k *Kernel, hops0 int64) {
-	reportRates(b, k, hops0)
+	b.StopTimer()
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "cycles/s")
+	b.ReportMetric(float64(k.FlitHops-hops0)/sec, "flit-hops/s")
+	if k.Deadlock != nil || k.Violations.Total() != 0 {
+		b.Fatalf("deadlock %v violations %+v", k.Deadlock, k.Violations)
+	}
 }
 
 // BenchmarkMesh8x8 is the reference point: 8×8 mesh, wormhole, DOR,

@@ -22,7 +22,6 @@ type Network struct {
 
 	start, end   int64 // measurement window
 	trace        bool
-	deadlock     *Deadlock
 	utilDone     bool
 	util         []uint64 // per port: flits carried in the window
 	stopped      bool
@@ -199,12 +198,9 @@ func (n *Network) Cycle() {
 	}
 	k.CheckDeadlock = now%n.Cfg.Run.DeadlockCheck == 0
 	k.Step()
-	if k.Deadlock != nil {
-		n.deadlock = k.Deadlock
-	}
 	if k.moved > 0 || !k.anyActive() {
 		n.lastProgress = now
-	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.deadlock == nil {
+	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.K.Deadlock == nil {
 		n.stall = &Stall{Cycle: now, Since: n.lastProgress + 1}
 	}
 }
@@ -225,7 +221,7 @@ func (n *Network) snapshotUtil() {
 // drain limit reached.
 func (n *Network) Done() bool {
 	k := n.K
-	if n.deadlock != nil || n.stall != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
+	if n.K.Deadlock != nil || n.stall != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
 		return true
 	}
 	if n.external || k.now < n.end {
@@ -323,7 +319,7 @@ func (n *Network) Result() *Result {
 		Latency:            summary(&st.lat, st.latBM),
 		NetworkLatency:     summary(&st.net, st.netBM),
 		MaxBufferOccupancy: k.MaxOccupancy(),
-		Deadlock:           n.deadlock,
+		Deadlock:           n.K.Deadlock,
 		Stall:              n.stall,
 		Deliveries:         st.deliveries,
 		Violations:         k.Violations,
@@ -355,7 +351,7 @@ func (n *Network) Result() *Result {
 	if st.hopN > 0 {
 		r.Hops = float64(st.hops) / float64(st.hopN)
 	}
-	r.Incomplete = n.deadlock == nil && n.stall == nil && st.measuredDone < st.measured
+	r.Incomplete = n.K.Deadlock == nil && n.stall == nil && st.measuredDone < st.measured
 	return r
 }
 
@@ -436,7 +432,7 @@ func checkScalars(c *Config) error {
 	case c.Run.Drain < 0:
 		return badKey("run.drain", c.Run.Drain, "an integer ≥ 0")
 	case c.Run.DeadlockCheck < 1:
-		return badKey("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
+		return badKey("run.K.Deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
 	case c.Run.StallLimit < 0:
 		return badKey("run.stall_limit", c.Run.StallLimit, "an integer ≥ 0 (0: never stop)")
 	case c.Multicast.SendLatency < 0 || c.Multicast.SendLatency > 1<<20:

@@ -468,6 +468,10 @@ func (k *Kernel) flow() {
 	}
 	k.moves = k.moves[:0]
 	for wi, word := range k.active {
+		// A front flit still marked for allocation after allocate needs
+		// ports it does not hold, or is not ready: it cannot move, so skip
+		// it (hasRoom still evaluates it if a neighbour asks).
+		word &^= k.alloc[wi]
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1

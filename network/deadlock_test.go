@@ -98,3 +98,18 @@ func TestReportedDeadlockIsPermanent(t *testing.T) {
 		}
 	}
 }
+
+// DebugState lists every non-empty buffer with its flits and binding.
+func TestDebugStateNamesBuffers(t *testing.T) {
+	n, err := Build(ringConfig("torus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.K.Enqueue(0, 3, 4)
+	n.K.Step()
+	n.K.Step()
+	s := n.K.DebugState()
+	if !strings.Contains(s, "r(") || !strings.Contains(s, "w1.") {
+		t.Fatalf("debug state %q", s)
+	}
+}

@@ -276,18 +276,28 @@ func (v *VCD) Move(cycle int64, f flit.Flit, from, to, ch int32, ready int64) {
 			c.kind = uint8(f.Kind)
 		}
 	}
-	if i := v.srcEp[from]; i >= 0 {
-		e := &v.eps[i]
-		if e.stamp != cycle {
-			e.stamp = cycle
-			v.epSeen = append(v.epSeen, i)
-		}
-		e.worm = uint32(v.k.Pool.Worms[f.Worm].ID)
+	if e := v.sourceEvent(cycle, from, f); e != nil {
 		e.state = StateAdvancing
 		if f.Kind >= flit.Tail {
 			e.state = StateDone
 		}
 	}
+}
+
+// sourceEvent notes an event of flit f at buffer b and, if b is a traced
+// source register, returns its endpoint (seen this cycle, showing f's worm).
+func (v *VCD) sourceEvent(cycle int64, b int32, f flit.Flit) *vep {
+	i := v.srcEp[b]
+	if i < 0 {
+		return nil
+	}
+	e := &v.eps[i]
+	if e.stamp != cycle {
+		e.stamp = cycle
+		v.epSeen = append(v.epSeen, i)
+	}
+	e.worm = uint32(v.k.Pool.Worms[f.Worm].ID)
+	return e
 }
 
 // touch notes an event at buffer b: only such buffers can change in a cycle
@@ -309,13 +319,7 @@ func (v *VCD) Blocked(cycle int64, f flit.Flit, b int32, reason network.Wait, wh
 		return
 	}
 	v.touch(cycle, b)
-	if i := v.srcEp[b]; i >= 0 {
-		e := &v.eps[i]
-		if e.stamp != cycle {
-			e.stamp = cycle
-			v.epSeen = append(v.epSeen, i)
-		}
-		e.worm = uint32(v.k.Pool.Worms[f.Worm].ID)
+	if e := v.sourceEvent(cycle, b, f); e != nil {
 		e.state = StateBlocked
 		e.reason = uint8(reason)
 	}

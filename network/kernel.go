@@ -60,6 +60,8 @@ type bufState struct {
 	ent  int32        // multicast: offset of the bound worm's enable indexes, or -1
 	memo uint32       // flow memo: epoch<<2 | memoVisiting/memoYes/memoNo
 
+	to     int32 // single-port worms: where moves out of b go (fixed, or the granted port's far side)
+	gp     int32 // global port of the last grant (its link, for input-buffered switches)
 	fixed  int32 // destination of moves out of b when rSw < 0
 	rIn    int32 // input port at rSw
 	lat    int32 // cycles a move out of b takes
@@ -141,6 +143,8 @@ type Kernel struct {
 	// while the pool grows).
 	mc       []mcState
 	syncLive int     // live synchronous worms: the veto pass runs only then
+	castLive int     // live multicast worms of any kind: the fast path runs only with none
+	fast     bool    // the switching allows the fast path (wormhole)
 	pathLive int     // live path-based worms: ejection buffers bind only then
 	vetoAt   []int64 // per worm: the cycle a synchronous worm was held back
 	relayIn  []int32 // per terminal: buffer a relayed flit enters (input-buffered)
@@ -323,6 +327,10 @@ func (k *Kernel) clearActive(b int32) { k.active[b>>6] &^= 1 << uint(b&63) }
 
 // Step simulates one cycle.
 func (k *Kernel) Step() {
+	if k.fastOK() {
+		k.stepFast()
+		return
+	}
 	k.route()
 	k.allocate()
 	k.flow()
@@ -415,6 +423,9 @@ func (k *Kernel) bind(b int32, f *flit.Flit) {
 	w := &k.Pool.Worms[f.Worm]
 	x.worm, x.mask, x.ent, x.also = f.Worm, 0, -1, -1
 	x.rSw, x.rIn = x.home, x.homeIn
+	if x.rSw < 0 {
+		x.to = x.fixed
+	}
 	if w.Cast == flit.Path && k.relaying(x, f.Worm) {
 		k.bindRelay(b, f.Worm)
 		return
@@ -446,6 +457,8 @@ func (k *Kernel) allocate() {
 func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
 	x := &k.bs[r.Buf]
 	x.mask |= got
+	x.gp = k.portBase[x.rSw] + int32(bits.TrailingZeros64(uint64(got)))
+	x.to = k.pDest[x.gp]
 	if k.tr != nil {
 		k.tr.Granted(k.now, r.Buf, r.Worm, x.rSw, got)
 	}
@@ -459,14 +472,7 @@ func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
 
 // flow decides which front flits move this cycle.
 func (k *Kernel) flow() {
-	k.epoch++
-	if k.epoch == 1<<30 { // wrapped: forget every stale stamp
-		for i := range k.bs {
-			k.bs[i].memo = 0
-		}
-		k.epoch = 1
-	}
-	k.moves = k.moves[:0]
+	k.nextEpoch()
 	for wi, word := range k.active {
 		// A front flit still marked for allocation after allocate needs
 		// ports it does not hold, or is not ready: it cannot move, so skip
@@ -484,6 +490,18 @@ func (k *Kernel) flow() {
 			}
 		}
 	}
+}
+
+// nextEpoch starts the flow phase: a new memo stamp, no moves yet.
+func (k *Kernel) nextEpoch() {
+	k.epoch++
+	if k.epoch == 1<<30 { // wrapped: forget every stale stamp
+		for i := range k.bs {
+			k.bs[i].memo = 0
+		}
+		k.epoch = 1
+	}
+	k.moves = k.moves[:0]
 }
 
 // canMove reports whether the front flit of b leaves b in this cycle. The
@@ -658,6 +676,9 @@ func (k *Kernel) commit() {
 		if tail {
 			x.worm, x.also = -1, -1 // the next worm binds afresh
 			x.rSw, x.rIn = x.home, x.homeIn
+			if x.rSw < 0 {
+				x.to = x.fixed // a path relay routed b for a while
+			}
 		}
 		switch {
 		case x.Empty():
@@ -771,6 +792,9 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
 	}
 	if k.Hooks.Delivered != nil {
 		k.Hooks.Delivered(w, arrive)
+	}
+	if w.Cast != flit.Unicast {
+		k.castLive--
 	}
 	switch w.Cast {
 	case flit.SyncTree:

@@ -36,6 +36,7 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		delay:  int64(s.Delay),
 		rng:    rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15)),
 		outBuf: s.OutDepth > 0,
+		fast:   s.Mode == link.Wormhole,
 	}
 	k.layout(s)
 	return k, nil
@@ -177,6 +178,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	for i := range k.bs {
 		x := &k.bs[i]
 		x.home, x.homeIn = x.rSw, x.rIn
+		x.to, x.gp = x.fixed, -1
 		if x.rSw < 0 && x.fixed >= nb {
 			x.ejT = x.fixed - nb
 		}

@@ -126,6 +126,7 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 		w.Dst = mc.dests[0]
 		k.Topo.Router.Init(w, k.rng)
 		k.pathLive++
+		k.castLive++
 		k.queue(wi)
 		return wi, nil
 	}
@@ -159,6 +160,7 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 	if cast == flit.SyncTree {
 		k.syncLive++
 	}
+	k.castLive++
 	k.queue(wi)
 	return wi, nil
 }

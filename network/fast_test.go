@@ -1,0 +1,89 @@
+package network
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// TestFastPathMatchesGeneral runs every small topology and buffer
+// arrangement twice in lockstep, once with the fast path and once with the
+// general path only, and requires the same moves in every cycle and the same
+// result. Some runs add multicast worms of every kind on top of the unicast
+// traffic, so the kernel switches between the paths mid-worm.
+func TestFastPathMatchesGeneral(t *testing.T) {
+	policies := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
+	i := 0
+	for _, tc := range smallTopologies() {
+		for _, b := range bufCases {
+			for _, mixed := range []bool{false, true} {
+				i++
+				c := zeroLoadConfig(tc.t, "wormhole", b, 1+i%2, i%3/2, 4)
+				reuse := i%5 != 0
+				c.Switch.Reuse = &reuse
+				c.Arbiter = policies[i%len(policies)]
+				c.Traffic.Flits = FlitRange{1, 6}
+				c.Traffic.Load = 0.25 + 0.1*float64(i%3)
+				c.Run = RunConfig{Warmup: 100, Measure: 800, Drain: 20000, Seed: uint64(i), DeadlockCheck: 64, StallLimit: 5000}
+				name := fmt.Sprintf("%s/%s/lat%d/delay%d/%s/mixed=%v", tc.name, b.name, c.Link.Latency, c.Switch.Delay, c.Arbiter, mixed)
+				t.Run(name, func(t *testing.T) { lockstep(t, c, mixed) })
+			}
+		}
+	}
+}
+
+func lockstep(t *testing.T, c Config, mixed bool) {
+	fast, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow.K.fast = false
+	casts := []flit.Cast{flit.Tree, flit.SyncTree, flit.Path}
+	rng := rand.New(rand.NewPCG(c.Run.Seed, 7))
+	nt := fast.K.Topo.Terminals()
+	fastCycles := 0
+	for !fast.Done() {
+		if mixed && rng.IntN(60) == 0 {
+			src := rng.IntN(nt)
+			dests := []int{rng.IntN(nt), rng.IntN(nt), rng.IntN(nt)}
+			cast := casts[rng.IntN(len(casts))]
+			flits := 1 + rng.IntN(5)
+			_, e1 := fast.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
+			_, e2 := slow.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
+			if (e1 == nil) != (e2 == nil) {
+				t.Fatalf("enqueue: %v vs %v", e1, e2)
+			}
+		}
+		if fast.K.fastOK() {
+			fastCycles++
+		}
+		now := fast.K.now
+		fast.Cycle()
+		slow.Cycle()
+		if !slices.Equal(fast.K.moves, slow.K.moves) {
+			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, fast.K.moves, slow.K.moves)
+		}
+		if slow.Done() != fast.Done() {
+			t.Fatalf("cycle %d: one run ended before the other", now)
+		}
+	}
+	if fastCycles == 0 {
+		t.Fatal("the fast path never ran")
+	}
+	a, _ := json.Marshal(fast.Result())
+	b, _ := json.Marshal(slow.Result())
+	if string(a) != string(b) {
+		t.Fatalf("results differ:\nfast    %s\ngeneral %s", a, b)
+	}
+	if fast.K.Violations.Total() != 0 {
+		t.Fatalf("violations %+v", fast.K.Violations)
+	}
+}

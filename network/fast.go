@@ -4,7 +4,6 @@ import (
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
-	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // The fast path is Step specialised to the common case: wormhole switching,
@@ -113,7 +112,7 @@ func (k *Kernel) commitFast() {
 			k.FlitHops++
 			k.receive(x.to, f, arrive)
 			if tail && !k.outBuf {
-				k.sw[x.rSw].Owner[x.gp-k.portBase[x.rSw]] = xbar.Free
+				k.release(x.rSw, x.gp)
 			}
 		} else {
 			if head && x.kind == kindSource {
@@ -123,8 +122,7 @@ func (k *Kernel) commitFast() {
 		}
 		if tail {
 			if gp := x.rel; gp >= 0 {
-				s := k.portSw[gp]
-				k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
+				k.release(k.portSw[gp], gp)
 			}
 			x.worm = -1 // the next worm binds afresh
 		}

@@ -62,6 +62,7 @@ type bufState struct {
 
 	to     int32 // single-port worms: where moves out of b go (fixed, or the granted port's far side)
 	gp     int32 // global port of the last grant (its link, for input-buffered switches)
+	wait   int32 // next buffer parked on the same port, or -1
 	fixed  int32 // destination of moves out of b when rSw < 0
 	rIn    int32 // input port at rSw
 	lat    int32 // cycles a move out of b takes
@@ -116,6 +117,8 @@ type Kernel struct {
 	// Per-cycle scratch, sized once.
 	active  []uint64 // buffers holding a flit
 	alloc   []uint64 // buffers whose front flit needs ports it does not hold
+	parked  []uint64 // buffers of alloc waiting for a held port: route skips them
+	waiters []int32  // per global port: first buffer parked on it, or -1
 	posted  []int32  // switches with requests this cycle
 	moves   []int32
 	popped  []flit.Flit
@@ -387,6 +390,7 @@ func (k *Kernel) noteFront(b int32) {
 // non-atomic grab policy, which takes whatever is free.
 func (k *Kernel) route() {
 	for wi, word := range k.alloc {
+		word &^= k.parked[wi]
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -406,6 +410,9 @@ func (k *Kernel) route() {
 			s := x.rSw
 			sw := &k.sw[s]
 			if sw.Policy != xbar.Grab && !sw.Grantable(req) {
+				if x.ent < 0 {
+					k.park(b, x, req)
+				}
 				continue
 			}
 			if !sw.Pending() {
@@ -415,6 +422,31 @@ func (k *Kernel) route() {
 			sw.Post(xbar.Request{In: x.rIn, Want: req, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
 		}
 	}
+}
+
+// park takes b out of routing until a port of req that another worm holds
+// is released: until then its request cannot be granted. (Multi-flit
+// multicast headers, whose needs change flit by flit, are not parked.)
+func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
+	sw := &k.sw[x.rSw]
+	for m := req; m != 0; {
+		if p := m.Next(); sw.Owner[p] != xbar.Free {
+			gp := k.portBase[x.rSw] + int32(p)
+			x.wait, k.waiters[gp] = k.waiters[gp], b
+			k.parked[b>>6] |= 1 << uint(b&63)
+			return
+		}
+	}
+}
+
+// release frees global port gp of switch s and wakes the buffers parked on
+// it, which request it again from the next cycle on.
+func (k *Kernel) release(s, gp int32) {
+	k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
+	for b := k.waiters[gp]; b >= 0; b = k.bs[b].wait {
+		k.parked[b>>6] &^= 1 << uint(b&63)
+	}
+	k.waiters[gp] = -1
 }
 
 // bind routes the worm whose flit f is now at the front of b.
@@ -650,7 +682,7 @@ func (k *Kernel) commit() {
 			}
 			if tail && !k.outBuf {
 				for m := x.mask; m != 0; {
-					k.sw[s].Owner[m.Next()] = xbar.Free
+					k.release(s, base+int32(m.Next()))
 				}
 			}
 		} else {
@@ -669,9 +701,7 @@ func (k *Kernel) commit() {
 			k.relay(x, f, arrive)
 		}
 		if x.rel >= 0 && tail {
-			gp := x.rel
-			s := k.portSw[gp]
-			k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
+			k.release(k.portSw[x.rel], x.rel)
 		}
 		if tail {
 			x.worm, x.also = -1, -1 // the next worm binds afresh

@@ -178,7 +178,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	for i := range k.bs {
 		x := &k.bs[i]
 		x.home, x.homeIn = x.rSw, x.rIn
-		x.to, x.gp = x.fixed, -1
+		x.to, x.gp, x.wait = x.fixed, -1, -1
 		if x.rSw < 0 && x.fixed >= nb {
 			x.ejT = x.fixed - nb
 		}
@@ -204,6 +204,8 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.queues = make([]wormQueue, nterm)
 	k.active = make([]uint64, (nb+63)/64)
 	k.alloc = make([]uint64, (nb+63)/64)
+	k.parked = make([]uint64, (nb+63)/64)
+	k.waiters = fill(int(np), -1)
 	k.moves = make([]int32, 0, nb)
 	k.popped = make([]flit.Flit, 0, nb)
 }

@@ -362,11 +362,10 @@ func (k *Kernel) syncVeto() {
 		x.mask &^= g.got
 		x.rolled = k.now
 		for m := g.got; m != 0; {
-			p := m.Next()
-			k.sw[g.sw].Owner[p] = xbar.Free
+			gp := k.portBase[g.sw] + int32(m.Next())
+			k.release(g.sw, gp)
 			// Remember who won it: a worm that lost this port to one that
 			// gave it back waits for that worm as surely as for an owner.
-			gp := k.portBase[g.sw] + int32(p)
 			k.rolledAt[gp], k.rolledBy[gp] = k.now, g.worm
 		}
 		k.alloc[g.b>>6] |= 1 << uint(g.b&63)

@@ -318,7 +318,7 @@ func (k *Kernel) report() *Deadlock {
 		if r.e.kind == waitPort {
 			addSwitch(k.switchOf(r.e.port))
 		}
-		if since := x.moved + 1; since > dl.Since {
+		if since := k.moved[r.b] + 1; since > dl.Since {
 			dl.Since = since
 		}
 	}

@@ -81,11 +81,10 @@ func (k *Kernel) commitFast() {
 	k.popped = k.popped[:0]
 	now := k.now
 	for _, b := range k.moves {
-		x := &k.bs[b]
-		k.popped = append(k.popped, x.Pop())
-		x.moved = now
+		k.popped = append(k.popped, k.bs[b].Pop())
+		k.moved[b] = now
 	}
-	k.moved = len(k.moves)
+	k.nmoved = len(k.moves)
 	nl := int32(len(k.Links))
 	for i, b := range k.moves {
 		f := k.popped[i]
@@ -105,7 +104,7 @@ func (k *Kernel) commitFast() {
 			if head {
 				w := &k.Pool.Worms[f.Worm]
 				w.Hops++
-				if x.kind == kindSource {
+				if b >= k.src0 {
 					w.InjCycle = now
 				}
 			}
@@ -115,7 +114,7 @@ func (k *Kernel) commitFast() {
 				k.release(x.rSw, x.gp)
 			}
 		} else {
-			if head && x.kind == kindSource {
+			if head && b >= k.src0 {
 				k.Pool.Worms[f.Worm].InjCycle = now
 			}
 			k.receive(x.to, f, arrive)
@@ -131,7 +130,7 @@ func (k *Kernel) commitFast() {
 		} else if tail && x.rSw >= 0 {
 			k.alloc[b>>6] |= 1 << uint(b&63) // a new worm at the front
 		}
-		if x.kind == kindSource {
+		if b >= k.src0 {
 			t := k.bSw[b]
 			switch {
 			case tail:

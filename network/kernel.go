@@ -50,30 +50,30 @@ type Hooks struct {
 // flits is copied to the ports enabled so far. The worm stays bound until
 // its tail leaves, and the next worm's first flit binds afresh.
 type bufState struct {
-	// The first 64 bytes are what the flow phase reads for a routing
-	// buffer, so a large network's flow touches one cache line per buffer.
+	// The first 64 bytes are what the fast path's flow and commit read, so
+	// a cycle touches one cache line per buffer for them.
 	flit.Buffer
+	memo uint32 // flow memo: epoch<<2 | memoVisiting/memoYes/memoNo
+	to   int32  // single-port worms: where moves out of b go (fixed, or the granted port's far side)
+	worm int32  // worm bound at this buffer, or -1
+	rSw  int32  // switch whose routing unit decides moves out of b, or -1
+	gp   int32  // global port of the last grant (its link, for input-buffered switches)
+	ch   int32  // channel crossed by moves out of b: -1 none, chanRouted
+	rel  int32  // global port released when a tail leaves b, or -1
+	lat  int32  // cycles a move out of b takes
+
 	want xbar.PortSet // ports the bound worm takes at rSw
 	mask xbar.PortSet // ports it holds so far
-	worm int32        // worm bound at this buffer, or -1
-	rSw  int32        // switch whose routing unit decides moves out of b, or -1
 	ent  int32        // multicast: offset of the bound worm's enable indexes, or -1
-	memo uint32       // flow memo: epoch<<2 | memoVisiting/memoYes/memoNo
 
-	to     int32 // single-port worms: where moves out of b go (fixed, or the granted port's far side)
-	gp     int32 // global port of the last grant (its link, for input-buffered switches)
-	wait   int32 // next buffer parked on the same port, or -1
 	fixed  int32 // destination of moves out of b when rSw < 0
 	rIn    int32 // input port at rSw
-	lat    int32 // cycles a move out of b takes
-	ch     int32 // channel crossed by moves out of b: -1 none, chanRouted
-	rel    int32 // global port released when a tail leaves b, or -1
+	wait   int32 // next buffer parked on the same port, or -1
 	also   int32 // extra destination of the bound worm (path relay), or -1
 	relT   int32 // terminal of that relay
 	ejT    int32 // terminal this buffer ejects into when rSw < 0, or -1
 	home   int32 // static rSw (a path relay may route elsewhere meanwhile)
 	homeIn int32
-	moved  int64 // last cycle a flit left or entered b
 	rolled int64 // last cycle a synchronous worm's grant here was given back
 	kind   uint8
 }
@@ -123,8 +123,10 @@ type Kernel struct {
 	moves   []int32
 	popped  []flit.Flit
 	granted []grantRec // grants made this cycle (synchronous worms may undo them)
-	moved   int
-	rear    []int32 // deadlock check scratch: per worm, buffer of its newest flit
+	nmoved  int        // moves in the last cycle
+	moved   []int64    // per buffer: last cycle a flit left or entered it
+	src0    int32      // the first source buffer (sources are the last ids)
+	rear    []int32    // deadlock check scratch: per worm, buffer of its newest flit
 	rearSeq []int32
 	wg      waitGraph
 
@@ -652,11 +654,10 @@ func (k *Kernel) commit() {
 	k.popped = k.popped[:0]
 	now := k.now
 	for _, b := range k.moves {
-		x := &k.bs[b]
-		k.popped = append(k.popped, x.Pop())
-		x.moved = now
+		k.popped = append(k.popped, k.bs[b].Pop())
+		k.moved[b] = now
 	}
-	k.moved = len(k.moves)
+	k.nmoved = len(k.moves)
 	for i, b := range k.moves {
 		f := k.popped[i]
 		x := &k.bs[b]
@@ -774,7 +775,7 @@ func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	}
 	f.SetReady(arrive)
 	x.Push(f)
-	x.moved = k.now
+	k.moved[d] = k.now
 	if wasEmpty && (f.Worm != x.worm || x.ent >= 0 || x.rSw < 0) {
 		k.noteFront(d)
 	}

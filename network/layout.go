@@ -204,6 +204,8 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.queues = make([]wormQueue, nterm)
 	k.active = make([]uint64, (nb+63)/64)
 	k.alloc = make([]uint64, (nb+63)/64)
+	k.moved = make([]int64, nb)
+	k.src0 = k.srcBuf[0]
 	k.parked = make([]uint64, (nb+63)/64)
 	k.waiters = fill(int(np), -1)
 	k.moves = make([]int32, 0, nb)

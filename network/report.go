@@ -105,4 +105,4 @@ func (k *Kernel) DebugState() string {
 }
 
 // Moved is the number of flit moves in the last cycle.
-func (k *Kernel) Moved() int { return k.moved }
+func (k *Kernel) Moved() int { return k.nmoved }

@@ -198,7 +198,7 @@ func (n *Network) Cycle() {
 	}
 	k.CheckDeadlock = now%n.Cfg.Run.DeadlockCheck == 0
 	k.Step()
-	if k.moved > 0 || !k.anyActive() {
+	if k.nmoved > 0 || !k.anyActive() {
 		n.lastProgress = now
 	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.K.Deadlock == nil {
 		n.stall = &Stall{Cycle: now, Since: n.lastProgress + 1}

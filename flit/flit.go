@@ -56,6 +56,10 @@ type Flit struct {
 	Worm    int32
 	Seq     int32
 	Kind    Kind
+	// Hops counts the switches a unicast head has crossed; the kernel copies
+	// it into the worm when the head reaches its destination, so a hop
+	// writes no shared worm record.
+	Hops uint16
 }
 
 // Ready reports whether f may leave its buffer in cycle now.

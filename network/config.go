@@ -129,6 +129,11 @@ type RunConfig struct {
 	// cycles although flits are waiting and no deadlock was found (a
 	// livelock or starvation); 0 never stops.
 	StallLimit int64 `yaml:"stall_limit" json:"stall_limit"`
+	// Workers is the number of threads one run uses: 1 simulates serially,
+	// 2 splits the network in two halves that each cycle's phases work on
+	// at once, 0 picks 2 when the machine has two cores and the network is
+	// large enough to gain. The results are the same either way.
+	Workers int `yaml:"workers" json:"workers"`
 }
 
 // IntList is a list of integers written either as a YAML sequence or as a

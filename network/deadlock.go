@@ -158,7 +158,7 @@ func (k *Kernel) waits(b int32) bool {
 				}
 			}
 			if owners == 0 {
-				if x.rolled == k.now && len(g.edges) > n0 {
+				if k.rolledB[b] == k.now && len(g.edges) > n0 {
 					// Granted, but given back because another branch of
 					// this synchronous worm could not move: it waits for
 					// that branch (the sync edges).

@@ -4,15 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/flitsim/flitsim/flit"
 )
 
 // TestFastPathMatchesGeneral runs every small topology and buffer
-// arrangement twice in lockstep, once with the fast path and once with the
-// general path only, and requires the same moves in every cycle and the same
+// arrangement three times in lockstep: with the general path only, with the
+// fast path, and with the fast path on two lanes (two threads) wherever the
+// network can be cut. It requires the same moves in every cycle and the same
 // result. Some runs add multicast worms of every kind on top of the unicast
 // traffic, so the kernel switches between the paths mid-worm.
 func TestFastPathMatchesGeneral(t *testing.T) {
@@ -37,6 +40,7 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 }
 
 func lockstep(t *testing.T, c Config, mixed bool) {
+	c.Run.Workers = 1
 	fast, err := Build(c)
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +50,14 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 		t.Fatal(err)
 	}
 	slow.K.fast = false
+	c.Run.Workers = 2
+	par, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if par.K.lanes == nil && c.Buffers.Input > 0 {
+		t.Fatal("an input-buffered network was not cut in two lanes")
+	}
 	casts := []flit.Cast{flit.Tree, flit.SyncTree, flit.Path}
 	rng := rand.New(rand.NewPCG(c.Run.Seed, 7))
 	nt := fast.K.Topo.Terminals()
@@ -58,8 +70,9 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 			flits := 1 + rng.IntN(5)
 			_, e1 := fast.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
 			_, e2 := slow.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
-			if (e1 == nil) != (e2 == nil) {
-				t.Fatalf("enqueue: %v vs %v", e1, e2)
+			_, e3 := par.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
+			if (e1 == nil) != (e2 == nil) || (e1 == nil) != (e3 == nil) {
+				t.Fatalf("enqueue: %v vs %v vs %v", e1, e2, e3)
 			}
 		}
 		if fast.K.fastOK() {
@@ -68,22 +81,60 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 		now := fast.K.now
 		fast.Cycle()
 		slow.Cycle()
+		par.Cycle()
 		if !slices.Equal(fast.K.moves, slow.K.moves) {
 			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, fast.K.moves, slow.K.moves)
 		}
-		if slow.Done() != fast.Done() {
+		if !slices.Equal(fast.K.moves, par.K.moves) {
+			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, fast.K.moves, par.K.moves)
+		}
+		if slow.Done() != fast.Done() || par.Done() != fast.Done() {
 			t.Fatalf("cycle %d: one run ended before the other", now)
 		}
 	}
 	if fastCycles == 0 {
 		t.Fatal("the fast path never ran")
 	}
-	a, _ := json.Marshal(fast.Result())
-	b, _ := json.Marshal(slow.Result())
-	if string(a) != string(b) {
+	res := func(n *Network) string {
+		r := n.Result()
+		r.Config.Run.Workers = 0
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	if a, b := res(fast), res(slow); a != b {
 		t.Fatalf("results differ:\nfast    %s\ngeneral %s", a, b)
+	}
+	if a, b := res(fast), res(par); a != b {
+		t.Fatalf("results differ:\none lane  %s\ntwo lanes %s", a, b)
 	}
 	if fast.K.Violations.Total() != 0 {
 		t.Fatalf("violations %+v", fast.K.Violations)
+	}
+}
+
+// TestCrewStopsWithItsNetwork: the second thread of a two-lane network ends
+// once the network is garbage, so building many networks leaks nothing.
+func TestCrewStopsWithItsNetwork(t *testing.T) {
+	base := runtime.NumGoroutine()
+	for range 3 {
+		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+		c.Run.Workers = 2
+		n, err := Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.K.lanes == nil {
+			t.Fatal("the 8×8 mesh was not cut in two lanes")
+		}
+		for range 100 {
+			n.Cycle()
+		}
+	}
+	for i := 0; i < 200 && runtime.NumGoroutine() > base; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > base {
+		t.Fatalf("%d goroutines left running (%d before)", g, base)
 	}
 }

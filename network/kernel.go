@@ -49,6 +49,9 @@ type Hooks struct {
 // (ent points at the flit index that enables each port), so each of its
 // flits is copied to the ports enabled so far. The worm stays bound until
 // its tail leaves, and the next worm's first flit binds afresh.
+//
+// bufState is 128 bytes, so in the (page-aligned) array of a network of
+// any size each buffer's first 64 bytes are one cache line.
 type bufState struct {
 	// The first 64 bytes are what the fast path's flow and commit read, so
 	// a cycle touches one cache line per buffer for them.
@@ -74,8 +77,8 @@ type bufState struct {
 	ejT    int32 // terminal this buffer ejects into when rSw < 0, or -1
 	home   int32 // static rSw (a path relay may route elsewhere meanwhile)
 	homeIn int32
-	rolled int64 // last cycle a synchronous worm's grant here was given back
 	kind   uint8
+	_      [7]byte // to 128 bytes
 }
 
 // Kernel is the cycle-level state of one network. All per-buffer and
@@ -112,23 +115,35 @@ type Kernel struct {
 
 	// Terminals.
 	srcBuf []int32
+	issued []int32 // per terminal: flits of its front packet already in the network
 	queues []wormQueue
 
 	// Per-cycle scratch, sized once.
-	active  []uint64 // buffers holding a flit
-	alloc   []uint64 // buffers whose front flit needs ports it does not hold
-	parked  []uint64 // buffers of alloc waiting for a held port: route skips them
-	waiters []int32  // per global port: first buffer parked on it, or -1
-	posted  []int32  // switches with requests this cycle
-	moves   []int32
-	popped  []flit.Flit
-	granted []grantRec // grants made this cycle (synchronous worms may undo them)
-	nmoved  int        // moves in the last cycle
-	moved   []int64    // per buffer: last cycle a flit left or entered it
-	src0    int32      // the first source buffer (sources are the last ids)
-	rear    []int32    // deadlock check scratch: per worm, buffer of its newest flit
-	rearSeq []int32
-	wg      waitGraph
+	active []uint64 // buffers holding a flit
+	alloc  []uint64 // buffers whose front flit needs ports it does not hold
+	parked []uint64 // buffers of alloc waiting for a held port: route skips them
+
+	// Lanes (lanes.go): whole covers every buffer and serves the general
+	// path and the serial fast path; lanes, when set, are the two halves the
+	// fast path runs on two threads.
+	whole lane
+	lanes []lane
+	cutAt int32 // first buffer of lane 1 (nb when there is one lane)
+	// laneMemo is set while this cycle's flow memo is in the lanes' own
+	// arrays (a parallel fast cycle) rather than in bufState.memo.
+	laneMemo bool
+	shared   int32 // bitset word both lanes hold bits of, or -1
+	crew     *crew
+	waiters  []int32 // per global port: first buffer parked on it, or -1
+	moves    []int32
+	popped   []flit.Flit
+	granted  []grantRec // grants made this cycle (synchronous worms may undo them)
+	nmoved   int        // moves in the last cycle
+	moved    []int64    // per buffer: last cycle a flit left or entered it
+	src0     int32      // the first source buffer (sources are the last ids)
+	rear     []int32    // deadlock check scratch: per worm, buffer of its newest flit
+	rearSeq  []int32
+	wg       waitGraph
 
 	// CheckDeadlock asks the next Step to run the wait-for-graph check (it
 	// also runs on its own in any cycle in which no flit moves). Deadlock is
@@ -156,6 +171,7 @@ type Kernel struct {
 	sinkWorm []int32 // per terminal: worm whose flits are arriving
 	sinkSeq  []int32 // per terminal: last flit index received
 	injOwner []int32 // per terminal: worm using its injection channel, or -1
+	rolledB  []int64 // per buffer: last cycle a synchronous worm's grant there was given back
 	rolledAt []int64 // per global port: last cycle a grant of it was given back
 	rolledBy []int32 // per global port: the synchronous worm that gave it back
 
@@ -272,16 +288,17 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 		return
 	}
 	wi := q.front()
-	w := &k.Pool.Worms[wi]
-	if w.Issued == 0 && x.rSw >= 0 {
+	n, ln := k.issued[term], k.Pool.Worms[wi].Len
+	if n == 0 && x.rSw >= 0 {
 		readyAt += k.delay
 	}
-	f := flit.Flit{Worm: wi, Seq: w.Issued, Kind: flit.KindOf(w.Issued, w.Len)}
+	f := flit.Flit{Worm: wi, Seq: n, Kind: flit.KindOf(n, ln)}
 	f.SetReady(readyAt)
-	w.Issued++
-	if w.Issued == w.Len {
+	if n++; n == ln {
 		q.pop()
+		n = 0
 	}
+	k.issued[term] = n
 	x.Push(f)
 	k.setActive(b)
 	k.noteFront(b)
@@ -327,8 +344,8 @@ func wormRuns(x *bufState) iter.Seq2[int, *flit.Flit] {
 	}
 }
 
-func (k *Kernel) setActive(b int32)   { k.active[b>>6] |= 1 << uint(b&63) }
-func (k *Kernel) clearActive(b int32) { k.active[b>>6] &^= 1 << uint(b&63) }
+func (k *Kernel) setActive(b int32)   { k.setBit(k.active, b) }
+func (k *Kernel) clearActive(b int32) { k.clearBit(k.active, b) }
 
 // Step simulates one cycle.
 func (k *Kernel) Step() {
@@ -336,8 +353,8 @@ func (k *Kernel) Step() {
 		k.stepFast()
 		return
 	}
-	k.route()
-	k.allocate()
+	k.route(&k.whole)
+	k.allocate(&k.whole)
 	k.flow()
 	if k.syncLive > 0 {
 		k.syncVeto()
@@ -382,7 +399,7 @@ func (k *Kernel) noteFront(b int32) {
 	}
 	f := x.Front()
 	if f.Worm != x.worm || k.need(x, f)&^x.mask != 0 {
-		k.alloc[b>>6] |= 1 << uint(b&63)
+		k.setBit(k.alloc, b)
 	}
 }
 
@@ -390,9 +407,9 @@ func (k *Kernel) noteFront(b int32) {
 // for the ports their front flits need. A request whose ports are held by
 // another worm is not posted (it cannot win this cycle), except under the
 // non-atomic grab policy, which takes whatever is free.
-func (k *Kernel) route() {
-	for wi, word := range k.alloc {
-		word &^= k.parked[wi]
+func (k *Kernel) route(l *lane) {
+	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
+		word := k.laneWord(l, k.alloc, wi) &^ k.laneWord(l, k.parked, wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -406,7 +423,7 @@ func (k *Kernel) route() {
 			}
 			req := k.need(x, f) &^ x.mask
 			if req == 0 {
-				k.alloc[b>>6] &^= 1 << uint(b&63)
+				k.clearBit(k.alloc, b)
 				continue
 			}
 			s := x.rSw
@@ -418,7 +435,7 @@ func (k *Kernel) route() {
 				continue
 			}
 			if !sw.Pending() {
-				k.posted = append(k.posted, s)
+				l.posted = append(l.posted, s)
 			}
 			w := &k.Pool.Worms[f.Worm]
 			sw.Post(xbar.Request{In: x.rIn, Want: req, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
@@ -435,7 +452,7 @@ func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
 		if p := m.Next(); sw.Owner[p] != xbar.Free {
 			gp := k.portBase[x.rSw] + int32(p)
 			x.wait, k.waiters[gp] = k.waiters[gp], b
-			k.parked[b>>6] |= 1 << uint(b&63)
+			k.setBit(k.parked, b)
 			return
 		}
 	}
@@ -446,7 +463,7 @@ func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
 func (k *Kernel) release(s, gp int32) {
 	k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
 	for b := k.waiters[gp]; b >= 0; b = k.bs[b].wait {
-		k.parked[b>>6] &^= 1 << uint(b&63)
+		k.clearBit(k.parked, b)
 	}
 	k.waiters[gp] = -1
 }
@@ -481,11 +498,11 @@ func (k *Kernel) bind(b int32, f *flit.Flit) {
 }
 
 // allocate runs the arbiter of every switch that has requests.
-func (k *Kernel) allocate() {
-	for _, s := range k.posted {
+func (k *Kernel) allocate(l *lane) {
+	for _, s := range l.posted {
 		k.sw[s].Arbitrate(k.grant)
 	}
-	k.posted = k.posted[:0]
+	l.posted = l.posted[:0]
 }
 
 func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
@@ -500,7 +517,7 @@ func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
 		k.granted = append(k.granted, grantRec{b: r.Buf, got: got, sw: x.rSw, worm: r.Worm})
 	}
 	if k.need(x, x.Front())&^x.mask == 0 {
-		k.alloc[r.Buf>>6] &^= 1 << uint(r.Buf&63)
+		k.clearBit(k.alloc, r.Buf)
 	}
 }
 
@@ -533,6 +550,9 @@ func (k *Kernel) nextEpoch() {
 		for i := range k.bs {
 			k.bs[i].memo = 0
 		}
+		for i := range k.lanes {
+			clear(k.lanes[i].memo)
+		}
 		k.epoch = 1
 	}
 	k.moves = k.moves[:0]
@@ -558,8 +578,11 @@ func (k *Kernel) canMove(b int32) bool {
 
 // moving reports whether flow decided that b's front flit moves this cycle.
 func (k *Kernel) moving(b int32) bool {
-	x := &k.bs[b]
-	return x.memo == k.epoch<<2|memoYes
+	m := k.bs[b].memo
+	if k.laneMemo {
+		m = k.lanes[k.laneOf(b)].memo[b]
+	}
+	return m == k.epoch<<2|memoYes
 }
 
 func (k *Kernel) evalMove(b int32, x *bufState) bool {
@@ -668,6 +691,7 @@ func (k *Kernel) commit() {
 			if f.Kind == flit.Head || f.Kind == flit.HeadTail {
 				w := &k.Pool.Worms[f.Worm]
 				w.Hops++
+				f.Hops++
 				if x.kind == kindSource {
 					w.InjCycle = now
 				}
@@ -798,6 +822,9 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
 	}
 	k.sinkWorm[term], k.sinkSeq[term] = f.Worm, f.Seq
 	w.Recvd++
+	if f.Seq == 0 && w.Cast == flit.Unicast {
+		w.Hops = int32(f.Hops)
+	}
 	if k.Hooks.Ejected != nil {
 		k.Hooks.Ejected(w, term, f, arrive)
 	}

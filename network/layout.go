@@ -96,6 +96,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	}
 	nterm := t.Terminals()
 	k.srcBuf = make([]int32, nterm)
+	k.issued = make([]int32, nterm)
 	for term := 0; term < nterm; term++ {
 		k.srcBuf[term] = add(kindSource, int32(term), -1, 1)
 	}
@@ -125,7 +126,6 @@ func (k *Kernel) layout(s KernelSpec) {
 		x := &k.bs[i]
 		x.rSw, x.rIn, x.fixed, x.lat, x.rel, x.ch = -1, -1, -1, 1, -1, -1
 		x.worm, x.ent, x.also, x.relT, x.ejT = -1, -1, -1, -1, -1
-		x.rolled = -1
 		x.kind = kinds[i]
 	}
 	k.pDest = fill(int(np), -1)
@@ -196,6 +196,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.sinkSeq = fill(nterm, -1)
 	k.injOwner = fill(nterm, -1)
 	k.rolledAt = fill64(int(np), -1)
+	k.rolledB = fill64(int(nb), -1)
 	k.rolledBy = fill(int(np), -1)
 	k.sw = make([]xbar.Switch, ns)
 	for i, sw := range t.Switches {
@@ -205,6 +206,8 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.active = make([]uint64, (nb+63)/64)
 	k.alloc = make([]uint64, (nb+63)/64)
 	k.moved = make([]int64, nb)
+	k.whole = newLane(0, nb, nb, false)
+	k.cutAt, k.shared = nb, -1
 	k.src0 = k.srcBuf[0]
 	k.parked = make([]uint64, (nb+63)/64)
 	k.waiters = fill(int(np), -1)

@@ -360,7 +360,7 @@ func (k *Kernel) syncVeto() {
 		}
 		x := &k.bs[g.b]
 		x.mask &^= g.got
-		x.rolled = k.now
+		k.rolledB[g.b] = k.now
 		for m := g.got; m != 0; {
 			gp := k.portBase[g.sw] + int32(m.Next())
 			k.release(g.sw, gp)

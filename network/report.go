@@ -52,9 +52,9 @@ func (k *Kernel) Backlog() int64 {
 		n += int64(k.bs[k.srcBuf[term]].Len())
 		q := &k.queues[term]
 		for i := 0; i < q.n; i++ {
-			w := &k.Pool.Worms[q.buf[(q.head+i)%len(q.buf)]]
-			n += int64(w.Len - w.Issued)
+			n += int64(k.Pool.Worms[q.buf[(q.head+i)%len(q.buf)]].Len)
 		}
+		n -= int64(k.issued[term])
 	}
 	return n
 }

@@ -90,6 +90,7 @@ func Build(c Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	k.setWorkers(c.Run.Workers)
 	n := &Network{Cfg: c, K: k}
 	if n.cast, err = parseWorm(c.Multicast.Worm); err != nil {
 		return nil, err
@@ -432,9 +433,11 @@ func checkScalars(c *Config) error {
 	case c.Run.Drain < 0:
 		return badKey("run.drain", c.Run.Drain, "an integer ≥ 0")
 	case c.Run.DeadlockCheck < 1:
-		return badKey("run.K.Deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
+		return badKey("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
 	case c.Run.StallLimit < 0:
 		return badKey("run.stall_limit", c.Run.StallLimit, "an integer ≥ 0 (0: never stop)")
+	case c.Run.Workers < 0 || c.Run.Workers > 2:
+		return badKey("run.workers", c.Run.Workers, "0 (automatic), 1 or 2")
 	case c.Multicast.SendLatency < 0 || c.Multicast.SendLatency > 1<<20:
 		return badKey("multicast.send_latency", c.Multicast.SendLatency, "an integer from 0 to 1048576 (cycles)")
 	case c.Multicast.ReceiveLatency < 0 || c.Multicast.ReceiveLatency > 1<<20:

@@ -131,6 +131,16 @@ func execute(cfgs []network.Config, idx []int, opts Options) ([]*network.Result,
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	if jobs > 1 {
+		// The points already share the cores: a run left to choose its
+		// own threads (run.workers 0) takes one, so the sweep does not
+		// oversubscribe them. The results do not depend on it.
+		for k := range cfgs {
+			if cfgs[k].Run.Workers == 0 {
+				cfgs[k].Run.Workers = 1
+			}
+		}
+	}
 	jobs = max(1, min(jobs, len(cfgs)))
 
 	exp := make([]int64, len(cfgs))

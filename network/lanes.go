@@ -1,0 +1,281 @@
+package network
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// A lane is one worker's share of a fast-path cycle: the buffers [lo, hi)
+// and the switches their worms are routed at. The serial kernel has one
+// lane covering every buffer (Kernel.whole); with two workers the buffers
+// are cut at a switch boundary into two lanes, and each phase of the cycle
+// runs on both lanes at once (see crew).
+//
+// Within a phase a lane writes only its own buffers, switches and links;
+// what crosses the cut waits for the next phase: flits for the other lane's
+// buffers are handed over as arrivals, and ejections are applied serially
+// after the last phase, in buffer order, so statistics and hooks see the
+// same order as with one lane. The one bitset word the two lanes may share
+// (when the cut is not a multiple of 64) is updated atomically.
+type lane struct {
+	lo, hi int32
+	memo   []uint32 // flow memo when there are two lanes (else bufState.memo)
+	moves  []int32
+	popped []flit.Flit
+	posted []int32      // switches with requests this cycle
+	in     [2][]arrival // flits leaving this lane for each lane's buffers
+	ej     []arrival    // flits leaving this lane for terminals
+	hops   int64        // flit-hops this cycle
+	maxOcc int32        // most flits a buffer of this lane held
+	viol   Violations   // invariant violations seen by this lane
+	_      [64]byte     // the next lane's fields start on another cache line
+}
+
+// arrival is a flit on its way into buffer (or sink) d.
+type arrival struct {
+	f  flit.Flit
+	at int64
+	d  int32
+}
+
+func newLane(lo, hi, nb int32, private bool) lane {
+	l := lane{lo: lo, hi: hi,
+		moves:  make([]int32, 0, hi-lo),
+		popped: make([]flit.Flit, 0, hi-lo),
+	}
+	if private {
+		l.memo = make([]uint32, nb)
+	}
+	return l
+}
+
+// laneOf is the lane buffer b belongs to.
+func (k *Kernel) laneOf(b int32) int {
+	if b >= k.cutAt {
+		return 1
+	}
+	return 0
+}
+
+// laneWord is word wi of a per-buffer bitset masked to l's buffers, read
+// atomically when it is the word the other lane may be writing.
+func (k *Kernel) laneWord(l *lane, set []uint64, wi int) uint64 {
+	var w uint64
+	if int32(wi) == k.shared {
+		w = atomic.LoadUint64(&set[wi])
+	} else {
+		w = set[wi]
+	}
+	if lo := l.lo; int32(wi) == lo>>6 {
+		w &= ^uint64(0) << uint(lo&63)
+	}
+	if hi := l.hi; int32(wi) == (hi-1)>>6 {
+		w &= ^uint64(0) >> uint(63-(hi-1)&63)
+	}
+	return w
+}
+
+// setBit and clearBit update bit b of a per-buffer bitset; the word the two
+// lanes share is updated atomically.
+func (k *Kernel) setBit(set []uint64, b int32) {
+	if b>>6 == k.shared {
+		atomic.OrUint64(&set[b>>6], 1<<uint(b&63))
+		return
+	}
+	set[b>>6] |= 1 << uint(b&63)
+}
+
+func (k *Kernel) clearBit(set []uint64, b int32) {
+	if b>>6 == k.shared {
+		atomic.AndUint64(&set[b>>6], ^(uint64(1) << uint(b&63)))
+		return
+	}
+	set[b>>6] &^= 1 << uint(b&63)
+}
+
+func hasBit(set []uint64, b int32) bool { return set[b>>6]&(1<<uint(b&63)) != 0 }
+
+// Networks below this many buffers are not worth a second thread: their
+// phases are too short to pay for the hand-overs between the threads
+// (measured: an 8×8 mesh, 352 buffers, gains nothing; a 16×16 mesh, 1472,
+// and a 10-cube, 12288, gain about 25 %).
+const parallelMinBuffers = 1024
+
+// setWorkers splits the kernel into lanes for n workers (0: automatic, two
+// when the machine has the cores and the network is large enough). It
+// reports the number of workers used, which is 1 when the network cannot be
+// cut (see cut).
+func (k *Kernel) setWorkers(n int) int {
+	if n == 0 {
+		n = 1
+		if runtime.GOMAXPROCS(0) >= 2 && k.nb >= parallelMinBuffers {
+			n = 2
+		}
+	}
+	k.lanes, k.shared, k.cutAt = nil, -1, k.nb
+	if n < 2 || !k.fast {
+		return 1
+	}
+	c := k.cut()
+	if c < 0 {
+		return 1
+	}
+	k.lanes = []lane{newLane(0, c, k.nb, true), newLane(c, k.nb, k.nb, true)}
+	k.cutAt = c
+	if c&63 != 0 {
+		k.shared = c >> 6
+	}
+	k.crew = newCrew()
+	runtime.AddCleanup(k, func(c *crew) { c.stop() }, k.crew)
+	return 2
+}
+
+// cut finds a buffer id near the middle at which the network splits into
+// two lanes that share no switch: every buffer routed at a switch, and
+// every buffer releasing one of its ports, lies on the switch's side. It
+// returns -1 when no such cut exists (output-buffered-only networks, whose
+// buffers are routed at the next switch).
+func (k *Kernel) cut() int32 {
+	best := int32(-1)
+	for b := int32(1); b < k.nb; b++ {
+		if k.bs[b].kind != kindSource && k.bSw[b] != k.bSw[b-1] && k.splits(b) &&
+			(best < 0 || abs32(b-k.nb/2) < abs32(best-k.nb/2)) {
+			best = b
+		}
+	}
+	return best
+}
+
+func (k *Kernel) splits(c int32) bool {
+	side := make([]int8, len(k.sw)) // 0 unknown, 1 below the cut, 2 above
+	agree := func(s, b int32) bool {
+		want := int8(1)
+		if b >= c {
+			want = 2
+		}
+		if side[s] == 0 {
+			side[s] = want
+		}
+		return side[s] == want
+	}
+	for b := int32(0); b < k.nb; b++ {
+		x := &k.bs[b]
+		if x.home >= 0 && !agree(x.home, b) {
+			return false
+		}
+		if x.rel >= 0 && !agree(k.portSw[x.rel], b) {
+			return false
+		}
+	}
+	return true
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Phases of a fast cycle that run on every lane.
+const (
+	phaseRoute  = iota // route and allocate
+	phaseFlow          // decide the moves
+	phaseLeave         // pop the moving flits
+	phaseArrive        // push them into their buffers
+)
+
+func (k *Kernel) runPhase(p int32, l *lane) {
+	switch p {
+	case phaseRoute:
+		k.route(l)
+		k.allocate(l)
+	case phaseFlow:
+		k.flowFast(l)
+	case phaseLeave:
+		k.leave(l)
+	case phaseArrive:
+		k.arrive(l)
+	}
+}
+
+// phase runs phase p on every lane and returns when all are done.
+func (k *Kernel) phase(p int32) {
+	if k.lanes == nil {
+		k.runPhase(p, &k.whole)
+		return
+	}
+	c := k.crew
+	c.k, c.phase = k, p
+	s := c.seq.Add(1)
+	if c.sleeping.Load() {
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+	k.runPhase(p, &k.lanes[0])
+	for i := 1; c.done.Load() != s; i++ {
+		if i&1023 == 0 {
+			runtime.Gosched() // the helper may be waiting for this thread
+		}
+	}
+	c.k = nil // an idle crew holds no kernel, so the kernel can be collected
+}
+
+// crew is the second worker: a goroutine that runs lane 1 of each phase the
+// kernel posts. Phases are short (a few microseconds), so it spins between
+// them, and sleeps on wake after a while without work.
+type crew struct {
+	seq, done atomic.Uint32
+	sleeping  atomic.Bool
+	quit      atomic.Bool
+	wake      chan struct{}
+	k         *Kernel // set while a phase is posted
+	phase     int32
+}
+
+func newCrew() *crew {
+	c := &crew{wake: make(chan struct{}, 1)}
+	go c.run()
+	return c
+}
+
+// spinLimit is how many polls the helper makes before it sleeps (tens of
+// microseconds).
+const spinLimit = 1 << 15
+
+func (c *crew) run() {
+	var last uint32
+	for {
+		for spins := 0; c.seq.Load() == last; spins++ {
+			if spins < spinLimit {
+				continue
+			}
+			c.sleeping.Store(true)
+			if c.seq.Load() == last {
+				if c.quit.Load() {
+					return
+				}
+				<-c.wake
+			}
+			c.sleeping.Store(false)
+			spins = 0
+		}
+		last++
+		k := c.k
+		k.runPhase(c.phase, &k.lanes[1])
+		c.done.Store(last)
+	}
+}
+
+// stop ends the helper (the kernel was collected).
+func (c *crew) stop() {
+	c.quit.Store(true)
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}

@@ -61,6 +61,24 @@ func (b *Buffer) Push(f Flit) {
 	b.n++
 }
 
+// PushReady appends a copy of *f that may leave from cycle at. It copies
+// from memory and sets the ready time in place, which is cheaper on the hot
+// path than Push of a modified value (a narrow store followed by a wide
+// load of the same bytes stalls the CPU's store forwarding).
+func (b *Buffer) PushReady(f *Flit, at int64) {
+	if int(b.n) == len(b.slots) {
+		panic("flit: push on a full buffer")
+	}
+	j := int(b.head) + int(b.n)
+	if j >= len(b.slots) {
+		j -= len(b.slots)
+	}
+	s := &b.slots[j]
+	*s = *f
+	s.ReadyAt = uint32(at)
+	b.n++
+}
+
 // Pop removes and returns the front flit.
 func (b *Buffer) Pop() Flit {
 	if b.n == 0 {

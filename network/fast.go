@@ -49,7 +49,7 @@ func (k *Kernel) stepFast() {
 func (k *Kernel) settle(l *lane) {
 	for i := range l.ej {
 		a := &l.ej[i]
-		k.eject(a.d-k.nb, a.f, a.at)
+		k.eject(a.d-k.nb, &a.f, a.at)
 	}
 	l.ej = l.ej[:0]
 	k.FlitHops += l.hops
@@ -67,17 +67,18 @@ func (k *Kernel) settle(l *lane) {
 // to a fixed destination), so it moves exactly when its front is ready and
 // its one destination has room.
 func (k *Kernel) flowFast(l *lane) {
-	l.moves = l.moves[:0]
+	moves := l.moves[:0]
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.laneWord(l, k.active, wi) &^ k.alloc[wi]
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
 			if k.canMoveFast(l, b) {
-				l.moves = append(l.moves, b)
+				moves = append(moves, b)
 			}
 		}
 	}
+	l.moves = moves
 }
 
 // canMoveFast decides and memoises whether b's front flit moves this cycle
@@ -112,19 +113,30 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 }
 
 // leave pops the flits lane l moves this cycle and does everything their
-// departure changes at the buffers, switches and sources of the lane; the
-// flits go to the lanes of their destinations as arrivals.
+// departure changes at the buffers, switches and sources of the lane. With
+// one lane each flit then goes straight into its destination (every pop is
+// done by then); with two it goes to the lane of its destination as an
+// arrival, or to the ejections applied after the parallel phases.
 func (k *Kernel) leave(l *lane) {
 	now := k.now
-	l.popped = l.popped[:0]
-	for _, b := range l.moves {
-		l.popped = append(l.popped, k.bs[b].Pop())
+	moves, popped := l.moves, l.popped[:0]
+	for _, b := range moves {
+		x := &k.bs[b]
+		f := x.Pop()
+		if x.rSw >= 0 && (f.Kind == flit.Head || f.Kind == flit.HeadTail) {
+			f.Hops++ // the head crosses switch x.rSw
+		}
+		popped = append(popped, f)
 		k.moved[b] = now
 	}
-	l.in[0], l.in[1] = l.in[0][:0], l.in[1][:0]
-	nl := int32(len(k.Links))
-	for i, b := range l.moves {
-		f := l.popped[i]
+	l.popped = popped
+	// Locals, so the appends below keep their slices in registers.
+	serial := k.lanes == nil
+	in0, in1, ej := l.in[0][:0], l.in[1][:0], l.ej
+	nl, nb, cut := int32(len(k.Links)), k.nb, k.cutAt
+	var hops int64
+	for i, b := range moves {
+		f := &popped[i]
 		x := &k.bs[b]
 		switch c := x.ch; {
 		case c == chanRouted:
@@ -138,22 +150,20 @@ func (k *Kernel) leave(l *lane) {
 		head := f.Kind == flit.Head || f.Kind == flit.HeadTail
 		source := x.ch >= nl // sources are the buffers behind injection links
 		if x.rSw >= 0 {
-			l.hops++
-			if head {
-				f.Hops++
-			}
+			hops++
 		}
 		if head && source {
 			k.Pool.Worms[f.Worm].InjCycle = now
 		}
-		a := arrival{f: f, at: now + int64(x.lat), d: x.to}
-		switch {
-		case a.d >= k.nb:
-			l.ej = append(l.ej, a)
-		case a.d >= k.cutAt:
-			l.in[1] = append(l.in[1], a)
+		switch d, at := x.to, now+int64(x.lat); {
+		case serial:
+			k.arriveOne(l, d, f, at)
+		case d >= nb:
+			ej = append(ej, arrival{f: *f, at: at, d: d})
+		case d >= cut:
+			in1 = append(in1, arrival{f: *f, at: at, d: d})
 		default:
-			l.in[0] = append(l.in[0], a)
+			in0 = append(in0, arrival{f: *f, at: at, d: d})
 		}
 		if tail {
 			if x.rSw >= 0 && !k.outBuf {
@@ -180,6 +190,8 @@ func (k *Kernel) leave(l *lane) {
 			k.refill(t, now+1)
 		}
 	}
+	l.in[0], l.in[1], l.ej = in0, in1, ej
+	l.hops += hops
 }
 
 func (l *lane) carry(c *link.Link, now int64) {
@@ -188,42 +200,42 @@ func (l *lane) carry(c *link.Link, now int64) {
 	}
 }
 
-// arrive pushes the flits every lane handed to lane l this cycle.
+// arrive pushes the flits the lanes handed to lane l this cycle (two lanes
+// only: with one, leave delivers them).
 func (k *Kernel) arrive(l *lane) {
-	li := 0
-	if l.lo > 0 {
-		li = 1
-	}
 	if k.lanes == nil {
-		k.arriveFrom(l, l.in[0])
 		return
 	}
+	li := k.laneOf(l.lo)
 	for i := range k.lanes {
-		k.arriveFrom(l, k.lanes[i].in[li])
+		in := k.lanes[i].in[li]
+		for j := range in {
+			k.arriveOne(l, in[j].d, &in[j].f, in[j].at)
+		}
 	}
 }
 
-func (k *Kernel) arriveFrom(l *lane, in []arrival) {
-	for i := range in {
-		a := &in[i]
-		x := &k.bs[a.d]
-		if x.Free() == 0 {
-			l.viol.Overflow++
-			continue
-		}
-		wasEmpty := x.Empty()
-		f := a.f
-		at := a.at
-		if f.Seq == 0 && x.rSw >= 0 {
-			at += k.delay
-		}
-		f.SetReady(at)
-		x.Push(f)
-		k.moved[a.d] = k.now
-		if wasEmpty && (f.Worm != x.worm || x.ent >= 0 || x.rSw < 0) {
-			k.noteFront(a.d)
-		}
-		l.maxOcc = max(l.maxOcc, int32(x.Len()))
-		k.setBit(k.active, a.d)
+// arriveOne puts flit f, due at cycle at, into buffer d or, for d ≥ nb,
+// ejects it at terminal d−nb.
+func (k *Kernel) arriveOne(l *lane, d int32, f *flit.Flit, at int64) {
+	if d >= k.nb {
+		k.eject(d-k.nb, f, at)
+		return
 	}
+	x := &k.bs[d]
+	if x.Free() == 0 {
+		l.viol.Overflow++
+		return
+	}
+	wasEmpty := x.Empty()
+	if f.Seq == 0 && x.rSw >= 0 {
+		at += k.delay
+	}
+	x.PushReady(f, at)
+	k.moved[d] = k.now
+	if wasEmpty && (f.Worm != x.worm || x.ent >= 0 || x.rSw < 0) {
+		k.noteFront(d)
+	}
+	l.maxOcc = max(l.maxOcc, int32(x.Len()))
+	k.setBit(k.active, d)
 }

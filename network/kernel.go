@@ -785,7 +785,7 @@ func (k *Kernel) carryOn(l *link.Link) {
 // receive writes flit f into destination d (a buffer or a terminal sink).
 func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 	if d >= k.nb {
-		k.eject(d-k.nb, f, arrive)
+		k.eject(d-k.nb, &f, arrive)
 		return
 	}
 	x := &k.bs[d]
@@ -812,7 +812,7 @@ func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
 // eject consumes a flit at terminal term. A packet reaches a destination
 // with its tail; latency counts from generation to the cycle after the tail
 // crossed the ejection link.
-func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
+func (k *Kernel) eject(term int32, f *flit.Flit, arrive int64) {
 	w := &k.Pool.Worms[f.Worm]
 	if !k.isDest(w, f.Worm, term) {
 		k.Violations.Misdelivered++
@@ -826,7 +826,7 @@ func (k *Kernel) eject(term int32, f flit.Flit, arrive int64) {
 		w.Hops = int32(f.Hops)
 	}
 	if k.Hooks.Ejected != nil {
-		k.Hooks.Ejected(w, term, f, arrive)
+		k.Hooks.Ejected(w, term, *f, arrive)
 	}
 	if k.stats != nil {
 		k.stats.ejected(arrive)

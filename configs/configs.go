@@ -199,9 +199,13 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 		var ce *network.ConfigError
 		if errors.As(err, &ce) {
 			// Place it at the key, or else at the nearest enclosing block
-			// the file or a --set gave (topology: for a missing topology.k).
+			// the file or a --set gave (topology: for a missing topology.k),
+			// saying that the key itself was not given.
 			for key := ce.Key; key != ""; {
 				if pos, ok := l.where[key]; ok {
+					if key != ce.Key {
+						err = &network.ConfigError{Key: ce.Key, Value: ce.Value + " (not given)", Allowed: ce.Allowed}
+					}
 					return cfg, &PosError{pos, err}
 				}
 				i := strings.LastIndexByte(key, '.')

@@ -232,8 +232,9 @@ func TestValidateErrorsArePlaced(t *testing.T) {
 	}
 	_, err = Load("", []string{"traffic.load=2"})
 	wantErr(t, err, "--set traffic.load: 2 is not allowed")
+	// A key missing from a block the file gave is placed at the block.
 	_, err = Load(writeFile(t, "topology:\n  kind: mesh\n"), nil)
-	wantErr(t, err, "exp.yaml:1: topology.k: 1 is not allowed")
+	wantErr(t, err, "exp.yaml:1: topology.k: 1 (not given) is not allowed")
 	_, err = Load(writeFile(t, "run:\n  seed: 3\n"), []string{"topology.k=1"})
 	wantErr(t, err, "--set topology.k: 1 is not allowed")
 }

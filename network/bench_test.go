@@ -1,6 +1,7 @@
 package network
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
@@ -54,16 +55,25 @@ func BenchmarkMesh8x8(b *testing.B) {
 	benchCycles(b, benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3))
 }
 
+// The larger networks run on one thread and on two (run.workers).
 func BenchmarkMesh16x16(b *testing.B) {
-	benchCycles(b, benchConfig(TopologyConfig{Kind: "mesh", K: 16, N: 2}, 0.1))
+	benchWorkers(b, benchConfig(TopologyConfig{Kind: "mesh", K: 16, N: 2}, 0.1))
 }
 
 func BenchmarkHypercube10(b *testing.B) {
-	benchCycles(b, benchConfig(TopologyConfig{Kind: "hypercube", D: 10}, 0.3))
+	benchWorkers(b, benchConfig(TopologyConfig{Kind: "hypercube", D: 10}, 0.3))
+}
+
+func benchWorkers(b *testing.B, c Config) {
+	for _, w := range []int{1, 2} {
+		c.Run.Workers = w
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) { benchCycles(b, c) })
+	}
 }
 
 // BenchmarkMIN4096 is a 4096-terminal cube MIN of 2×2 switches with Chiang's
-// one-flit output buffers, below its saturation load (about 0.17).
+// one-flit output buffers, below its saturation load (about 0.17). Its
+// buffers are routed at the next switch, so it cannot be cut in two lanes.
 func BenchmarkMIN4096(b *testing.B) {
 	c := benchConfig(TopologyConfig{Kind: "cube", K: 2, N: 12}, 0.1)
 	c.Buffers = BufferConfig{Output: 1}

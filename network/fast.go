@@ -117,17 +117,25 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 // one lane each flit then goes straight into its destination (every pop is
 // done by then); with two it goes to the lane of its destination as an
 // arrival, or to the ejections applied after the parallel phases.
+//
+// Tails and sources are handled in passes of their own after the common
+// one: it keeps the common loop small and its branches predictable, and
+// changes nothing, as those updates touch only the departing buffer, its
+// switch and its source queue (sources are the last buffer ids, so their
+// refills come after every ejection, as in the general path).
 func (k *Kernel) leave(l *lane) {
 	now := k.now
-	moves, popped := l.moves, l.popped[:0]
-	for _, b := range moves {
+	moves, popped, tails := l.moves, l.popped[:0], l.tails[:cap(l.tails)]
+	nt := 0
+	for i, b := range moves {
 		x := &k.bs[b]
 		f := x.Pop()
-		if x.rSw >= 0 && (f.Kind == flit.Head || f.Kind == flit.HeadTail) {
-			f.Hops++ // the head crosses switch x.rSw
-		}
+		// A head crossing switch x.rSw counts a hop (Kind bit 0: head).
+		f.Hops += uint16(f.Kind&1) & b2u16(x.rSw >= 0)
 		popped = append(popped, f)
 		k.moved[b] = now
+		tails[nt] = int32(i)
+		nt += int(f.Kind >> 1) // Kind bit 1: tail
 	}
 	l.popped = popped
 	// Locals, so the appends below keep their slices in registers.
@@ -135,6 +143,7 @@ func (k *Kernel) leave(l *lane) {
 	in0, in1, ej := l.in[0][:0], l.in[1][:0], l.ej
 	nl, nb, cut := int32(len(k.Links)), k.nb, k.cutAt
 	var hops int64
+	src := len(moves)
 	for i, b := range moves {
 		f := &popped[i]
 		x := &k.bs[b]
@@ -143,18 +152,11 @@ func (k *Kernel) leave(l *lane) {
 			l.carry(&k.Links[x.gp], now)
 		case c >= nl:
 			l.carry(&k.injLinks[c-nl], now)
+			src = min(src, i)
 		case c >= 0:
 			l.carry(&k.Links[c], now)
 		}
-		tail := f.Kind >= flit.Tail
-		head := f.Kind == flit.Head || f.Kind == flit.HeadTail
-		source := x.ch >= nl // sources are the buffers behind injection links
-		if x.rSw >= 0 {
-			hops++
-		}
-		if head && source {
-			k.Pool.Worms[f.Worm].InjCycle = now
-		}
+		hops += int64(b2u16(x.rSw >= 0))
 		switch d, at := x.to, now+int64(x.lat); {
 		case serial:
 			k.arriveOne(l, d, f, at)
@@ -165,33 +167,52 @@ func (k *Kernel) leave(l *lane) {
 		default:
 			in0 = append(in0, arrival{f: *f, at: at, d: d})
 		}
-		if tail {
-			if x.rSw >= 0 && !k.outBuf {
-				k.release(x.rSw, x.gp)
-			}
-			if gp := x.rel; gp >= 0 {
-				k.release(k.portSw[gp], gp)
-			}
-			x.worm = -1 // the next worm binds afresh
-		}
 		if x.Empty() {
 			k.clearBit(k.active, b)
-		} else if tail && x.rSw >= 0 {
-			k.setBit(k.alloc, b) // a new worm at the front
-		}
-		if source {
-			t := k.bSw[b]
-			switch {
-			case tail:
-				k.injOwner[t] = -1
-			case head:
-				k.injOwner[t] = f.Worm
-			}
-			k.refill(t, now+1)
 		}
 	}
 	l.in[0], l.in[1], l.ej = in0, in1, ej
 	l.hops += hops
+	for _, i := range tails[:nt] {
+		b := moves[i]
+		x := &k.bs[b]
+		if x.rSw >= 0 {
+			if !k.outBuf {
+				k.release(x.rSw, x.gp)
+			}
+			if !x.Empty() {
+				k.setBit(k.alloc, b) // a new worm at the front
+			}
+		}
+		if gp := x.rel; gp >= 0 {
+			k.release(k.portSw[gp], gp)
+		}
+		x.worm = -1 // the next worm binds afresh
+	}
+	for i := src; i < len(moves); i++ {
+		f := &popped[i]
+		t := k.bSw[moves[i]]
+		switch f.Kind {
+		case flit.Head:
+			k.injOwner[t] = f.Worm
+			k.Pool.Worms[f.Worm].InjCycle = now
+		case flit.HeadTail:
+			k.Pool.Worms[f.Worm].InjCycle = now
+			k.injOwner[t] = -1
+		case flit.Tail:
+			k.injOwner[t] = -1
+		}
+		k.refill(t, now+1)
+	}
+}
+
+// b2u16 is 1 for true, without a branch.
+func b2u16(b bool) uint16 {
+	var v uint16
+	if b {
+		v = 1
+	}
+	return v
 }
 
 func (l *lane) carry(c *link.Link, now int64) {

@@ -24,6 +24,7 @@ type lane struct {
 	memo   []uint32 // flow memo when there are two lanes (else bufState.memo)
 	moves  []int32
 	popped []flit.Flit
+	tails  []int32      // positions in moves of this cycle's tails
 	posted []int32      // switches with requests this cycle
 	in     [2][]arrival // flits leaving this lane for each lane's buffers
 	ej     []arrival    // flits leaving this lane for terminals
@@ -44,6 +45,7 @@ func newLane(lo, hi, nb int32, private bool) lane {
 	l := lane{lo: lo, hi: hi,
 		moves:  make([]int32, 0, hi-lo),
 		popped: make([]flit.Flit, 0, hi-lo),
+		tails:  make([]int32, hi-lo),
 	}
 	if private {
 		l.memo = make([]uint32, nb)

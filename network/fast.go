@@ -126,23 +126,26 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 func (k *Kernel) leave(l *lane) {
 	now := k.now
 	moves, popped, tails := l.moves, l.popped[:0], l.tails[:cap(l.tails)]
-	nt := 0
+	nt, hops := 0, 0
 	for i, b := range moves {
 		x := &k.bs[b]
 		f := x.Pop()
-		// A head crossing switch x.rSw counts a hop (Kind bit 0: head).
-		f.Hops += uint16(f.Kind&1) & b2u16(x.rSw >= 0)
+		// A flit leaving a routing buffer crosses switch x.rSw; a head
+		// counts the hop (Kind bit 0: head).
+		routed := int(uint32(x.rSw)>>31) ^ 1
+		hops += routed
+		f.Hops += uint16(int(f.Kind) & routed)
 		popped = append(popped, f)
 		k.moved[b] = now
 		tails[nt] = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
 	}
 	l.popped = popped
+	l.hops += int64(hops)
 	// Locals, so the appends below keep their slices in registers.
 	serial := k.lanes == nil
 	in0, in1, ej := l.in[0][:0], l.in[1][:0], l.ej
 	nl, nb, cut := int32(len(k.Links)), k.nb, k.cutAt
-	var hops int64
 	src := len(moves)
 	for i, b := range moves {
 		f := &popped[i]
@@ -156,7 +159,6 @@ func (k *Kernel) leave(l *lane) {
 		case c >= 0:
 			l.carry(&k.Links[c], now)
 		}
-		hops += int64(b2u16(x.rSw >= 0))
 		switch d, at := x.to, now+int64(x.lat); {
 		case serial:
 			k.arriveOne(l, d, f, at)
@@ -172,7 +174,6 @@ func (k *Kernel) leave(l *lane) {
 		}
 	}
 	l.in[0], l.in[1], l.ej = in0, in1, ej
-	l.hops += hops
 	for _, i := range tails[:nt] {
 		b := moves[i]
 		x := &k.bs[b]
@@ -204,15 +205,6 @@ func (k *Kernel) leave(l *lane) {
 		}
 		k.refill(t, now+1)
 	}
-}
-
-// b2u16 is 1 for true, without a branch.
-func b2u16(b bool) uint16 {
-	var v uint16
-	if b {
-		v = 1
-	}
-	return v
 }
 
 func (l *lane) carry(c *link.Link, now int64) {

@@ -229,7 +229,8 @@ func (k *Kernel) arrive(l *lane) {
 }
 
 // arriveOne puts flit f, due at cycle at, into buffer d or, for d ≥ nb,
-// ejects it at terminal d−nb.
+// ejects it at terminal d−nb. (The general path delivers through it too,
+// with the whole-network lane.)
 func (k *Kernel) arriveOne(l *lane, d int32, f *flit.Flit, at int64) {
 	if d >= k.nb {
 		k.eject(d-k.nb, f, at)

@@ -366,6 +366,7 @@ func (k *Kernel) Step() {
 		k.traceBlocked()
 	}
 	k.commit()
+	k.settle(&k.whole)
 	if k.tr != nil {
 		k.tr.EndCycle(k.now)
 	}
@@ -703,7 +704,7 @@ func (k *Kernel) commit() {
 				if k.tr != nil {
 					k.traceMove(x, b, f, k.pDest[gp], gp, arrive)
 				}
-				k.receive(k.pDest[gp], f, arrive)
+				k.arriveOne(&k.whole, k.pDest[gp], &f, arrive)
 			}
 			if tail && !k.outBuf {
 				for m := x.mask; m != 0; {
@@ -717,7 +718,7 @@ func (k *Kernel) commit() {
 			if k.tr != nil {
 				k.traceMove(x, b, f, x.fixed, -1, arrive)
 			}
-			k.receive(x.fixed, f, arrive)
+			k.arriveOne(&k.whole, x.fixed, &f, arrive)
 		}
 		if x.also >= 0 {
 			if k.tr != nil {
@@ -780,33 +781,6 @@ func (k *Kernel) carryOn(l *link.Link) {
 	if !l.Carry(k.now) {
 		k.Violations.ChannelOverUse++
 	}
-}
-
-// receive writes flit f into destination d (a buffer or a terminal sink).
-func (k *Kernel) receive(d int32, f flit.Flit, arrive int64) {
-	if d >= k.nb {
-		k.eject(d-k.nb, &f, arrive)
-		return
-	}
-	x := &k.bs[d]
-	if x.Free() == 0 {
-		k.Violations.Overflow++
-		return
-	}
-	wasEmpty := x.Empty()
-	if f.Seq == 0 && x.rSw >= 0 {
-		arrive += k.delay
-	}
-	f.SetReady(arrive)
-	x.Push(f)
-	k.moved[d] = k.now
-	if wasEmpty && (f.Worm != x.worm || x.ent >= 0 || x.rSw < 0) {
-		k.noteFront(d)
-	}
-	if n := int32(x.Len()); n > k.maxOcc {
-		k.maxOcc = n
-	}
-	k.active[d>>6] |= 1 << uint(d&63)
 }
 
 // eject consumes a flit at terminal term. A packet reaches a destination

@@ -313,7 +313,7 @@ func (k *Kernel) relayWait(x *bufState) (who, srcBuf int32, free bool) {
 // head, moves the path worm on to its next target; the relay holds the
 // terminal's injection channel from head to tail.
 func (k *Kernel) relay(x *bufState, f flit.Flit, arrive int64) {
-	k.receive(x.also, f, arrive)
+	k.arriveOne(&k.whole, x.also, &f, arrive)
 	t := x.relT
 	if x.also < k.nb { // input-buffered: the flit crossed t's injection link
 		k.carryOn(&k.injLinks[t])

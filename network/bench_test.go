@@ -107,9 +107,12 @@ func BenchmarkMesh8x8Akita(b *testing.B) {
 
 // The kernel allocates nothing per cycle in steady state.
 func TestNoAllocationsPerCycle(t *testing.T) {
+	twoLanes := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	twoLanes.Run.Workers = 2
 	for _, c := range []Config{
 		benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3),
 		benchConfig(TopologyConfig{Kind: "hypercube", D: 6}, 0.3),
+		twoLanes,
 	} {
 		n, err := Build(c)
 		if err != nil {

@@ -1,7 +1,9 @@
 package network
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 	"sync/atomic"
 
 	"github.com/flitsim/flitsim/flit"
@@ -137,17 +139,23 @@ func (k *Kernel) setWorkers(n int) int {
 // cut finds a buffer id near the middle at which the network splits into
 // two lanes that share no switch: every buffer routed at a switch, and
 // every buffer releasing one of its ports, lies on the switch's side. It
-// returns -1 when no such cut exists (output-buffered-only networks, whose
-// buffers are routed at the next switch).
+// tries the few switch boundaries nearest the middle and returns -1 when
+// none splits (output-buffered-only networks, whose buffers are routed at
+// the next switch, never do).
 func (k *Kernel) cut() int32 {
-	best := int32(-1)
+	var cand []int32
 	for b := int32(1); b < k.nb; b++ {
-		if k.bs[b].kind != kindSource && k.bSw[b] != k.bSw[b-1] && k.splits(b) &&
-			(best < 0 || abs32(b-k.nb/2) < abs32(best-k.nb/2)) {
-			best = b
+		if k.bs[b].kind != kindSource && k.bSw[b] != k.bSw[b-1] {
+			cand = append(cand, b)
 		}
 	}
-	return best
+	slices.SortStableFunc(cand, func(a, b int32) int { return cmp.Compare(abs32(a-k.nb/2), abs32(b-k.nb/2)) })
+	for _, c := range cand[:min(len(cand), 8)] {
+		if k.splits(c) {
+			return c
+		}
+	}
+	return -1
 }
 
 func (k *Kernel) splits(c int32) bool {

@@ -127,6 +127,8 @@ func (k *Kernel) leave(l *lane) {
 	now := k.now
 	moves, popped, tails := l.moves, l.popped[:0], l.tails[:cap(l.tails)]
 	nt, hops := 0, 0
+	nl := int32(len(k.Links))
+	src := len(moves)
 	for i, b := range moves {
 		x := &k.bs[b]
 		f := x.Pop()
@@ -139,17 +141,6 @@ func (k *Kernel) leave(l *lane) {
 		k.moved[b] = now
 		tails[nt] = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
-	}
-	l.popped = popped
-	l.hops += int64(hops)
-	// Locals, so the appends below keep their slices in registers.
-	serial := k.lanes == nil
-	in0, in1, ej := l.in[0][:0], l.in[1][:0], l.ej
-	nl, nb, cut := int32(len(k.Links)), k.nb, k.cutAt
-	src := len(moves)
-	for i, b := range moves {
-		f := &popped[i]
-		x := &k.bs[b]
 		switch c := x.ch; {
 		case c == chanRouted:
 			l.carry(&k.Links[x.gp], now)
@@ -159,21 +150,35 @@ func (k *Kernel) leave(l *lane) {
 		case c >= 0:
 			l.carry(&k.Links[c], now)
 		}
-		switch d, at := x.to, now+int64(x.lat); {
-		case serial:
-			k.arriveOne(l, d, f, at)
-		case d >= nb:
-			ej = append(ej, arrival{f: *f, at: at, d: d})
-		case d >= cut:
-			in1 = append(in1, arrival{f: *f, at: at, d: d})
-		default:
-			in0 = append(in0, arrival{f: *f, at: at, d: d})
-		}
 		if x.Empty() {
-			k.clearBit(k.active, b)
+			k.clearBit(k.active, b) // (an arrival later this cycle sets it again)
 		}
 	}
-	l.in[0], l.in[1], l.ej = in0, in1, ej
+	l.popped = popped
+	l.hops += int64(hops)
+	if k.lanes == nil {
+		for i, b := range moves {
+			x := &k.bs[b]
+			k.arriveOne(l, x.to, &popped[i], now+int64(x.lat))
+		}
+	} else {
+		// Locals, so the appends keep their slices in registers.
+		in0, in1, ej := l.in[0][:0], l.in[1][:0], l.ej
+		nb, cut := k.nb, k.cutAt
+		for i, b := range moves {
+			x := &k.bs[b]
+			a := arrival{f: popped[i], at: now + int64(x.lat), d: x.to}
+			switch {
+			case a.d >= nb:
+				ej = append(ej, a)
+			case a.d >= cut:
+				in1 = append(in1, a)
+			default:
+				in0 = append(in0, a)
+			}
+		}
+		l.in[0], l.in[1], l.ej = in0, in1, ej
+	}
 	for _, i := range tails[:nt] {
 		b := moves[i]
 		x := &k.bs[b]

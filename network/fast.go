@@ -247,8 +247,8 @@ func (k *Kernel) arriveOne(l *lane, d int32, f *flit.Flit, at int64) {
 		return
 	}
 	wasEmpty := x.Empty()
-	if f.Seq == 0 && x.rSw >= 0 {
-		at += k.delay
+	if k.delay != 0 && f.Seq == 0 && x.rSw >= 0 {
+		at += k.delay // a head waits for the routing unit
 	}
 	x.PushReady(f, at)
 	k.moved[d] = k.now

@@ -140,7 +140,6 @@ type Kernel struct {
 	granted  []grantRec // grants made this cycle (synchronous worms may undo them)
 	nmoved   int        // moves in the last cycle
 	moved    []int64    // per buffer: last cycle a flit left or entered it
-	src0     int32      // the first source buffer (sources are the last ids)
 	rear     []int32    // deadlock check scratch: per worm, buffer of its newest flit
 	rearSeq  []int32
 	wg       waitGraph

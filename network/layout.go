@@ -208,7 +208,6 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.moved = make([]int64, nb)
 	k.whole = newLane(0, nb, nb, false)
 	k.cutAt, k.shared = nb, -1
-	k.src0 = k.srcBuf[0]
 	k.parked = make([]uint64, (nb+63)/64)
 	k.waiters = fill(int(np), -1)
 	k.moves = make([]int32, 0, nb)

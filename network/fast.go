@@ -121,14 +121,15 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 // Tails and sources are handled in passes of their own after the common
 // one: it keeps the common loop small and its branches predictable, and
 // changes nothing, as those updates touch only the departing buffer, its
-// switch and its source queue (sources are the last buffer ids, so their
-// refills come after every ejection, as in the general path).
+// switch and its source queue. (Refills thus follow every ejection of the
+// cycle; the general path interleaves them in buffer order, which differs
+// only if a Hooks callback enqueued packets, and hooks must not.)
 func (k *Kernel) leave(l *lane) {
 	now := k.now
 	moves, popped, tails := l.moves, l.popped[:0], l.tails[:cap(l.tails)]
-	nt, hops := 0, 0
+	nt, ns, hops := 0, 0, 0
 	nl := int32(len(k.Links))
-	src := len(moves)
+	srcs := l.srcs[:cap(l.srcs)]
 	for i, b := range moves {
 		x := &k.bs[b]
 		f := x.Pop()
@@ -146,7 +147,8 @@ func (k *Kernel) leave(l *lane) {
 			l.carry(&k.Links[x.gp], now)
 		case c >= nl:
 			l.carry(&k.injLinks[c-nl], now)
-			src = min(src, i)
+			srcs[ns] = int32(i)
+			ns++
 		case c >= 0:
 			l.carry(&k.Links[c], now)
 		}
@@ -195,7 +197,7 @@ func (k *Kernel) leave(l *lane) {
 		}
 		x.worm = -1 // the next worm binds afresh
 	}
-	for i := src; i < len(moves); i++ {
+	for _, i := range srcs[:ns] {
 		f := &popped[i]
 		t := k.bSw[moves[i]]
 		switch f.Kind {

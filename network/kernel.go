@@ -33,7 +33,8 @@ const chanRouted = -2
 // functions are skipped.
 type Hooks struct {
 	// Delivered is called when a packet's tail reaches its last
-	// destination.
+	// destination. Hooks run inside Step and must not enqueue packets
+	// (queue them for the next cycle, as the Akita endpoints do).
 	Delivered func(w *flit.Worm, cycle int64)
 	// Ejected is called for every flit a terminal receives (cycle is the
 	// cycle after it crossed the ejection link).

@@ -27,6 +27,7 @@ type lane struct {
 	moves  []int32
 	popped []flit.Flit
 	tails  []int32      // positions in moves of this cycle's tails
+	srcs   []int32      // positions in moves of this cycle's source registers
 	posted []int32      // switches with requests this cycle
 	in     [2][]arrival // flits leaving this lane for each lane's buffers
 	ej     []arrival    // flits leaving this lane for terminals
@@ -48,6 +49,7 @@ func newLane(lo, hi, nb int32, private bool) lane {
 		moves:  make([]int32, 0, hi-lo),
 		popped: make([]flit.Flit, 0, hi-lo),
 		tails:  make([]int32, hi-lo),
+		srcs:   make([]int32, hi-lo),
 	}
 	if private {
 		l.memo = make([]uint32, nb)

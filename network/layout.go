@@ -83,6 +83,15 @@ func (k *Kernel) layout(s KernelSpec) {
 		depth = append(depth, d)
 		return id
 	}
+	// Each terminal's source register follows the buffers of the switch it
+	// injects into, so a switch and its sources share a lane.
+	nterm := t.Terminals()
+	k.srcBuf = make([]int32, nterm)
+	k.issued = make([]int32, nterm)
+	bySw := make([][]int, len(t.Switches))
+	for term := 0; term < nterm; term++ {
+		bySw[t.InSwitch[term]] = append(bySw[t.InSwitch[term]], term)
+	}
 	for si, sw := range t.Switches {
 		for p, e := range sw.Out {
 			gp := k.portBase[si] + int32(p)
@@ -93,12 +102,9 @@ func (k *Kernel) layout(s KernelSpec) {
 				outID[gp] = add(kindOut, int32(si), int32(p), s.OutDepth)
 			}
 		}
-	}
-	nterm := t.Terminals()
-	k.srcBuf = make([]int32, nterm)
-	k.issued = make([]int32, nterm)
-	for term := 0; term < nterm; term++ {
-		k.srcBuf[term] = add(kindSource, int32(term), -1, 1)
+		for _, term := range bySw[si] {
+			k.srcBuf[term] = add(kindSource, int32(term), -1, 1)
+		}
 	}
 	nb := int32(len(kinds))
 	k.nb = nb

@@ -181,6 +181,7 @@ func (k *Kernel) leave(l *lane) {
 		}
 		l.in[0], l.in[1], l.ej = in0, in1, ej
 	}
+	rels, me := l.rels[:0], k.laneOf(l.lo)
 	for _, i := range tails[:nt] {
 		b := moves[i]
 		x := &k.bs[b]
@@ -193,10 +194,15 @@ func (k *Kernel) leave(l *lane) {
 			}
 		}
 		if gp := x.rel; gp >= 0 {
-			k.release(k.portSw[gp], gp)
+			if s := k.portSw[gp]; k.lanes != nil && int(k.swLane[s]) != me {
+				rels = append(rels, gp) // the other lane's switch
+			} else {
+				k.release(s, gp)
+			}
 		}
 		x.worm = -1 // the next worm binds afresh
 	}
+	l.rels = rels
 	for _, i := range srcs[:ns] {
 		f := &popped[i]
 		t := k.bSw[moves[i]]
@@ -220,8 +226,9 @@ func (l *lane) carry(c *link.Link, now int64) {
 	}
 }
 
-// arrive pushes the flits the lanes handed to lane l this cycle (two lanes
-// only: with one, leave delivers them).
+// arrive pushes the flits the lanes handed to lane l this cycle and frees
+// the ports of its switches the other lane released (two lanes only: with
+// one, leave does both).
 func (k *Kernel) arrive(l *lane) {
 	if k.lanes == nil {
 		return
@@ -232,6 +239,9 @@ func (k *Kernel) arrive(l *lane) {
 		for j := range in {
 			k.arriveOne(l, in[j].d, &in[j].f, in[j].at)
 		}
+	}
+	for _, gp := range k.lanes[1-li].rels {
+		k.release(k.portSw[gp], gp)
 	}
 }
 

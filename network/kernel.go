@@ -101,6 +101,7 @@ type Kernel struct {
 	bs     []bufState
 	bSw    []int32 // switch the buffer belongs to (terminal for sources)
 	bPort  []int32 // port at that switch
+	bGroup []int32 // switch whose group of buffers b is laid out in (layout.go)
 	nb     int32
 	epoch  uint32 // stamp of the current cycle's flow memo (30 bits)
 	maxOcc int32  // most flits any switch buffer held
@@ -127,9 +128,10 @@ type Kernel struct {
 	// Lanes (lanes.go): whole covers every buffer and serves the general
 	// path and the serial fast path; lanes, when set, are the two halves the
 	// fast path runs on two threads.
-	whole lane
-	lanes []lane
-	cutAt int32 // first buffer of lane 1 (nb when there is one lane)
+	whole  lane
+	lanes  []lane
+	cutAt  int32   // first buffer of lane 1 (nb when there is one lane)
+	swLane []uint8 // with two lanes: the lane of each switch
 	// laneMemo is set while this cycle's flow memo is in the lanes' own
 	// arrays (a parallel fast cycle) rather than in bufState.memo.
 	laneMemo bool

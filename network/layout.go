@@ -75,35 +75,53 @@ func (k *Kernel) layout(s KernelSpec) {
 	}
 	var depth []int
 	var kinds []uint8
-	add := func(kind uint8, sw, port int32, d int) int32 {
+	add := func(kind uint8, sw, port int32, d int, group int32) int32 {
 		id := int32(len(kinds))
 		kinds = append(kinds, kind)
 		k.bSw = append(k.bSw, sw)
 		k.bPort = append(k.bPort, port)
+		k.bGroup = append(k.bGroup, group)
 		depth = append(depth, d)
 		return id
 	}
-	// Each terminal's source register follows the buffers of the switch it
-	// injects into, so a switch and its sources share a lane.
+	// Buffers are laid out in groups, one per switch: the buffers whose
+	// worms are routed at the switch (its input buffers; without input
+	// buffers, the output buffers of the switches feeding it), its other
+	// output buffers, and the source registers of the terminals injecting
+	// into it. A cut between groups (lanes.go) then leaves every switch on
+	// one side with everything that requests its ports.
 	nterm := t.Terminals()
 	k.srcBuf = make([]int32, nterm)
 	k.issued = make([]int32, nterm)
-	bySw := make([][]int, len(t.Switches))
-	for term := 0; term < nterm; term++ {
-		bySw[t.InSwitch[term]] = append(bySw[t.InSwitch[term]], term)
-	}
+	type spec struct{ sw, port int32 }
+	outs := make([][]spec, len(t.Switches))
+	srcs := make([][]int32, len(t.Switches))
 	for si, sw := range t.Switches {
 		for p, e := range sw.Out {
-			gp := k.portBase[si] + int32(p)
-			if s.InDepth > 0 && fed[gp] {
-				inID[gp] = add(kindIn, int32(si), int32(p), s.InDepth)
-			}
 			if s.OutDepth > 0 && (e.Switch >= 0 || e.Terminal >= 0) {
-				outID[gp] = add(kindOut, int32(si), int32(p), s.OutDepth)
+				g := si
+				if s.InDepth == 0 && e.Switch >= 0 {
+					g = int(e.Switch) // routed at the next switch
+				}
+				outs[g] = append(outs[g], spec{int32(si), int32(p)})
 			}
 		}
-		for _, term := range bySw[si] {
-			k.srcBuf[term] = add(kindSource, int32(term), -1, 1)
+	}
+	for term := 0; term < nterm; term++ {
+		srcs[t.InSwitch[term]] = append(srcs[t.InSwitch[term]], int32(term))
+	}
+	for si, sw := range t.Switches {
+		g := int32(si)
+		for p := range sw.Out {
+			if gp := k.portBase[si] + int32(p); s.InDepth > 0 && fed[gp] {
+				inID[gp] = add(kindIn, g, int32(p), s.InDepth, g)
+			}
+		}
+		for _, o := range outs[si] {
+			outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth, g)
+		}
+		for _, term := range srcs[si] {
+			k.srcBuf[term] = add(kindSource, term, -1, 1, g)
 		}
 	}
 	nb := int32(len(kinds))

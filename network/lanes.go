@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/flitsim/flitsim/flit"
 )
@@ -109,8 +110,9 @@ func hasBit(set []uint64, b int32) bool { return set[b>>6]&(1<<uint(b&63)) != 0 
 
 // Networks below this many buffers are not worth a second thread: their
 // phases are too short to pay for the hand-overs between the threads
-// (measured: an 8×8 mesh, 352 buffers, gains nothing; a 16×16 mesh, 1472,
-// gains 25–50 %, a 4096-terminal MIN about 70 %).
+// (measured: an 8×8 mesh, 352 buffers, a 6-cube and a 64-node MIN lose
+// up to 40 %; a 16×16 mesh, 1472 buffers, gains about 30 %, a 10-cube and a
+// 4096-terminal MIN about 2×).
 const parallelMinBuffers = 1024
 
 // setWorkers splits the kernel into lanes for n workers (0: automatic, two
@@ -232,42 +234,82 @@ func (k *Kernel) phase(p int32) {
 		default:
 		}
 	}
+	t0 := time.Now()
 	k.runPhase(p, &k.lanes[0])
+	// Wait for the helper: spin while it is plausibly still working (its
+	// share takes about as long as this thread's), then sleep rather than
+	// spin on a core it may need (when other programs share the cores).
+	var deadline time.Time
 	for i := 1; c.done.Load() != s; i++ {
 		if i&1023 == 0 {
 			runtime.Gosched() // the helper may be waiting for this thread
 		}
+		if i&127 != 0 {
+			continue
+		}
+		now := time.Now()
+		if deadline.IsZero() {
+			deadline = now.Add(max(2*now.Sub(t0), minSpin))
+			continue
+		}
+		if now.Before(deadline) {
+			continue
+		}
+		c.waiting.Store(true)
+		if c.done.Load() != s {
+			<-c.finished
+		}
+		c.waiting.Store(false)
 	}
 	c.k = nil // an idle crew holds no kernel, so the kernel can be collected
 }
 
 // crew is the second worker: a goroutine that runs lane 1 of each phase the
-// kernel posts. Phases are short (a few microseconds), so it spins between
-// them, and sleeps on wake after a while without work.
+// kernel posts. Phases are short (a few microseconds), so both sides spin
+// while they wait for each other, and sleep (the helper on wake, the kernel
+// on finished) when the wait grows long, as it does when other programs
+// share the cores.
 type crew struct {
 	seq, done atomic.Uint32
-	sleeping  atomic.Bool
+	sleeping  atomic.Bool // the helper sleeps on wake
+	waiting   atomic.Bool // the kernel sleeps on finished
 	quit      atomic.Bool
 	wake      chan struct{}
+	finished  chan struct{}
 	k         *Kernel // set while a phase is posted
 	phase     int32
 }
 
 func newCrew() *crew {
-	c := &crew{wake: make(chan struct{}, 1)}
+	c := &crew{wake: make(chan struct{}, 1), finished: make(chan struct{}, 1)}
 	go c.run()
 	return c
 }
 
-// spinLimit is how many polls the helper makes before it sleeps (tens of
-// microseconds).
-const spinLimit = 1 << 15
+// How long a side spins for the other before it sleeps: the kernel at
+// least minSpin (and twice its own share of the phase); the helper, which
+// also waits through the kernel's serial work between phases, idleSpin.
+const (
+	minSpin  = 20 * time.Microsecond
+	idleSpin = 200 * time.Microsecond
+)
 
 func (c *crew) run() {
 	var last uint32
 	for {
-		for spins := 0; c.seq.Load() == last; spins++ {
-			if spins < spinLimit {
+		var since time.Time
+		for spins := 1; c.seq.Load() == last; spins++ {
+			if spins&1023 == 0 {
+				runtime.Gosched() // the kernel may be waiting for this thread
+			}
+			if spins&127 != 0 {
+				continue
+			}
+			if since.IsZero() {
+				since = time.Now()
+				continue
+			}
+			if time.Since(since) < idleSpin {
 				continue
 			}
 			c.sleeping.Store(true)
@@ -284,6 +326,12 @@ func (c *crew) run() {
 		k := c.k
 		k.runPhase(c.phase, &k.lanes[1])
 		c.done.Store(last)
+		if c.waiting.Load() {
+			select {
+			case c.finished <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 

@@ -139,7 +139,6 @@ type Kernel struct {
 	crew     *crew
 	waiters  []int32 // per global port: first buffer parked on it, or -1
 	moves    []int32
-	popped   []flit.Flit
 	granted  []grantRec // grants made this cycle (synchronous worms may undo them)
 	nmoved   int        // moves in the last cycle
 	moved    []int64    // per buffer: last cycle a flit left or entered it
@@ -677,15 +676,15 @@ func (k *Kernel) hasRoom(d int32, need int) bool {
 // same cycle never holds two flits.
 func (k *Kernel) commit() {
 	k.granted = k.granted[:0]
-	k.popped = k.popped[:0]
+	popped := k.whole.popped[:0]
 	now := k.now
 	for _, b := range k.moves {
-		k.popped = append(k.popped, k.bs[b].Pop())
+		popped = append(popped, k.bs[b].Pop())
 		k.moved[b] = now
 	}
 	k.nmoved = len(k.moves)
 	for i, b := range k.moves {
-		f := k.popped[i]
+		f := popped[i]
 		x := &k.bs[b]
 		arrive := now + int64(x.lat)
 		k.carry(x, &f)
@@ -770,18 +769,12 @@ func (k *Kernel) carry(x *bufState, f *flit.Flit) {
 	case c == chanRouted:
 		base := k.portBase[x.rSw]
 		for m := k.need(x, f); m != 0; {
-			k.carryOn(&k.Links[base+int32(m.Next())])
+			k.whole.carry(&k.Links[base+int32(m.Next())], k.now)
 		}
 	case c >= int32(len(k.Links)):
-		k.carryOn(&k.injLinks[c-int32(len(k.Links))])
+		k.whole.carry(&k.injLinks[c-int32(len(k.Links))], k.now)
 	case c >= 0:
-		k.carryOn(&k.Links[c])
-	}
-}
-
-func (k *Kernel) carryOn(l *link.Link) {
-	if !l.Carry(k.now) {
-		k.Violations.ChannelOverUse++
+		k.whole.carry(&k.Links[c], k.now)
 	}
 }
 

@@ -235,7 +235,6 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.parked = make([]uint64, (nb+63)/64)
 	k.waiters = fill(int(np), -1)
 	k.moves = make([]int32, 0, nb)
-	k.popped = make([]flit.Flit, 0, nb)
 }
 
 func fill(n int, v int32) []int32 {

@@ -316,7 +316,7 @@ func (k *Kernel) relay(x *bufState, f flit.Flit, arrive int64) {
 	k.arriveOne(&k.whole, x.also, &f, arrive)
 	t := x.relT
 	if x.also < k.nb { // input-buffered: the flit crossed t's injection link
-		k.carryOn(&k.injLinks[t])
+		k.whole.carry(&k.injLinks[t], k.now)
 	}
 	if f.Kind == flit.Head || f.Kind == flit.HeadTail {
 		mc := &k.mc[f.Worm]

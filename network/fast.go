@@ -36,7 +36,6 @@ func (k *Kernel) stepFast() {
 	k.nmoved = len(k.moves)
 	k.laneMemo = false
 	k.phase(phaseLeave)
-	k.phase(phaseArrive)
 	k.settle(&k.whole)
 	for i := range k.lanes {
 		k.settle(&k.lanes[i])
@@ -44,9 +43,22 @@ func (k *Kernel) stepFast() {
 	k.now++
 }
 
-// settle applies what a lane left for after the parallel phases: its
-// ejections, in buffer order, and its counters.
+// settle applies what a lane left for after the parallel phases: the flits
+// it moved into the other lane's buffers and the ports of the other lane's
+// switches it released (few: only channels and worms crossing the cut, so
+// a serial pass here is cheaper than another parallel phase), its
+// ejections, in buffer order, and its counters. A lane's arrivals commute
+// with the other's (each buffer has one input channel) and so do releases.
 func (k *Kernel) settle(l *lane) {
+	for i := range l.cross {
+		a := &l.cross[i]
+		k.arriveOne(&k.whole, a.d, &a.f, a.at)
+	}
+	l.cross = l.cross[:0]
+	for _, gp := range l.rels {
+		k.release(k.portSw[gp], gp)
+	}
+	l.rels = l.rels[:0]
 	for i := range l.ej {
 		a := &l.ej[i]
 		k.eject(a.d-k.nb, &a.f, a.at)
@@ -69,7 +81,7 @@ func (k *Kernel) settle(l *lane) {
 func (k *Kernel) flowFast(l *lane) {
 	moves := l.moves[:0]
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
-		word := k.laneWord(l, k.active, wi) &^ k.alloc[wi]
+		word := k.laneWord(l, k.active, wi) &^ k.alloc.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -102,7 +114,7 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 	ok := x.Front().Ready(k.now)
 	if d := x.to; ok && d < k.nb && k.bs[d].Free() == 0 {
 		// d is full, so it is active: it makes room only by moving.
-		ok = k.reuse && !hasBit(k.alloc, d) && k.canMoveFast(l, d)
+		ok = k.reuse && !k.alloc.has(d) && k.canMoveFast(l, d)
 	}
 	if ok {
 		*m = e | memoYes
@@ -113,10 +125,10 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 }
 
 // leave pops the flits lane l moves this cycle and does everything their
-// departure changes at the buffers, switches and sources of the lane. With
-// one lane each flit then goes straight into its destination (every pop is
-// done by then); with two it goes to the lane of its destination as an
-// arrival, or to the ejections applied after the parallel phases.
+// departure changes at the buffers, switches and sources of the lane. Each
+// flit then goes straight into its destination (every pop is done by then)
+// when that is in the lane; with two lanes, flits for the other lane and
+// for terminals wait for settle.
 //
 // Tails and sources are handled in passes of their own after the common
 // one: it keeps the common loop small and its branches predictable, and
@@ -164,22 +176,22 @@ func (k *Kernel) leave(l *lane) {
 			k.arriveOne(l, x.to, &popped[i], now+int64(x.lat))
 		}
 	} else {
-		// Locals, so the appends keep their slices in registers.
-		in0, in1, ej := l.in[0][:0], l.in[1][:0], l.ej
-		nb, cut := k.nb, k.cutAt
+		// Flits for this lane's buffers go straight in (the other lane
+		// touches none of them in this phase); the rest wait in lists.
+		cross, ej := l.cross[:0], l.ej
+		nb, lo, hi := k.nb, l.lo, l.hi
 		for i, b := range moves {
 			x := &k.bs[b]
-			a := arrival{f: popped[i], at: now + int64(x.lat), d: x.to}
-			switch {
-			case a.d >= nb:
-				ej = append(ej, a)
-			case a.d >= cut:
-				in1 = append(in1, a)
+			switch d, at := x.to, now+int64(x.lat); {
+			case d >= lo && d < hi:
+				k.arriveOne(l, d, &popped[i], at)
+			case d >= nb:
+				ej = append(ej, arrival{f: popped[i], at: at, d: d})
 			default:
-				in0 = append(in0, a)
+				cross = append(cross, arrival{f: popped[i], at: at, d: d})
 			}
 		}
-		l.in[0], l.in[1], l.ej = in0, in1, ej
+		l.cross, l.ej = cross, ej
 	}
 	rels, me := l.rels[:0], k.laneOf(l.lo)
 	for _, i := range tails[:nt] {
@@ -223,25 +235,6 @@ func (k *Kernel) leave(l *lane) {
 func (l *lane) carry(c *link.Link, now int64) {
 	if !c.Carry(now) {
 		l.viol.ChannelOverUse++
-	}
-}
-
-// arrive pushes the flits the lanes handed to lane l this cycle and frees
-// the ports of its switches the other lane released (two lanes only: with
-// one, leave does both).
-func (k *Kernel) arrive(l *lane) {
-	if k.lanes == nil {
-		return
-	}
-	li := k.laneOf(l.lo)
-	for i := range k.lanes {
-		in := k.lanes[i].in[li]
-		for j := range in {
-			k.arriveOne(l, in[j].d, &in[j].f, in[j].at)
-		}
-	}
-	for _, gp := range k.lanes[1-li].rels {
-		k.release(k.portSw[gp], gp)
 	}
 }
 

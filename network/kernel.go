@@ -121,9 +121,9 @@ type Kernel struct {
 	queues []wormQueue
 
 	// Per-cycle scratch, sized once.
-	active []uint64 // buffers holding a flit
-	alloc  []uint64 // buffers whose front flit needs ports it does not hold
-	parked []uint64 // buffers of alloc waiting for a held port: route skips them
+	active bitset // buffers holding a flit
+	alloc  bitset // buffers whose front flit needs ports it does not hold
+	parked bitset // buffers of alloc waiting for a held port: route skips them
 
 	// Lanes (lanes.go): whole covers every buffer and serves the general
 	// path and the serial fast path; lanes, when set, are the two halves the
@@ -306,27 +306,13 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 }
 
 func (k *Kernel) anyActive() bool {
-	for _, w := range k.active {
-		if w != 0 {
-			return true
-		}
-	}
-	return false
+	return k.active.any()
 }
 
 // activeBuffers yields the buffers holding a flit, in id order. (The flow
 // phase walks the bitset by hand: it is the hot loop.)
 func (k *Kernel) activeBuffers() iter.Seq[int32] {
-	return func(yield func(int32) bool) {
-		for wi, word := range k.active {
-			for word != 0 {
-				if !yield(int32(wi<<6 | bits.TrailingZeros64(word))) {
-					return
-				}
-				word &= word - 1
-			}
-		}
-	}
+	return k.active.all()
 }
 
 // wormRuns yields, for buffer x, each run of consecutive flits of one worm:
@@ -526,11 +512,12 @@ func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
 // flow decides which front flits move this cycle.
 func (k *Kernel) flow() {
 	k.nextEpoch()
-	for wi, word := range k.active {
+	for wi := range k.active.words() {
+		word := k.active.word(wi)
 		// A front flit still marked for allocation after allocate needs
 		// ports it does not hold, or is not ready: it cannot move, so skip
 		// it (hasRoom still evaluates it if a neighbour asks).
-		word &^= k.alloc[wi]
+		word &^= k.alloc.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -739,7 +726,7 @@ func (k *Kernel) commit() {
 		}
 		switch {
 		case x.Empty():
-			k.active[b>>6] &^= 1 << uint(b&63)
+			k.active.clear(b)
 		case tail || x.ent >= 0 || x.rSw < 0:
 			// A new worm, or a header flit that may enable more ports, or an
 			// ejection buffer (path relays): check what the front needs. The

@@ -17,29 +17,30 @@ import (
 // runs on both lanes at once (see crew).
 //
 // Within a phase a lane writes only its own buffers, switches and links;
-// what crosses the cut waits for the next phase: flits for the other lane's
-// buffers are handed over as arrivals, ports of the other lane's switches
-// released by a departing tail are handed over too (a release takes effect
-// from the next cycle, so when in this cycle it is applied does not
-// matter), and ejections are applied serially after the last phase, in
-// buffer order, so statistics and hooks see the same order as with one
-// lane. The one bitset word the two lanes may share (when the cut is not a
-// multiple of 64) is updated atomically.
+// what crosses the cut is applied serially after the last phase (settle):
+// flits for the other lane's buffers, ports of the other lane's switches
+// released by a departing tail (a release takes effect from the next
+// cycle, so when in this cycle it is applied does not matter), and
+// ejections, in buffer order, so statistics and hooks see the same order
+// as with one lane. The one bitset word the two lanes may share (when the
+// cut is not a multiple of 64) is updated atomically; the bitsets keep
+// their words on lines of their own (bitset), and lanes' fields are padded
+// apart, so the lanes write no cache line in common.
 type lane struct {
 	lo, hi int32
 	memo   []uint32 // flow memo when there are two lanes (else bufState.memo)
 	moves  []int32
 	popped []flit.Flit
-	tails  []int32      // positions in moves of this cycle's tails
-	srcs   []int32      // positions in moves of this cycle's source registers
-	posted []int32      // switches with requests this cycle
-	in     [2][]arrival // flits leaving this lane for each lane's buffers
-	ej     []arrival    // flits leaving this lane for terminals
-	rels   []int32      // ports of the other lane's switches released this cycle
-	hops   int64        // flit-hops this cycle
-	maxOcc int32        // most flits a buffer of this lane held
-	viol   Violations   // invariant violations seen by this lane
-	_      [64]byte     // the next lane's fields start on another cache line
+	tails  []int32    // positions in moves of this cycle's tails
+	srcs   []int32    // positions in moves of this cycle's source registers
+	posted []int32    // switches with requests this cycle
+	cross  []arrival  // flits leaving this lane for the other lane's buffers
+	ej     []arrival  // flits leaving this lane for terminals
+	rels   []int32    // ports of the other lane's switches released this cycle
+	hops   int64      // flit-hops this cycle
+	maxOcc int32      // most flits a buffer of this lane held
+	viol   Violations // invariant violations seen by this lane
+	_      [64]byte   // the next lane's fields start on another cache line
 }
 
 // arrival is a flit on its way into buffer (or sink) d.
@@ -72,12 +73,12 @@ func (k *Kernel) laneOf(b int32) int {
 
 // laneWord is word wi of a per-buffer bitset masked to l's buffers, read
 // atomically when it is the word the other lane may be writing.
-func (k *Kernel) laneWord(l *lane, set []uint64, wi int) uint64 {
+func (k *Kernel) laneWord(l *lane, set bitset, wi int) uint64 {
 	var w uint64
 	if int32(wi) == k.shared {
-		w = atomic.LoadUint64(&set[wi])
+		w = atomic.LoadUint64(&set[wi*bitsetStride])
 	} else {
-		w = set[wi]
+		w = set.word(wi)
 	}
 	if lo := l.lo; int32(wi) == lo>>6 {
 		w &= ^uint64(0) << uint(lo&63)
@@ -90,23 +91,21 @@ func (k *Kernel) laneWord(l *lane, set []uint64, wi int) uint64 {
 
 // setBit and clearBit update bit b of a per-buffer bitset; the word the two
 // lanes share is updated atomically.
-func (k *Kernel) setBit(set []uint64, b int32) {
+func (k *Kernel) setBit(set bitset, b int32) {
 	if b>>6 == k.shared {
-		atomic.OrUint64(&set[b>>6], 1<<uint(b&63))
+		atomic.OrUint64(set.at(b), 1<<uint(b&63))
 		return
 	}
-	set[b>>6] |= 1 << uint(b&63)
+	set.set(b)
 }
 
-func (k *Kernel) clearBit(set []uint64, b int32) {
+func (k *Kernel) clearBit(set bitset, b int32) {
 	if b>>6 == k.shared {
-		atomic.AndUint64(&set[b>>6], ^(uint64(1) << uint(b&63)))
+		atomic.AndUint64(set.at(b), ^(uint64(1) << uint(b&63)))
 		return
 	}
-	set[b>>6] &^= 1 << uint(b&63)
+	set.clear(b)
 }
-
-func hasBit(set []uint64, b int32) bool { return set[b>>6]&(1<<uint(b&63)) != 0 }
 
 // Networks below this many buffers are not worth a second thread: their
 // phases are too short to pay for the hand-overs between the threads
@@ -199,10 +198,9 @@ func abs32(x int32) int32 {
 
 // Phases of a fast cycle that run on every lane.
 const (
-	phaseRoute  = iota // route and allocate
-	phaseFlow          // decide the moves
-	phaseLeave         // pop the moving flits
-	phaseArrive        // push them into their buffers
+	phaseRoute = iota // route and allocate
+	phaseFlow         // decide the moves
+	phaseLeave        // move the flits (into this lane's buffers; the rest settle serially)
 )
 
 func (k *Kernel) runPhase(p int32, l *lane) {
@@ -214,8 +212,6 @@ func (k *Kernel) runPhase(p int32, l *lane) {
 		k.flowFast(l)
 	case phaseLeave:
 		k.leave(l)
-	case phaseArrive:
-		k.arrive(l)
 	}
 }
 
@@ -226,42 +222,32 @@ func (k *Kernel) phase(p int32) {
 		return
 	}
 	c := k.crew
-	c.k, c.phase = k, p
-	s := c.seq.Add(1)
+	if c.k != k {
+		c.k = k
+	}
+	s := c.seq + 1
+	c.seq = s
+	c.post.Store(s<<2 | uint32(p))
 	if c.sleeping.Load() {
 		select {
 		case c.wake <- struct{}{}:
 		default:
 		}
 	}
-	t0 := time.Now()
 	k.runPhase(p, &k.lanes[0])
 	// Wait for the helper: spin while it is plausibly still working (its
 	// share takes about as long as this thread's), then sleep rather than
 	// spin on a core it may need (when other programs share the cores).
-	var deadline time.Time
-	for i := 1; c.done.Load() != s; i++ {
-		if i&1023 == 0 {
-			runtime.Gosched() // the helper may be waiting for this thread
-		}
-		if i&127 != 0 {
-			continue
-		}
-		now := time.Now()
-		if deadline.IsZero() {
-			deadline = now.Add(max(2*now.Sub(t0), minSpin))
-			continue
-		}
-		if now.Before(deadline) {
-			continue
-		}
+	c.wait(func() bool { return c.done.Load() == s }, minSpin, func() {
 		c.waiting.Store(true)
 		if c.done.Load() != s {
 			<-c.finished
 		}
 		c.waiting.Store(false)
+	})
+	if p == phaseLeave {
+		c.k = nil // an idle crew holds no kernel, so the kernel can be collected
 	}
-	c.k = nil // an idle crew holds no kernel, so the kernel can be collected
 }
 
 // crew is the second worker: a goroutine that runs lane 1 of each phase the
@@ -269,15 +255,24 @@ func (k *Kernel) phase(p int32) {
 // while they wait for each other, and sleep (the helper on wake, the kernel
 // on finished) when the wait grows long, as it does when other programs
 // share the cores.
+//
+// What each side writes is on a cache line of its own (the padding), so a
+// side's spinning does not steal the line the other is writing: the kernel
+// writes k and then post, the helper done.
 type crew struct {
-	seq, done atomic.Uint32
-	sleeping  atomic.Bool // the helper sleeps on wake
-	waiting   atomic.Bool // the kernel sleeps on finished
-	quit      atomic.Bool
-	wake      chan struct{}
-	finished  chan struct{}
-	k         *Kernel // set while a phase is posted
-	phase     int32
+	post atomic.Uint32 // seq<<2 | phase of the last phase posted
+	_    [60]byte
+	k    *Kernel // set while a cycle's phases are posted
+	seq  uint32  // the kernel's count of phases posted
+	_    [52]byte
+	done atomic.Uint32 // seq of the last phase the helper finished
+	_    [60]byte
+
+	sleeping atomic.Bool // the helper sleeps on wake
+	waiting  atomic.Bool // the kernel sleeps on finished
+	quit     atomic.Bool
+	wake     chan struct{}
+	finished chan struct{}
 }
 
 func newCrew() *crew {
@@ -286,45 +281,54 @@ func newCrew() *crew {
 	return c
 }
 
-// How long a side spins for the other before it sleeps: the kernel at
-// least minSpin (and twice its own share of the phase); the helper, which
-// also waits through the kernel's serial work between phases, idleSpin.
+// How long a side spins for the other before it sleeps: the kernel minSpin;
+// the helper, which also waits through the kernel's serial work between
+// phases, idleSpin.
 const (
 	minSpin  = 20 * time.Microsecond
 	idleSpin = 200 * time.Microsecond
 )
 
+// wait spins until ready, reading the clock only every few thousand spins
+// (it costs about as much as a hand-over), and calls sleep once it has spun
+// for spin (sleep returns when ready may have become true). At each reading
+// it also yields, in case the other side waits for this thread's processor
+// (GOMAXPROCS 1).
+func (c *crew) wait(ready func() bool, spin time.Duration, sleep func()) {
+	var since time.Time
+	for i := 1; !ready(); i++ {
+		if i&4095 != 0 {
+			continue
+		}
+		runtime.Gosched()
+		if since.IsZero() {
+			since = time.Now()
+			continue
+		}
+		if time.Since(since) >= spin {
+			sleep()
+			since = time.Time{}
+		}
+	}
+}
+
 func (c *crew) run() {
 	var last uint32
 	for {
-		var since time.Time
-		for spins := 1; c.seq.Load() == last; spins++ {
-			if spins&1023 == 0 {
-				runtime.Gosched() // the kernel may be waiting for this thread
-			}
-			if spins&127 != 0 {
-				continue
-			}
-			if since.IsZero() {
-				since = time.Now()
-				continue
-			}
-			if time.Since(since) < idleSpin {
-				continue
-			}
+		var post uint32
+		c.wait(func() bool { post = c.post.Load(); return post>>2 != last }, idleSpin, func() {
 			c.sleeping.Store(true)
-			if c.seq.Load() == last {
+			if c.post.Load()>>2 == last {
 				if c.quit.Load() {
-					return
+					runtime.Goexit() // the kernel was collected: end the helper
 				}
 				<-c.wake
 			}
 			c.sleeping.Store(false)
-			spins = 0
-		}
-		last++
+		})
+		last = post >> 2
 		k := c.k
-		k.runPhase(c.phase, &k.lanes[1])
+		k.runPhase(int32(post&3), &k.lanes[1])
 		c.done.Store(last)
 		if c.waiting.Load() {
 			select {

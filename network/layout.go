@@ -227,12 +227,12 @@ func (k *Kernel) layout(s KernelSpec) {
 		k.sw[i] = xbar.New(len(sw.Out), s.Policy)
 	}
 	k.queues = make([]wormQueue, nterm)
-	k.active = make([]uint64, (nb+63)/64)
-	k.alloc = make([]uint64, (nb+63)/64)
+	k.active = newBitset(nb)
+	k.alloc = newBitset(nb)
 	k.moved = make([]int64, nb)
 	k.whole = newLane(0, nb, nb, false)
 	k.cutAt, k.shared = nb, -1
-	k.parked = make([]uint64, (nb+63)/64)
+	k.parked = newBitset(nb)
 	k.waiters = fill(int(np), -1)
 	k.moves = make([]int32, 0, nb)
 }

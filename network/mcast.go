@@ -368,6 +368,6 @@ func (k *Kernel) syncVeto() {
 			// gave it back waits for that worm as surely as for an owner.
 			k.rolledAt[gp], k.rolledBy[gp] = k.now, g.worm
 		}
-		k.alloc[g.b>>6] |= 1 << uint(g.b&63)
+		k.alloc.set(g.b)
 	}
 }

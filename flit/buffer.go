@@ -85,10 +85,16 @@ func (b *Buffer) Pop() Flit {
 		panic("flit: pop on an empty buffer")
 	}
 	f := b.slots[b.head]
+	b.Drop()
+	return f
+}
+
+// Drop removes the front flit, which the caller has read with Front (so
+// the buffer is not empty). On the hot path it saves Pop's copy of the flit.
+func (b *Buffer) Drop() {
 	b.head++
 	if int(b.head) == len(b.slots) {
 		b.head = 0
 	}
 	b.n--
-	return f
 }

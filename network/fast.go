@@ -138,31 +138,32 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 // only if a Hooks callback enqueued packets, and hooks must not.)
 func (k *Kernel) leave(l *lane) {
 	now := k.now
-	moves, popped, tails := l.moves, l.popped[:0], l.tails[:cap(l.tails)]
+	moves, tails, srcs := l.moves, l.tails[:cap(l.tails)], l.srcs[:cap(l.srcs)]
+	popped := l.popped[:len(moves)]
 	nt, ns, hops := 0, 0, 0
 	nl := int32(len(k.Links))
-	srcs := l.srcs[:cap(l.srcs)]
+	moved, chans := k.moved, k.chans
 	for i, b := range moves {
 		x := &k.bs[b]
-		f := x.Pop()
+		f := &popped[i]
+		*f = *x.Front()
+		x.Drop()
 		// A flit leaving a routing buffer crosses switch x.rSw; a head
 		// counts the hop (Kind bit 0: head).
 		routed := int(uint32(x.rSw)>>31) ^ 1
 		hops += routed
 		f.Hops += uint16(int(f.Kind) & routed)
-		popped = append(popped, f)
-		k.moved[b] = now
+		moved[b] = now
 		tails[nt] = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
-		switch c := x.ch; {
-		case c == chanRouted:
-			l.carry(&k.Links[x.gp], now)
-		case c >= nl:
-			l.carry(&k.injLinks[c-nl], now)
+		c := x.ch
+		if c == chanRouted {
+			c = x.gp
+		}
+		if c >= 0 {
+			l.carry(&chans[c], now)
 			srcs[ns] = int32(i)
-			ns++
-		case c >= 0:
-			l.carry(&k.Links[c], now)
+			ns += int(uint32(nl-1-c) >> 31) // an injection channel: c ≥ nl
 		}
 		if x.Empty() {
 			k.clearBit(k.active, b) // (an arrival later this cycle sets it again)

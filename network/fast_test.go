@@ -15,9 +15,10 @@ import (
 // TestFastPathMatchesGeneral runs every small topology and buffer
 // arrangement three times in lockstep: with the general path only, with the
 // fast path, and with the fast path on two lanes (two threads) wherever the
-// network can be cut. It requires the same moves in every cycle and the same
-// result. Some runs add multicast worms of every kind on top of the unicast
-// traffic, so the kernel switches between the paths mid-worm.
+// network can be cut, switching now and then to one lane and back, as the
+// automatic mode does. It requires the same moves in every cycle and the
+// same result. Some runs add multicast worms of every kind on top of the
+// unicast traffic, so the kernel switches between the paths mid-worm.
 func TestFastPathMatchesGeneral(t *testing.T) {
 	policies := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
 	i := 0
@@ -78,6 +79,9 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 		if fast.K.fastOK() {
 			fastCycles++
 		}
+		if rng.IntN(16) == 0 {
+			par.K.useLanes(par.K.lanes == nil)
+		}
 		now := fast.K.now
 		fast.Cycle()
 		slow.Cycle()
@@ -109,6 +113,46 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 	}
 	if fast.K.Violations.Total() != 0 {
 		t.Fatalf("violations %+v", fast.K.Violations)
+	}
+}
+
+// TestAutoWorkers: with run.workers 0 the tuner times one lane against two
+// and switches between them (here with short windows), and the run still
+// moves the same flits in every cycle as on one lane.
+func TestAutoWorkers(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: automatic mode uses one lane")
+	}
+	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	c.Run.Workers = 1
+	one, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Run.Workers = 0
+	auto, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu := auto.K.tuner
+	if tu == nil {
+		t.Fatal("no tuner for an 8×8 mesh with run.workers 0")
+	}
+	tu.window, tu.period, tu.maxPeriod = 8, 16, 64
+	used := [3]int{}
+	for range 3000 {
+		one.Cycle()
+		auto.Cycle()
+		used[auto.K.Workers()]++
+		if !slices.Equal(one.K.moves, auto.K.moves) {
+			t.Fatalf("cycle %d: one lane moved %v, automatic %v", one.K.now, one.K.moves, auto.K.moves)
+		}
+	}
+	if used[1] == 0 || used[2] == 0 {
+		t.Fatalf("cycles on one lane %d, on two %d: the tuner did not try both", used[1], used[2])
+	}
+	if one.K.FlitHops != auto.K.FlitHops || one.K.Violations.Total() != 0 {
+		t.Fatalf("flit-hops %d vs %d, violations %+v", one.K.FlitHops, auto.K.FlitHops, one.K.Violations)
 	}
 }
 

@@ -114,6 +114,7 @@ type Kernel struct {
 	sw       []xbar.Switch
 	outBuf   bool // switches have output buffers (ports are released there)
 	injLinks []link.Link
+	chans    []link.Link // Links then injLinks: the channel ids of bufState.ch
 
 	// Terminals.
 	srcBuf []int32
@@ -128,10 +129,14 @@ type Kernel struct {
 	// Lanes (lanes.go): whole covers every buffer and serves the general
 	// path and the serial fast path; lanes, when set, are the two halves the
 	// fast path runs on two threads.
-	whole  lane
-	lanes  []lane
-	cutAt  int32   // first buffer of lane 1 (nb when there is one lane)
-	swLane []uint8 // with two lanes: the lane of each switch
+	whole lane
+	lanes []lane
+	pair  []lane // the two lanes, kept while an automatic kernel runs on one
+	tuner *tuner // automatic workers: times one lane against two (tune.go)
+	// pairCut and pairShared are cutAt and shared when the pair is in use.
+	pairCut, pairShared int32
+	cutAt               int32   // first buffer of lane 1 (nb when there is one lane)
+	swLane              []uint8 // with two lanes: the lane of each switch
 	// laneMemo is set while this cycle's flow memo is in the lanes' own
 	// arrays (a parallel fast cycle) rather than in bufState.memo.
 	laneMemo bool
@@ -336,6 +341,9 @@ func (k *Kernel) clearActive(b int32) { k.clearBit(k.active, b) }
 
 // Step simulates one cycle.
 func (k *Kernel) Step() {
+	if k.tuner != nil {
+		k.tune()
+	}
 	if k.fastOK() {
 		k.stepFast()
 		return
@@ -539,8 +547,8 @@ func (k *Kernel) nextEpoch() {
 		for i := range k.bs {
 			k.bs[i].memo = 0
 		}
-		for i := range k.lanes {
-			clear(k.lanes[i].memo)
+		for i := range k.pair {
+			clear(k.pair[i].memo)
 		}
 		k.epoch = 1
 	}

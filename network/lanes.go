@@ -107,25 +107,20 @@ func (k *Kernel) clearBit(set bitset, b int32) {
 	set.clear(b)
 }
 
-// Networks below this many buffers are not worth a second thread: their
-// phases are too short to pay for the hand-overs between the threads
-// (measured: an 8×8 mesh, 352 buffers, a 6-cube and a 64-node MIN lose
-// up to 40 %; a 16×16 mesh, 1472 buffers, gains about 30 %, a 10-cube and a
-// 4096-terminal MIN about 2×).
-const parallelMinBuffers = 1024
-
-// setWorkers splits the kernel into lanes for n workers (0: automatic, two
-// when the machine has the cores and the network is large enough). It
-// reports the number of workers used, which is 1 when the network cannot be
-// cut (see cut).
+// setWorkers splits the kernel into lanes for n workers: 1 or 2, or 0 for
+// automatic, which keeps both arrangements and lets the tuner (tune.go) run
+// each stretch of cycles on the faster. It reports the most workers the
+// kernel may use, which is 1 when the network cannot be cut (see cut), is
+// too small to be worth timing, or the process has one processor.
 func (k *Kernel) setWorkers(n int) int {
-	if n == 0 {
-		n = 1
-		if runtime.GOMAXPROCS(0) >= 2 && k.nb >= parallelMinBuffers {
-			n = 2
+	k.lanes, k.shared, k.cutAt, k.tuner = nil, -1, k.nb, nil
+	auto := n == 0
+	if auto {
+		if runtime.GOMAXPROCS(0) < 2 || k.nb < autoMinBuffers {
+			return 1
 		}
+		n = 2
 	}
-	k.lanes, k.shared, k.cutAt = nil, -1, k.nb
 	if n < 2 || !k.fast {
 		return 1
 	}
@@ -133,18 +128,33 @@ func (k *Kernel) setWorkers(n int) int {
 	if c < 0 {
 		return 1
 	}
-	k.lanes = []lane{newLane(0, c, k.nb, true), newLane(c, k.nb, k.nb, true)}
-	k.cutAt = c
+	k.pair = []lane{newLane(0, c, k.nb, true), newLane(c, k.nb, k.nb, true)}
+	k.pairCut, k.pairShared = c, -1
+	if c&63 != 0 {
+		k.pairShared = c >> 6
+	}
 	k.swLane = make([]uint8, len(k.sw))
 	for b := c; b < k.nb; b++ {
 		k.swLane[k.bGroup[b]] = 1
 	}
-	if c&63 != 0 {
-		k.shared = c >> 6
-	}
 	k.crew = newCrew()
 	runtime.AddCleanup(k, func(c *crew) { c.stop() }, k.crew)
+	if auto {
+		k.tuner = newTuner()
+	} else {
+		k.useLanes(true)
+	}
 	return 2
+}
+
+// useLanes switches the fast path between one lane and the two of pair. It
+// is called between cycles, when no lane holds anything for settle.
+func (k *Kernel) useLanes(two bool) {
+	if two {
+		k.lanes, k.shared, k.cutAt = k.pair, k.pairShared, k.pairCut
+	} else {
+		k.lanes, k.shared, k.cutAt = nil, -1, k.nb
+	}
 }
 
 // cut finds a buffer id near the middle at which the network splits into

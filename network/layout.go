@@ -153,14 +153,11 @@ func (k *Kernel) layout(s KernelSpec) {
 		x.kind = kinds[i]
 	}
 	k.pDest = fill(int(np), -1)
-	k.Links = make([]link.Link, np)
-	for i := range k.Links {
-		k.Links[i] = link.New(s.Latency)
+	k.chans = make([]link.Link, int(np)+nterm)
+	for i := range k.chans {
+		k.chans[i] = link.New(s.Latency)
 	}
-	k.injLinks = make([]link.Link, nterm)
-	for i := range k.injLinks {
-		k.injLinks[i] = link.New(s.Latency)
-	}
+	k.Links, k.injLinks = k.chans[:np:np], k.chans[np:]
 	L := int32(s.Latency)
 	for si, sw := range t.Switches {
 		for p, e := range sw.Out {

@@ -34,7 +34,7 @@ type collector struct {
 	delPk, delFl  int64
 	measured      int64
 	measuredDone  int64
-	winGen, winEj int64
+	winGen, winEj int64 // (delFl and winEj are added up from the lanes' counts in settle)
 }
 
 func newCollector(start, end int64) *collector {
@@ -62,14 +62,7 @@ func (c *collector) generated(w *flit.Worm, now int64) {
 	}
 }
 
-// ejected counts a flit that crossed the ejection link in cycle arrive-1.
-func (c *collector) ejected(arrive int64) {
-	c.delFl++
-	if c.inWindow(arrive - 1) {
-		c.winEj++
-	}
-}
-
+// delivered counts a packet whose tail reached its last destination.
 func (c *collector) delivered(w *flit.Worm, arrive int64) {
 	c.delPk++
 	if c.onDelivered != nil {

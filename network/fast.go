@@ -61,7 +61,11 @@ func (k *Kernel) settle(l *lane) {
 	l.rels = l.rels[:0]
 	for i := range l.ej {
 		a := &l.ej[i]
-		k.eject(a.d-k.nb, &a.f, a.at)
+		if k.Hooks.Ejected != nil {
+			k.eject(a.d-k.nb, &a.f, a.at) // the hook sees flits in order
+		} else {
+			k.deliver(a.d-k.nb, &a.f, a.at) // a tail the lane has sunk
+		}
 	}
 	l.ej = l.ej[:0]
 	k.FlitHops += l.hops
@@ -70,8 +74,15 @@ func (k *Kernel) settle(l *lane) {
 	if l.viol != (Violations{}) {
 		k.Violations.ChannelOverUse += l.viol.ChannelOverUse
 		k.Violations.Overflow += l.viol.Overflow
+		k.Violations.Misdelivered += l.viol.Misdelivered
+		k.Violations.OutOfOrder += l.viol.OutOfOrder
 		l.viol = Violations{}
 	}
+	if k.stats != nil {
+		k.stats.delFl += l.ejected
+		k.stats.winEj += l.winEj
+	}
+	l.ejected, l.winEj = 0, 0
 }
 
 // flowFast is flow for single-destination worms, over lane l's buffers. A
@@ -187,7 +198,12 @@ func (k *Kernel) leave(l *lane) {
 			case d >= lo && d < hi:
 				k.arriveOne(l, d, &popped[i], at)
 			case d >= nb:
-				ej = append(ej, arrival{f: popped[i], at: at, d: d})
+				// The lane sinks the flit at its terminal; settle
+				// delivers tails, in buffer order (and, for the Ejected
+				// hook, every flit).
+				if k.Hooks.Ejected != nil || k.sink(l, d-nb, &popped[i], at) {
+					ej = append(ej, arrival{f: popped[i], at: at, d: d})
+				}
 			default:
 				cross = append(cross, arrival{f: popped[i], at: at, d: d})
 			}

@@ -156,6 +156,44 @@ func TestAutoWorkers(t *testing.T) {
 	}
 }
 
+// TestHooksSeeOneOrder: the Ejected and Delivered hooks see the same
+// flits and packets in the same order whether a network runs on one lane or
+// two (the lanes sink flits at once, but settle delivers in buffer order).
+func TestHooksSeeOneOrder(t *testing.T) {
+	type event struct {
+		id        uint64
+		term, seq int32
+		cycle     int64
+	}
+	run := func(workers int, ejected bool) []event {
+		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+		c.Run.Workers = workers
+		n, err := Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log []event
+		if ejected {
+			n.K.Hooks.Ejected = func(w *flit.Worm, term int32, f flit.Flit, cycle int64) {
+				log = append(log, event{w.ID, term, f.Seq, cycle})
+			}
+		}
+		n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
+			log = append(log, event{w.ID, w.Dst, -1, cycle})
+		}
+		for range 2000 {
+			n.Cycle()
+		}
+		return log
+	}
+	for _, ejected := range []bool{false, true} {
+		one, two := run(1, ejected), run(2, ejected)
+		if len(one) < 1000 || !slices.Equal(one, two) {
+			t.Fatalf("Ejected hook %v: %d events on one lane, %d on two, or a different order", ejected, len(one), len(two))
+		}
+	}
+}
+
 // TestCrewStopsWithItsNetwork: the second thread of a two-lane network ends
 // once the network is garbage, so building many networks leaks nothing.
 func TestCrewStopsWithItsNetwork(t *testing.T) {

@@ -777,12 +777,23 @@ func (k *Kernel) carry(x *bufState, f *flit.Flit) {
 // with its tail; latency counts from generation to the cycle after the tail
 // crossed the ejection link.
 func (k *Kernel) eject(term int32, f *flit.Flit, arrive int64) {
+	if k.sink(&k.whole, term, f, arrive) {
+		k.deliver(term, f, arrive)
+	}
+}
+
+// sink is what every flit does at its terminal: the delivery invariants,
+// the terminal's and the worm's counts, and the Ejected hook. It writes only
+// the terminal's state, the worm's record and lane l's counters (added up in
+// settle), so two lanes may run it at once for their own terminals when no
+// Ejected hook is set. It reports whether f is a tail.
+func (k *Kernel) sink(l *lane, term int32, f *flit.Flit, arrive int64) bool {
 	w := &k.Pool.Worms[f.Worm]
 	if !k.isDest(w, f.Worm, term) {
-		k.Violations.Misdelivered++
+		l.viol.Misdelivered++
 	}
 	if k.sinkWorm[term] == f.Worm && f.Seq <= k.sinkSeq[term] {
-		k.Violations.OutOfOrder++
+		l.viol.OutOfOrder++
 	}
 	k.sinkWorm[term], k.sinkSeq[term] = f.Worm, f.Seq
 	w.Recvd++
@@ -793,12 +804,22 @@ func (k *Kernel) eject(term int32, f *flit.Flit, arrive int64) {
 		k.Hooks.Ejected(w, term, *f, arrive)
 	}
 	if k.stats != nil {
-		k.stats.ejected(arrive)
+		l.ejected++
+		if k.stats.inWindow(arrive - 1) {
+			l.winEj++
+		}
 	}
 	if f.Kind < flit.Tail {
-		return
+		return false
 	}
 	k.sinkWorm[term] = -1
+	return true
+}
+
+// deliver completes the delivery of a tail to terminal term: statistics,
+// the Delivered hook and the worm's release, in the order tails arrive.
+func (k *Kernel) deliver(term int32, f *flit.Flit, arrive int64) {
+	w := &k.Pool.Worms[f.Worm]
 	w.Done++
 	if k.tr != nil {
 		k.tr.Delivered(k.now, w, f.Worm, term)

@@ -31,16 +31,19 @@ type lane struct {
 	memo   []uint32 // flow memo when there are two lanes (else bufState.memo)
 	moves  []int32
 	popped []flit.Flit
-	tails  []int32    // positions in moves of this cycle's tails
-	srcs   []int32    // positions in moves of this cycle's source registers
-	posted []int32    // switches with requests this cycle
-	cross  []arrival  // flits leaving this lane for the other lane's buffers
-	ej     []arrival  // flits leaving this lane for terminals
-	rels   []int32    // ports of the other lane's switches released this cycle
-	hops   int64      // flit-hops this cycle
-	maxOcc int32      // most flits a buffer of this lane held
-	viol   Violations // invariant violations seen by this lane
-	_      [64]byte   // the next lane's fields start on another cache line
+	tails  []int32   // positions in moves of this cycle's tails
+	srcs   []int32   // positions in moves of this cycle's source registers
+	posted []int32   // switches with requests this cycle
+	cross  []arrival // flits leaving this lane for the other lane's buffers
+	ej     []arrival // flits leaving this lane for terminals
+	rels   []int32   // ports of the other lane's switches released this cycle
+	hops   int64     // flit-hops this cycle
+	maxOcc int32     // most flits a buffer of this lane held
+	// Flits this lane sank at terminals this cycle, and those of them in
+	// the measurement window (the statistics' delivered flits).
+	ejected, winEj int64
+	viol           Violations // invariant violations seen by this lane
+	_              [64]byte   // the next lane's fields start on another cache line
 }
 
 // arrival is a flit on its way into buffer (or sink) d.

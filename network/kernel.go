@@ -496,7 +496,11 @@ func (k *Kernel) bind(b int32, f *flit.Flit) {
 // allocate runs the arbiter of every switch that has requests.
 func (k *Kernel) allocate(l *lane) {
 	for _, s := range l.posted {
-		k.sw[s].Arbitrate(k.grant)
+		if r, got := k.sw[s].Single(); r != nil {
+			k.grant(r, got)
+		} else {
+			k.sw[s].Arbitrate(k.grant)
+		}
 	}
 	l.posted = l.posted[:0]
 }

@@ -75,6 +75,25 @@ func (s *Switch) Arbitrate(grant func(r *Request, got PortSet)) {
 	s.reqs = s.reqs[:0]
 }
 
+// Single decides a cycle in which exactly one request was posted, the common
+// case, without Arbitrate's ranking and callback: outside Grab a lone
+// request was grantable when posted, so it wins. It returns the request
+// (valid until the next Post) and the ports granted, as Arbitrate would pass
+// them to grant, or nil when the cycle needs Arbitrate.
+func (s *Switch) Single() (*Request, PortSet) {
+	if len(s.reqs) != 1 || s.Policy == Grab || !s.Grantable(s.reqs[0].Want) {
+		return nil, 0
+	}
+	r := &s.reqs[0]
+	s.take(r, r.Want)
+	s.rrIn = r.In + 1
+	if s.rrIn == int32(len(s.Owner)) {
+		s.rrIn = 0
+	}
+	s.reqs = s.reqs[:0]
+	return r, r.Want
+}
+
 // before reports whether request a ranks before request b.
 func (s *Switch) before(a, b *Request) bool {
 	switch s.Policy {

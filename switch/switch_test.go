@@ -150,3 +150,36 @@ func TestEveryPolicyDescribed(t *testing.T) {
 		}
 	}
 }
+
+// Single decides a lone request exactly as Arbitrate would (owners and the
+// round-robin pointer), and leaves every other cycle to Arbitrate.
+func TestSingleMatchesArbitrate(t *testing.T) {
+	r := Request{In: 2, Want: Port(1), Worm: 10, Buf: 100}
+	for _, p := range []Policy{RoundRobin, Oldest, UpperFirst, SourcePriority, Clock} {
+		a, b := New(4, p), New(4, p)
+		a.Post(r)
+		won := grants(&b, r)
+		got, ports := a.Single()
+		if got == nil || got.Buf != 100 || ports != Port(1) || len(won) != 1 {
+			t.Fatalf("%v: Single gave %v %b, Arbitrate %v", p, got, ports, won)
+		}
+		if a.Owner[1] != 10 || a.rrIn != b.rrIn || a.Pending() {
+			t.Fatalf("%v: owners %v pointer %d pending %v, Arbitrate: %v %d", p, a.Owner, a.rrIn, a.Pending(), b.Owner, b.rrIn)
+		}
+		a.Post(r) // port 1 is now held: not grantable
+		if got, _ := a.Single(); got != nil || !a.Pending() {
+			t.Fatalf("%v: Single granted a held port", p)
+		}
+	}
+	two := New(4, RoundRobin)
+	two.Post(r)
+	two.Post(Request{In: 0, Want: Port(2), Worm: 11, Buf: 101})
+	if got, _ := two.Single(); got != nil {
+		t.Fatal("Single decided two requests")
+	}
+	g := New(4, Grab)
+	g.Post(r)
+	if got, _ := g.Single(); got != nil {
+		t.Fatal("Single decided under Grab")
+	}
+}

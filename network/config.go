@@ -131,8 +131,9 @@ type RunConfig struct {
 	StallLimit int64 `yaml:"stall_limit" json:"stall_limit"`
 	// Workers is the number of threads one run uses: 1 simulates serially,
 	// 2 splits the network in two halves that each cycle's phases work on
-	// at once, 0 picks 2 when the machine has two cores and the network is
-	// large enough to gain. The results are the same either way.
+	// at once, 0 times one against two now and then during the run and
+	// uses the faster (networks of at least 256 buffers, two processors).
+	// The results are the same either way.
 	Workers int `yaml:"workers" json:"workers"`
 }
 

@@ -194,6 +194,34 @@ func TestHooksSeeOneOrder(t *testing.T) {
 	}
 }
 
+// TestCrewSequenceWraps: the phase numbers the two threads exchange wrap
+// after 2^30 phases; a run crossing the wrap goes on.
+func TestCrewSequenceWraps(t *testing.T) {
+	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	c.Run.Workers = 2
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Cycle()
+	n.K.crew.seq = seqMask - 4
+	done := make(chan struct{})
+	go func() {
+		for range 10 {
+			n.Cycle()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the kernel waits forever for its helper after the phase numbers wrap")
+	}
+	if n.K.crew.seq >= seqMask-4 {
+		t.Fatalf("seq %d did not wrap", n.K.crew.seq)
+	}
+}
+
 // TestCrewStopsWithItsNetwork: the second thread of a two-lane network ends
 // once the network is garbage, so building many networks leaks nothing.
 func TestCrewStopsWithItsNetwork(t *testing.T) {

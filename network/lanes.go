@@ -238,7 +238,7 @@ func (k *Kernel) phase(p int32) {
 	if c.k != k {
 		c.k = k
 	}
-	s := c.seq + 1
+	s := (c.seq + 1) & seqMask
 	c.seq = s
 	c.post.Store(s<<2 | uint32(p))
 	if c.sleeping.Load() {
@@ -248,9 +248,9 @@ func (k *Kernel) phase(p int32) {
 		}
 	}
 	k.runPhase(p, &k.lanes[0])
-	// Wait for the helper: spin while it is plausibly still working (its
-	// share takes about as long as this thread's), then sleep rather than
-	// spin on a core it may need (when other programs share the cores).
+	// Wait for the helper: spin for a while (its share takes about as long
+	// as this thread's), then sleep rather than spin on a core it may need
+	// (when other programs share the cores).
 	c.wait(func() bool { return c.done.Load() == s }, minSpin, func() {
 		c.waiting.Store(true)
 		if c.done.Load() != s {
@@ -276,7 +276,7 @@ type crew struct {
 	post atomic.Uint32 // seq<<2 | phase of the last phase posted
 	_    [60]byte
 	k    *Kernel // set while a cycle's phases are posted
-	seq  uint32  // the kernel's count of phases posted
+	seq  uint32  // the kernel's count of phases posted, modulo 2^30 (seqMask)
 	_    [52]byte
 	done atomic.Uint32 // seq of the last phase the helper finished
 	_    [60]byte
@@ -293,6 +293,11 @@ func newCrew() *crew {
 	go c.run()
 	return c
 }
+
+// seqMask keeps phase numbers to 30 bits, so that post holds one with its
+// phase and the helper's done, taken from post, matches the kernel's seq
+// after they wrap (every 2^30 phases, a few hours of simulation).
+const seqMask = 1<<30 - 1
 
 // How long a side spins for the other before it sleeps: the kernel minSpin;
 // the helper, which also waits through the kernel's serial work between

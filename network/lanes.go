@@ -140,8 +140,6 @@ func (k *Kernel) setWorkers(n int) int {
 	for b := c; b < k.nb; b++ {
 		k.swLane[k.bGroup[b]] = 1
 	}
-	k.crew = newCrew()
-	runtime.AddCleanup(k, func(c *crew) { c.stop() }, k.crew)
 	if auto {
 		k.tuner = newTuner()
 	} else {
@@ -235,6 +233,14 @@ func (k *Kernel) phase(p int32) {
 		return
 	}
 	c := k.crew
+	if c == nil {
+		// Started on first use: a network whose cycles never take the
+		// fast path on two lanes (multicast, a tuner that keeps one
+		// lane) costs no goroutine.
+		c = newCrew()
+		k.crew = c
+		runtime.AddCleanup(k, func(c *crew) { c.stop() }, c)
+	}
 	if c.k != k {
 		c.k = k
 	}

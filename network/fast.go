@@ -274,9 +274,11 @@ func (k *Kernel) arriveOne(l *lane, d int32, f *flit.Flit, at int64) {
 	}
 	x.PushReady(f, at)
 	k.moved[d] = k.now
-	if wasEmpty && (f.Worm != x.worm || x.ent >= 0 || x.rSw < 0) {
-		k.noteFront(d)
+	if wasEmpty {
+		k.setBit(k.active, d) // (a non-empty buffer's bit is set)
+		if f.Worm != x.worm || x.ent >= 0 || x.rSw < 0 {
+			k.noteFront(d)
+		}
 	}
 	l.maxOcc = max(l.maxOcc, int32(x.Len()))
-	k.setBit(k.active, d)
 }

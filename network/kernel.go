@@ -770,10 +770,8 @@ func (k *Kernel) carry(x *bufState, f *flit.Flit) {
 		for m := k.need(x, f); m != 0; {
 			k.whole.carry(&k.Links[base+int32(m.Next())], k.now)
 		}
-	case c >= int32(len(k.Links)):
-		k.whole.carry(&k.injLinks[c-int32(len(k.Links))], k.now)
 	case c >= 0:
-		k.whole.carry(&k.Links[c], k.now)
+		k.whole.carry(&k.chans[c], k.now) // a link, or an injection channel
 	}
 }
 

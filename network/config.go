@@ -135,6 +135,10 @@ type RunConfig struct {
 	// uses the faster (networks of at least 256 buffers, two processors).
 	// The results are the same either way.
 	Workers int `yaml:"workers" json:"workers"`
+	// Channels lists every channel's load over the measurement window in
+	// the result (Result.Channels), not only the mean, the maximum and the
+	// busiest channel.
+	Channels bool `yaml:"channels" json:"channels"`
 }
 
 // IntList is a list of integers written either as a YAML sequence or as a

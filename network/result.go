@@ -33,11 +33,16 @@ type Result struct {
 
 	// Hops is the mean number of switches a measured packet crossed.
 	Hops float64 `json:"hops"`
-	// Channel utilisation over the measurement window: flits per cycle per
-	// switch output channel (ejection channels included).
+	// Channel utilisation over the measurement window (for a trace, whose
+	// window is its injection cycles, over the whole run): flits per cycle
+	// per switch output channel (ejection channels included).
 	ChannelUtilMean float64 `json:"channel_util_mean"`
 	ChannelUtilMax  float64 `json:"channel_util_max"`
 	BusiestChannel  string  `json:"busiest_channel"`
+	// Channels is, with run.channels set, the load of every wired channel
+	// (switch output links, then terminal injection links), in channel
+	// order.
+	Channels []ChannelLoad `json:"channels,omitempty"`
 	// MaxBufferOccupancy is the most flits any switch buffer held (slots
 	// reserved by flits still on the link count).
 	MaxBufferOccupancy int `json:"max_buffer_occupancy"`
@@ -113,4 +118,17 @@ type Delivery struct {
 	Generated int64   `json:"generated"`
 	Delivered int64   `json:"delivered"`
 	Latency   int64   `json:"latency"`
+}
+
+// ChannelLoad is one channel's traffic over the measurement window.
+type ChannelLoad struct {
+	// Channel names the channel by its sending end, e.g. "r(3,4).out[x+]"
+	// or "terminal 5 injection"; To names its receiving end, e.g.
+	// "r(4,4).in[x-]" or "terminal 12".
+	Channel string `json:"channel"`
+	To      string `json:"to"`
+	// Flits is the number of flits the channel carried, Utilisation that
+	// number per cycle of the window.
+	Flits       uint64  `json:"flits"`
+	Utilisation float64 `json:"utilisation"`
 }

@@ -187,11 +187,11 @@ func (n *Network) Cycle() {
 	k := n.K
 	now := k.now
 	if now == n.start {
-		for i := range k.Links {
-			k.Links[i].Reset()
+		for i := range k.chans {
+			k.chans[i].Reset()
 		}
 	}
-	if now == n.end {
+	if now == n.end && !n.trace {
 		n.snapshotUtil()
 	}
 	if n.gen.NextAt(now) == now {
@@ -211,10 +211,25 @@ func (n *Network) snapshotUtil() {
 		return
 	}
 	n.utilDone = true
-	n.util = make([]uint64, len(n.K.Links))
-	for i := range n.K.Links {
-		n.util[i] = n.K.Links[i].Flits
+	n.util = make([]uint64, len(n.K.chans))
+	for i := range n.K.chans {
+		n.util[i] = n.K.chans[i].Flits
 	}
+}
+
+// channelLoads lists the wired channels' flits over a window of win cycles.
+func (n *Network) channelLoads(win int64) []ChannelLoad {
+	k := n.K
+	var ls []ChannelLoad
+	for ch := range k.Channels() {
+		if !k.ChannelConnected(ch) {
+			continue
+		}
+		f := n.util[ch]
+		ls = append(ls, ChannelLoad{Channel: k.ChannelName(ch), To: k.ChannelEnd(ch),
+			Flits: f, Utilisation: float64(f) / float64(win)})
+	}
+	return ls
 }
 
 // Done reports whether the run is over: a deadlock, every measured packet
@@ -330,10 +345,17 @@ func (n *Network) Result() *Result {
 		nt := float64(k.Topo.Terminals())
 		r.Offered = float64(st.winGen) / nt / float64(win)
 		r.Throughput = float64(st.winEj) / nt / float64(win)
+	}
+	if n.trace {
+		// A trace's window is its injection cycles; its channels count
+		// every flit it moved, over the whole run.
+		win = k.now - n.start
+	}
+	if win > 0 {
 		var sum, best uint64
 		busiest := -1
 		used := 0
-		for i, f := range n.util {
+		for i, f := range n.util[:len(k.Links)] {
 			if k.pDest[i] < 0 {
 				continue // unconnected port (mesh edge)
 			}
@@ -347,6 +369,9 @@ func (n *Network) Result() *Result {
 			r.ChannelUtilMean = float64(sum) / float64(used) / float64(win)
 			r.ChannelUtilMax = float64(best) / float64(win)
 			r.BusiestChannel = k.PortName(int32(busiest))
+		}
+		if n.Cfg.Run.Channels {
+			r.Channels = n.channelLoads(win)
 		}
 	}
 	if st.hopN > 0 {

@@ -83,6 +83,25 @@ func (k *Kernel) ChannelName(ch int32) string {
 	return "terminal " + itoa(int(ch)-len(k.Links)) + " injection"
 }
 
+// ChannelEnd names the receiving end of channel ch: a switch's input port,
+// e.g. "r(4,4).in[x-]", or "terminal 12".
+func (k *Kernel) ChannelEnd(ch int32) string {
+	t := k.Topo
+	var sw, port int32
+	if int(ch) < len(k.Links) {
+		s := k.switchOf(ch)
+		e := t.Switches[s].Out[ch-k.portBase[s]]
+		if e.Switch < 0 {
+			return "terminal " + itoa(int(e.Terminal))
+		}
+		sw, port = e.Switch, e.Port
+	} else {
+		term := int(ch) - len(k.Links)
+		sw, port = t.InSwitch[term], t.InPort[term]
+	}
+	return t.Switches[sw].Label + ".in[" + k.portName(int(port)) + "]"
+}
+
 // ChannelConnected reports whether channel ch is wired (mesh edge ports are
 // not).
 func (k *Kernel) ChannelConnected(ch int32) bool {

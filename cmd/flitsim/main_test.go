@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,4 +247,49 @@ func TestVerify(t *testing.T) {
 		return []verify.Row{{ID: "c", Measured: "no\nway", Status: verify.Error}}, errors.New("c: no\nway")
 	}
 	wantFail(t, 1, []string{"verify"}, "1 of 1 claims failed", "c: no; way")
+}
+
+// TestChannelsFlag: --channels writes one CSV row per wired channel (a 3×3
+// mesh has 24 links between switches, 9 ejection and 9 injection links) and
+// lists them in the result too; a file that cannot be created fails before
+// the run.
+func TestChannelsFlag(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "channels.csv")
+	code, stdout, stderr := runMain(t, "run", "--set", "topology.k=3", "--set", "run.measure=500",
+		"--format", "json", "--channels", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 43 || strings.Join(rows[0], ",") != "channel,to,flits,utilisation" {
+		t.Fatalf("%d rows, header %q", len(rows), rows[0])
+	}
+	var r network.Result
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Config.Run.Channels || len(r.Channels) != 42 {
+		t.Fatalf("result: run.channels %v, %d channels", r.Config.Run.Channels, len(r.Channels))
+	}
+	var loaded int
+	for i, c := range r.Channels {
+		if row := rows[i+1]; row[0] != c.Channel || row[1] != c.To || row[2] != fmt.Sprint(c.Flits) {
+			t.Errorf("row %d %q, result %+v", i+1, row, c)
+		}
+		if c.Flits > 0 {
+			loaded++
+		}
+	}
+	if loaded < 40 {
+		t.Errorf("only %d of 42 channels carried flits at load 0.2", loaded)
+	}
+	wantFail(t, 2, []string{"run", "--channels", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "--channels", "no such file")
 }

@@ -112,7 +112,22 @@ func writeTable(w io.Writer, r *network.Result) error {
 	if st := r.Stall; st != nil {
 		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
 	}
+	for _, c := range r.Channels {
+		rows = append(rows, []string{"channel " + c.Channel,
+			fmt.Sprintf("→ %s: %d flits, %.4g per cycle", c.To, c.Flits, c.Utilisation)})
+	}
 	return renderTable(w, []string{"result", "value"}, rows)
+}
+
+// writeChannels writes run.channels' list as CSV, a row per channel.
+func writeChannels(w io.Writer, cs []network.ChannelLoad) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"channel", "to", "flits", "utilisation"})
+	for _, c := range cs {
+		cw.Write([]string{c.Channel, c.To, strconv.FormatUint(c.Flits, 10), strconv.FormatFloat(c.Utilisation, 'g', -1, 64)})
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // describeTopology writes a topology's kind and the parameters set.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/network"
@@ -10,7 +11,7 @@ import (
 
 const runSynopsis = `Usage: flitsim run [-c FILE.yaml] [--set key=value]... [--seed N] [--format table|json|csv]
                    [--trace-vcd FILE.vcd] [--trace-events FILE.csv|FILE.jsonl] [--trace-perfetto FILE.json]
-                   [--trace-window A:B] [--trace-only PATTERN]
+                   [--trace-window A:B] [--trace-only PATTERN] [--channels FILE.csv]
 
 Runs one experiment: the file (default: the embedded configs/default.yaml, an
 8×8 mesh), with the --set overrides applied in order (dotted keys, e.g.
@@ -23,6 +24,10 @@ buffer occupancy and owners, source states), --trace-events one row per flit
 move, block, grant and delivery, --trace-perfetto a timeline of every worm's
 hops (Perfetto UI or chrome://tracing). --trace-window and --trace-only limit
 all of them to some cycles and to some switches and terminals.
+
+--channels writes every wired channel's load over the measurement window
+(flits, and flits per cycle) to a CSV file, one row per channel; it sets
+run.channels, which also lists them in the result.
 `
 
 func cmdRun(args []string, stdout io.Writer) error {
@@ -32,6 +37,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	seed := fs.String("seed", "", "random seed, a shortcut for --set run.seed=`N`")
 	format := fs.StringP("format", "f", "table", "output format: table, json or csv")
 	tr := addTraceFlags(fs)
+	chans := fs.String("channels", "", "write every channel's load over the measurement window to `FILE.csv`")
 	if help, err := parseFlags(fs, runSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -54,6 +60,15 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var chf *os.File
+	if *chans != "" {
+		// Created before the run, so that a bad path fails at once.
+		if chf, err = os.Create(*chans); err != nil {
+			return fmt.Errorf("--channels: %v", err)
+		}
+		defer chf.Close()
+		cfg.Run.Channels = true
+	}
 	var res *network.Result
 	if tr.on() {
 		res, err = runTraced(cfg, tr)
@@ -65,6 +80,15 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	if res == nil {
 		panic("network.Run returned neither a result nor an error")
+	}
+	if chf != nil {
+		err := writeChannels(chf, res.Channels)
+		if cerr := chf.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("--channels: %s: %v", chf.Name(), err)
+		}
 	}
 	switch *format {
 	case "json":

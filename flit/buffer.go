@@ -92,9 +92,10 @@ func (b *Buffer) Pop() Flit {
 // Drop removes the front flit, which the caller has read with Front (so
 // the buffer is not empty). On the hot path it saves Pop's copy of the flit.
 func (b *Buffer) Drop() {
-	b.head++
-	if int(b.head) == len(b.slots) {
-		b.head = 0
+	h := b.head + 1
+	if int(h) == len(b.slots) {
+		h = 0 // (a conditional move: the wrap is no branch to mispredict)
 	}
+	b.head = h
 	b.n--
 }

@@ -33,15 +33,17 @@ func (k Kind) String() string {
 
 // KindOf derives the kind of flit seq in a worm of length n.
 func KindOf(seq, n int32) Kind {
-	switch {
-	case n == 1:
-		return HeadTail
-	case seq == 0:
-		return Head
-	case seq == n-1:
-		return Tail
+	// Head is bit 0 and Tail bit 1 (HeadTail both), set without jumps: a
+	// source emits heads, bodies and tails in turn, a pattern the CPU
+	// would mispredict.
+	var head, tail Kind
+	if seq == 0 {
+		head = Head
 	}
-	return Body
+	if seq == n-1 {
+		tail = Tail
+	}
+	return head | tail
 }
 
 // Flit is one flow-control unit: 16 bytes, copied by value. Worm indexes the

@@ -31,6 +31,19 @@ func (s bitset) has(b int32) bool { return *s.at(b)&(1<<uint(b&63)) != 0 }
 func (s bitset) set(b int32)   { *s.at(b) |= 1 << uint(b&63) }
 func (s bitset) clear(b int32) { *s.at(b) &^= 1 << uint(b&63) }
 
+// or sets b when v is 1 and leaves it when v is 0, with no branch on v (for
+// conditions the CPU cannot predict).
+func (s bitset) or(b int32, v uint64) { *s.at(b) |= v << uint(b&63) }
+
+// b2u is 1 for true and 0 for false (a flag move, no jump).
+func b2u(c bool) uint64 {
+	var u uint64
+	if c {
+		u = 1
+	}
+	return u
+}
+
 func (s bitset) any() bool {
 	for wi := range s.words() {
 		if s.word(wi) != 0 {

@@ -21,9 +21,10 @@ func (k *Kernel) fastOK() bool { return k.fast && k.castLive == 0 && k.tr == nil
 
 // stepFast is Step for a fastOK cycle.
 func (k *Kernel) stepFast() {
+	k.fastNow = true
 	k.phase(phaseRoute)
 	k.nextEpoch()
-	k.laneMemo = k.lanes != nil
+	k.laneMemo = true
 	k.phase(phaseFlow)
 	if k.lanes == nil {
 		k.moves = k.whole.moves
@@ -40,6 +41,7 @@ func (k *Kernel) stepFast() {
 	for i := range k.lanes {
 		k.settle(&k.lanes[i])
 	}
+	k.fastNow = false
 	k.now++
 }
 
@@ -89,49 +91,95 @@ func (k *Kernel) settle(l *lane) {
 // buffer outside the allocation set holds a bound, granted front (or moves
 // to a fixed destination), so it moves exactly when its front is ready and
 // its one destination has room.
+//
+// Most buffers are decided in one pass without a jump on the answer: the
+// front is ready or not, and the destination is a terminal or has room, so
+// the answer is known and is written, not branched on (these are coin tosses
+// to the CPU, and mispredicted jumps cost more than the rest of the work).
+// Only a buffer whose destination is full has to wait for that
+// destination's answer; such buffers are decided after the pass. The list
+// of moves holds the moves into buffers, those decided in the pass in
+// buffer order and then the waiting ones, and after them (from nbuf) the
+// moves into terminals in buffer order. No effect of a move depends on the
+// order of the moves but ejections' (statistics, hooks), which keep it.
 func (k *Kernel) flowFast(l *lane) {
-	moves := l.moves[:0]
+	moves, n := l.moves[:cap(l.moves)], 0 // (room for every buffer of the lane)
+	ej, ne := l.ejm[:cap(l.ejm)], 0       // moves into terminals, kept apart
+	wait, nw := l.wait[:cap(l.wait)], 0
+	e, now, nb, instant, memo := k.epoch<<2, k.now, k.nb, k.instant, l.memo
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.laneWord(l, k.active, wi) &^ k.alloc.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			if k.canMoveFast(l, b) {
-				moves = append(moves, b)
-			}
+			x := &k.bs[b]
+			ready := b2u(instant || x.Front().Ready(now))
+			d := x.to
+			isBuf := b2u(d < nb) // (d masked to 0, a valid index, when it is a terminal)
+			full := ready & isBuf & b2u(k.bs[d&-int32(isBuf)].Free() == 0)
+			m := &memo[b]
+			// The memo of a waiting buffer is left as it was (from an
+			// earlier cycle: undecided).
+			keep := -uint32(full)
+			*m = *m&keep | (e|memoNo-uint32(ready))&^keep
+			goes := ready &^ full
+			moves[n], ej[ne], wait[nw] = b, b, b
+			n += int(goes & isBuf)
+			ne += int(goes &^ isBuf)
+			nw += int(full)
 		}
 	}
-	l.moves = moves
+	// A waiting buffer whose destination has been decided (or cannot
+	// move: it holds a worm still to be routed) is decided from that
+	// answer without a jump; the rest, in chains of waiting buffers, by
+	// canMoveFast.
+	reuse := b2u(k.reuse)
+	for _, b := range wait[:nw] {
+		d := k.bs[b].to
+		md, mb := &memo[d], &memo[b]
+		held := b2u(k.alloc.has(d))
+		var ok uint64
+		if b2u(*md>>2 == k.epoch)|held != 0 {
+			ok = reuse &^ held & b2u(*md&3 == memoYes)
+			*mb = e | memoNo - uint32(ok)
+		} else {
+			ok = b2u(k.canMoveFast(l, b))
+		}
+		moves[n] = b
+		n += int(ok)
+	}
+	// The ejections go last, so that leave hands each flit to a buffer or
+	// a terminal without asking which.
+	l.nbuf = n
+	l.moves = append(moves[:n], ej[:ne]...)
 }
 
 // canMoveFast decides and memoises whether b's front flit moves this cycle
 // (b is active and outside the allocation set). As in canMove, a buffer met
 // again while its own answer is pending is part of a loop of full buffers,
-// and cannot move. With two lanes each keeps its memo in an array of its
-// own, so flow writes nothing the other lane reads; where chains of full
-// buffers cross the cut both lanes compute the same answers, as nothing
-// they read changes during the flow phase.
+// and cannot move. Each lane keeps its memo in a dense array of its own, so
+// with two lanes flow writes nothing the other lane reads; where chains of
+// full buffers cross the cut both lanes compute the same answers, as
+// nothing they read changes during the flow phase.
 func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 	x := &k.bs[b]
-	m := &x.memo
-	if l.memo != nil {
-		m = &l.memo[b]
-	}
+	m := &l.memo[b]
 	e := k.epoch << 2
 	if *m>>2 == k.epoch {
 		return *m&3 == memoYes
 	}
 	*m = e | memoVisiting
 	ok := x.Front().Ready(k.now)
-	if d := x.to; ok && d < k.nb && k.bs[d].Free() == 0 {
+	// Whether the front waits on a full buffer d is one jump: the terms
+	// are combined as numbers (d masked to 0, a valid index, when it is a
+	// terminal).
+	d := x.to
+	isBuf := b2u(d < k.nb)
+	if b2u(ok)&isBuf&b2u(k.bs[d&-int32(isBuf)].Free() == 0) != 0 {
 		// d is full, so it is active: it makes room only by moving.
 		ok = k.reuse && !k.alloc.has(d) && k.canMoveFast(l, d)
 	}
-	if ok {
-		*m = e | memoYes
-	} else {
-		*m = e | memoNo
-	}
+	*m = e | memoNo - uint32(b2u(ok)) // memoYes is memoNo − 1
 	return ok
 }
 
@@ -167,45 +215,52 @@ func (k *Kernel) leave(l *lane) {
 		moved[b] = now
 		tails[nt] = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
-		c := x.ch
-		if c == chanRouted {
-			c = x.gp
-		}
+		// c is x.ch, or for chanRouted the granted port's link: selected
+		// by a mask, as the compiler would use a jump.
+		c, routedCh := x.ch, -int32(b2u(x.ch == chanRouted))
+		c = c&^routedCh | x.gp&routedCh
 		if c >= 0 {
 			l.carry(&chans[c], now)
 			srcs[ns] = int32(i)
 			ns += int(uint32(nl-1-c) >> 31) // an injection channel: c ≥ nl
 		}
-		if x.Empty() {
-			k.clearBit(k.active, b) // (an arrival later this cycle sets it again)
-		}
+		// An emptied buffer leaves the active set (an arrival later this
+		// cycle sets it again).
+		k.clearBitIf(k.active, b, b2u(x.Empty()))
 	}
 	l.popped = popped
 	l.hops += int64(hops)
+	nb, nbuf := k.nb, l.nbuf
 	if k.lanes == nil {
-		for i, b := range moves {
+		for i, b := range moves[:nbuf] {
 			x := &k.bs[b]
-			k.arriveOne(l, x.to, &popped[i], now+int64(x.lat))
+			k.push(l, x.to, &popped[i], now+int64(x.lat))
+		}
+		for i := nbuf; i < len(moves); i++ {
+			x := &k.bs[moves[i]]
+			k.eject(x.to-nb, &popped[i], now+int64(x.lat))
 		}
 	} else {
 		// Flits for this lane's buffers go straight in (the other lane
 		// touches none of them in this phase); the rest wait in lists.
 		cross, ej := l.cross[:0], l.ej
-		nb, lo, hi := k.nb, l.lo, l.hi
-		for i, b := range moves {
+		lo, span := l.lo, uint32(l.hi-l.lo)
+		for i, b := range moves[:nbuf] {
 			x := &k.bs[b]
-			switch d, at := x.to, now+int64(x.lat); {
-			case d >= lo && d < hi:
-				k.arriveOne(l, d, &popped[i], at)
-			case d >= nb:
-				// The lane sinks the flit at its terminal; settle
-				// delivers tails, in buffer order (and, for the Ejected
-				// hook, every flit).
-				if k.Hooks.Ejected != nil || k.sink(l, d-nb, &popped[i], at) {
-					ej = append(ej, arrival{f: popped[i], at: at, d: d})
-				}
-			default:
+			if d, at := x.to, now+int64(x.lat); uint32(d-lo) < span {
+				k.push(l, d, &popped[i], at)
+			} else {
 				cross = append(cross, arrival{f: popped[i], at: at, d: d})
+			}
+		}
+		for i := nbuf; i < len(moves); i++ {
+			// The lane sinks the flit at its terminal; settle delivers
+			// tails, in buffer order (and, for the Ejected hook, every
+			// flit).
+			x := &k.bs[moves[i]]
+			d, at := x.to, now+int64(x.lat)
+			if k.Hooks.Ejected != nil || k.sink(l, d-nb, &popped[i], at) {
+				ej = append(ej, arrival{f: popped[i], at: at, d: d})
 			}
 		}
 		l.cross, l.ej = cross, ej
@@ -218,9 +273,7 @@ func (k *Kernel) leave(l *lane) {
 			if !k.outBuf {
 				k.release(x.rSw, x.gp)
 			}
-			if !x.Empty() {
-				k.setBit(k.alloc, b) // a new worm at the front
-			}
+			k.orBit(k.alloc, b, b2u(!x.Empty())) // a new worm at the front
 		}
 		if gp := x.rel; gp >= 0 {
 			if s := k.portSw[gp]; k.lanes != nil && int(k.swLane[s]) != me {
@@ -235,15 +288,17 @@ func (k *Kernel) leave(l *lane) {
 	for _, i := range srcs[:ns] {
 		f := &popped[i]
 		t := k.bSw[moves[i]]
-		switch f.Kind {
-		case flit.Head:
-			k.injOwner[t] = f.Worm
+		// A head enters the network now and its worm holds the source
+		// until its tail leaves (one flit: both at once). The kind is
+		// used as numbers, not jumped on.
+		head, tail := int32(f.Kind&1), int32(f.Kind>>1)
+		o := &k.injOwner[t]
+		*o += head &^ tail * (f.Worm - *o)
+		*o |= -tail
+		if head != 0 {
+			// (A jump, not a computed write: the worm's record is read
+			// by the lanes that route its head, and written only here.)
 			k.Pool.Worms[f.Worm].InjCycle = now
-		case flit.HeadTail:
-			k.Pool.Worms[f.Worm].InjCycle = now
-			k.injOwner[t] = -1
-		case flit.Tail:
-			k.injOwner[t] = -1
 		}
 		k.refill(t, now+1)
 	}
@@ -263,6 +318,11 @@ func (k *Kernel) arriveOne(l *lane, d int32, f *flit.Flit, at int64) {
 		k.eject(d-k.nb, f, at)
 		return
 	}
+	k.push(l, d, f, at)
+}
+
+// push puts flit f, due at cycle at, into buffer d.
+func (k *Kernel) push(l *lane, d int32, f *flit.Flit, at int64) {
 	x := &k.bs[d]
 	if x.Free() == 0 {
 		l.viol.Overflow++
@@ -274,7 +334,14 @@ func (k *Kernel) arriveOne(l *lane, d int32, f *flit.Flit, at int64) {
 	}
 	x.PushReady(f, at)
 	k.moved[d] = k.now
-	if wasEmpty {
+	if k.fastNow {
+		// No multicast worm lives, so a flit reaching the front of an
+		// empty routing buffer needs routing exactly when it opens a new
+		// worm (noteFront). Both bits are set without a jump: whether
+		// the buffer was empty is a coin toss to the CPU.
+		k.orBit(k.active, d, 1)
+		k.orBit(k.alloc, d, b2u(wasEmpty)&b2u(x.rSw >= 0)&b2u(f.Worm != x.worm))
+	} else if wasEmpty {
 		k.setBit(k.active, d) // (a non-empty buffer's bit is set)
 		if f.Worm != x.worm || x.ent >= 0 || x.rSw < 0 {
 			k.noteFront(d)

@@ -16,8 +16,8 @@ import (
 // arrangement three times in lockstep: with the general path only, with the
 // fast path, and with the fast path on two lanes (two threads) wherever the
 // network can be cut, switching now and then to one lane and back, as the
-// automatic mode does. It requires the same moves in every cycle and the
-// same result. Some runs add multicast worms of every kind on top of the
+// automatic mode does. It requires the same moves in every cycle (the same
+// buffers; the fast path lists them in another order) and the same result. Some runs add multicast worms of every kind on top of the
 // unicast traffic, so the kernel switches between the paths mid-worm.
 func TestFastPathMatchesGeneral(t *testing.T) {
 	policies := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
@@ -86,10 +86,10 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 		fast.Cycle()
 		slow.Cycle()
 		par.Cycle()
-		if !slices.Equal(fast.K.moves, slow.K.moves) {
+		if !sameMoves(fast.K.moves, slow.K.moves) {
 			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, fast.K.moves, slow.K.moves)
 		}
-		if !slices.Equal(fast.K.moves, par.K.moves) {
+		if !sameMoves(fast.K.moves, par.K.moves) {
 			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, fast.K.moves, par.K.moves)
 		}
 		if slow.Done() != fast.Done() || par.Done() != fast.Done() {
@@ -144,7 +144,7 @@ func TestAutoWorkers(t *testing.T) {
 		one.Cycle()
 		auto.Cycle()
 		used[auto.K.Workers()]++
-		if !slices.Equal(one.K.moves, auto.K.moves) {
+		if !sameMoves(one.K.moves, auto.K.moves) {
 			t.Fatalf("cycle %d: one lane moved %v, automatic %v", one.K.now, one.K.moves, auto.K.moves)
 		}
 	}
@@ -247,4 +247,13 @@ func TestCrewStopsWithItsNetwork(t *testing.T) {
 	if g := runtime.NumGoroutine(); g > base {
 		t.Fatalf("%d goroutines left running (%d before)", g, base)
 	}
+}
+
+// sameMoves reports whether two cycles moved the flits of the same buffers.
+// (The fast path lists the moves into terminals last, and the buffers that
+// waited for a full destination's answer last of the others; the order of
+// moves changes nothing but the order of ejections, which it keeps, as the
+// identical results show.)
+func sameMoves(a, b []int32) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }

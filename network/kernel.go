@@ -21,7 +21,7 @@ const (
 // Flow memo values for the current cycle.
 const (
 	memoVisiting uint32 = iota + 1
-	memoYes
+	memoYes             // (= memoNo − 1: canMoveFast computes it)
 	memoNo
 )
 
@@ -138,18 +138,22 @@ type Kernel struct {
 	cutAt               int32   // first buffer of lane 1 (nb when there is one lane)
 	swLane              []uint8 // with two lanes: the lane of each switch
 	// laneMemo is set while this cycle's flow memo is in the lanes' own
-	// arrays (a parallel fast cycle) rather than in bufState.memo.
+	// arrays (a fast cycle) rather than in bufState.memo.
 	laneMemo bool
-	shared   int32 // bitset word both lanes hold bits of, or -1
-	crew     *crew
-	waiters  []int32 // per global port: first buffer parked on it, or -1
-	moves    []int32
-	granted  []grantRec // grants made this cycle (synchronous worms may undo them)
-	nmoved   int        // moves in the last cycle
-	moved    []int64    // per buffer: last cycle a flit left or entered it
-	rear     []int32    // deadlock check scratch: per worm, buffer of its newest flit
-	rearSeq  []int32
-	wg       waitGraph
+	// fastNow is set during a fast-path cycle (stepFast), whose arrivals
+	// may rely on its invariants.
+	fastNow bool
+	instant bool  // every front flit is ready (see layout)
+	shared  int32 // bitset word both lanes hold bits of, or -1
+	crew    *crew
+	waiters []int32 // per global port: first buffer parked on it, or -1
+	moves   []int32
+	granted []grantRec // grants made this cycle (synchronous worms may undo them)
+	nmoved  int        // moves in the last cycle
+	moved   []int64    // per buffer: last cycle a flit left or entered it
+	rear    []int32    // deadlock check scratch: per worm, buffer of its newest flit
+	rearSeq []int32
+	wg      waitGraph
 
 	// CheckDeadlock asks the next Step to run the wait-for-graph check (it
 	// also runs on its own in any cycle in which no flit moves). Deadlock is
@@ -295,9 +299,9 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 	}
 	wi := q.front()
 	n, ln := k.issued[term], k.Pool.Worms[wi].Len
-	if n == 0 && x.rSw >= 0 {
-		readyAt += k.delay
-	}
+	// A head waits for the routing unit (added, not jumped over: heads
+	// and the rest alternate).
+	readyAt += k.delay * int64(b2u(n == 0)&b2u(x.rSw >= 0))
 	f := flit.Flit{Worm: wi, Seq: n, Kind: flit.KindOf(n, ln)}
 	f.SetReady(readyAt)
 	if n++; n == ln {
@@ -404,6 +408,12 @@ func (k *Kernel) noteFront(b int32) {
 // another worm is not posted (it cannot win this cycle), except under the
 // non-atomic grab policy, which takes whatever is free.
 func (k *Kernel) route(l *lane) {
+	if cap(l.posted) <= len(k.sw) {
+		l.posted = make([]int32, 0, len(k.sw)+1) // (+1: a slot written, not counted)
+	}
+	// (A switch is listed by counting, not by a jump on whether it is its
+	// first request this cycle.)
+	posted, np := l.posted[:cap(l.posted)], len(l.posted)
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.laneWord(l, k.alloc, wi) &^ k.laneWord(l, k.parked, wi)
 		for word != 0 {
@@ -430,13 +440,13 @@ func (k *Kernel) route(l *lane) {
 				}
 				continue
 			}
-			if !sw.Pending() {
-				l.posted = append(l.posted, s)
-			}
+			posted[np] = s
+			np += int(b2u(!sw.Pending()))
 			w := &k.Pool.Worms[f.Worm]
 			sw.Post(xbar.Request{In: x.rIn, Want: req, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
 		}
 	}
+	l.posted = posted[:np]
 }
 
 // park takes b out of routing until a port of req that another worm holds
@@ -551,6 +561,7 @@ func (k *Kernel) nextEpoch() {
 		for i := range k.bs {
 			k.bs[i].memo = 0
 		}
+		clear(k.whole.memo)
 		for i := range k.pair {
 			clear(k.pair[i].memo)
 		}
@@ -580,8 +591,11 @@ func (k *Kernel) canMove(b int32) bool {
 // moving reports whether flow decided that b's front flit moves this cycle.
 func (k *Kernel) moving(b int32) bool {
 	m := k.bs[b].memo
-	if k.laneMemo {
+	switch {
+	case k.laneMemo && k.lanes != nil:
 		m = k.lanes[k.laneOf(b)].memo[b]
+	case k.laneMemo:
+		m = k.whole.memo[b]
 	}
 	return m == k.epoch<<2|memoYes
 }
@@ -794,10 +808,12 @@ func (k *Kernel) sink(l *lane, term int32, f *flit.Flit, arrive int64) bool {
 	if !k.isDest(w, f.Worm, term) {
 		l.viol.Misdelivered++
 	}
-	if k.sinkWorm[term] == f.Worm && f.Seq <= k.sinkSeq[term] {
-		l.viol.OutOfOrder++
-	}
-	k.sinkWorm[term], k.sinkSeq[term] = f.Worm, f.Seq
+	// Whether f is a head, a body flit or a tail is a coin toss to the
+	// CPU, so what depends on it is computed, not jumped over: the order
+	// check and the terminal's current worm (none after a tail).
+	l.viol.OutOfOrder += int64(b2u(k.sinkWorm[term] == f.Worm) & b2u(f.Seq <= k.sinkSeq[term]))
+	tail := int32(f.Kind>>1) & 1 // Kind bit 1: tail
+	k.sinkWorm[term], k.sinkSeq[term] = f.Worm|-tail, f.Seq
 	w.Recvd++
 	if f.Seq == 0 && w.Cast == flit.Unicast {
 		w.Hops = int32(f.Hops)
@@ -811,11 +827,7 @@ func (k *Kernel) sink(l *lane, term int32, f *flit.Flit, arrive int64) bool {
 			l.winEj++
 		}
 	}
-	if f.Kind < flit.Tail {
-		return false
-	}
-	k.sinkWorm[term] = -1
-	return true
+	return tail != 0
 }
 
 // deliver completes the delivery of a tail to terminal term: statistics,

@@ -28,8 +28,11 @@ import (
 // apart, so the lanes write no cache line in common.
 type lane struct {
 	lo, hi int32
-	memo   []uint32 // flow memo when there are two lanes (else bufState.memo)
+	memo   []uint32 // the fast path's flow memo, dense (the general path's is bufState.memo)
 	moves  []int32
+	wait   []int32 // flow: buffers whose destination is full
+	ejm    []int32 // flow: moves into terminals, before they join moves
+	nbuf   int     // moves into buffers, ahead of those into terminals
 	popped []flit.Flit
 	tails  []int32   // positions in moves of this cycle's tails
 	srcs   []int32   // positions in moves of this cycle's source registers
@@ -53,16 +56,16 @@ type arrival struct {
 	d  int32
 }
 
-func newLane(lo, hi, nb int32, private bool) lane {
+func newLane(lo, hi, nb int32) lane {
 	l := lane{lo: lo, hi: hi,
 		moves:  make([]int32, 0, hi-lo),
+		wait:   make([]int32, 0, hi-lo),
+		ejm:    make([]int32, 0, hi-lo),
 		popped: make([]flit.Flit, 0, hi-lo),
 		tails:  make([]int32, hi-lo),
 		srcs:   make([]int32, hi-lo),
 	}
-	if private {
-		l.memo = make([]uint32, nb)
-	}
+	l.memo = make([]uint32, nb)
 	return l
 }
 
@@ -102,6 +105,31 @@ func (k *Kernel) setBit(set bitset, b int32) {
 	set.set(b)
 }
 
+// orBit sets bit b of set when v is 1 (v is 0 or 1), without a branch on v
+// outside the shared word.
+func (k *Kernel) orBit(set bitset, b int32, v uint64) {
+	if b>>6 == k.shared {
+		// Both lanes write this word's line: only a change is written.
+		if w, m := set.at(b), v<<uint(b&63); atomic.LoadUint64(w)&m != m {
+			atomic.OrUint64(w, m)
+		}
+		return
+	}
+	set.or(b, v)
+}
+
+// clearBitIf clears bit b of set when empty is 1 (0 or 1), without a branch
+// on it outside the shared word.
+func (k *Kernel) clearBitIf(set bitset, b int32, empty uint64) {
+	if b>>6 == k.shared {
+		if empty != 0 { // (only a change is written, as in orBit)
+			atomic.AndUint64(set.at(b), ^(uint64(1) << uint(b&63)))
+		}
+		return
+	}
+	*set.at(b) &^= empty << uint(b&63)
+}
+
 func (k *Kernel) clearBit(set bitset, b int32) {
 	if b>>6 == k.shared {
 		atomic.AndUint64(set.at(b), ^(uint64(1) << uint(b&63)))
@@ -131,7 +159,7 @@ func (k *Kernel) setWorkers(n int) int {
 	if c < 0 {
 		return 1
 	}
-	k.pair = []lane{newLane(0, c, k.nb, true), newLane(c, k.nb, k.nb, true)}
+	k.pair = []lane{newLane(0, c, k.nb), newLane(c, k.nb, k.nb)}
 	k.pairCut, k.pairShared = c, -1
 	if c&63 != 0 {
 		k.pairShared = c >> 6

@@ -37,6 +37,10 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		rng:    rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15)),
 		outBuf: s.OutDepth > 0,
 		fast:   s.Mode == link.Wormhole,
+		// With one-cycle links and no routing delay a flit is ready from
+		// the cycle after it arrives, the first in which it can be
+		// looked at, so flow need not read its ready time.
+		instant: s.Latency == 1 && s.Delay == 0,
 	}
 	k.layout(s)
 	return k, nil
@@ -227,7 +231,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.active = newBitset(nb)
 	k.alloc = newBitset(nb)
 	k.moved = make([]int64, nb)
-	k.whole = newLane(0, nb, nb, false)
+	k.whole = newLane(0, nb, nb)
 	k.cutAt, k.shared = nb, -1
 	k.parked = newBitset(nb)
 	k.waiters = fill(int(np), -1)

@@ -207,6 +207,14 @@ func buildMeshTorus(s Spec, torus bool) (*Topology, error) {
 			r.coord[v*n+i] = int32(v / pow[i] % k)
 		}
 	}
+	if r.nodes = t.Terminals(); r.nodes <= tableNodes {
+		r.port = make([]uint8, r.nodes*r.nodes)
+		for sw := range r.nodes {
+			for dst := range r.nodes {
+				r.port[sw*r.nodes+dst] = uint8(r.portTo(sw, dst))
+			}
+		}
+	}
 	if !isIdentity(order) {
 		r.name = name + " order=" + joinInts(order)
 	}
@@ -223,6 +231,8 @@ type dorRouter struct {
 	order []int
 	coord []int32 // coordinate i of node v at v*n+i
 	name  string
+	nodes int
+	port  []uint8 // port at sw towards dst at sw*nodes+dst (≤ tableNodes nodes), or nil
 }
 
 func (r *dorRouter) Name() string { return r.name }
@@ -230,9 +240,16 @@ func (r *dorRouter) Name() string { return r.name }
 func (r *dorRouter) Init(*flit.Worm, *rand.Rand) {}
 
 func (r *dorRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
-	dst := int(w.Dst)
+	if r.port != nil {
+		return xbar.Port(int(r.port[sw*r.nodes+int(w.Dst)]))
+	}
+	return xbar.Port(r.portTo(sw, int(w.Dst)))
+}
+
+// portTo is the output port at switch sw towards node dst.
+func (r *dorRouter) portTo(sw, dst int) int {
 	if sw == dst {
-		return xbar.Port(2 * r.n)
+		return 2 * r.n
 	}
 	cs, cd := r.coord[sw*r.n:sw*r.n+r.n], r.coord[dst*r.n:dst*r.n+r.n]
 	for _, i := range r.order {
@@ -240,20 +257,30 @@ func (r *dorRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
 		if x == d {
 			continue
 		}
+		// The direction is computed, not branched on (it is a coin toss
+		// to the CPU): + when the destination lies ahead (on a torus,
+		// within half the ring ahead).
+		up := d > x
 		if r.torus {
-			delta := d - x
-			if delta < 0 {
-				delta += r.k
-			}
-			if 2*delta <= r.k {
-				return xbar.Port(2*i + 1)
-			}
-			return xbar.Port(2 * i)
+			delta := d - x + r.k&-b2i(d < x)
+			up = 2*delta <= r.k
 		}
-		if d > x {
-			return xbar.Port(2*i + 1)
-		}
-		return xbar.Port(2 * i)
+		return 2*i + b2i(up)
 	}
 	return 0
+}
+
+// tableNodes is the most nodes for which Route looks its answer up in a
+// table (nodes² bytes: 64 KiB) instead of comparing coordinates: a head's
+// next port is then one load, with none of the jumps on coordinates the
+// CPU cannot predict.
+const tableNodes = 256
+
+// b2i is 1 for true and 0 for false (a flag move, no jump).
+func b2i(c bool) int {
+	var i int
+	if c {
+		i = 1
+	}
+	return i
 }

@@ -103,6 +103,10 @@ func (k *Kernel) settle(l *lane) {
 // moves into terminals in buffer order. No effect of a move depends on the
 // order of the moves but ejections' (statistics, hooks), which keep it.
 func (k *Kernel) flowFast(l *lane) {
+	if k.nb >= k.largeAt {
+		k.flowLarge(l)
+		return
+	}
 	moves, n := l.moves[:cap(l.moves)], 0 // (room for every buffer of the lane)
 	ej, ne := l.ejm[:cap(l.ejm)], 0       // moves into terminals, kept apart
 	wait, nw := l.wait[:cap(l.wait)], 0
@@ -150,6 +154,35 @@ func (k *Kernel) flowFast(l *lane) {
 	}
 	// The ejections go last, so that leave hands each flit to a buffer or
 	// a terminal without asking which.
+	l.nbuf = n
+	l.moves = append(moves[:n], ej[:ne]...)
+}
+
+// largeBuffers (Kernel.largeAt) is the size from which flow decides each
+// buffer at once, following chains of full buffers as it meets them
+// (flowLarge), rather than in two passes: the state of a larger network
+// leaves the caches, and then the recursion's locality pays more than fewer
+// mispredicted jumps (the two passes ran a 4096-terminal MIN about 5 %
+// slower, meshes up to 16×16 25-30 % faster).
+const largeBuffers = 8192
+
+// flowLarge is flowFast for large networks: each buffer is decided when the
+// scan reaches it, by canMoveFast.
+func (k *Kernel) flowLarge(l *lane) {
+	moves, n := l.moves[:cap(l.moves)], 0
+	ej, ne := l.ejm[:cap(l.ejm)], 0
+	nb := k.nb
+	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
+		word := k.laneWord(l, k.active, wi) &^ k.alloc.word(wi)
+		for word != 0 {
+			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			word &= word - 1
+			goes, isBuf := b2u(k.canMoveFast(l, b)), b2u(k.bs[b].to < nb)
+			moves[n], ej[ne] = b, b
+			n += int(goes & isBuf)
+			ne += int(goes &^ isBuf)
+		}
+	}
 	l.nbuf = n
 	l.moves = append(moves[:n], ej[:ne]...)
 }

@@ -16,9 +16,11 @@ import (
 // arrangement three times in lockstep: with the general path only, with the
 // fast path, and with the fast path on two lanes (two threads) wherever the
 // network can be cut, switching now and then to one lane and back, as the
-// automatic mode does. It requires the same moves in every cycle (the same
-// buffers; the fast path lists them in another order) and the same result. Some runs add multicast worms of every kind on top of the
-// unicast traffic, so the kernel switches between the paths mid-worm.
+// automatic mode does, and deciding flow as in a large network (flowLarge).
+// It requires the same moves in every cycle (the same buffers; the fast path
+// lists them in another order) and the same result. Some runs add multicast
+// worms of every kind on top of the unicast traffic, so the kernel switches
+// between the paths mid-worm.
 func TestFastPathMatchesGeneral(t *testing.T) {
 	policies := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
 	i := 0
@@ -59,6 +61,7 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 	if par.K.lanes == nil {
 		t.Fatal("the network was not cut in two lanes")
 	}
+	par.K.largeAt = 0 // the two lanes decide flow as in a large network
 	casts := []flit.Cast{flit.Tree, flit.SyncTree, flit.Path}
 	rng := rand.New(rand.NewPCG(c.Run.Seed, 7))
 	nt := fast.K.Topo.Terminals()

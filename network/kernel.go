@@ -144,6 +144,7 @@ type Kernel struct {
 	// may rely on its invariants.
 	fastNow bool
 	instant bool  // every front flit is ready (see layout)
+	largeAt int32 // flowFast uses flowLarge from this many buffers (largeBuffers)
 	shared  int32 // bitset word both lanes hold bits of, or -1
 	crew    *crew
 	waiters []int32 // per global port: first buffer parked on it, or -1

@@ -41,6 +41,7 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		// the cycle after it arrives, the first in which it can be
 		// looked at, so flow need not read its ready time.
 		instant: s.Latency == 1 && s.Delay == 0,
+		largeAt: largeBuffers,
 	}
 	k.layout(s)
 	return k, nil

@@ -10,8 +10,9 @@ import (
 // The fast path is Step specialised to the common case: wormhole switching,
 // no tracer, and no multicast worm alive, so every bound worm holds exactly
 // one port and every move has one destination (bufState.to). It keeps the
-// general path's state and its order of side effects, so a run gives the
-// same result whichever path each cycle takes (TestFastPathMatchesGeneral);
+// general path's state and the order of the side effects that depend on
+// order (ejections: statistics and hooks), so a run gives the same result
+// whichever path each cycle takes (TestFastPathMatchesGeneral);
 // the general path takes over for any cycle in which a multicast worm lives.
 // Its phases run on each lane (lanes.go), so the fast path is also the one
 // that uses a second core.

@@ -25,9 +25,9 @@ move, block, grant and delivery, --trace-perfetto a timeline of every worm's
 hops (Perfetto UI or chrome://tracing). --trace-window and --trace-only limit
 all of them to some cycles and to some switches and terminals.
 
---channels writes every wired channel's load over the measurement window
-(flits, and flits per cycle) to a CSV file, one row per channel; it sets
-run.channels, which also lists them in the result.
+--channels writes every wired channel's load over the measurement window (a
+trace's: the whole run) as flits and flits per cycle to a CSV file, one row
+per channel; it sets run.channels, which also lists them in the result.
 `
 
 func cmdRun(args []string, stdout io.Writer) error {

@@ -25,7 +25,6 @@ func (k *Kernel) stepFast() {
 	k.fastNow = true
 	k.phase(phaseRoute)
 	k.nextEpoch()
-	k.laneMemo = true
 	k.phase(phaseFlow)
 	if k.lanes == nil {
 		k.moves = k.whole.moves
@@ -36,7 +35,6 @@ func (k *Kernel) stepFast() {
 		k.Deadlock = k.detect()
 	}
 	k.nmoved = len(k.moves)
-	k.laneMemo = false
 	k.phase(phaseLeave)
 	k.settle(&k.whole)
 	for i := range k.lanes {

@@ -57,7 +57,7 @@ type bufState struct {
 	// The first 64 bytes are what the fast path's flow and commit read, so
 	// a cycle touches one cache line per buffer for them.
 	flit.Buffer
-	memo uint32 // flow memo: epoch<<2 | memoVisiting/memoYes/memoNo
+	_    uint32 // (free: the flow memo is dense, in the lanes)
 	to   int32  // single-port worms: where moves out of b go (fixed, or the granted port's far side)
 	worm int32  // worm bound at this buffer, or -1
 	rSw  int32  // switch whose routing unit decides moves out of b, or -1
@@ -137,11 +137,9 @@ type Kernel struct {
 	pairCut, pairShared int32
 	cutAt               int32   // first buffer of lane 1 (nb when there is one lane)
 	swLane              []uint8 // with two lanes: the lane of each switch
-	// laneMemo is set while this cycle's flow memo is in the lanes' own
-	// arrays (a fast cycle) rather than in bufState.memo.
-	laneMemo bool
-	// fastNow is set during a fast-path cycle (stepFast), whose arrivals
-	// may rely on its invariants.
+	// fastNow is set during a fast-path cycle (stepFast): its arrivals
+	// may rely on the fast path's invariants, and with two lanes its flow
+	// memo is in the lanes' arrays.
 	fastNow bool
 	instant bool  // every front flit is ready (see layout)
 	largeAt int32 // flowFast uses flowLarge from this many buffers (largeBuffers)
@@ -544,8 +542,8 @@ func (k *Kernel) flow() {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			if x := &k.bs[b]; x.memo>>2 == k.epoch {
-				if x.memo&3 == memoYes {
+			if m := k.whole.memo[b]; m>>2 == k.epoch {
+				if m&3 == memoYes {
 					k.moves = append(k.moves, b)
 				}
 			} else if k.canMove(b) {
@@ -559,9 +557,6 @@ func (k *Kernel) flow() {
 func (k *Kernel) nextEpoch() {
 	k.epoch++
 	if k.epoch == 1<<30 { // wrapped: forget every stale stamp
-		for i := range k.bs {
-			k.bs[i].memo = 0
-		}
 		clear(k.whole.memo)
 		for i := range k.pair {
 			clear(k.pair[i].memo)
@@ -576,27 +571,24 @@ func (k *Kernel) nextEpoch() {
 // being computed (a cycle of full buffers) cannot move, as a combinational
 // loop of ready signals never asserts.
 func (k *Kernel) canMove(b int32) bool {
-	x := &k.bs[b]
-	if x.memo>>2 == k.epoch {
-		return x.memo&3 == memoYes
+	m := &k.whole.memo[b]
+	if *m>>2 == k.epoch {
+		return *m&3 == memoYes
 	}
-	x.memo = k.epoch<<2 | memoVisiting
-	if k.evalMove(b, x) {
-		x.memo = k.epoch<<2 | memoYes
+	*m = k.epoch<<2 | memoVisiting
+	if k.evalMove(b, &k.bs[b]) {
+		*m = k.epoch<<2 | memoYes
 		return true
 	}
-	x.memo = k.epoch<<2 | memoNo
+	*m = k.epoch<<2 | memoNo
 	return false
 }
 
 // moving reports whether flow decided that b's front flit moves this cycle.
 func (k *Kernel) moving(b int32) bool {
-	m := k.bs[b].memo
-	switch {
-	case k.laneMemo && k.lanes != nil:
-		m = k.lanes[k.laneOf(b)].memo[b]
-	case k.laneMemo:
-		m = k.whole.memo[b]
+	m := k.whole.memo[b]
+	if k.fastNow && k.lanes != nil {
+		m = k.lanes[k.laneOf(b)].memo[b] // a two-lane fast cycle
 	}
 	return m == k.epoch<<2|memoYes
 }

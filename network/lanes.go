@@ -28,7 +28,7 @@ import (
 // apart, so the lanes write no cache line in common.
 type lane struct {
 	lo, hi int32
-	memo   []uint32 // the fast path's flow memo, dense (the general path's is bufState.memo)
+	memo   []uint32 // flow memo (the whole-network lane's serves the general path too)
 	moves  []int32
 	wait   []int32 // flow: buffers whose destination is full
 	ejm    []int32 // flow: moves into terminals, before they join moves
@@ -97,13 +97,7 @@ func (k *Kernel) laneWord(l *lane, set bitset, wi int) uint64 {
 
 // setBit and clearBit update bit b of a per-buffer bitset; the word the two
 // lanes share is updated atomically.
-func (k *Kernel) setBit(set bitset, b int32) {
-	if b>>6 == k.shared {
-		atomic.OrUint64(set.at(b), 1<<uint(b&63))
-		return
-	}
-	set.set(b)
-}
+func (k *Kernel) setBit(set bitset, b int32) { k.orBit(set, b, 1) }
 
 // orBit sets bit b of set when v is 1 (v is 0 or 1), without a branch on v
 // outside the shared word.
@@ -130,13 +124,7 @@ func (k *Kernel) clearBitIf(set bitset, b int32, empty uint64) {
 	*set.at(b) &^= empty << uint(b&63)
 }
 
-func (k *Kernel) clearBit(set bitset, b int32) {
-	if b>>6 == k.shared {
-		atomic.AndUint64(set.at(b), ^(uint64(1) << uint(b&63)))
-		return
-	}
-	set.clear(b)
-}
+func (k *Kernel) clearBit(set bitset, b int32) { k.clearBitIf(set, b, 1) }
 
 // setWorkers splits the kernel into lanes for n workers: 1 or 2, or 0 for
 // automatic, which keeps both arrangements and lets the tuner (tune.go) run

@@ -35,6 +35,9 @@ func (s bitset) clear(b int32) { *s.at(b) &^= 1 << uint(b&63) }
 // conditions the CPU cannot predict).
 func (s bitset) or(b int32, v uint64) { *s.at(b) |= v << uint(b&63) }
 
+// clearIf clears b when v is 1 and leaves it when v is 0, with no branch.
+func (s bitset) clearIf(b int32, v uint64) { *s.at(b) &^= v << uint(b&63) }
+
 // b2u is 1 for true and 0 for false (a flag move, no jump).
 func b2u(c bool) uint64 {
 	var u uint64

@@ -111,7 +111,7 @@ func (k *Kernel) flowFast(l *lane) {
 	wait, nw := l.wait[:cap(l.wait)], 0
 	e, now, nb, instant, memo := k.epoch<<2, k.now, k.nb, k.instant, l.memo
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
-		word := k.laneWord(l, k.active, wi) &^ k.alloc.word(wi)
+		word := k.active.word(wi) &^ k.alloc.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -173,7 +173,7 @@ func (k *Kernel) flowLarge(l *lane) {
 	ej, ne := l.ejm[:cap(l.ejm)], 0
 	nb := k.nb
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
-		word := k.laneWord(l, k.active, wi) &^ k.alloc.word(wi)
+		word := k.active.word(wi) &^ k.alloc.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -259,7 +259,7 @@ func (k *Kernel) leave(l *lane) {
 		}
 		// An emptied buffer leaves the active set (an arrival later this
 		// cycle sets it again).
-		k.clearBitIf(k.active, b, b2u(x.Empty()))
+		k.active.clearIf(b, b2u(x.Empty()))
 	}
 	l.popped = popped
 	l.hops += int64(hops)
@@ -306,7 +306,7 @@ func (k *Kernel) leave(l *lane) {
 			if !k.outBuf {
 				k.release(x.rSw, x.gp)
 			}
-			k.orBit(k.alloc, b, b2u(!x.Empty())) // a new worm at the front
+			k.alloc.or(b, b2u(!x.Empty())) // a new worm at the front
 		}
 		if gp := x.rel; gp >= 0 {
 			if s := k.portSw[gp]; k.lanes != nil && int(k.swLane[s]) != me {
@@ -374,10 +374,10 @@ func (k *Kernel) push(l *lane, d int32, f *flit.Flit, at int64) {
 		// the buffer was empty is a coin toss to the CPU. (In a large
 		// network the jump is cheaper than writing a bitset's line on
 		// every arrival.)
-		k.orBit(k.active, d, 1)
-		k.orBit(k.alloc, d, b2u(wasEmpty)&b2u(x.rSw >= 0)&b2u(f.Worm != x.worm))
+		k.active.set(d)
+		k.alloc.or(d, b2u(wasEmpty)&b2u(x.rSw >= 0)&b2u(f.Worm != x.worm))
 	} else if wasEmpty {
-		k.setBit(k.active, d) // (a non-empty buffer's bit is set)
+		k.active.set(d) // (a non-empty buffer's bit is set)
 		if f.Worm != x.worm || x.ent >= 0 || x.rSw < 0 {
 			k.noteFront(d)
 		}

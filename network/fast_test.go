@@ -92,8 +92,8 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 		if !sameMoves(fast.K.moves, slow.K.moves) {
 			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, fast.K.moves, slow.K.moves)
 		}
-		if !sameMoves(fast.K.moves, par.K.moves) {
-			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, fast.K.moves, par.K.moves)
+		if pm := par.K.unaligned(par.K.moves); !sameMoves(fast.K.moves, pm) {
+			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, fast.K.moves, pm)
 		}
 		if slow.Done() != fast.Done() || par.Done() != fast.Done() {
 			t.Fatalf("cycle %d: one run ended before the other", now)
@@ -147,8 +147,8 @@ func TestAutoWorkers(t *testing.T) {
 		one.Cycle()
 		auto.Cycle()
 		used[auto.K.Workers()]++
-		if !sameMoves(one.K.moves, auto.K.moves) {
-			t.Fatalf("cycle %d: one lane moved %v, automatic %v", one.K.now, one.K.moves, auto.K.moves)
+		if am := auto.K.unaligned(auto.K.moves); !sameMoves(one.K.moves, am) {
+			t.Fatalf("cycle %d: one lane moved %v, automatic %v", one.K.now, one.K.moves, am)
 		}
 	}
 	if used[1] == 0 || used[2] == 0 {
@@ -257,6 +257,19 @@ func TestCrewStopsWithItsNetwork(t *testing.T) {
 // waited for a full destination's answer last of the others; the order of
 // moves changes nothing but the order of ejections, which it keeps, as the
 // identical results show.)
+// unaligned maps buffer ids of a kernel laid out for two lanes to those of
+// the same network laid out for one (without alignCut's gap).
+func (k *Kernel) unaligned(ids []int32) []int32 {
+	out := make([]int32, len(ids))
+	for i, b := range ids {
+		out[i] = b
+		if b >= k.gapAt+k.gapLen {
+			out[i] -= k.gapLen
+		}
+	}
+	return out
+}
+
 func sameMoves(a, b []int32) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }

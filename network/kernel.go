@@ -16,6 +16,10 @@ const (
 	kindIn uint8 = iota
 	kindOut
 	kindSource
+	// kindGap pads the ids so that the second lane starts on a bitset
+	// word of its own (see Kernel.alignCut): it holds nothing (depth 0)
+	// and is never active.
+	kindGap
 )
 
 // Flow memo values for the current cycle.
@@ -86,14 +90,17 @@ type bufState struct {
 // per-port state lives in flat typed slices indexed by buffer id or global
 // port id, so a cycle touches no map and allocates nothing.
 type Kernel struct {
-	Topo  *topology.Topology
-	mode  link.Mode
-	reuse bool
-	delay int64
-	now   int64
-	rng   *rand.Rand
-	Pool  flit.Pool
-	Hooks Hooks
+	Topo *topology.Topology
+	spec KernelSpec // kept to lay the buffers out again (alignCut)
+	// gapLen ids from gapAt are a gap (kindGap) that aligns the lanes.
+	gapAt, gapLen int32
+	mode          link.Mode
+	reuse         bool
+	delay         int64
+	now           int64
+	rng           *rand.Rand
+	Pool          flit.Pool
+	Hooks         Hooks
 
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer
@@ -129,21 +136,19 @@ type Kernel struct {
 	// Lanes (lanes.go): whole covers every buffer and serves the general
 	// path and the serial fast path; lanes, when set, are the two halves the
 	// fast path runs on two threads.
-	whole lane
-	lanes []lane
-	pair  []lane // the two lanes, kept while an automatic kernel runs on one
-	tuner *tuner // automatic workers: times one lane against two (tune.go)
-	// pairCut and pairShared are cutAt and shared when the pair is in use.
-	pairCut, pairShared int32
-	cutAt               int32   // first buffer of lane 1 (nb when there is one lane)
-	swLane              []uint8 // with two lanes: the lane of each switch
+	whole   lane
+	lanes   []lane
+	pair    []lane  // the two lanes, kept while an automatic kernel runs on one
+	tuner   *tuner  // automatic workers: times one lane against two (tune.go)
+	pairCut int32   // cutAt when the pair is in use
+	cutAt   int32   // first buffer of lane 1 (nb when there is one lane), a multiple of 64 (alignCut)
+	swLane  []uint8 // with two lanes: the lane of each switch
 	// fastNow is set during a fast-path cycle (stepFast): its arrivals
 	// may rely on the fast path's invariants, and with two lanes its flow
 	// memo is in the lanes' arrays.
 	fastNow bool
 	instant bool  // every front flit is ready (see layout)
 	largeAt int32 // flowFast uses flowLarge from this many buffers (largeBuffers)
-	shared  int32 // bitset word both lanes hold bits of, or -1
 	crew    *crew
 	waiters []int32 // per global port: first buffer parked on it, or -1
 	moves   []int32
@@ -339,8 +344,8 @@ func wormRuns(x *bufState) iter.Seq2[int, *flit.Flit] {
 	}
 }
 
-func (k *Kernel) setActive(b int32)   { k.setBit(k.active, b) }
-func (k *Kernel) clearActive(b int32) { k.clearBit(k.active, b) }
+func (k *Kernel) setActive(b int32)   { k.active.set(b) }
+func (k *Kernel) clearActive(b int32) { k.active.clear(b) }
 
 // Step simulates one cycle.
 func (k *Kernel) Step() {
@@ -398,7 +403,7 @@ func (k *Kernel) noteFront(b int32) {
 	}
 	f := x.Front()
 	if f.Worm != x.worm || k.need(x, f)&^x.mask != 0 {
-		k.setBit(k.alloc, b)
+		k.alloc.set(b)
 	}
 }
 
@@ -414,7 +419,7 @@ func (k *Kernel) route(l *lane) {
 	// first request this cycle.)
 	posted, np := l.posted[:cap(l.posted)], len(l.posted)
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
-		word := k.laneWord(l, k.alloc, wi) &^ k.laneWord(l, k.parked, wi)
+		word := k.alloc.word(wi) &^ k.parked.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
@@ -428,7 +433,7 @@ func (k *Kernel) route(l *lane) {
 			}
 			req := k.need(x, f) &^ x.mask
 			if req == 0 {
-				k.clearBit(k.alloc, b)
+				k.alloc.clear(b)
 				continue
 			}
 			s := x.rSw
@@ -457,7 +462,7 @@ func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
 		if p := m.Next(); sw.Owner[p] != xbar.Free {
 			gp := k.portBase[x.rSw] + int32(p)
 			x.wait, k.waiters[gp] = k.waiters[gp], b
-			k.setBit(k.parked, b)
+			k.parked.set(b)
 			return
 		}
 	}
@@ -468,7 +473,7 @@ func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
 func (k *Kernel) release(s, gp int32) {
 	k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
 	for b := k.waiters[gp]; b >= 0; b = k.bs[b].wait {
-		k.clearBit(k.parked, b)
+		k.parked.clear(b)
 	}
 	k.waiters[gp] = -1
 }
@@ -526,7 +531,7 @@ func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
 		k.granted = append(k.granted, grantRec{b: r.Buf, got: got, sw: x.rSw, worm: r.Worm})
 	}
 	if k.need(x, x.Front())&^x.mask == 0 {
-		k.clearBit(k.alloc, r.Buf)
+		k.alloc.clear(r.Buf)
 	}
 }
 

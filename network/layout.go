@@ -43,12 +43,18 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		instant: s.Latency == 1 && s.Delay == 0,
 		largeAt: largeBuffers,
 	}
-	k.layout(s)
+	k.spec = s
+	k.layout(s, -1, 0)
 	return k, nil
 }
 
-func (k *Kernel) layout(s KernelSpec) {
+// layout lays out the buffers, ports and links. With gapLen > 0 it puts
+// gapLen empty ids (kindGap) at id gapAt, a group boundary, before the
+// group that starts there.
+func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 	t := k.Topo
+	k.bSw, k.bPort, k.bGroup = nil, nil, nil
+	k.gapAt, k.gapLen = gapAt, gapLen
 	ns := len(t.Switches)
 	k.portBase = make([]int32, ns+1)
 	for i, sw := range t.Switches {
@@ -117,6 +123,11 @@ func (k *Kernel) layout(s KernelSpec) {
 	}
 	for si, sw := range t.Switches {
 		g := int32(si)
+		if int32(len(kinds)) == gapAt {
+			for range gapLen {
+				add(kindGap, g-1, -1, 0, g-1) // (the group before the boundary)
+			}
+		}
 		for p := range sw.Out {
 			if gp := k.portBase[si] + int32(p); s.InDepth > 0 && fed[gp] {
 				inID[gp] = add(kindIn, g, int32(p), s.InDepth, g)
@@ -233,7 +244,7 @@ func (k *Kernel) layout(s KernelSpec) {
 	k.alloc = newBitset(nb)
 	k.moved = make([]int64, nb)
 	k.whole = newLane(0, nb, nb)
-	k.cutAt, k.shared = nb, -1
+	k.cutAt = nb
 	k.parked = newBitset(nb)
 	k.waiters = fill(int(np), -1)
 	k.moves = make([]int32, 0, nb)

@@ -27,6 +27,8 @@ func (k *Kernel) BufferName(b int32) string {
 		return fmt.Sprintf("terminal %d source", k.bSw[b])
 	case kindIn:
 		return fmt.Sprintf("%s.in[%s]", k.Topo.Switches[k.bSw[b]].Label, k.portName(int(k.bPort[b])))
+	case kindGap:
+		return fmt.Sprintf("gap %d", b)
 	}
 	return fmt.Sprintf("%s.out[%s]", k.Topo.Switches[k.bSw[b]].Label, k.portName(int(k.bPort[b])))
 }

@@ -58,7 +58,8 @@ func (k *Kernel) Buffers() int32 { return k.nb }
 
 // BufferInfo describes buffer b: the switch (or, for a source register, the
 // terminal) it belongs to, its port, whether it is an output buffer or a
-// source register, and its depth.
+// source register, and its depth. Depth 0 marks an id that is no buffer (a
+// gap that aligns the lanes of a two-thread kernel); it never holds a flit.
 func (k *Kernel) BufferInfo(b int32) (sw, port int32, output, source bool, depth int) {
 	x := &k.bs[b]
 	return k.bSw[b], k.bPort[b], x.kind == kindOut, x.kind == kindSource, x.Depth()

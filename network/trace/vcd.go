@@ -154,8 +154,9 @@ func (v *VCD) header(l *layout) {
 	srcBuf := make([]int32, t.Terminals())
 	for b := int32(0); b < nb; b++ {
 		v.srcEp[b], v.bufIdx[b] = -1, -1
-		sw, port, out, src, _ := k.BufferInfo(b)
+		sw, port, out, src, depth := k.BufferInfo(b)
 		switch {
+		case depth == 0: // no buffer (an id left for alignment)
 		case src:
 			srcBuf[sw] = b
 		case out:

@@ -2,6 +2,8 @@ package network
 
 import (
 	"math/bits"
+	"runtime"
+	"sync/atomic"
 
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/link"
@@ -44,22 +46,9 @@ func (k *Kernel) stepFast() {
 	k.now++
 }
 
-// settle applies what a lane left for after the parallel phases: the flits
-// it moved into the other lane's buffers and the ports of the other lane's
-// switches it released (few: only channels and worms crossing the cut, so
-// a serial pass here is cheaper than another parallel phase), its
-// ejections, in buffer order, and its counters. A lane's arrivals commute
-// with the other's (each buffer has one input channel) and so do releases.
+// settle applies what a lane left for after the parallel phases: its
+// ejections, in buffer order, and its counters.
 func (k *Kernel) settle(l *lane) {
-	for i := range l.cross {
-		a := &l.cross[i]
-		k.arriveOne(&k.whole, a.d, &a.f, a.at)
-	}
-	l.cross = l.cross[:0]
-	for _, gp := range l.rels {
-		k.release(k.portSw[gp], gp)
-	}
-	l.rels = l.rels[:0]
 	for i := range l.ej {
 		a := &l.ej[i]
 		if k.Hooks.Ejected != nil {
@@ -220,7 +209,8 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 // departure changes at the buffers, switches and sources of the lane. Each
 // flit then goes straight into its destination (every pop is done by then)
 // when that is in the lane; with two lanes, flits for the other lane and
-// for terminals wait for settle.
+// the ports of its switches that tails release are handed to it at the end
+// of the phase (take), and flits for terminals wait for settle.
 //
 // Tails and sources are handled in passes of their own after the common
 // one: it keeps the common loop small and its branches predictable, and
@@ -318,6 +308,9 @@ func (k *Kernel) leave(l *lane) {
 		x.worm = -1 // the next worm binds afresh
 	}
 	l.rels = rels
+	if k.lanes != nil {
+		atomic.StoreUint32(&l.handed, l.seq)
+	}
 	for _, i := range srcs[:ns] {
 		f := &popped[i]
 		t := k.bSw[moves[i]]
@@ -334,6 +327,28 @@ func (k *Kernel) leave(l *lane) {
 			k.Pool.Worms[f.Worm].InjCycle = now
 		}
 		k.refill(t, now+1)
+	}
+	if k.lanes != nil {
+		k.take(l, &k.lanes[1-k.laneOf(l.lo)])
+	}
+}
+
+// take applies, in lane l, what lane o's leave phase left for it: flits for
+// l's buffers and releases of ports of l's switches. It waits until o has
+// listed them; o does the same for l at the same time, so the exchange
+// needs no serial step (and the lanes write no line of each other's).
+func (k *Kernel) take(l, o *lane) {
+	for i := 1; atomic.LoadUint32(&o.handed) != l.seq; i++ {
+		if i&4095 == 0 {
+			runtime.Gosched() // (o may wait for this thread's processor)
+		}
+	}
+	for i := range o.cross {
+		a := &o.cross[i]
+		k.push(l, a.d, &a.f, a.at)
+	}
+	for _, gp := range o.rels {
+		k.release(k.portSw[gp], gp)
 	}
 }
 

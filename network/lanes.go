@@ -16,13 +16,15 @@ import (
 // are cut at a switch boundary into two lanes, and each phase of the cycle
 // runs on both lanes at once (see crew).
 //
-// Within a phase a lane writes only its own buffers, switches and links;
-// what crosses the cut is applied serially after the last phase (settle):
-// flits for the other lane's buffers, ports of the other lane's switches
-// released by a departing tail (a release takes effect from the next
-// cycle, so when in this cycle it is applied does not matter), and
-// ejections, in buffer order, so statistics and hooks see the same order
-// as with one lane. The second lane starts on a bitset word of its own
+// Within a phase a lane writes only its own buffers, switches and links.
+// What crosses the cut is listed and applied by the lane it belongs to: at
+// the end of the leave phase each lane takes the flits the other moved into
+// its buffers and the ports of its switches the other's tails released (a
+// release takes effect from the next cycle, so when in this cycle it is
+// applied does not matter; arrivals commute, as each buffer has one input
+// channel). Ejections are delivered serially after the last phase (settle),
+// in buffer order, so statistics and hooks see the same order as with one
+// lane. The second lane starts on a bitset word of its own
 // (alignCut), the bitsets keep their words on lines of their own (bitset),
 // and lanes' fields are padded apart, so the lanes write no cache line in
 // common.
@@ -38,8 +40,13 @@ type lane struct {
 	srcs   []int32   // positions in moves of this cycle's source registers
 	posted []int32   // switches with requests this cycle
 	cross  []arrival // flits leaving this lane for the other lane's buffers
-	ej     []arrival // flits leaving this lane for terminals
 	rels   []int32   // ports of the other lane's switches released this cycle
+	// handed is seq once this leave phase's cross and rels are complete
+	// (the other lane then applies them: take); read and written
+	// atomically.
+	handed uint32
+	seq    uint32    // the phase this lane runs (crew's count)
+	ej     []arrival // flits leaving this lane for terminals
 	hops   int64     // flit-hops this cycle
 	maxOcc int32     // most flits a buffer of this lane held
 	// Flits this lane sank at terminals this cycle, and those of them in
@@ -191,7 +198,7 @@ func abs32(x int32) int32 {
 const (
 	phaseRoute = iota // route and allocate
 	phaseFlow         // decide the moves
-	phaseLeave        // move the flits (into this lane's buffers; the rest settle serially)
+	phaseLeave        // move the flits (into this lane's buffers, then those the other lane hands over)
 )
 
 func (k *Kernel) runPhase(p int32, l *lane) {
@@ -233,6 +240,7 @@ func (k *Kernel) phase(p int32) {
 		default:
 		}
 	}
+	k.lanes[0].seq = s
 	k.runPhase(p, &k.lanes[0])
 	// Wait for the helper: spin for a while (its share takes about as long
 	// as this thread's), then sleep rather than spin on a core it may need
@@ -332,6 +340,7 @@ func (c *crew) run() {
 		})
 		last = post >> 2
 		k := c.k
+		k.lanes[1].seq = last
 		k.runPhase(int32(post&3), &k.lanes[1])
 		c.done.Store(last)
 		if c.waiting.Load() {

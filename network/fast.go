@@ -28,15 +28,18 @@ func (k *Kernel) stepFast() {
 	k.phase(phaseRoute)
 	k.nextEpoch()
 	k.phase(phaseFlow)
+	// With two lanes the moves stay in the lanes' lists (k.moves is left
+	// empty): this thread need not read the other lane's.
 	if k.lanes == nil {
 		k.moves = k.whole.moves
+		k.nmoved = len(k.moves)
 	} else {
-		k.moves = append(append(k.moves[:0], k.lanes[0].moves...), k.lanes[1].moves...)
+		k.moves = k.moves[:0]
+		k.nmoved = len(k.lanes[0].moves) + len(k.lanes[1].moves)
 	}
-	if k.Deadlock == nil && (k.CheckDeadlock || len(k.moves) == 0 && k.anyActive()) {
+	if k.Deadlock == nil && (k.CheckDeadlock || k.nmoved == 0 && k.anyActive()) {
 		k.Deadlock = k.detect()
 	}
-	k.nmoved = len(k.moves)
 	k.phase(phaseLeave)
 	k.settle(&k.whole)
 	for i := range k.lanes {

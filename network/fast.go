@@ -2,8 +2,6 @@ package network
 
 import (
 	"math/bits"
-	"runtime"
-	"sync/atomic"
 
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/link"
@@ -25,11 +23,36 @@ func (k *Kernel) fastOK() bool { return k.fast && k.castLive == 0 && k.tr == nil
 // stepFast is Step for a fastOK cycle.
 func (k *Kernel) stepFast() {
 	k.fastNow = true
-	k.phase(phaseRoute)
 	k.nextEpoch()
-	k.phase(phaseFlow)
-	// With two lanes the moves stay in the lanes' lists (k.moves is left
-	// empty): this thread need not read the other lane's.
+	if k.CheckDeadlock {
+		// The wait-for graph is read between flow and leave.
+		k.phase(phaseRoute)
+		k.phase(phaseFlow)
+		k.countMoves()
+		if k.Deadlock == nil {
+			k.Deadlock = k.detect()
+		}
+		k.phase(phaseLeave)
+	} else {
+		k.phase(phaseCycle)
+		k.countMoves()
+		// With no move, leave changed nothing: the graph is as flow saw it.
+		if k.Deadlock == nil && k.nmoved == 0 && k.anyActive() {
+			k.Deadlock = k.detect()
+		}
+	}
+	k.settle(&k.whole)
+	for i := range k.lanes {
+		k.settle(&k.lanes[i])
+	}
+	k.fastNow = false
+	k.now++
+}
+
+// countMoves sets nmoved. With two lanes the moves stay in the lanes'
+// lists (k.moves is left empty): this thread need not read the other
+// lane's.
+func (k *Kernel) countMoves() {
 	if k.lanes == nil {
 		k.moves = k.whole.moves
 		k.nmoved = len(k.moves)
@@ -37,16 +60,6 @@ func (k *Kernel) stepFast() {
 		k.moves = k.moves[:0]
 		k.nmoved = len(k.lanes[0].moves) + len(k.lanes[1].moves)
 	}
-	if k.Deadlock == nil && (k.CheckDeadlock || k.nmoved == 0 && k.anyActive()) {
-		k.Deadlock = k.detect()
-	}
-	k.phase(phaseLeave)
-	k.settle(&k.whole)
-	for i := range k.lanes {
-		k.settle(&k.lanes[i])
-	}
-	k.fastNow = false
-	k.now++
 }
 
 // settle applies what a lane left for after the parallel phases: its
@@ -93,8 +106,16 @@ func (k *Kernel) settle(l *lane) {
 // buffer order and then the waiting ones, and after them (from nbuf) the
 // moves into terminals in buffer order. No effect of a move depends on the
 // order of the moves but ejections' (statistics, hooks), which keep it.
-func (k *Kernel) flowFast(l *lane) {
+//
+// With two lanes in one phase (phaseCycle), the first pass reads nothing
+// that the other lane's routing writes (only the room in its buffers), so
+// it runs before the other lane has routed; the rest waits for that
+// (routed).
+func (k *Kernel) flowFast(l *lane, routed bool) {
 	if k.nb >= k.largeAt {
+		if !routed {
+			k.await(l, stepRouted)
+		}
 		k.flowLarge(l)
 		return
 	}
@@ -128,6 +149,9 @@ func (k *Kernel) flowFast(l *lane) {
 	// move: it holds a worm still to be routed) is decided from that
 	// answer without a jump; the rest, in chains of waiting buffers, by
 	// canMoveFast.
+	if !routed {
+		k.await(l, stepRouted)
+	}
 	reuse := b2u(k.reuse)
 	for _, b := range wait[:nw] {
 		d := k.bs[b].to
@@ -312,7 +336,7 @@ func (k *Kernel) leave(l *lane) {
 	}
 	l.rels = rels
 	if k.lanes != nil {
-		atomic.StoreUint32(&l.handed, l.seq)
+		l.reach(stepHanded)
 	}
 	for _, i := range srcs[:ns] {
 		f := &popped[i]
@@ -341,11 +365,7 @@ func (k *Kernel) leave(l *lane) {
 // listed them; o does the same for l at the same time, so the exchange
 // needs no serial step (and the lanes write no line of each other's).
 func (k *Kernel) take(l, o *lane) {
-	for i := 1; atomic.LoadUint32(&o.handed) != l.seq; i++ {
-		if i&4095 == 0 {
-			runtime.Gosched() // (o may wait for this thread's processor)
-		}
-	}
+	k.await(l, stepHanded)
 	for i := range o.cross {
 		a := &o.cross[i]
 		k.push(l, a.d, &a.f, a.at)

@@ -41,10 +41,10 @@ type lane struct {
 	posted []int32   // switches with requests this cycle
 	cross  []arrival // flits leaving this lane for the other lane's buffers
 	rels   []int32   // ports of the other lane's switches released this cycle
-	// handed is seq once this leave phase's cross and rels are complete
-	// (the other lane then applies them: take); read and written
-	// atomically.
-	handed uint32
+	// mark is seq<<2 | the last step of phase seq this lane has done
+	// (stepRouted...), for the other lane to wait on (await); read and
+	// written atomically.
+	mark   uint32
 	seq    uint32    // the phase this lane runs (crew's count)
 	ej     []arrival // flits leaving this lane for terminals
 	hops   int64     // flit-hops this cycle
@@ -199,16 +199,56 @@ const (
 	phaseRoute = iota // route and allocate
 	phaseFlow         // decide the moves
 	phaseLeave        // move the flits (into this lane's buffers, then those the other lane hands over)
+	phaseCycle        // all three, the lanes waiting only for what they read of each other (steps)
 )
 
+// Steps within a phase that the other lane may wait for (await). Waiting
+// for a step of the other lane costs one pass of a cache line between the
+// cores, where a phase posted and reported costs two and a serial gap.
+const (
+	stepRouted = 1 // routed and allocated: its grants and allocation bits are final
+	stepFlowed = 2 // flow decided: it reads no more of the other lane's buffers
+	stepHanded = 3 // leave listed the flits and releases for the other lane
+)
+
+// reach publishes that lane l has done step s of its current phase.
+func (l *lane) reach(s uint32) { atomic.StoreUint32(&l.mark, l.seq<<2|s) }
+
+// await returns once the other lane has done step s of l's current phase.
+// (Both lanes run the phase, so it never waits for a phase to be posted.)
+func (k *Kernel) await(l *lane, s uint32) {
+	o := &k.lanes[1-k.laneOf(l.lo)]
+	for i := 1; ; i++ {
+		if m := atomic.LoadUint32(&o.mark); m>>2 == l.seq && m&3 >= s {
+			return
+		}
+		if i&4095 == 0 {
+			runtime.Gosched() // (o may wait for this thread's processor)
+		}
+	}
+}
+
 func (k *Kernel) runPhase(p int32, l *lane) {
+	two := k.lanes != nil
 	switch p {
 	case phaseRoute:
 		k.route(l)
 		k.allocate(l)
 	case phaseFlow:
-		k.flowFast(l)
+		k.flowFast(l, true)
 	case phaseLeave:
+		k.leave(l)
+	case phaseCycle:
+		k.route(l)
+		k.allocate(l)
+		if two {
+			l.reach(stepRouted)
+		}
+		k.flowFast(l, !two)
+		if two {
+			l.reach(stepFlowed)
+			k.await(l, stepFlowed)
+		}
 		k.leave(l)
 	}
 }
@@ -252,7 +292,7 @@ func (k *Kernel) phase(p int32) {
 		}
 		c.waiting.Store(false)
 	})
-	if p == phaseLeave {
+	if p >= phaseLeave { // (the cycle's last phase)
 		c.k = nil // an idle crew holds no kernel, so the kernel can be collected
 	}
 }

@@ -68,12 +68,17 @@ func (c *collector) delivered(w *flit.Worm, arrive int64) {
 	if c.onDelivered != nil {
 		c.onDelivered(w, arrive)
 	}
-	if !w.Measured {
-		return
+	if w.Measured {
+		c.done(w.GenCycle, w.InjCycle, int64(w.Hops), arrive)
 	}
+}
+
+// done records a measured packet generated at gen, injected at inj, that
+// crossed hops switches and was delivered at arrive.
+func (c *collector) done(gen, inj, hops, arrive int64) {
 	c.measuredDone++
-	c.record(w.GenCycle, w.InjCycle, arrive)
-	c.hops += int64(w.Hops)
+	c.record(gen, inj, arrive)
+	c.hops += hops
 	c.hopN++
 }
 

@@ -70,7 +70,7 @@ func (k *Kernel) settle(l *lane) {
 		if k.Hooks.Ejected != nil {
 			k.eject(a.d-k.nb, &a.f, a.at) // the hook sees flits in order
 		} else {
-			k.deliver(a.d-k.nb, &a.f, a.at) // a tail the lane has sunk
+			k.deliverSunk(a) // a tail the lane has sunk
 		}
 	}
 	l.ej = l.ej[:0]
@@ -309,8 +309,11 @@ func (k *Kernel) leave(l *lane) {
 			// flit).
 			x := &k.bs[moves[i]]
 			d, at := x.to, now+int64(x.lat)
-			if k.Hooks.Ejected != nil || k.sink(l, d-nb, &popped[i], at) {
-				ej = append(ej, arrival{f: popped[i], at: at, d: d})
+			switch f := &popped[i]; {
+			case k.Hooks.Ejected != nil:
+				ej = append(ej, sunk{f: *f, at: at, d: d})
+			case k.sink(l, d-nb, f, at):
+				ej = append(ej, k.sinkTail(f, at, d))
 			}
 		}
 		l.cross, l.ej = cross, ej
@@ -379,6 +382,43 @@ func (l *lane) carry(c *link.Link, now int64) {
 	if !c.Carry(now) {
 		l.viol.ChannelOverUse++
 	}
+}
+
+// sunk is a flit a lane has sunk at terminal d−nb, due at cycle at, for
+// settle to deliver. For a tail (a unicast's: the fast path's, so the
+// packet is done) the lane also copies what the statistics read of its
+// worm, so that settle need not read the worm's record, whose cache line
+// the lane's core holds.
+type sunk struct {
+	f        flit.Flit
+	at       int64
+	d        int32
+	hops     int32
+	gen, inj int64
+	measured bool
+}
+
+func (k *Kernel) sinkTail(f *flit.Flit, at int64, d int32) sunk {
+	w := &k.Pool.Worms[f.Worm]
+	return sunk{f: *f, at: at, d: d, hops: w.Hops, gen: w.GenCycle, inj: w.InjCycle, measured: w.Measured}
+}
+
+// deliverSunk completes the delivery of a tail a lane has sunk (sinkTail),
+// as deliver does. Without observers that need the worm's record, it reads
+// only a's copy.
+func (k *Kernel) deliverSunk(a *sunk) {
+	wi := a.f.Worm
+	if c := k.stats; k.Hooks.Delivered != nil || c != nil && (c.keep || c.onDelivered != nil) {
+		k.deliver(a.d-k.nb, &a.f, a.at)
+		return
+	}
+	if c := k.stats; c != nil {
+		c.delPk++
+		if a.measured {
+			c.done(a.gen, a.inj, int64(a.hops), a.at)
+		}
+	}
+	k.Pool.Put(wi) // (its record, released, needs no count of destinations reached)
 }
 
 // arriveOne puts flit f, due at cycle at, into buffer d or, for d ≥ nb,

@@ -45,10 +45,10 @@ type lane struct {
 	// (stepRouted...), for the other lane to wait on (await); read and
 	// written atomically.
 	mark   uint32
-	seq    uint32    // the phase this lane runs (crew's count)
-	ej     []arrival // flits leaving this lane for terminals
-	hops   int64     // flit-hops this cycle
-	maxOcc int32     // most flits a buffer of this lane held
+	seq    uint32 // the phase this lane runs (crew's count)
+	ej     []sunk // flits this lane sank at terminals, for settle
+	hops   int64  // flit-hops this cycle
+	maxOcc int32  // most flits a buffer of this lane held
 	// Flits this lane sank at terminals this cycle, and those of them in
 	// the measurement window (the statistics' delivered flits).
 	ejected, winEj int64

@@ -24,9 +24,13 @@ func (k *Kernel) fastOK() bool { return k.fast && k.castLive == 0 && k.tr == nil
 func (k *Kernel) stepFast() {
 	k.fastNow = true
 	k.nextEpoch()
+	if k.lanes == nil {
+		k.placeLater()
+	}
 	if k.CheckDeadlock {
 		// The wait-for graph is read between flow and leave.
 		k.phase(phaseRoute)
+		k.later = k.later[:0]
 		k.phase(phaseFlow)
 		k.countMoves()
 		if k.Deadlock == nil {
@@ -35,6 +39,7 @@ func (k *Kernel) stepFast() {
 		k.phase(phaseLeave)
 	} else {
 		k.phase(phaseCycle)
+		k.later = k.later[:0]
 		k.countMoves()
 		// With no move, leave changed nothing: the graph is as flow saw it.
 		if k.Deadlock == nil && k.nmoved == 0 && k.anyActive() {

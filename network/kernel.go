@@ -127,6 +127,7 @@ type Kernel struct {
 	srcBuf []int32
 	issued []int32 // per terminal: flits of its front packet already in the network
 	queues []wormQueue
+	later  []int32 // packets to place when Step starts (enqueueLater)
 
 	// Per-cycle scratch, sized once.
 	active bitset // buffers holding a flit
@@ -261,11 +262,29 @@ func (k *Kernel) SkipTo(c int64) {
 // length in the current cycle and queues it at the source interface. It
 // returns the worm's pool index.
 func (k *Kernel) Enqueue(src, dst, flits int) int32 {
+	wi := k.newUnicast(src, dst, flits)
+	k.queue(wi)
+	return wi
+}
+
+// enqueueLater is Enqueue for the traffic generator, which runs just before
+// Step: the packet is created and counted now, and put in its source queue
+// when Step starts (place), on two lanes by the lane of its source, so that
+// this thread writes none of the other lane's sources. Nothing between
+// generation and Step reads the sources, so the run is the same.
+func (k *Kernel) enqueueLater(src, dst, flits int) {
+	wi := k.newUnicast(src, dst, flits)
+	if k.stats != nil {
+		k.stats.generated(&k.Pool.Worms[wi], k.now)
+	}
+	k.later = append(k.later, wi)
+}
+
+func (k *Kernel) newUnicast(src, dst, flits int) int32 {
 	wi := k.newWorm(src, flits)
 	w := &k.Pool.Worms[wi]
 	w.Dst, w.Dests = int32(dst), 1
 	k.Topo.Router.Init(w, k.rng)
-	k.queue(wi)
 	return wi
 }
 
@@ -283,13 +302,38 @@ func (k *Kernel) newWorm(src, flits int) int32 {
 }
 
 func (k *Kernel) queue(wi int32) {
+	k.placeLater() // (packets keep the order they were created in)
 	w := &k.Pool.Worms[wi]
 	if k.stats != nil {
 		k.stats.generated(w, k.now)
 	}
-	q := &k.queues[w.Src]
-	q.push(wi)
-	k.refill(w.Src, k.now)
+	k.place(wi)
+}
+
+// place puts packet wi in its source queue, and its first flit in the
+// source register if that is empty.
+func (k *Kernel) place(wi int32) {
+	src := k.Pool.Worms[wi].Src
+	k.queues[src].push(wi)
+	k.refill(src, k.now)
+}
+
+// placeLater places the packets enqueueLater left, in order.
+func (k *Kernel) placeLater() {
+	for _, wi := range k.later {
+		k.place(wi)
+	}
+	k.later = k.later[:0]
+}
+
+// placeOwn places the packets enqueueLater left at lane l's sources (a
+// two-lane cycle's first phase; the kernel empties the list after it).
+func (k *Kernel) placeOwn(l *lane) {
+	for _, wi := range k.later {
+		if b := k.srcBuf[k.Pool.Worms[wi].Src]; b >= l.lo && b < l.hi {
+			k.place(wi)
+		}
+	}
 }
 
 // refill puts the next flit of the front packet into terminal term's
@@ -356,6 +400,7 @@ func (k *Kernel) Step() {
 		k.stepFast()
 		return
 	}
+	k.placeLater()
 	k.route(&k.whole)
 	k.allocate(&k.whole)
 	k.flow()

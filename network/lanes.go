@@ -232,6 +232,9 @@ func (k *Kernel) runPhase(p int32, l *lane) {
 	two := k.lanes != nil
 	switch p {
 	case phaseRoute:
+		if two {
+			k.placeOwn(l)
+		}
 		k.route(l)
 		k.allocate(l)
 	case phaseFlow:
@@ -239,6 +242,9 @@ func (k *Kernel) runPhase(p int32, l *lane) {
 	case phaseLeave:
 		k.leave(l)
 	case phaseCycle:
+		if two {
+			k.placeOwn(l)
+		}
 		k.route(l)
 		k.allocate(l)
 		if two {

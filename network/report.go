@@ -49,6 +49,7 @@ func (k *Kernel) portName(p int) string {
 // Backlog is the number of generated flits still at their sources: waiting in
 // the source queue or in the source register.
 func (k *Kernel) Backlog() int64 {
+	k.placeLater() // (as Step would first)
 	var n int64
 	for term := range k.queues {
 		n += int64(k.bs[k.srcBuf[term]].Len())

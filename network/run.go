@@ -159,7 +159,7 @@ func (n *Network) buildTraffic() error {
 }
 
 // Emit queues a packet created by the traffic generator.
-func (n *Network) Emit(src, dst, flits int) { n.K.Enqueue(src, dst, flits) }
+func (n *Network) Emit(src, dst, flits int) { n.K.enqueueLater(src, dst, flits) }
 
 // EmitMulticast queues a packet with several destinations (a trace line).
 func (n *Network) EmitMulticast(src int, dsts []int, flits int) {

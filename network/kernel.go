@@ -127,7 +127,7 @@ type Kernel struct {
 	srcBuf []int32
 	issued []int32 // per terminal: flits of its front packet already in the network
 	queues []wormQueue
-	later  []int32 // packets to place when Step starts (enqueueLater)
+	later  [2][]int32 // packets to place when Step starts, by lane of the source (enqueueLater)
 
 	// Per-cycle scratch, sized once.
 	active bitset // buffers holding a flit
@@ -277,7 +277,13 @@ func (k *Kernel) enqueueLater(src, dst, flits int) {
 	if k.stats != nil {
 		k.stats.generated(&k.Pool.Worms[wi], k.now)
 	}
-	k.later = append(k.later, wi)
+	// Listed by the lane of the source (the pair's, whether or not this
+	// cycle runs on it), so that a lane reads only its own packets.
+	side := 0
+	if k.pair != nil && k.srcBuf[src] >= k.pairCut {
+		side = 1
+	}
+	k.later[side] = append(k.later[side], wi)
 }
 
 func (k *Kernel) newUnicast(src, dst, flits int) int32 {
@@ -318,21 +324,21 @@ func (k *Kernel) place(wi int32) {
 	k.refill(src, k.now)
 }
 
-// placeLater places the packets enqueueLater left, in order.
+// placeLater places the packets enqueueLater left, in order at each source.
 func (k *Kernel) placeLater() {
-	for _, wi := range k.later {
-		k.place(wi)
-	}
-	k.later = k.later[:0]
-}
-
-// placeOwn places the packets enqueueLater left at lane l's sources (a
-// two-lane cycle's first phase; the kernel empties the list after it).
-func (k *Kernel) placeOwn(l *lane) {
-	for _, wi := range k.later {
-		if b := k.srcBuf[k.Pool.Worms[wi].Src]; b >= l.lo && b < l.hi {
+	for i := range k.later {
+		for _, wi := range k.later[i] {
 			k.place(wi)
 		}
+		k.later[i] = k.later[i][:0]
+	}
+}
+
+// placeOwn places the packets enqueueLater left at lane l's sources (in a
+// two-lane cycle's first phase; stepFast empties the lists after it).
+func (k *Kernel) placeOwn(l *lane) {
+	for _, wi := range k.later[k.laneOf(l.lo)] {
+		k.place(wi)
 	}
 }
 

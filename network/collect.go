@@ -12,7 +12,8 @@ const batches = 20
 // window [start, end) are "measured": their latencies are recorded when they
 // are delivered, whenever that is.
 type collector struct {
-	start, end int64
+	start, end int64 // (read by the lanes' sinks; the counts below change with every packet)
+	_          [64]byte
 
 	lat, net     stats.Histogram
 	latBM, netBM *stats.BatchMeans

@@ -90,6 +90,15 @@ type bufState struct {
 // per-port state lives in flat typed slices indexed by buffer id or global
 // port id, so a cycle touches no map and allocates nothing.
 type Kernel struct {
+	// The fields come in three groups, each on cache lines of its own (the
+	// padding), by who writes them: with two lanes, the helper thread reads
+	// the first group and the cycle group every cycle, and a line the main
+	// thread writes must then pass to the helper's core, once per line and
+	// cycle (a few hundred nanoseconds each on the critical path when they
+	// sat among the hot read-only fields).
+
+	// Read by the lanes; written when the network is built or its
+	// arrangement changes (lanes, multicast counts, pool growth).
 	Topo *topology.Topology
 	spec KernelSpec // kept to lay the buffers out again (alignCut)
 	// gapLen ids from gapAt are a gap (kindGap) that aligns the lanes.
@@ -97,9 +106,7 @@ type Kernel struct {
 	mode          link.Mode
 	reuse         bool
 	delay         int64
-	now           int64
 	rng           *rand.Rand
-	Pool          flit.Pool
 	Hooks         Hooks
 
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
@@ -110,8 +117,6 @@ type Kernel struct {
 	bPort  []int32 // port at that switch
 	bGroup []int32 // switch whose group of buffers b is laid out in (layout.go)
 	nb     int32
-	epoch  uint32 // stamp of the current cycle's flow memo (30 bits)
-	maxOcc int32  // most flits any switch buffer held
 
 	// Ports: global port id = portBase[s] + port.
 	portBase []int32
@@ -127,9 +132,8 @@ type Kernel struct {
 	srcBuf []int32
 	issued []int32 // per terminal: flits of its front packet already in the network
 	queues []wormQueue
-	later  [2][]int32 // packets to place when Step starts, by lane of the source (enqueueLater)
 
-	// Per-cycle scratch, sized once.
+	// Per-buffer sets.
 	active bitset // buffers holding a flit
 	alloc  bitset // buffers whose front flit needs ports it does not hold
 	parked bitset // buffers of alloc waiting for a held port: route skips them
@@ -137,40 +141,20 @@ type Kernel struct {
 	// Lanes (lanes.go): whole covers every buffer and serves the general
 	// path and the serial fast path; lanes, when set, are the two halves the
 	// fast path runs on two threads.
-	whole   lane
 	lanes   []lane
 	pair    []lane  // the two lanes, kept while an automatic kernel runs on one
 	tuner   *tuner  // automatic workers: times one lane against two (tune.go)
 	pairCut int32   // cutAt when the pair is in use
 	cutAt   int32   // first buffer of lane 1 (nb when there is one lane), a multiple of 64 (alignCut)
 	swLane  []uint8 // with two lanes: the lane of each switch
-	// fastNow is set during a fast-path cycle (stepFast): its arrivals
-	// may rely on the fast path's invariants, and with two lanes its flow
-	// memo is in the lanes' arrays.
-	fastNow bool
-	instant bool  // every front flit is ready (see layout)
-	largeAt int32 // flowFast uses flowLarge from this many buffers (largeBuffers)
+	instant bool    // every front flit is ready (see layout)
+	largeAt int32   // flowFast uses flowLarge from this many buffers (largeBuffers)
 	crew    *crew
-	waiters []int32 // per global port: first buffer parked on it, or -1
-	moves   []int32
+	waiters []int32    // per global port: first buffer parked on it, or -1
 	granted []grantRec // grants made this cycle (synchronous worms may undo them)
-	nmoved  int        // moves in the last cycle
 	moved   []int64    // per buffer: last cycle a flit left or entered it
 	rear    []int32    // deadlock check scratch: per worm, buffer of its newest flit
 	rearSeq []int32
-	wg      waitGraph
-
-	// CheckDeadlock asks the next Step to run the wait-for-graph check (it
-	// also runs on its own in any cycle in which no flit moves). Deadlock is
-	// set when a check finds one.
-	CheckDeadlock bool
-	Deadlock      *Deadlock
-
-	// FlitHops counts flits crossing a switch (every replicated copy counts).
-	FlitHops int64
-
-	// Invariant counters (tests assert they stay zero).
-	Violations Violations
 
 	stats *collector
 
@@ -191,6 +175,40 @@ type Kernel struct {
 	rolledBy []int32 // per global port: the synchronous worm that gave it back
 
 	tr Tracer // nil unless tracing
+
+	// Pool's worm array is read by the lanes; its free list (on lines of
+	// its own, see flit.Pool) is the main thread's.
+	Pool flit.Pool
+
+	// The cycle: written by the main thread between a cycle's phases.
+	_     [64]byte
+	now   int64
+	epoch uint32 // stamp of the current cycle's flow memo (30 bits)
+	// fastNow is set during a fast-path cycle (stepFast): its arrivals
+	// may rely on the fast path's invariants, and with two lanes its flow
+	// memo is in the lanes' arrays.
+	fastNow bool
+	later   [2][]int32 // packets to place when Step starts, by lane of the source (enqueueLater)
+	_       [64]byte
+
+	// The main thread's.
+	whole  lane
+	moves  []int32
+	nmoved int   // moves in the last cycle
+	maxOcc int32 // most flits any switch buffer held
+	wg     waitGraph
+
+	// CheckDeadlock asks the next Step to run the wait-for-graph check (it
+	// also runs on its own in any cycle in which no flit moves). Deadlock is
+	// set when a check finds one.
+	CheckDeadlock bool
+	Deadlock      *Deadlock
+
+	// FlitHops counts flits crossing a switch (every replicated copy counts).
+	FlitHops int64
+
+	// Invariant counters (tests assert they stay zero).
+	Violations Violations
 }
 
 type grantRec struct {

@@ -47,8 +47,8 @@ func (k *Kernel) stepFast() {
 		}
 	}
 	k.settle(&k.whole)
-	for i := range k.lanes {
-		k.settle(&k.lanes[i])
+	if k.lanes != nil {
+		k.settle(&k.lanes[1]) // (phase settled lane 0)
 	}
 	k.fastNow = false
 	k.now++

@@ -288,6 +288,13 @@ func (k *Kernel) phase(p int32) {
 	}
 	k.lanes[0].seq = s
 	k.runPhase(p, &k.lanes[0])
+	early := p >= phaseLeave && k.Hooks.Ejected == nil && k.Hooks.Delivered == nil
+	if early {
+		// Lane 0's deliveries come first and need nothing of lane 1's:
+		// they are made while lane 1 finishes (unless hooks, which may
+		// look at any of the network, would then run beside lane 1).
+		k.settle(&k.lanes[0])
+	}
 	// Wait for the helper: spin for a while (its share takes about as long
 	// as this thread's), then sleep rather than spin on a core it may need
 	// (when other programs share the cores).
@@ -299,6 +306,9 @@ func (k *Kernel) phase(p int32) {
 		c.waiting.Store(false)
 	})
 	if p >= phaseLeave { // (the cycle's last phase)
+		if !early {
+			k.settle(&k.lanes[0])
+		}
 		c.k = nil // an idle crew holds no kernel, so the kernel can be collected
 	}
 }

@@ -323,11 +323,12 @@ func (k *Kernel) phase(p int32) {
 // side's spinning does not steal the line the other is writing: the kernel
 // writes k and then post, the helper done.
 type crew struct {
+	// k shares post's line: the helper, woken by post, finds k without
+	// fetching another line from the kernel's core.
 	post atomic.Uint32 // seq<<2 | phase of the last phase posted
-	_    [60]byte
-	k    *Kernel // set while a cycle's phases are posted
-	seq  uint32  // the kernel's count of phases posted, modulo 2^30 (seqMask)
-	_    [52]byte
+	seq  uint32        // the kernel's count of phases posted, modulo 2^30 (seqMask)
+	k    *Kernel       // set while a cycle's phases are posted
+	_    [48]byte
 	done atomic.Uint32 // seq of the last phase the helper finished
 	_    [60]byte
 

@@ -5,11 +5,14 @@ import "time"
 // Automatic workers (run.workers 0). Whether a second thread pays depends
 // on how much work a cycle holds (network size, load, buffer arrangement)
 // and on whether the second core is free, none of which the configuration
-// tells, so the kernel measures it: it times a window of cycles on one
-// lane, then one on two lanes, and runs on the faster until the next trial.
+// tells, so the kernel measures it: a trial alternates short stretches of
+// cycles on one lane and on two, and the run goes on with the arrangement
+// whose best stretch was faster, until the next trial. (Alternating and
+// taking the best stretch of each keeps a pause of the process, or a
+// change in the machine's speed during the trial, from deciding it.)
 // Trials come after 4 k cycles, then at doubling intervals up to 64 k
 // cycles, so a run follows its network as it fills and the machine as its
-// load changes, for at most 1/32 of the cycles on the slower arrangement.
+// load changes, for at most 1/128 of the cycles on the slower arrangement.
 // Results do not depend on the choice: one lane and two compute the same
 // cycle (TestFastPathMatchesGeneral), so only the speed does.
 
@@ -19,7 +22,8 @@ import "time"
 const autoMinBuffers = 256
 
 const (
-	tuneWindow    = 1024     // cycles timed on each arrangement
+	tuneWindow    = 1024     // cycles a trial times, half on each arrangement
+	tuneStretches = 8        // stretches of a trial, alternating
 	tuneFirst     = 4 << 10  // cycles before the second trial
 	tuneMaxPeriod = 64 << 10 // most cycles between trials
 )
@@ -27,45 +31,44 @@ const (
 type tuner struct {
 	window, maxPeriod int64 // tuneWindow and tuneMaxPeriod (tests shorten them)
 
-	steps  int64 // Step calls so far
-	at     int64 // step at which the next state begins
-	state  int8  // tuneRun, tuneOne or tuneTwo
-	period int64 // steps from the end of a trial to the next
-	t0     time.Time
-	one    time.Duration // the last window's time on one lane
+	steps   int64 // Step calls so far
+	at      int64 // step at which the next stretch or state begins
+	trial   bool  // timing stretches (else running on the last choice)
+	stretch int   // stretches of this trial done
+	period  int64 // steps from the end of a trial to the next
+	t0      time.Time
+	best    [2]time.Duration // best stretch of this trial on one lane, on two
 }
-
-const (
-	tuneRun = iota // running on the arrangement the last trial chose
-	tuneOne        // timing one lane
-	tuneTwo        // timing two lanes
-)
 
 func newTuner() *tuner {
 	return &tuner{window: tuneWindow, maxPeriod: tuneMaxPeriod, period: tuneFirst}
 }
 
-// tune advances the tuner by one cycle, switching lanes at window ends.
+// tune advances the tuner by one cycle, switching lanes at stretch ends.
 func (k *Kernel) tune() {
 	t := k.tuner
 	t.steps++
 	if t.steps < t.at {
 		return
 	}
-	t.at = t.steps + t.window
-	switch t.state {
-	case tuneRun:
-		k.useLanes(false)
-		t.state, t.t0 = tuneOne, time.Now()
-	case tuneOne:
-		t.one = time.Since(t.t0)
-		k.useLanes(true)
-		t.state, t.t0 = tuneTwo, time.Now()
-	case tuneTwo:
-		k.useLanes(time.Since(t.t0) < t.one)
-		t.state, t.at = tuneRun, t.steps+t.period
-		t.period = min(2*t.period, t.maxPeriod)
+	if t.trial {
+		two := t.stretch & 1 // (even stretches run on one lane)
+		if d := time.Since(t.t0); t.stretch < 2 || d < t.best[two] {
+			t.best[two] = d
+		}
+		t.stretch++
+		if t.stretch == tuneStretches {
+			k.useLanes(t.best[1] < t.best[0])
+			t.trial, t.at = false, t.steps+t.period
+			t.period = min(2*t.period, t.maxPeriod)
+			return
+		}
+	} else {
+		t.trial, t.stretch = true, 0
 	}
+	k.useLanes(t.stretch&1 == 1)
+	t.at = t.steps + max(t.window/tuneStretches, 1)
+	t.t0 = time.Now()
 }
 
 // Workers is the number of threads the kernel runs its fast cycles on now.

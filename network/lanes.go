@@ -29,6 +29,15 @@ import (
 // and lanes' fields are padded apart, so the lanes write no cache line in
 // common.
 type lane struct {
+	// mark is seq<<2 | the last step of phase seq this lane has done
+	// (stepRouted...), for the other lane to wait on (await); read and
+	// written atomically. It has a cache line of its own: the other lane
+	// reads it over and over while it waits, and would take the line from
+	// this lane's core at each write to a field beside it.
+	mark uint32
+	_    [60]byte
+	seq  uint32 // the phase this lane runs (crew's count)
+
 	lo, hi int32
 	memo   []uint32 // flow memo (the whole-network lane's serves the general path too)
 	moves  []int32
@@ -41,14 +50,9 @@ type lane struct {
 	posted []int32   // switches with requests this cycle
 	cross  []arrival // flits leaving this lane for the other lane's buffers
 	rels   []int32   // ports of the other lane's switches released this cycle
-	// mark is seq<<2 | the last step of phase seq this lane has done
-	// (stepRouted...), for the other lane to wait on (await); read and
-	// written atomically.
-	mark   uint32
-	seq    uint32 // the phase this lane runs (crew's count)
-	ej     []sunk // flits this lane sank at terminals, for settle
-	hops   int64  // flit-hops this cycle
-	maxOcc int32  // most flits a buffer of this lane held
+	ej     []sunk    // flits this lane sank at terminals, for settle
+	hops   int64     // flit-hops this cycle
+	maxOcc int32     // most flits a buffer of this lane held
 	// Flits this lane sank at terminals this cycle, and those of them in
 	// the measurement window (the statistics' delivered flits).
 	ejected, winEj int64

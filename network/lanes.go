@@ -24,10 +24,9 @@ import (
 // applied does not matter; arrivals commute, as each buffer has one input
 // channel). Ejections are delivered serially after the last phase (settle),
 // in buffer order, so statistics and hooks see the same order as with one
-// lane. The second lane starts on a bitset word of its own
-// (alignCut), the bitsets keep their words on lines of their own (bitset),
-// and lanes' fields are padded apart, so the lanes write no cache line in
-// common.
+// lane. The second lane starts on a bitset word of its own (alignCut), the
+// bitsets keep their words on lines of their own (bitset), and lanes'
+// fields are padded apart, so the lanes write no cache line in common.
 type lane struct {
 	// mark is seq<<2 | the last step of phase seq this lane has done
 	// (stepRouted...), for the other lane to wait on (await); read and

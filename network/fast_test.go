@@ -211,6 +211,49 @@ func TestLanesAlignedCut(t *testing.T) {
 	}
 }
 
+// TestListRunsSameOnTwoLanes: a run of listed packets (whose result lists
+// each delivery, so settle reads the worm records rather than the lanes'
+// copies) and a software-multicast run (whose driver sees each delivery)
+// give the same result on one lane and on two.
+func TestListRunsSameOnTwoLanes(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor")
+	}
+	listed := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 400 {
+		listed.Traffic.Packets = append(listed.Traffic.Packets,
+			fmt.Sprintf("%d,%d,%d,%d", i/2, rng.IntN(64), rng.IntN(64), 1+rng.IntN(6)))
+	}
+	listed.Run = RunConfig{Measure: 1, Drain: 20000, Seed: 1, DeadlockCheck: 256}
+	soft := benchConfig(TopologyConfig{Kind: "hypercube", D: 8}, 0.1)
+	soft.Traffic.Pattern, soft.Multicast.Scheme = "cluster", "umin"
+	soft.Run = RunConfig{Warmup: 200, Measure: 2000, Drain: 20000, Seed: 2, DeadlockCheck: 256}
+	for _, c := range []Config{listed, soft} {
+		var out [2]string
+		for i, w := range []int{1, 2} {
+			c.Run.Workers = w
+			n, err := Build(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w == 2 && n.K.pair == nil {
+				t.Fatal("the network was not cut in two lanes")
+			}
+			r, err := n.RunPlain()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Config.Run.Workers = 0
+			b, _ := json.Marshal(r)
+			out[i] = string(b)
+		}
+		if out[0] != out[1] {
+			t.Fatalf("%s: results differ:\none lane  %s\ntwo lanes %s", c.Topology.Kind, out[0], out[1])
+		}
+	}
+}
+
 // TestHooksSeeOneOrder: the Ejected and Delivered hooks see the same
 // flits and packets in the same order whether a network runs on one lane or
 // two (the lanes sink flits at once, but settle delivers in buffer order).

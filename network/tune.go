@@ -32,8 +32,9 @@ type tuner struct {
 	window, maxPeriod int64 // tuneWindow and tuneMaxPeriod (tests shorten them)
 
 	steps   int64 // Step calls so far
-	at      int64 // step at which the next stretch or state begins
+	at      int64 // step at which the next stretch, its timing or a state begins
 	trial   bool  // timing stretches (else running on the last choice)
+	warming bool  // in a stretch's first cycle, which is not timed
 	stretch int   // stretches of this trial done
 	period  int64 // steps from the end of a trial to the next
 	t0      time.Time
@@ -49,6 +50,13 @@ func (k *Kernel) tune() {
 	t := k.tuner
 	t.steps++
 	if t.steps < t.at {
+		return
+	}
+	if t.warming {
+		// The stretch's first cycle is not timed: the helper thread,
+		// asleep through a stretch on one lane, wakes in it.
+		t.warming, t.t0 = false, time.Now()
+		t.at = t.steps + max(t.window/tuneStretches, 2) - 1
 		return
 	}
 	if t.trial {
@@ -67,8 +75,7 @@ func (k *Kernel) tune() {
 		t.trial, t.stretch = true, 0
 	}
 	k.useLanes(t.stretch&1 == 1)
-	t.at = t.steps + max(t.window/tuneStretches, 1)
-	t.t0 = time.Now()
+	t.at, t.warming = t.steps+1, true
 }
 
 // Workers is the number of threads the kernel runs its fast cycles on now.

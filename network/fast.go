@@ -30,7 +30,6 @@ func (k *Kernel) stepFast() {
 	if k.CheckDeadlock {
 		// The wait-for graph is read between flow and leave.
 		k.phase(phaseRoute)
-		k.later[0], k.later[1] = k.later[0][:0], k.later[1][:0]
 		k.phase(phaseFlow)
 		k.countMoves()
 		if k.Deadlock == nil {
@@ -39,16 +38,15 @@ func (k *Kernel) stepFast() {
 		k.phase(phaseLeave)
 	} else {
 		k.phase(phaseCycle)
-		k.later[0], k.later[1] = k.later[0][:0], k.later[1][:0]
 		k.countMoves()
 		// With no move, leave changed nothing: the graph is as flow saw it.
 		if k.Deadlock == nil && k.nmoved == 0 && k.anyActive() {
 			k.Deadlock = k.detect()
 		}
 	}
-	k.settle(&k.whole)
-	if k.lanes != nil {
-		k.settle(&k.lanes[1]) // (phase settled lane 0)
+	k.later[0], k.later[1] = k.later[0][:0], k.later[1][:0] // (placed by the lanes)
+	if k.lanes == nil {
+		k.settle(&k.whole) // (phase settles the two lanes)
 	}
 	k.fastNow = false
 	k.now++

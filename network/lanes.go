@@ -312,6 +312,7 @@ func (k *Kernel) phase(p int32) {
 		if !early {
 			k.settle(&k.lanes[0])
 		}
+		k.settle(&k.lanes[1])
 		c.k = nil // an idle crew holds no kernel, so the kernel can be collected
 	}
 }

@@ -44,20 +44,11 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 
 func lockstep(t *testing.T, c Config, mixed bool) {
 	c.Run.Workers = 1
-	fast, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slow, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fast := mustBuild(t, c)
+	slow := mustBuild(t, c)
 	slow.K.fast = false
 	c.Run.Workers = 2
-	par, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	par := mustBuild(t, c)
 	if par.K.lanes == nil {
 		t.Fatal("the network was not cut in two lanes")
 	}
@@ -128,15 +119,9 @@ func TestAutoWorkers(t *testing.T) {
 	}
 	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 	c.Run.Workers = 1
-	one, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := mustBuild(t, c)
 	c.Run.Workers = 0
-	auto, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	auto := mustBuild(t, c)
 	tu := auto.K.tuner
 	if tu == nil {
 		t.Fatal("no tuner for an 8×8 mesh with run.workers 0")
@@ -169,15 +154,9 @@ func TestLanesAlignedCut(t *testing.T) {
 		c := zeroLoadConfig(tc.t, "wormhole", bufCases[0], 1, 0, 4)
 		c.Traffic.Load = 0.3
 		c.Run = RunConfig{Warmup: 0, Measure: 500, Drain: 20000, Seed: 3, DeadlockCheck: 64, Workers: 1}
-		one, err := Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		one := mustBuild(t, c)
 		c.Run.Workers = 2
-		two, err := Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		two := mustBuild(t, c)
 		k := two.K
 		if k.lanes == nil {
 			continue // (not cut: nothing to align)
@@ -233,10 +212,7 @@ func TestListRunsSameOnTwoLanes(t *testing.T) {
 		var out [2]string
 		for i, w := range []int{1, 2} {
 			c.Run.Workers = w
-			n, err := Build(c)
-			if err != nil {
-				t.Fatal(err)
-			}
+			n := mustBuild(t, c)
 			if w == 2 && n.K.pair == nil {
 				t.Fatal("the network was not cut in two lanes")
 			}
@@ -266,10 +242,7 @@ func TestHooksSeeOneOrder(t *testing.T) {
 	run := func(workers int, ejected bool) []event {
 		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 		c.Run.Workers = workers
-		n, err := Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n := mustBuild(t, c)
 		var log []event
 		if ejected {
 			n.K.Hooks.Ejected = func(w *flit.Worm, term int32, f flit.Flit, cycle int64) {
@@ -297,10 +270,7 @@ func TestHooksSeeOneOrder(t *testing.T) {
 func TestCrewSequenceWraps(t *testing.T) {
 	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 	c.Run.Workers = 2
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := mustBuild(t, c)
 	n.Cycle()
 	n.K.crew.seq = seqMask - 4
 	done := make(chan struct{})
@@ -327,10 +297,7 @@ func TestCrewStopsWithItsNetwork(t *testing.T) {
 	for range 3 {
 		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 		c.Run.Workers = 2
-		n, err := Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n := mustBuild(t, c)
 		if n.K.lanes == nil {
 			t.Fatal("the 8×8 mesh was not cut in two lanes")
 		}
@@ -372,6 +339,16 @@ func (k *Kernel) unaligned(ids []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// mustBuild builds c, failing the test on an error.
+func mustBuild(t testing.TB, c Config) *Network {
+	t.Helper()
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func sameMoves(a, b []int32) bool {

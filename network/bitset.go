@@ -21,22 +21,22 @@ func newBitset(n int32) bitset { return make(bitset, (n+63)/64*bitsetStride) }
 func (s bitset) words() int { return len(s) / bitsetStride }
 
 // word is the word holding ids [64·wi, 64·wi+64).
-func (s bitset) word(wi int) uint64 { return s[wi*bitsetStride] }
+func (s bitset) word(wi int) uint64 { return *elem(s, int32(wi*bitsetStride)) }
 
-// at is a pointer to the word holding id b.
-func (s bitset) at(b int32) *uint64 { return &s[int(b>>6)*bitsetStride] }
+// wordOf is a pointer to the word holding id b.
+func (s bitset) wordOf(b int32) *uint64 { return elem(s, (b>>6)*bitsetStride) }
 
-func (s bitset) has(b int32) bool { return *s.at(b)&(1<<uint(b&63)) != 0 }
+func (s bitset) has(b int32) bool { return *s.wordOf(b)&(1<<uint(b&63)) != 0 }
 
-func (s bitset) set(b int32)   { *s.at(b) |= 1 << uint(b&63) }
-func (s bitset) clear(b int32) { *s.at(b) &^= 1 << uint(b&63) }
+func (s bitset) set(b int32)   { *s.wordOf(b) |= 1 << uint(b&63) }
+func (s bitset) clear(b int32) { *s.wordOf(b) &^= 1 << uint(b&63) }
 
 // or sets b when v is 1 and leaves it when v is 0, with no branch on v (for
 // conditions the CPU cannot predict).
-func (s bitset) or(b int32, v uint64) { *s.at(b) |= v << uint(b&63) }
+func (s bitset) or(b int32, v uint64) { *s.wordOf(b) |= v << uint(b&63) }
 
 // clearIf clears b when v is 1 and leaves it when v is 0, with no branch.
-func (s bitset) clearIf(b int32, v uint64) { *s.at(b) &^= v << uint(b&63) }
+func (s bitset) clearIf(b int32, v uint64) { *s.wordOf(b) &^= v << uint(b&63) }
 
 // b2u is 1 for true and 0 for false (a flag move, no jump).
 func b2u(c bool) uint64 {

@@ -125,24 +125,24 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 	moves, n := l.moves[:cap(l.moves)], 0 // (room for every buffer of the lane)
 	ej, ne := l.ejm[:cap(l.ejm)], 0       // moves into terminals, kept apart
 	wait, nw := l.wait[:cap(l.wait)], 0
-	e, now, nb, instant, memo := k.epoch<<2, k.now, k.nb, k.instant, l.memo
+	e, now, nb, instant, memo, bs := k.epoch<<2, k.now, k.nb, k.instant, l.memo, k.bs
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.active.word(wi) &^ k.alloc.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			x := &k.bs[b]
+			x := elem(bs, b)
 			ready := b2u(instant || x.Front().Ready(now))
 			d := x.to
 			isBuf := b2u(d < nb) // (d masked to 0, a valid index, when it is a terminal)
-			full := ready & isBuf & b2u(k.bs[d&-int32(isBuf)].Free() == 0)
-			m := &memo[b]
+			full := ready & isBuf & b2u(elem(bs, d&-int32(isBuf)).Free() == 0)
+			m := elem(memo, b)
 			// The memo of a waiting buffer is left as it was (from an
 			// earlier cycle: undecided).
 			keep := -uint32(full)
 			*m = *m&keep | (e|memoNo-uint32(ready))&^keep
 			goes := ready &^ full
-			moves[n], ej[ne], wait[nw] = b, b, b
+			*elem(moves, int32(n)), *elem(ej, int32(ne)), *elem(wait, int32(nw)) = b, b, b
 			n += int(goes & isBuf)
 			ne += int(goes &^ isBuf)
 			nw += int(full)
@@ -157,8 +157,8 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 	}
 	reuse := b2u(k.reuse)
 	for _, b := range wait[:nw] {
-		d := k.bs[b].to
-		md, mb := &memo[d], &memo[b]
+		d := elem(bs, b).to
+		md, mb := elem(memo, d), elem(memo, b)
 		held := b2u(k.alloc.has(d))
 		var ok uint64
 		if b2u(*md>>2 == k.epoch)|held != 0 {
@@ -167,7 +167,7 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 		} else {
 			ok = b2u(k.canMoveFast(l, b))
 		}
-		moves[n] = b
+		*elem(moves, int32(n)) = b
 		n += int(ok)
 	}
 	// The ejections go last, so that leave hands each flit to a buffer or
@@ -214,8 +214,8 @@ func (k *Kernel) flowLarge(l *lane) {
 // full buffers cross the cut both lanes compute the same answers, as
 // nothing they read changes during the flow phase.
 func (k *Kernel) canMoveFast(l *lane, b int32) bool {
-	x := &k.bs[b]
-	m := &l.memo[b]
+	x := elem(k.bs, b)
+	m := elem(l.memo, b)
 	e := k.epoch << 2
 	if *m>>2 == k.epoch {
 		return *m&3 == memoYes
@@ -227,7 +227,7 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 	// terminal).
 	d := x.to
 	isBuf := b2u(d < k.nb)
-	if b2u(ok)&isBuf&b2u(k.bs[d&-int32(isBuf)].Free() == 0) != 0 {
+	if b2u(ok)&isBuf&b2u(elem(k.bs, d&-int32(isBuf)).Free() == 0) != 0 {
 		// d is full, so it is active: it makes room only by moving.
 		ok = k.reuse && !k.alloc.has(d) && k.canMoveFast(l, d)
 	}
@@ -254,9 +254,9 @@ func (k *Kernel) leave(l *lane) {
 	popped := l.popped[:len(moves)]
 	nt, ns, hops := 0, 0, 0
 	nl := int32(len(k.Links))
-	moved, chans := k.moved, k.chans
+	moved, chans, bs := k.moved, k.chans, k.bs
 	for i, b := range moves {
-		x := &k.bs[b]
+		x := elem(bs, b)
 		f := &popped[i]
 		*f = *x.Front()
 		x.Drop()
@@ -265,16 +265,16 @@ func (k *Kernel) leave(l *lane) {
 		routed := int(uint32(x.rSw)>>31) ^ 1
 		hops += routed
 		f.Hops += uint16(int(f.Kind) & routed)
-		moved[b] = now
-		tails[nt] = int32(i)
+		*elem(moved, b) = now
+		*elem(tails, int32(nt)) = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
 		// c is x.ch, or for chanRouted the granted port's link: selected
 		// by a mask, as the compiler would use a jump.
 		c, routedCh := x.ch, -int32(b2u(x.ch == chanRouted))
 		c = c&^routedCh | x.gp&routedCh
 		if c >= 0 {
-			l.carry(&chans[c], now)
-			srcs[ns] = int32(i)
+			l.carry(elem(chans, c), now)
+			*elem(srcs, int32(ns)) = int32(i)
 			ns += int(uint32(nl-1-c) >> 31) // an injection channel: c ≥ nl
 		}
 		// An emptied buffer leaves the active set (an arrival later this
@@ -286,11 +286,11 @@ func (k *Kernel) leave(l *lane) {
 	nb, nbuf := k.nb, l.nbuf
 	if k.lanes == nil {
 		for i, b := range moves[:nbuf] {
-			x := &k.bs[b]
-			k.push(l, x.to, &popped[i], now+int64(x.lat))
+			x := elem(bs, b)
+			k.push(l, x.to, elem(popped, int32(i)), now+int64(x.lat))
 		}
 		for i := nbuf; i < len(moves); i++ {
-			x := &k.bs[moves[i]]
+			x := elem(bs, moves[i])
 			k.eject(x.to-nb, &popped[i], now+int64(x.lat))
 		}
 	} else {
@@ -299,32 +299,32 @@ func (k *Kernel) leave(l *lane) {
 		cross, ej := l.cross[:0], l.ej
 		lo, span := l.lo, uint32(l.hi-l.lo)
 		for i, b := range moves[:nbuf] {
-			x := &k.bs[b]
-			if d, at := x.to, now+int64(x.lat); uint32(d-lo) < span {
-				k.push(l, d, &popped[i], at)
+			x := elem(bs, b)
+			if d, due := x.to, now+int64(x.lat); uint32(d-lo) < span {
+				k.push(l, d, elem(popped, int32(i)), due)
 			} else {
-				cross = append(cross, arrival{f: popped[i], at: at, d: d})
+				cross = append(cross, arrival{f: *elem(popped, int32(i)), at: due, d: d})
 			}
 		}
 		for i := nbuf; i < len(moves); i++ {
 			// The lane sinks the flit at its terminal; settle delivers
 			// tails, in buffer order (and, for the Ejected hook, every
 			// flit).
-			x := &k.bs[moves[i]]
-			d, at := x.to, now+int64(x.lat)
+			x := elem(bs, moves[i])
+			d, due := x.to, now+int64(x.lat)
 			switch f := &popped[i]; {
 			case k.Hooks.Ejected != nil:
-				ej = append(ej, sunk{f: *f, at: at, d: d})
-			case k.sink(l, d-nb, f, at):
-				ej = append(ej, k.sinkTail(f, at, d))
+				ej = append(ej, sunk{f: *f, at: due, d: d})
+			case k.sink(l, d-nb, f, due):
+				ej = append(ej, k.sinkTail(f, due, d))
 			}
 		}
 		l.cross, l.ej = cross, ej
 	}
 	rels, me := l.rels[:0], k.laneOf(l.lo)
 	for _, i := range tails[:nt] {
-		b := moves[i]
-		x := &k.bs[b]
+		b := *elem(moves, i)
+		x := elem(bs, b)
 		if x.rSw >= 0 {
 			if !k.outBuf {
 				k.release(x.rSw, x.gp)
@@ -332,7 +332,7 @@ func (k *Kernel) leave(l *lane) {
 			k.alloc.or(b, b2u(!x.Empty())) // a new worm at the front
 		}
 		if gp := x.rel; gp >= 0 {
-			if s := k.portSw[gp]; k.lanes != nil && int(k.swLane[s]) != me {
+			if s := *elem(k.portSw, gp); k.lanes != nil && int(*elem(k.swLane, s)) != me {
 				rels = append(rels, gp) // the other lane's switch
 			} else {
 				k.release(s, gp)
@@ -345,19 +345,19 @@ func (k *Kernel) leave(l *lane) {
 		l.reach(stepHanded)
 	}
 	for _, i := range srcs[:ns] {
-		f := &popped[i]
-		t := k.bSw[moves[i]]
+		f := elem(popped, i)
+		t := *elem(k.bSw, *elem(moves, i))
 		// A head enters the network now and its worm holds the source
 		// until its tail leaves (one flit: both at once). The kind is
 		// used as numbers, not jumped on.
 		head, tail := int32(f.Kind&1), int32(f.Kind>>1)
-		o := &k.injOwner[t]
+		o := elem(k.injOwner, t)
 		*o += head &^ tail * (f.Worm - *o)
 		*o |= -tail
 		if head != 0 {
 			// (A jump, not a computed write: the worm's record is read
 			// by the lanes that route its head, and written only here.)
-			k.Pool.Worms[f.Worm].InjCycle = now
+			elem(k.Pool.Worms, f.Worm).InjCycle = now
 		}
 		k.refill(t, now+1)
 	}
@@ -373,11 +373,11 @@ func (k *Kernel) leave(l *lane) {
 func (k *Kernel) take(l, o *lane) {
 	k.await(l, stepHanded)
 	for i := range o.cross {
-		a := &o.cross[i]
+		a := elem(o.cross, int32(i))
 		k.push(l, a.d, &a.f, a.at)
 	}
 	for _, gp := range o.rels {
-		k.release(k.portSw[gp], gp)
+		k.release(*elem(k.portSw, gp), gp)
 	}
 }
 
@@ -402,7 +402,7 @@ type sunk struct {
 }
 
 func (k *Kernel) sinkTail(f *flit.Flit, at int64, d int32) sunk {
-	w := &k.Pool.Worms[f.Worm]
+	w := elem(k.Pool.Worms, f.Worm)
 	return sunk{f: *f, at: at, d: d, hops: w.Hops, gen: w.GenCycle, inj: w.InjCycle, measured: w.Measured}
 }
 
@@ -435,19 +435,19 @@ func (k *Kernel) arriveOne(l *lane, d int32, f *flit.Flit, at int64) {
 	k.push(l, d, f, at)
 }
 
-// push puts flit f, due at cycle at, into buffer d.
-func (k *Kernel) push(l *lane, d int32, f *flit.Flit, at int64) {
-	x := &k.bs[d]
+// push puts flit f, due at cycle due, into buffer d.
+func (k *Kernel) push(l *lane, d int32, f *flit.Flit, due int64) {
+	x := elem(k.bs, d)
 	if x.Free() == 0 {
 		l.viol.Overflow++
 		return
 	}
 	wasEmpty := x.Empty()
 	if k.delay != 0 && f.Seq == 0 && x.rSw >= 0 {
-		at += k.delay // a head waits for the routing unit
+		due += k.delay // a head waits for the routing unit
 	}
-	x.PushReady(f, at)
-	k.moved[d] = k.now
+	x.PushReady(f, due)
+	*elem(k.moved, d) = k.now
 	if k.fastNow && k.nb < k.largeAt {
 		// No multicast worm lives, so a flit reaching the front of an
 		// empty routing buffer needs routing exactly when it opens a new

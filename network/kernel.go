@@ -363,14 +363,14 @@ func (k *Kernel) placeOwn(l *lane) {
 // refill puts the next flit of the front packet into terminal term's
 // source register if it is empty.
 func (k *Kernel) refill(term int32, readyAt int64) {
-	b := k.srcBuf[term]
-	x := &k.bs[b]
-	q := &k.queues[term]
+	b := *elem(k.srcBuf, term)
+	x := elem(k.bs, b)
+	q := elem(k.queues, term)
 	if !x.Empty() || q.n == 0 {
 		return
 	}
 	wi := q.front()
-	n, ln := k.issued[term], k.Pool.Worms[wi].Len
+	n, ln := *elem(k.issued, term), elem(k.Pool.Worms, wi).Len
 	// A head waits for the routing unit (added, not jumped over: heads
 	// and the rest alternate).
 	readyAt += k.delay * int64(b2u(n == 0)&b2u(x.rSw >= 0))
@@ -380,7 +380,7 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 		q.pop()
 		n = 0
 	}
-	k.issued[term] = n
+	*elem(k.issued, term) = n
 	x.Push(f)
 	k.setActive(b)
 	k.noteFront(b)
@@ -466,7 +466,7 @@ func (k *Kernel) need(x *bufState, f *flit.Flit) xbar.PortSet {
 // noteFront marks b for allocation if its front flit needs ports it does
 // not hold (a new worm to bind, or a header flit enabling more ports).
 func (k *Kernel) noteFront(b int32) {
-	x := &k.bs[b]
+	x := elem(k.bs, b)
 	if x.rSw < 0 && !(x.ejT >= 0 && k.pathLive > 0) {
 		return
 	}
@@ -492,7 +492,7 @@ func (k *Kernel) route(l *lane) {
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			x := &k.bs[b]
+			x := elem(k.bs, b)
 			f := x.Front()
 			if !f.Ready(k.now) {
 				continue
@@ -506,16 +506,16 @@ func (k *Kernel) route(l *lane) {
 				continue
 			}
 			s := x.rSw
-			sw := &k.sw[s]
+			sw := elem(k.sw, s)
 			if sw.Policy != xbar.Grab && !sw.Grantable(req) {
 				if x.ent < 0 {
 					k.park(b, x, req)
 				}
 				continue
 			}
-			posted[np] = s
+			*elem(posted, int32(np)) = s
 			np += int(b2u(!sw.Pending()))
-			w := &k.Pool.Worms[f.Worm]
+			w := elem(k.Pool.Worms, f.Worm)
 			sw.Post(xbar.Request{In: x.rIn, Want: req, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})
 		}
 	}
@@ -526,11 +526,12 @@ func (k *Kernel) route(l *lane) {
 // is released: until then its request cannot be granted. (Multi-flit
 // multicast headers, whose needs change flit by flit, are not parked.)
 func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
-	sw := &k.sw[x.rSw]
+	sw := elem(k.sw, x.rSw)
 	for m := req; m != 0; {
-		if p := m.Next(); sw.Owner[p] != xbar.Free {
-			gp := k.portBase[x.rSw] + int32(p)
-			x.wait, k.waiters[gp] = k.waiters[gp], b
+		if p := m.Next(); *elem(sw.Owner, int32(p)) != xbar.Free {
+			gp := *elem(k.portBase, x.rSw) + int32(p)
+			w := elem(k.waiters, gp)
+			x.wait, *w = *w, b
 			k.parked.set(b)
 			return
 		}
@@ -540,17 +541,18 @@ func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
 // release frees global port gp of switch s and wakes the buffers parked on
 // it, which request it again from the next cycle on.
 func (k *Kernel) release(s, gp int32) {
-	k.sw[s].Owner[gp-k.portBase[s]] = xbar.Free
-	for b := k.waiters[gp]; b >= 0; b = k.bs[b].wait {
+	*elem(elem(k.sw, s).Owner, gp-*elem(k.portBase, s)) = xbar.Free
+	w := elem(k.waiters, gp)
+	for b := *w; b >= 0; b = elem(k.bs, b).wait {
 		k.parked.clear(b)
 	}
-	k.waiters[gp] = -1
+	*w = -1
 }
 
 // bind routes the worm whose flit f is now at the front of b.
 func (k *Kernel) bind(b int32, f *flit.Flit) {
-	x := &k.bs[b]
-	w := &k.Pool.Worms[f.Worm]
+	x := elem(k.bs, b)
+	w := elem(k.Pool.Worms, f.Worm)
 	x.worm, x.mask, x.ent, x.also = f.Worm, 0, -1, -1
 	x.rSw, x.rIn = x.home, x.homeIn
 	if x.rSw < 0 {
@@ -579,20 +581,21 @@ func (k *Kernel) bind(b int32, f *flit.Flit) {
 // allocate runs the arbiter of every switch that has requests.
 func (k *Kernel) allocate(l *lane) {
 	for _, s := range l.posted {
-		if r, got := k.sw[s].Single(); r != nil {
+		sw := elem(k.sw, s)
+		if r, got := sw.Single(); r != nil {
 			k.grant(r, got)
 		} else {
-			k.sw[s].Arbitrate(k.grant)
+			sw.Arbitrate(k.grant)
 		}
 	}
 	l.posted = l.posted[:0]
 }
 
 func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
-	x := &k.bs[r.Buf]
+	x := elem(k.bs, r.Buf)
 	x.mask |= got
-	x.gp = k.portBase[x.rSw] + int32(bits.TrailingZeros64(uint64(got)))
-	x.to = k.pDest[x.gp]
+	x.gp = *elem(k.portBase, x.rSw) + int32(bits.TrailingZeros64(uint64(got)))
+	x.to = *elem(k.pDest, x.gp)
 	if k.tr != nil {
 		k.tr.Granted(k.now, r.Buf, r.Worm, x.rSw, got)
 	}
@@ -871,16 +874,17 @@ func (k *Kernel) eject(term int32, f *flit.Flit, arrive int64) {
 // settle), so two lanes may run it at once for their own terminals when no
 // Ejected hook is set. It reports whether f is a tail.
 func (k *Kernel) sink(l *lane, term int32, f *flit.Flit, arrive int64) bool {
-	w := &k.Pool.Worms[f.Worm]
+	w := elem(k.Pool.Worms, f.Worm)
 	if !k.isDest(w, f.Worm, term) {
 		l.viol.Misdelivered++
 	}
 	// Whether f is a head, a body flit or a tail is a coin toss to the
 	// CPU, so what depends on it is computed, not jumped over: the order
 	// check and the terminal's current worm (none after a tail).
-	l.viol.OutOfOrder += int64(b2u(k.sinkWorm[term] == f.Worm) & b2u(f.Seq <= k.sinkSeq[term]))
+	sw, sq := elem(k.sinkWorm, term), elem(k.sinkSeq, term)
+	l.viol.OutOfOrder += int64(b2u(*sw == f.Worm) & b2u(f.Seq <= *sq))
 	tail := int32(f.Kind>>1) & 1 // Kind bit 1: tail
-	k.sinkWorm[term], k.sinkSeq[term] = f.Worm|-tail, f.Seq
+	*sw, *sq = f.Worm|-tail, f.Seq
 	w.Recvd++
 	if f.Seq == 0 && w.Cast == flit.Unicast {
 		w.Hops = int32(f.Hops)

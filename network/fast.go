@@ -122,32 +122,14 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 		k.flowLarge(l)
 		return
 	}
-	moves, n := l.moves[:cap(l.moves)], 0 // (room for every buffer of the lane)
-	ej, ne := l.ejm[:cap(l.ejm)], 0       // moves into terminals, kept apart
-	wait, nw := l.wait[:cap(l.wait)], 0
-	e, now, nb, instant, memo, bs := k.epoch<<2, k.now, k.nb, k.instant, l.memo, k.bs
-	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
-		word := k.active.word(wi) &^ k.alloc.word(wi)
-		for word != 0 {
-			b := int32(wi<<6 | bits.TrailingZeros64(word))
-			word &= word - 1
-			x := elem(bs, b)
-			ready := b2u(instant || x.Front().Ready(now))
-			d := x.to
-			isBuf := b2u(d < nb) // (d masked to 0, a valid index, when it is a terminal)
-			full := ready & isBuf & b2u(elem(bs, d&-int32(isBuf)).Free() == 0)
-			m := elem(memo, b)
-			// The memo of a waiting buffer is left as it was (from an
-			// earlier cycle: undecided).
-			keep := -uint32(full)
-			*m = *m&keep | (e|memoNo-uint32(ready))&^keep
-			goes := ready &^ full
-			*elem(moves, int32(n)), *elem(ej, int32(ne)), *elem(wait, int32(nw)) = b, b, b
-			n += int(goes & isBuf)
-			ne += int(goes &^ isBuf)
-			nw += int(full)
-		}
+	moves, ej, wait := l.moves[:cap(l.moves)], l.ejm[:cap(l.ejm)], l.wait[:cap(l.wait)]
+	var n, ne, nw int
+	if k.instant {
+		n, ne, nw = k.scanInstant(l, moves, ej, wait)
+	} else {
+		n, ne, nw = k.scan(l, moves, ej, wait)
 	}
+	e, memo, bs := k.epoch<<2, l.memo, k.bs
 	// A waiting buffer whose destination has been decided (or cannot
 	// move: it holds a worm still to be routed) is decided from that
 	// answer without a jump; the rest, in chains of waiting buffers, by
@@ -167,13 +149,69 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 		} else {
 			ok = b2u(k.canMoveFast(l, b))
 		}
-		*elem(moves, int32(n)) = b
+		*elem(moves, n) = b
 		n += int(ok)
 	}
 	// The ejections go last, so that leave hands each flit to a buffer or
 	// a terminal without asking which.
 	l.nbuf = n
 	l.moves = append(moves[:n], ej[:ne]...)
+}
+
+// scan is flowFast's first pass over lane l's buffers outside the
+// allocation set: it lists in moves those that move into a buffer, in ej
+// those that move into a terminal, and in wait those whose destination is
+// full, and records the decided ones in the memo.
+func (k *Kernel) scan(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
+	e, now, nb, memo, bs := k.epoch<<2, k.now, k.nb, l.memo, k.bs
+	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
+		word := k.active.word(wi) &^ k.alloc.word(wi)
+		for word != 0 {
+			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			word &= word - 1
+			x := elem(bs, b)
+			ready := b2u(x.Front().Ready(now))
+			d := x.to
+			isBuf := b2u(d < nb) // (d masked to 0, a valid index, when it is a terminal)
+			full := ready & isBuf & b2u(elem(bs, d&-int32(isBuf)).Free() == 0)
+			m := elem(memo, b)
+			// The memo of a waiting buffer is left as it was (from an
+			// earlier cycle: undecided).
+			keep := -uint32(full)
+			*m = *m&keep | (e|memoNo-uint32(ready))&^keep
+			goes := ready &^ full
+			*elem(moves, n), *elem(ej, ne), *elem(wait, nw) = b, b, b
+			n += int(goes & isBuf)
+			ne += int(goes &^ isBuf)
+			nw += int(full)
+		}
+	}
+	return n, ne, nw
+}
+
+// scanInstant is scan when every front flit is ready (Kernel.instant):
+// one value fewer to keep per buffer, which keeps the loop's counters in
+// registers.
+func (k *Kernel) scanInstant(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
+	yes, nb, memo, bs := k.epoch<<2|memoYes, k.nb, l.memo, k.bs
+	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
+		word := k.active.word(wi) &^ k.alloc.word(wi)
+		for word != 0 {
+			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			word &= word - 1
+			d := elem(bs, b).to
+			isBuf := b2u(d < nb)
+			full := isBuf & b2u(elem(bs, d&-int32(isBuf)).Free() == 0)
+			m := elem(memo, b)
+			keep := -uint32(full)
+			*m = *m&keep | yes&^keep
+			*elem(moves, n), *elem(ej, ne), *elem(wait, nw) = b, b, b
+			n += int(isBuf &^ full)
+			ne += int(isBuf ^ 1)
+			nw += int(full)
+		}
+	}
+	return n, ne, nw
 }
 
 // largeBuffers (Kernel.largeAt) is the size from which the fast path favours
@@ -266,7 +304,7 @@ func (k *Kernel) leave(l *lane) {
 		hops += routed
 		f.Hops += uint16(int(f.Kind) & routed)
 		*elem(moved, b) = now
-		*elem(tails, int32(nt)) = int32(i)
+		*elem(tails, nt) = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
 		// c is x.ch, or for chanRouted the granted port's link: selected
 		// by a mask, as the compiler would use a jump.
@@ -274,7 +312,7 @@ func (k *Kernel) leave(l *lane) {
 		c = c&^routedCh | x.gp&routedCh
 		if c >= 0 {
 			l.carry(elem(chans, c), now)
-			*elem(srcs, int32(ns)) = int32(i)
+			*elem(srcs, ns) = int32(i)
 			ns += int(uint32(nl-1-c) >> 31) // an injection channel: c ≥ nl
 		}
 		// An emptied buffer leaves the active set (an arrival later this
@@ -287,7 +325,7 @@ func (k *Kernel) leave(l *lane) {
 	if k.lanes == nil {
 		for i, b := range moves[:nbuf] {
 			x := elem(bs, b)
-			k.push(l, x.to, elem(popped, int32(i)), now+int64(x.lat))
+			k.push(l, x.to, elem(popped, i), now+int64(x.lat))
 		}
 		for i := nbuf; i < len(moves); i++ {
 			x := elem(bs, moves[i])
@@ -301,9 +339,9 @@ func (k *Kernel) leave(l *lane) {
 		for i, b := range moves[:nbuf] {
 			x := elem(bs, b)
 			if d, due := x.to, now+int64(x.lat); uint32(d-lo) < span {
-				k.push(l, d, elem(popped, int32(i)), due)
+				k.push(l, d, elem(popped, i), due)
 			} else {
-				cross = append(cross, arrival{f: *elem(popped, int32(i)), at: due, d: d})
+				cross = append(cross, arrival{f: *elem(popped, i), at: due, d: d})
 			}
 		}
 		for i := nbuf; i < len(moves); i++ {
@@ -373,7 +411,7 @@ func (k *Kernel) leave(l *lane) {
 func (k *Kernel) take(l, o *lane) {
 	k.await(l, stepHanded)
 	for i := range o.cross {
-		a := elem(o.cross, int32(i))
+		a := elem(o.cross, i)
 		k.push(l, a.d, &a.f, a.at)
 	}
 	for _, gp := range o.rels {

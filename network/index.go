@@ -12,7 +12,7 @@ import "unsafe"
 // Building with -tags checked puts them back (index_checked.go): CI runs the
 // network tests that way too, so an index out of range still fails a test
 // rather than corrupting memory unseen.
-func elem[T any](s []T, i int32) *T {
+func elem[T any, I int | int32](s []T, i I) *T {
 	var z T
 	return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(i)*unsafe.Sizeof(z)))
 }

@@ -3,4 +3,4 @@
 package network
 
 // elem is &s[i], bounds-checked: the checked build of index.go's elem.
-func elem[T any](s []T, i int32) *T { return &s[i] }
+func elem[T any, I int | int32](s []T, i I) *T { return &s[i] }

@@ -513,7 +513,7 @@ func (k *Kernel) route(l *lane) {
 				}
 				continue
 			}
-			*elem(posted, int32(np)) = s
+			*elem(posted, np) = s
 			np += int(b2u(!sw.Pending()))
 			w := elem(k.Pool.Worms, f.Worm)
 			sw.Post(xbar.Request{In: x.rIn, Want: req, Worm: f.Worm, Age: w.GenCycle, Src: w.Src, ID: w.ID, Buf: b})

@@ -290,35 +290,9 @@ func (k *Kernel) leave(l *lane) {
 	now := k.now
 	moves, tails, srcs := l.moves, l.tails[:cap(l.tails)], l.srcs[:cap(l.srcs)]
 	popped := l.popped[:len(moves)]
-	nt, ns, hops := 0, 0, 0
-	nl := int32(len(k.Links))
-	moved, chans, bs := k.moved, k.chans, k.bs
-	for i, b := range moves {
-		x := elem(bs, b)
-		f := &popped[i]
-		*f = *x.Front()
-		x.Drop()
-		// A flit leaving a routing buffer crosses switch x.rSw; a head
-		// counts the hop (Kind bit 0: head).
-		routed := int(uint32(x.rSw)>>31) ^ 1
-		hops += routed
-		f.Hops += uint16(int(f.Kind) & routed)
-		*elem(moved, b) = now
-		*elem(tails, nt) = int32(i)
-		nt += int(f.Kind >> 1) // Kind bit 1: tail
-		// c is x.ch, or for chanRouted the granted port's link: selected
-		// by a mask, as the compiler would use a jump.
-		c, routedCh := x.ch, -int32(b2u(x.ch == chanRouted))
-		c = c&^routedCh | x.gp&routedCh
-		if c >= 0 {
-			l.carry(elem(chans, c), now)
-			*elem(srcs, ns) = int32(i)
-			ns += int(uint32(nl-1-c) >> 31) // an injection channel: c ≥ nl
-		}
-		// An emptied buffer leaves the active set (an arrival later this
-		// cycle sets it again).
-		k.active.clearIf(b, b2u(x.Empty()))
-	}
+	nt, hops := k.pop(moves, popped, tails)
+	ns := k.markChannels(l, moves, srcs)
+	bs := k.bs
 	l.popped = popped
 	l.hops += int64(hops)
 	nb, nbuf := k.nb, l.nbuf
@@ -402,6 +376,51 @@ func (k *Kernel) leave(l *lane) {
 	if k.lanes != nil {
 		k.take(l, &k.lanes[1-k.laneOf(l.lo)])
 	}
+}
+
+// pop is leave's first pass: it takes the front flit of each buffer in
+// moves into popped, lists the positions of the tails in tails and counts
+// the flits crossing a switch. markChannels is the second: it marks the
+// channels the flits cross and lists the flits leaving source registers.
+// (Two functions, each with few enough values that the compiler keeps
+// most of them in registers.)
+func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops int) {
+	now, moved, bs, active := k.now, k.moved, k.bs, k.active
+	for i, b := range moves {
+		x := elem(bs, b)
+		f := elem(popped, i)
+		*f = *x.Front()
+		x.Drop()
+		// A flit leaving a routing buffer crosses switch x.rSw; a head
+		// counts the hop (Kind bit 0: head).
+		routed := int(uint32(x.rSw)>>31) ^ 1
+		hops += routed
+		f.Hops += uint16(int(f.Kind) & routed)
+		*elem(moved, b) = now
+		*elem(tails, nt) = int32(i)
+		nt += int(f.Kind >> 1) // Kind bit 1: tail
+		// An emptied buffer leaves the active set (an arrival later this
+		// cycle sets it again).
+		active.clearIf(b, b2u(x.Empty()))
+	}
+	return nt, hops
+}
+
+func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32) (ns int) {
+	now, nl, chans, bs := k.now, int32(len(k.Links)), k.chans, k.bs
+	for i, b := range moves {
+		x := elem(bs, b)
+		// c is x.ch, or for chanRouted the granted port's link: selected
+		// by a mask, as the compiler would use a jump.
+		c, routedCh := x.ch, -int32(b2u(x.ch == chanRouted))
+		c = c&^routedCh | x.gp&routedCh
+		if c >= 0 {
+			l.carry(elem(chans, c), now)
+			*elem(srcs, ns) = int32(i)
+			ns += int(uint32(nl-1-c) >> 31) // an injection channel: c ≥ nl
+		}
+	}
+	return ns
 }
 
 // take applies, in lane l, what lane o's leave phase left for it: flits for

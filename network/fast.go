@@ -172,8 +172,8 @@ func (k *Kernel) scan(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
 			x := elem(bs, b)
 			ready := b2u(x.Front().Ready(now))
 			d := x.to
-			isBuf := b2u(d < nb) // (d masked to 0, a valid index, when it is a terminal)
-			full := ready & isBuf & b2u(elem(bs, d&-int32(isBuf)).Free() == 0)
+			isBuf := b2u(d < nb)
+			full := ready & isBuf & b2u(elem(bs, orOwn(d, b, nb)).Free() == 0)
 			m := elem(memo, b)
 			// The memo of a waiting buffer is left as it was (from an
 			// earlier cycle: undecided).
@@ -201,7 +201,7 @@ func (k *Kernel) scanInstant(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
 			word &= word - 1
 			d := elem(bs, b).to
 			isBuf := b2u(d < nb)
-			full := isBuf & b2u(elem(bs, d&-int32(isBuf)).Free() == 0)
+			full := isBuf & b2u(elem(bs, orOwn(d, b, nb)).Free() == 0)
 			m := elem(memo, b)
 			keep := -uint32(full)
 			*m = *m&keep | yes&^keep
@@ -244,6 +244,19 @@ func (k *Kernel) flowLarge(l *lane) {
 	l.moves = append(moves[:n], ej[:ne]...)
 }
 
+// orOwn is d if it is a buffer (below nb), else b: where a move out of b
+// goes when that is a buffer, and otherwise a buffer whose room can be
+// read, its answer unused, without a jump. (b, whose state the caller reads
+// anyway, rather than a fixed buffer such as 0, which the other lane may be
+// filling from its source queue at the time: a data race, if a harmless
+// one.)
+func orOwn(d, b, nb int32) int32 {
+	if d >= nb {
+		return b
+	}
+	return d
+}
+
 // canMoveFast decides and memoises whether b's front flit moves this cycle
 // (b is active and outside the allocation set). As in canMove, a buffer met
 // again while its own answer is pending is part of a loop of full buffers,
@@ -261,11 +274,10 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 	*m = e | memoVisiting
 	ok := x.Front().Ready(k.now)
 	// Whether the front waits on a full buffer d is one jump: the terms
-	// are combined as numbers (d masked to 0, a valid index, when it is a
-	// terminal).
+	// are combined as numbers.
 	d := x.to
 	isBuf := b2u(d < k.nb)
-	if b2u(ok)&isBuf&b2u(elem(k.bs, d&-int32(isBuf)).Free() == 0) != 0 {
+	if b2u(ok)&isBuf&b2u(elem(k.bs, orOwn(d, b, k.nb)).Free() == 0) != 0 {
 		// d is full, so it is active: it makes room only by moving.
 		ok = k.reuse && !k.alloc.has(d) && k.canMoveFast(l, d)
 	}

@@ -354,3 +354,51 @@ func mustBuild(t testing.TB, c Config) *Network {
 func sameMoves(a, b []int32) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
+
+// TestPresamplingKeepsRun: on two lanes the main thread draws the next
+// cycle's traffic while it waits for the helper (presample.go); the run is
+// the one-lane run, draw for draw, with routers that draw per packet too,
+// and when something else draws from the kernel's source between cycles
+// (then the draws are dropped).
+func TestPresamplingKeepsRun(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor")
+	}
+	run := RunConfig{Warmup: 200, Measure: 2000, Drain: 20000, Seed: 3, DeadlockCheck: 256}
+	mesh := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	cube := benchConfig(TopologyConfig{Kind: "hypercube", D: 7}, 0.3)
+	cube.Routing = "ecube-random" // Init draws a start dimension per packet
+	esmin := benchConfig(TopologyConfig{Kind: "esmin", K: 2, N: 6, Dims: IntList{1, 2, 3, 4, 5, 1, 0}, Path: "random"}, 0.2)
+	esmin.Buffers = BufferConfig{Output: 1}
+	for _, c := range []Config{mesh, cube, esmin} {
+		c.Run = run
+		for _, foreign := range []bool{false, true} {
+			var out [2]string
+			for i, w := range []int{1, 2} {
+				c.Run.Workers = w
+				n := mustBuild(t, c)
+				for !n.Done() {
+					n.Cycle()
+					if foreign && n.K.Now()%5 == 0 {
+						n.K.Rand().Uint64()
+					}
+				}
+				if w == 2 {
+					switch p := n.pre; {
+					case p == nil || n.K.pair == nil:
+						t.Fatalf("%s: no presampling on two lanes", c.Topology.Kind)
+					case p.used == 0, foreign && p.dropped < p.used/10:
+						t.Fatalf("%s foreign=%v: %d cycles from draws made ahead, %d dropped", c.Topology.Kind, foreign, p.used, p.dropped)
+					}
+				}
+				r := n.Result()
+				r.Config.Run.Workers = 0
+				b, _ := json.Marshal(r)
+				out[i] = string(b)
+			}
+			if out[0] != out[1] {
+				t.Fatalf("%s foreign=%v: results differ:\none lane  %s\ntwo lanes %s", c.Topology.Kind, foreign, out[0], out[1])
+			}
+		}
+	}
+}

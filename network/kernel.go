@@ -107,6 +107,7 @@ type Kernel struct {
 	reuse         bool
 	delay         int64
 	rng           *rand.Rand
+	src           *rand.PCG // rng's source (presampling copies its state)
 	Hooks         Hooks
 
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
@@ -192,7 +193,11 @@ type Kernel struct {
 	_       [64]byte
 
 	// The main thread's.
-	whole  lane
+	whole lane
+	// idle, if set, is called by the main thread while it waits for the
+	// helper (presampling: presample.go). It must return quickly and touch
+	// nothing the lanes use.
+	idle   func()
 	moves  []int32
 	nmoved int   // moves in the last cycle
 	maxOcc int32 // most flits any switch buffer held
@@ -291,7 +296,20 @@ func (k *Kernel) Enqueue(src, dst, flits int) int32 {
 // this thread writes none of the other lane's sources. Nothing between
 // generation and Step reads the sources, so the run is the same.
 func (k *Kernel) enqueueLater(src, dst, flits int) {
-	wi := k.newUnicast(src, dst, flits)
+	k.listLater(k.newUnicast(src, dst, flits), src)
+}
+
+// enqueueDrawn is enqueueLater for a packet whose router draws were made
+// ahead of time (presample.go): the router's Init would set aux.
+func (k *Kernel) enqueueDrawn(src, dst, flits int, aux uint64) {
+	wi := k.newWorm(src, flits)
+	w := &k.Pool.Worms[wi]
+	w.Dst, w.Dests, w.Aux = int32(dst), 1, aux
+	k.listLater(wi, src)
+}
+
+// listLater counts new packet wi and lists it for placing (enqueueLater).
+func (k *Kernel) listLater(wi int32, src int) {
 	if k.stats != nil {
 		k.stats.generated(&k.Pool.Worms[wi], k.now)
 	}

@@ -221,9 +221,16 @@ func (l *lane) reach(s uint32) { atomic.StoreUint32(&l.mark, l.seq<<2|s) }
 // (Both lanes run the phase, so it never waits for a phase to be posted.)
 func (k *Kernel) await(l *lane, s uint32) {
 	o := &k.lanes[1-k.laneOf(l.lo)]
+	idle := k.idle
+	if l != &k.lanes[0] {
+		idle = nil // (the helper's)
+	}
 	for i := 1; ; i++ {
 		if m := atomic.LoadUint32(&o.mark); m>>2 == l.seq && m&3 >= s {
 			return
+		}
+		if idle != nil {
+			idle()
 		}
 		if i&4095 == 0 {
 			runtime.Gosched() // (o may wait for this thread's processor)
@@ -301,7 +308,15 @@ func (k *Kernel) phase(p int32) {
 	// Wait for the helper: spin for a while (its share takes about as long
 	// as this thread's), then sleep rather than spin on a core it may need
 	// (when other programs share the cores).
-	c.wait(func() bool { return c.done.Load() == s }, minSpin, func() {
+	c.wait(func() bool {
+		if c.done.Load() == s {
+			return true
+		}
+		if k.idle != nil {
+			k.idle()
+		}
+		return false
+	}, minSpin, func() {
 		c.waiting.Store(true)
 		if c.done.Load() != s {
 			<-c.finished

@@ -34,7 +34,7 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		mode:   s.Mode,
 		reuse:  s.Reuse,
 		delay:  int64(s.Delay),
-		rng:    rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15)),
+		src:    rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15),
 		outBuf: s.OutDepth > 0,
 		fast:   s.Mode == link.Wormhole,
 		// With one-cycle links and no routing delay a flit is ready from
@@ -43,6 +43,7 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		instant: s.Latency == 1 && s.Delay == 0,
 		largeAt: largeBuffers,
 	}
+	k.rng = rand.New(k.src)
 	k.spec = s
 	k.layout(s, -1, 0)
 	return k, nil

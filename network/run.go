@@ -34,6 +34,7 @@ type Network struct {
 	scheme       traffic.Scheme // hardware or a software multicast
 	emitErr      error          // first multicast the kernel refused
 	payloads     map[uint64]any // external packets' payloads by worm ID
+	pre          *presampler    // draws the next cycle's traffic ahead (two lanes)
 }
 
 // Validate checks every setting of c by building the experiment without
@@ -109,6 +110,7 @@ func Build(c Config) (*Network, error) {
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
+	n.startPresampling()
 	return n, nil
 }
 
@@ -194,8 +196,11 @@ func (n *Network) Cycle() {
 	if now == n.end && !n.trace {
 		n.snapshotUtil()
 	}
-	if n.gen.NextAt(now) == now {
+	if n.gen.NextAt(now) == now && (n.pre == nil || !n.pre.emitDrawn(now)) {
 		n.gen.Generate(now, n)
+	}
+	if n.pre != nil {
+		n.pre.begin(now + 1) // (drawn while this cycle waits for the helper)
 	}
 	k.CheckDeadlock = now%n.Cfg.Run.DeadlockCheck == 0
 	k.Step()

@@ -38,6 +38,27 @@ type MulticastEmitter interface {
 	EmitMulticast(src int, dsts []int, flits int)
 }
 
+// A Presampler is a Generator whose packets for the next cycle can be drawn
+// ahead of Generate by the caller, from a copy of the random source (the
+// network draws them while its main thread waits for its helper): every
+// draw depends on nothing but the source, the cycle and the terminal.
+type Presampler interface {
+	Generator
+	// Terminals is the number of terminals (the range of Presample).
+	Terminals() int
+	// Presample draws from src what terminals [from, to) would create in
+	// cycle now if Generate(now, e) came next, calling emit for each packet
+	// as Generate would call e.Emit (emit may draw from src too, as the
+	// emitter may). rng is a rand.Rand over src (for the draws that need
+	// one; the coin tosses call src directly, at half the cost). It changes
+	// nothing in the generator, and reports false, having drawn nothing, if
+	// Generate(now) would do more than cycle now's draws in terminal order.
+	Presample(now int64, from, to int, src *rand.PCG, rng *rand.Rand, emit func(src, dst, flits int)) bool
+	// Presampled records that the caller has emitted cycle now's packets
+	// from Presample's draws, in place of Generate(now).
+	Presampled(now int64)
+}
+
 // Generator creates packets over time.
 type Generator interface {
 	// Generate emits the packets created at cycle now, and any still due
@@ -203,6 +224,24 @@ func (g *bernoulli) NextAt(now int64) int64 {
 	}
 	return max(t, now)
 }
+
+func (g *bernoulli) Terminals() int { return g.n }
+
+// Presample is Generate's per-cycle trials, from another source; only the
+// trials sampler keeps no state but the last cycle done.
+func (g *bernoulli) Presample(now int64, from, to int, src *rand.PCG, rng *rand.Rand, emit func(src, dst, flits int)) bool {
+	if !g.started || !g.trials || g.done != now-1 {
+		return false
+	}
+	for i := from; i < to; i++ {
+		if g.all || src.Uint64() < g.thr {
+			emit(i, g.pat.Dest(i, rng), g.length.Draw(rng))
+		}
+	}
+	return true
+}
+
+func (g *bernoulli) Presampled(now int64) { g.done = now }
 
 func (g *bernoulli) Generate(now int64, e Emitter) {
 	if !g.started {

@@ -3,6 +3,7 @@ package traffic
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -228,3 +229,48 @@ func benchGen(b *testing.B, mode byte) {
 func BenchmarkBernoulli(b *testing.B)          { benchGen(b, 0) }
 func BenchmarkBernoulliGeometric(b *testing.B) { benchGen(b, 'g') }
 func BenchmarkBernoulliTrials(b *testing.B)    { benchGen(b, 't') }
+
+// Presampling a cycle from a copy of the source, in chunks, then
+// Presampled, gives the packets and the source state that Generate gives;
+// and Presample refuses, drawing nothing, what Generate would not do next.
+func TestBernoulliPresample(t *testing.T) {
+	const n = 32
+	pat := mustPattern(t, "uniform", Shape{N: n})
+	ref, refSrc := newBernoulli(n, 0.5, Length{1, 3}, pat, nil, 0), rand.NewPCG(3, 4)
+	ref.rng = rand.New(refSrc)
+	g, src := newBernoulli(n, 0.5, Length{1, 3}, pat, nil, 0), rand.NewPCG(3, 4)
+	g.rng = rand.New(src)
+	var want, got recorder
+	for now := int64(0); now < 300; now++ {
+		want.cycle, got.cycle = now, now
+		ref.Generate(now, &want)
+		if now%3 == 0 { // every third cycle as Generate, the rest presampled
+			g.Generate(now, &got)
+			continue
+		}
+		cp := *src
+		rng := rand.New(&cp)
+		for from := 0; from < n; from += 5 {
+			if !g.Presample(now, from, min(from+5, n), &cp, rng, got.Emit) {
+				t.Fatalf("cycle %d: presample refused", now)
+			}
+		}
+		*src = cp
+		g.Presampled(now)
+	}
+	if len(got.pkts) == 0 || !reflect.DeepEqual(got.pkts, want.pkts) || *src != *refSrc {
+		t.Fatalf("presampled run differs: %d packets against %d", len(got.pkts), len(want.pkts))
+	}
+	geo := NewBernoulli(n, 0.01, Length{1, 1}, pat, g.rng).(Presampler) // p < geomBelow: geometric gaps
+	geo.NextAt(0)
+	before := *src
+	if g.Presample(301, 0, n, src, g.rng, got.Emit) { // 300 was skipped
+		t.Error("presampled a cycle that is not the next")
+	}
+	if geo.Presample(0, 0, n, src, g.rng, got.Emit) {
+		t.Error("presampled the geometric sampler")
+	}
+	if *src != before {
+		t.Error("a refused presample drew")
+	}
+}

@@ -62,7 +62,10 @@ func (t *Topology) Terminals() int { return len(t.InSwitch) }
 // Router is a routing function: the set of output ports a head flit takes at
 // a switch. Init runs once per packet when it is created, and may draw random
 // numbers to fix per-packet choices in w.Aux (a random start dimension, an
-// extra-stage path). Route must be a pure function of its arguments and w,
+// extra-stage path); it writes nothing else, and its draws depend only on
+// the router and on w's source, destination and length (the network draws
+// them ahead of time on a scratch worm: presample.go). Route must be a pure
+// function of its arguments and w,
 // so that it can be re-evaluated and so that runs are deterministic.
 type Router interface {
 	Name() string

@@ -144,6 +144,37 @@ func TestAutoWorkers(t *testing.T) {
 	}
 }
 
+// TestTunerWatchesSpeed: between trials the tuner times the running
+// arrangement, and when it slows down (here two lanes turning five times
+// slower, on a clock that counts a set time per cycle) it tries again at
+// once rather than at the next periodic trial, and moves to one lane.
+func TestTunerWatchesSpeed(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: automatic mode uses one lane")
+	}
+	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	c.Run.Workers = 0
+	n := mustBuild(t, c)
+	tu := n.K.tuner
+	var elapsed time.Duration
+	tu.clock = func() time.Time { return time.Unix(0, 0).Add(elapsed) }
+	tu.window, tu.period, tu.maxPeriod, tu.watch = 16, 64, 1<<30, 128
+	cost := [3]time.Duration{0, 2 * time.Microsecond, time.Microsecond} // by workers
+	for i := range 1000 {
+		n.Cycle()
+		elapsed += cost[n.K.Workers()]
+		if i == 600 {
+			if n.K.Workers() != 2 {
+				t.Fatal("the tuner did not pick the faster two lanes")
+			}
+			cost[2] = 5 * cost[1] // the cores drift apart
+		}
+	}
+	if n.K.Workers() != 1 {
+		t.Fatalf("400 cycles after two lanes turned 5× slower the tuner still runs %d", n.K.Workers())
+	}
+}
+
 // TestLanesAlignedCut: a two-lane kernel starts its second lane on a bitset
 // word of its own, behind a gap of ids that are no buffers (depth 0, never
 // holding a flit), and is otherwise laid out as the one-lane kernel: the

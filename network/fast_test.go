@@ -147,7 +147,9 @@ func TestAutoWorkers(t *testing.T) {
 // TestTunerWatchesSpeed: between trials the tuner times the running
 // arrangement, and when it slows down (here two lanes turning five times
 // slower, on a clock that counts a set time per cycle) it tries again at
-// once rather than at the next periodic trial, and moves to one lane.
+// once rather than at the next periodic trial, and moves to one lane; the
+// change of choice brings the trials back to short intervals, so when two
+// lanes turn fast again it returns to them soon.
 func TestTunerWatchesSpeed(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one processor: automatic mode uses one lane")
@@ -158,20 +160,26 @@ func TestTunerWatchesSpeed(t *testing.T) {
 	tu := n.K.tuner
 	var elapsed time.Duration
 	tu.clock = func() time.Time { return time.Unix(0, 0).Add(elapsed) }
-	tu.window, tu.period, tu.maxPeriod, tu.watch = 16, 64, 1<<30, 128
+	tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 16, 64, 64, 1<<30, 128
 	cost := [3]time.Duration{0, 2 * time.Microsecond, time.Microsecond} // by workers
-	for i := range 1000 {
+	for i := range 3000 {
 		n.Cycle()
 		elapsed += cost[n.K.Workers()]
-		if i == 600 {
+		switch i {
+		case 1400:
 			if n.K.Workers() != 2 {
 				t.Fatal("the tuner did not pick the faster two lanes")
 			}
 			cost[2] = 5 * cost[1] // the cores drift apart
+		case 1800:
+			if n.K.Workers() != 1 {
+				t.Fatalf("400 cycles after two lanes turned 5× slower the tuner still runs %d", n.K.Workers())
+			}
+			cost[2] = cost[1] / 2 // and back
 		}
 	}
-	if n.K.Workers() != 1 {
-		t.Fatalf("400 cycles after two lanes turned 5× slower the tuner still runs %d", n.K.Workers())
+	if n.K.Workers() != 2 {
+		t.Fatal("1200 cycles after two lanes turned fast again the tuner still runs one")
 	}
 }
 

@@ -19,7 +19,10 @@ import "time"
 // instant (a virtual machine's processors moved apart: measured on this
 // project's machine, two threads then run the 8×8 mesh at 85 k cycles/s
 // against 165 k on one), and a run should not wait up to 64 k cycles for
-// the next trial. Results do not depend on the choice: one lane and two
+// the next trial. A trial whose choice differs from the last one's starts
+// the intervals again from 4 k cycles: the machine has changed, and may
+// change back (which the timing of one lane does not see). Results do not
+// depend on the choice: one lane and two
 // compute the same cycle (TestFastPathMatchesGeneral), so only the speed
 // does.
 
@@ -37,8 +40,10 @@ const (
 )
 
 type tuner struct {
-	window, maxPeriod, watch int64 // tuneWindow, tuneMaxPeriod and tuneWatch (tests shorten them)
-	clock                    func() time.Time
+	// tuneWindow, tuneFirst, tuneMaxPeriod and tuneWatch (tests shorten
+	// them), and the clock (tests count time themselves).
+	window, first, maxPeriod, watch int64
+	clock                           func() time.Time
 
 	steps   int64 // Step calls so far
 	at      int64 // step at which the next stretch, its timing or a state begins
@@ -48,6 +53,7 @@ type tuner struct {
 	period  int64 // steps from the end of a trial to the next
 	t0      time.Time
 	best    [2]time.Duration // best stretch of the last trial on one lane, on two
+	two     bool             // the last trial chose two lanes
 	// The running arrangement's timing between trials: from step watchAt
 	// (0: not timing) since watch0.
 	watchAt int64
@@ -55,7 +61,7 @@ type tuner struct {
 }
 
 func newTuner() *tuner {
-	return &tuner{window: tuneWindow, maxPeriod: tuneMaxPeriod, watch: tuneWatch, clock: time.Now, period: tuneFirst}
+	return &tuner{window: tuneWindow, first: tuneFirst, maxPeriod: tuneMaxPeriod, watch: tuneWatch, clock: time.Now, period: tuneFirst}
 }
 
 // tune advances the tuner by one cycle, switching lanes at stretch ends.
@@ -90,7 +96,12 @@ func (k *Kernel) tune() {
 		}
 		t.stretch++
 		if t.stretch == tuneStretches {
-			k.useLanes(t.best[1] < t.best[0])
+			choice := t.best[1] < t.best[0]
+			if choice != t.two {
+				t.period = t.first // changed: look again soon
+			}
+			t.two = choice
+			k.useLanes(choice)
 			t.trial, t.at = false, t.steps+t.period
 			t.period = min(2*t.period, t.maxPeriod)
 			t.watchAt, t.watch0 = t.steps, t.clock()

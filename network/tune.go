@@ -22,13 +22,13 @@ import "time"
 // the next trial. A trial whose choice differs from the last one's starts
 // the intervals again from 4 k cycles: the machine has changed, and may
 // change back (which the timing of one lane does not see). Results do not
-// depend on the choice: one lane and two
-// compute the same cycle (TestFastPathMatchesGeneral), so only the speed
-// does.
+// depend on the choice: one lane and two compute the same cycle
+// (TestFastPathMatchesGeneral), so only the speed does.
 
 // Networks with fewer buffers are not timed: their cycles are too short for
 // a second thread to pay (measured on 2 cores: a 6×6 mesh loses 10 % on
-// two lanes, an 8×8 mesh at load 0.3 gains 15–20 %).
+// two lanes, an 8×8 mesh at load 0.3 gains 15–20 %; 35–40 % since, with
+// presampling, in the machine's usual state).
 const autoMinBuffers = 256
 
 const (

@@ -126,6 +126,10 @@ type Kernel struct {
 	Links    []link.Link
 	sw       []xbar.Switch
 	outBuf   bool // switches have output buffers (ports are released there)
+	// byInput: the arbitration policy ranks requests by input alone, so
+	// fast-path cycles decide them by offers (award) rather than Post and
+	// Arbitrate.
+	byInput  bool
 	injLinks []link.Link
 	chans    []link.Link // Links then injLinks: the channel ids of bufState.ch
 
@@ -152,6 +156,8 @@ type Kernel struct {
 	largeAt int32   // flowFast uses flowLarge from this many buffers (largeBuffers)
 	crew    *crew
 	waiters []int32    // per global port: first buffer parked on it, or -1
+	offers  []int64    // per global port: rank<<32 | buffer of its first-ranked request this cycle, or -1 (offer)
+	lastWin []int64    // per switch: rank<<32 | input of its last-ranked winner this cycle, or -1 (award)
 	granted []grantRec // grants made this cycle (synchronous worms may undo them)
 	moved   []int64    // per buffer: last cycle a flit left or entered it
 	rear    []int32    // deadlock check scratch: per worm, buffer of its newest flit
@@ -505,6 +511,7 @@ func (k *Kernel) route(l *lane) {
 	// (A switch is listed by counting, not by a jump on whether it is its
 	// first request this cycle.)
 	posted, np := l.posted[:cap(l.posted)], len(l.posted)
+	offers := k.fastNow && k.byInput
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.alloc.word(wi) &^ k.parked.word(wi)
 		for word != 0 {
@@ -529,6 +536,10 @@ func (k *Kernel) route(l *lane) {
 				if x.ent < 0 {
 					k.park(b, x, req)
 				}
+				continue
+			}
+			if offers {
+				k.offer(l, b, x, sw, req)
 				continue
 			}
 			*elem(posted, np) = s
@@ -596,8 +607,53 @@ func (k *Kernel) bind(b int32, f *flit.Flit) {
 	}
 }
 
+// offer records b's request for its one port (req: a fast-path worm wants
+// one), keeping for each port the first-ranked requester, which is the one
+// Arbitrate would grant it to (xbar.Policy.ByInput).
+func (k *Kernel) offer(l *lane, b int32, x *bufState, sw *xbar.Switch, req xbar.PortSet) {
+	gp := *elem(k.portBase, x.rSw) + int32(req.First())
+	key := int64(sw.Rank(x.rIn))<<32 | int64(b)
+	if o := elem(k.offers, gp); *o < 0 {
+		l.offered = append(l.offered, gp)
+		*o = key
+	} else {
+		*o = min(*o, key)
+	}
+}
+
+// award grants each port offered this cycle to its first-ranked requester
+// and moves each switch's round-robin pointer past its last-ranked winner:
+// Arbitrate's outcome for requests of one port each.
+func (k *Kernel) award(l *lane) {
+	for _, gp := range l.offered {
+		o := elem(k.offers, gp)
+		b, rank := int32(*o), *o>>32
+		*o = -1
+		x := elem(k.bs, b)
+		s := x.rSw
+		p := int(gp - *elem(k.portBase, s))
+		elem(k.sw, s).Award(p, x.worm)
+		w := elem(k.lastWin, s)
+		if *w < 0 {
+			l.won = append(l.won, s)
+		}
+		*w = max(*w, rank<<32|int64(x.rIn))
+		k.grantTo(b, x.worm, xbar.Port(p))
+	}
+	l.offered = l.offered[:0]
+	for _, s := range l.won {
+		w := elem(k.lastWin, s)
+		elem(k.sw, s).Awarded(int32(*w))
+		*w = -1
+	}
+	l.won = l.won[:0]
+}
+
 // allocate runs the arbiter of every switch that has requests.
 func (k *Kernel) allocate(l *lane) {
+	if len(l.offered) > 0 {
+		k.award(l)
+	}
 	for _, s := range l.posted {
 		sw := elem(k.sw, s)
 		if r, got := sw.Single(); r != nil {
@@ -609,19 +665,22 @@ func (k *Kernel) allocate(l *lane) {
 	l.posted = l.posted[:0]
 }
 
-func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) {
-	x := elem(k.bs, r.Buf)
+func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) { k.grantTo(r.Buf, r.Worm, got) }
+
+// grantTo records that the worm at the front of buffer b got ports got.
+func (k *Kernel) grantTo(b, worm int32, got xbar.PortSet) {
+	x := elem(k.bs, b)
 	x.mask |= got
 	x.gp = *elem(k.portBase, x.rSw) + int32(bits.TrailingZeros64(uint64(got)))
 	x.to = *elem(k.pDest, x.gp)
 	if k.tr != nil {
-		k.tr.Granted(k.now, r.Buf, r.Worm, x.rSw, got)
+		k.tr.Granted(k.now, b, worm, x.rSw, got)
 	}
 	if k.syncLive > 0 {
-		k.granted = append(k.granted, grantRec{b: r.Buf, got: got, sw: x.rSw, worm: r.Worm})
+		k.granted = append(k.granted, grantRec{b: b, got: got, sw: x.rSw, worm: worm})
 	}
 	if k.need(x, x.Front())&^x.mask == 0 {
-		k.alloc.clear(r.Buf)
+		k.alloc.clear(b)
 	}
 }
 

@@ -37,21 +37,23 @@ type lane struct {
 	_    [60]byte
 	seq  uint32 // the phase this lane runs (crew's count)
 
-	lo, hi int32
-	memo   []uint32 // flow memo (the whole-network lane's serves the general path too)
-	moves  []int32
-	wait   []int32 // flow: buffers whose destination is full
-	ejm    []int32 // flow: moves into terminals, before they join moves
-	nbuf   int     // moves into buffers, ahead of those into terminals
-	popped []flit.Flit
-	tails  []int32   // positions in moves of this cycle's tails
-	srcs   []int32   // positions in moves of this cycle's source registers
-	posted []int32   // switches with requests this cycle
-	cross  []arrival // flits leaving this lane for the other lane's buffers
-	rels   []int32   // ports of the other lane's switches released this cycle
-	ej     []sunk    // flits this lane sank at terminals, for settle
-	hops   int64     // flit-hops this cycle
-	maxOcc int32     // most flits a buffer of this lane held
+	lo, hi  int32
+	memo    []uint32 // flow memo (the whole-network lane's serves the general path too)
+	moves   []int32
+	wait    []int32 // flow: buffers whose destination is full
+	ejm     []int32 // flow: moves into terminals, before they join moves
+	nbuf    int     // moves into buffers, ahead of those into terminals
+	popped  []flit.Flit
+	tails   []int32   // positions in moves of this cycle's tails
+	srcs    []int32   // positions in moves of this cycle's source registers
+	posted  []int32   // switches with requests this cycle
+	offered []int32   // ports offered this cycle (offer)
+	won     []int32   // switches with a winner this cycle (award)
+	cross   []arrival // flits leaving this lane for the other lane's buffers
+	rels    []int32   // ports of the other lane's switches released this cycle
+	ej      []sunk    // flits this lane sank at terminals, for settle
+	hops    int64     // flit-hops this cycle
+	maxOcc  int32     // most flits a buffer of this lane held
 	// Flits this lane sank at terminals this cycle, and those of them in
 	// the measurement window (the statistics' delivered flits).
 	ejected, winEj int64

@@ -248,6 +248,9 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 	k.cutAt = nb
 	k.parked = newBitset(nb)
 	k.waiters = fill(int(np), -1)
+	k.offers = fill64(int(np), -1)
+	k.lastWin = fill64(ns, -1)
+	k.byInput = s.Policy.ByInput()
 	k.moves = make([]int32, 0, nb)
 }
 

@@ -94,6 +94,37 @@ func (s *Switch) Single() (*Request, PortSet) {
 	return r, r.Want
 }
 
+// ByInput reports whether policy p ranks requests by their input port alone
+// (RoundRobin, UpperFirst). A switch has at most one request per input, so
+// under these policies every request has a rank of its own (Rank), and a
+// caller whose requests each want one port can decide a cycle without
+// Post and Arbitrate: each port goes to its first-ranked requester (Award),
+// and the switch is told the last-ranked winner (Awarded). The outcome is
+// Arbitrate's.
+func (p Policy) ByInput() bool { return p == RoundRobin || p == UpperFirst }
+
+// Rank is the place, lowest first, of this cycle's request from input in,
+// under a ByInput policy.
+func (s *Switch) Rank(in int32) int32 {
+	if s.Policy == RoundRobin {
+		return s.round(in, s.rrIn)
+	}
+	return in
+}
+
+// Award gives output port p to worm (a request's whole want, granted).
+func (s *Switch) Award(p int, worm int32) { s.Owner[p] = worm }
+
+// Awarded ends a cycle decided by Award: in is the input of the winner with
+// the last rank, after whom the round-robin pointer moves, as Arbitrate
+// moves it after each winner in rank order.
+func (s *Switch) Awarded(in int32) {
+	s.rrIn = in + 1
+	if s.rrIn == int32(len(s.Owner)) {
+		s.rrIn = 0
+	}
+}
+
 // before reports whether request a ranks before request b.
 func (s *Switch) before(a, b *Request) bool {
 	switch s.Policy {

@@ -1,6 +1,11 @@
 package xbar
 
-import "testing"
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 func TestPortSet(t *testing.T) {
 	s := Port(0) | Port(3) | Port(63)
@@ -181,5 +186,51 @@ func TestSingleMatchesArbitrate(t *testing.T) {
 	g.Post(r)
 	if got, _ := g.Single(); got != nil {
 		t.Fatal("Single decided under Grab")
+	}
+}
+
+// Deciding one-port requests by rank (Rank, Award, Awarded) grants what
+// Arbitrate grants and leaves the switch in the same state, under both
+// ByInput policies.
+func TestAwardMatchesArbitrate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 3000; trial++ {
+		ports := 2 + rng.IntN(8)
+		p := []Policy{RoundRobin, UpperFirst}[trial%2]
+		if !p.ByInput() {
+			t.Fatalf("%v is not ByInput", p)
+		}
+		a, b := New(ports, p), New(ports, p)
+		a.rrIn = int32(rng.IntN(ports))
+		b.rrIn = a.rrIn
+		var reqs []Request
+		for _, in := range rng.Perm(ports)[:1+rng.IntN(ports)] {
+			reqs = append(reqs, Request{In: int32(in), Want: Port(rng.IntN(ports)), Worm: int32(100 + in), ID: uint64(rng.IntN(1000)), Buf: int32(in)})
+		}
+		want := map[int32]PortSet{}
+		for _, r := range reqs {
+			a.Post(r)
+		}
+		a.Arbitrate(func(r *Request, got PortSet) { want[r.Buf] = got })
+		best := map[int]Request{} // port → first-ranked requester
+		for _, r := range reqs {
+			q := r.Want.First()
+			if o, ok := best[q]; !ok || b.Rank(r.In) < b.Rank(o.In) {
+				best[q] = r
+			}
+		}
+		got := map[int32]PortSet{}
+		last := int32(-1)
+		for q, r := range best {
+			b.Award(q, r.Worm)
+			got[r.Buf] = Port(q)
+			if last < 0 || b.Rank(r.In) > b.Rank(last) {
+				last = r.In
+			}
+		}
+		b.Awarded(last)
+		if !maps.Equal(got, want) || a.rrIn != b.rrIn || !slices.Equal(a.Owner, b.Owner) {
+			t.Fatalf("trial %d (%v): awarded %v, Arbitrate granted %v", trial, p, got, want)
+		}
 	}
 }

@@ -156,7 +156,7 @@ type Kernel struct {
 	largeAt int32   // flowFast uses flowLarge from this many buffers (largeBuffers)
 	crew    *crew
 	waiters []int32    // per global port: first buffer parked on it, or -1
-	offers  []int64    // per global port: rank<<32 | buffer of its first-ranked request this cycle, or -1 (offer)
+	offers  []uint64   // per global port: rank<<32 | buffer of its first-ranked request this cycle, or noOffer (offer)
 	lastWin []int64    // per switch: rank<<32 | input of its last-ranked winner this cycle, or -1 (award)
 	granted []grantRec // grants made this cycle (synchronous worms may undo them)
 	moved   []int64    // per buffer: last cycle a flit left or entered it
@@ -506,7 +506,10 @@ func (k *Kernel) noteFront(b int32) {
 // non-atomic grab policy, which takes whatever is free.
 func (k *Kernel) route(l *lane) {
 	if cap(l.posted) <= len(k.sw) {
-		l.posted = make([]int32, 0, len(k.sw)+1) // (+1: a slot written, not counted)
+		// (+1: a slot written, not counted)
+		l.posted = make([]int32, 0, len(k.sw)+1)
+		l.won = make([]int32, 0, len(k.sw)+1)
+		l.offered = make([]int32, 0, len(k.portSw)+1)
 	}
 	// (A switch is listed by counting, not by a jump on whether it is its
 	// first request this cycle.)
@@ -610,37 +613,46 @@ func (k *Kernel) bind(b int32, f *flit.Flit) {
 // offer records b's request for its one port (req: a fast-path worm wants
 // one), keeping for each port the first-ranked requester, which is the one
 // Arbitrate would grant it to (xbar.Policy.ByInput).
+//
+// Whether a port already has an offer is a coin toss to the CPU, so the
+// port is listed, and the offer kept, without a jump (noOffer is above
+// every key).
 func (k *Kernel) offer(l *lane, b int32, x *bufState, sw *xbar.Switch, req xbar.PortSet) {
 	gp := *elem(k.portBase, x.rSw) + int32(req.First())
-	key := int64(sw.Rank(x.rIn))<<32 | int64(b)
-	if o := elem(k.offers, gp); *o < 0 {
-		l.offered = append(l.offered, gp)
-		*o = key
-	} else {
-		*o = min(*o, key)
-	}
+	key := uint64(sw.Rank(x.rIn))<<32 | uint64(b)
+	o := elem(k.offers, gp)
+	n := len(l.offered)
+	offered := l.offered[:n+1] // (room for every port: route)
+	offered[n] = gp
+	l.offered = offered[:n+int(b2u(*o == noOffer))]
+	*o = min(*o, key)
 }
+
+const noOffer = ^uint64(0)
 
 // award grants each port offered this cycle to its first-ranked requester
 // and moves each switch's round-robin pointer past its last-ranked winner:
 // Arbitrate's outcome for requests of one port each.
 func (k *Kernel) award(l *lane) {
+	won := l.won[:cap(l.won)] // (room for every switch: route)
+	nw := 0
 	for _, gp := range l.offered {
 		o := elem(k.offers, gp)
-		b, rank := int32(*o), *o>>32
-		*o = -1
+		b, rank := int32(*o), int64(*o>>32)
+		*o = noOffer
 		x := elem(k.bs, b)
 		s := x.rSw
 		p := int(gp - *elem(k.portBase, s))
 		elem(k.sw, s).Award(p, x.worm)
+		// A switch is listed at its first winner, without a jump.
 		w := elem(k.lastWin, s)
-		if *w < 0 {
-			l.won = append(l.won, s)
-		}
+		won[nw] = s
+		nw += int(b2u(*w < 0))
 		*w = max(*w, rank<<32|int64(x.rIn))
 		k.grantTo(b, x.worm, xbar.Port(p))
 	}
 	l.offered = l.offered[:0]
+	l.won = won[:nw]
 	for _, s := range l.won {
 		w := elem(k.lastWin, s)
 		elem(k.sw, s).Awarded(int32(*w))

@@ -248,7 +248,10 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 	k.cutAt = nb
 	k.parked = newBitset(nb)
 	k.waiters = fill(int(np), -1)
-	k.offers = fill64(int(np), -1)
+	k.offers = make([]uint64, np)
+	for i := range k.offers {
+		k.offers[i] = noOffer
+	}
 	k.lastWin = fill64(ns, -1)
 	k.byInput = s.Policy.ByInput()
 	k.moves = make([]int32, 0, nb)

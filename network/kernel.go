@@ -975,9 +975,10 @@ func (k *Kernel) sink(l *lane, term int32, f *flit.Flit, arrive int64) bool {
 	tail := int32(f.Kind>>1) & 1 // Kind bit 1: tail
 	*sw, *sq = f.Worm|-tail, f.Seq
 	w.Recvd++
-	if f.Seq == 0 && w.Cast == flit.Unicast {
-		w.Hops = int32(f.Hops)
-	}
+	// A unicast head brings its hop count (written through a mask: head or
+	// not is a coin toss to the CPU).
+	head := -int32(b2u(f.Seq == 0) & b2u(w.Cast == flit.Unicast))
+	w.Hops += head & (int32(f.Hops) - w.Hops)
 	if k.Hooks.Ejected != nil {
 		k.Hooks.Ejected(w, term, *f, arrive)
 	}

@@ -418,6 +418,7 @@ func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops
 	return nt, hops
 }
 
+// markChannels is leave's second pass (see pop).
 func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32) (ns int) {
 	now, nl, chans, bs := k.now, int32(len(k.Links)), k.chans, k.bs
 	for i, b := range moves {

@@ -652,13 +652,11 @@ func (k *Kernel) award(l *lane) {
 		k.grantTo(b, x.worm, xbar.Port(p))
 	}
 	l.offered = l.offered[:0]
-	l.won = won[:nw]
-	for _, s := range l.won {
+	for _, s := range won[:nw] {
 		w := elem(k.lastWin, s)
 		elem(k.sw, s).Awarded(int32(*w))
 		*w = -1
 	}
-	l.won = l.won[:0]
 }
 
 // allocate runs the arbiter of every switch that has requests.

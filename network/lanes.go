@@ -48,7 +48,7 @@ type lane struct {
 	srcs    []int32   // positions in moves of this cycle's source registers
 	posted  []int32   // switches with requests this cycle
 	offered []int32   // ports offered this cycle (offer)
-	won     []int32   // switches with a winner this cycle (award)
+	won     []int32   // room to list the switches with a winner this cycle (award)
 	cross   []arrival // flits leaving this lane for the other lane's buffers
 	rels    []int32   // ports of the other lane's switches released this cycle
 	ej      []sunk    // flits this lane sank at terminals, for settle

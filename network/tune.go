@@ -71,9 +71,8 @@ func (k *Kernel) tune() {
 	if t.watchAt > 0 && t.steps >= t.watchAt+t.watch {
 		// Between trials: has the running arrangement slowed down?
 		now := t.clock()
-		stretch := max(t.window/tuneStretches, 2) - 1
 		per := float64(now.Sub(t.watch0)) / float64(t.steps-t.watchAt)
-		best := float64(t.best[k.Workers()-1]) / float64(stretch)
+		best := float64(t.best[k.Workers()-1]) / float64(t.timed())
 		t.watchAt, t.watch0 = t.steps, now
 		if per > 1.5*best {
 			t.watchAt, t.at = 0, t.steps // a trial now
@@ -86,7 +85,7 @@ func (k *Kernel) tune() {
 		// The stretch's first cycle is not timed: the helper thread,
 		// asleep through a stretch on one lane, wakes in it.
 		t.warming, t.t0 = false, t.clock()
-		t.at = t.steps + max(t.window/tuneStretches, 2) - 1
+		t.at = t.steps + t.timed()
 		return
 	}
 	if t.trial {
@@ -113,6 +112,9 @@ func (k *Kernel) tune() {
 	k.useLanes(t.stretch&1 == 1)
 	t.at, t.warming = t.steps+1, true
 }
+
+// timed is the number of cycles a stretch times (all but its first).
+func (t *tuner) timed() int64 { return max(t.window/tuneStretches, 2) - 1 }
 
 // Workers is the number of threads the kernel runs its fast cycles on now.
 func (k *Kernel) Workers() int {

@@ -23,6 +23,7 @@ func (k *Kernel) fastOK() bool { return k.fast && k.castLive == 0 && k.tr == nil
 // stepFast is Step for a fastOK cycle.
 func (k *Kernel) stepFast() {
 	k.fastNow = true
+	k.denseNow = k.nb < k.largeAt
 	k.nextEpoch()
 	if k.lanes == nil {
 		k.placeLater()
@@ -48,7 +49,7 @@ func (k *Kernel) stepFast() {
 	if k.lanes == nil {
 		k.settle(&k.whole) // (phase settles the two lanes)
 	}
-	k.fastNow = false
+	k.fastNow, k.denseNow = false, false
 	k.now++
 }
 
@@ -125,9 +126,9 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 	moves, ej, wait := l.moves[:cap(l.moves)], l.ejm[:cap(l.ejm)], l.wait[:cap(l.wait)]
 	var n, ne, nw int
 	if k.instant {
-		n, ne, nw = k.scanInstant(l, moves, ej, wait)
+		n, ne, nw = k.scanInstant(l, l.flowOut, cap(l.moves))
 	} else {
-		n, ne, nw = k.scan(l, moves, ej, wait)
+		n, ne, nw = k.scan(l, l.flowOut, cap(l.moves))
 	}
 	e, memo, bs := k.epoch<<2, l.memo, k.bs
 	// A waiting buffer whose destination has been decided (or cannot
@@ -159,15 +160,19 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 }
 
 // scan is flowFast's first pass over lane l's buffers outside the
-// allocation set: it lists in moves those that move into a buffer, in ej
-// those that move into a terminal, and in wait those whose destination is
-// full, and records the decided ones in the memo.
-func (k *Kernel) scan(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
+// allocation set: it lists those that move into a buffer, those that move
+// into a terminal, and those whose destination is full, and records the
+// decided ones in the memo. The three lists are out's thirds (l.flowOut:
+// moves, ejm, wait, each of c entries), written through one pointer, which
+// leaves the compiler registers for the loop's other values.
+func (k *Kernel) scan(l *lane, out []int32, c int) (n, ne, nw int) {
 	e, now, nb, memo, bs := k.epoch<<2, k.now, k.nb, l.memo, k.bs
+	ne, nw = c, 2*c
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.active.word(wi) &^ k.alloc.word(wi)
+		base := int32(wi << 6)
 		for word != 0 {
-			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			b := base | int32(bits.TrailingZeros64(word))
 			word &= word - 1
 			x := elem(bs, b)
 			ready := b2u(x.Front().Ready(now))
@@ -180,24 +185,26 @@ func (k *Kernel) scan(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
 			keep := -uint32(full)
 			*m = *m&keep | (e|memoNo-uint32(ready))&^keep
 			goes := ready &^ full
-			*elem(moves, n), *elem(ej, ne), *elem(wait, nw) = b, b, b
+			*elem(out, n), *elem(out, ne), *elem(out, nw) = b, b, b
 			n += int(goes & isBuf)
 			ne += int(goes &^ isBuf)
 			nw += int(full)
 		}
 	}
-	return n, ne, nw
+	return n, ne - c, nw - 2*c
 }
 
 // scanInstant is scan when every front flit is ready (Kernel.instant):
 // one value fewer to keep per buffer, which keeps the loop's counters in
 // registers.
-func (k *Kernel) scanInstant(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
+func (k *Kernel) scanInstant(l *lane, out []int32, c int) (n, ne, nw int) {
 	yes, nb, memo, bs := k.epoch<<2|memoYes, k.nb, l.memo, k.bs
+	ne, nw = c, 2*c
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.active.word(wi) &^ k.alloc.word(wi)
+		base := int32(wi << 6)
 		for word != 0 {
-			b := int32(wi<<6 | bits.TrailingZeros64(word))
+			b := base | int32(bits.TrailingZeros64(word))
 			word &= word - 1
 			d := elem(bs, b).to
 			isBuf := b2u(d < nb)
@@ -205,13 +212,13 @@ func (k *Kernel) scanInstant(l *lane, moves, ej, wait []int32) (n, ne, nw int) {
 			m := elem(memo, b)
 			keep := -uint32(full)
 			*m = *m&keep | yes&^keep
-			*elem(moves, n), *elem(ej, ne), *elem(wait, nw) = b, b, b
+			*elem(out, n), *elem(out, ne), *elem(out, nw) = b, b, b
 			n += int(isBuf &^ full)
 			ne += int(isBuf ^ 1)
 			nw += int(full)
 		}
 	}
-	return n, ne, nw
+	return n, ne - c, nw - 2*c
 }
 
 // largeBuffers (Kernel.largeAt) is the size from which the fast path favours
@@ -392,12 +399,13 @@ func (k *Kernel) leave(l *lane) {
 
 // pop is leave's first pass: it takes the front flit of each buffer in
 // moves into popped, lists the positions of the tails in tails and counts
-// the flits crossing a switch. markChannels is the second: it marks the
-// channels the flits cross and lists the flits leaving source registers.
+// the flits crossing a switch. markChannels is the second: it takes the
+// emptied buffers out of the active set, marks the channels the flits
+// cross and lists the flits leaving source registers.
 // (Two functions, each with few enough values that the compiler keeps
 // most of them in registers.)
 func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops int) {
-	now, moved, bs, active := k.now, k.moved, k.bs, k.active
+	now, moved, bs := k.now, k.moved, k.bs
 	for i, b := range moves {
 		x := elem(bs, b)
 		f := elem(popped, i)
@@ -411,23 +419,19 @@ func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops
 		*elem(moved, b) = now
 		*elem(tails, nt) = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
-		// An emptied buffer leaves the active set (an arrival later this
-		// cycle sets it again).
-		active.clearIf(b, b2u(x.Empty()))
 	}
 	return nt, hops
 }
 
 // markChannels is leave's second pass (see pop).
 func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32) (ns int) {
-	now, nl, chans, bs := k.now, int32(len(k.Links)), k.chans, k.bs
+	now, nl, chans, bs, active := k.now, int32(len(k.Links)), k.chans, k.bs, k.active
 	for i, b := range moves {
 		x := elem(bs, b)
-		// c is x.ch, or for chanRouted the granted port's link: selected
-		// by a mask, as the compiler would use a jump.
-		c, routedCh := x.ch, -int32(b2u(x.ch == chanRouted))
-		c = c&^routedCh | x.gp&routedCh
-		if c >= 0 {
+		// An emptied buffer leaves the active set (an arrival later this
+		// cycle sets it again).
+		active.clearIf(b, b2u(x.Empty()))
+		if c := x.cur; c >= 0 {
 			l.carry(elem(chans, c), now)
 			*elem(srcs, ns) = int32(i)
 			ns += int(uint32(nl-1-c) >> 31) // an injection channel: c ≥ nl
@@ -518,7 +522,7 @@ func (k *Kernel) push(l *lane, d int32, f *flit.Flit, due int64) {
 	}
 	x.PushReady(f, due)
 	*elem(k.moved, d) = k.now
-	if k.fastNow && k.nb < k.largeAt {
+	if k.denseNow {
 		// No multicast worm lives, so a flit reaching the front of an
 		// empty routing buffer needs routing exactly when it opens a new
 		// worm (noteFront). Both bits are set without a jump: whether
@@ -533,5 +537,7 @@ func (k *Kernel) push(l *lane, d int32, f *flit.Flit, due int64) {
 			k.noteFront(d)
 		}
 	}
-	l.maxOcc = max(l.maxOcc, int32(x.Len()))
+	if n := int32(x.Len()); n > l.maxOcc {
+		l.maxOcc = n // (rare once the run is under way: a jump)
+	}
 }

@@ -61,14 +61,14 @@ type bufState struct {
 	// The first 64 bytes are what the fast path's flow and commit read, so
 	// a cycle touches one cache line per buffer for them.
 	flit.Buffer
-	_    uint32 // (free: the flow memo is dense, in the lanes)
-	to   int32  // single-port worms: where moves out of b go (fixed, or the granted port's far side)
-	worm int32  // worm bound at this buffer, or -1
-	rSw  int32  // switch whose routing unit decides moves out of b, or -1
-	gp   int32  // global port of the last grant (its link, for input-buffered switches)
-	ch   int32  // channel crossed by moves out of b: -1 none, chanRouted
-	rel  int32  // global port released when a tail leaves b, or -1
-	lat  int32  // cycles a move out of b takes
+	cur  int32 // channel crossed by the next move out of b: ch, or for chanRouted the granted port's link (grantTo)
+	to   int32 // single-port worms: where moves out of b go (fixed, or the granted port's far side)
+	worm int32 // worm bound at this buffer, or -1
+	rSw  int32 // switch whose routing unit decides moves out of b, or -1
+	gp   int32 // global port of the last grant (its link, for input-buffered switches)
+	ch   int32 // channel crossed by moves out of b: -1 none, chanRouted
+	rel  int32 // global port released when a tail leaves b, or -1
+	lat  int32 // cycles a move out of b takes
 
 	want xbar.PortSet // ports the bound worm takes at rSw
 	mask xbar.PortSet // ports it holds so far
@@ -195,8 +195,10 @@ type Kernel struct {
 	// may rely on the fast path's invariants, and with two lanes its flow
 	// memo is in the lanes' arrays.
 	fastNow bool
-	later   [2][]int32 // packets to place when Step starts, by lane of the source (enqueueLater)
-	_       [64]byte
+	// denseNow is fastNow in a network below largeAt buffers (push).
+	denseNow bool
+	later    [2][]int32 // packets to place when Step starts, by lane of the source (enqueueLater)
+	_        [64]byte
 
 	// The main thread's.
 	whole lane
@@ -682,6 +684,8 @@ func (k *Kernel) grantTo(b, worm int32, got xbar.PortSet) {
 	x := elem(k.bs, b)
 	x.mask |= got
 	x.gp = *elem(k.portBase, x.rSw) + int32(bits.TrailingZeros64(uint64(got)))
+	routedCh := -int32(b2u(x.ch == chanRouted)) // (a mask: no jump)
+	x.cur = x.ch&^routedCh | x.gp&routedCh
 	x.to = *elem(k.pDest, x.gp)
 	if k.tr != nil {
 		k.tr.Granted(k.now, b, worm, x.rSw, got)

@@ -39,6 +39,7 @@ type lane struct {
 
 	lo, hi  int32
 	memo    []uint32 // flow memo (the whole-network lane's serves the general path too)
+	flowOut []int32  // backs moves, ejm and wait (scanInstant writes all three by one pointer)
 	moves   []int32
 	wait    []int32 // flow: buffers whose destination is full
 	ejm     []int32 // flow: moves into terminals, before they join moves
@@ -69,13 +70,16 @@ type arrival struct {
 }
 
 func newLane(lo, hi, nb int32) lane {
+	c := hi - lo
+	out := make([]int32, 3*c)
 	l := lane{lo: lo, hi: hi,
-		moves:  make([]int32, 0, hi-lo),
-		wait:   make([]int32, 0, hi-lo),
-		ejm:    make([]int32, 0, hi-lo),
-		popped: make([]flit.Flit, 0, hi-lo),
-		tails:  make([]int32, hi-lo),
-		srcs:   make([]int32, hi-lo),
+		flowOut: out,
+		moves:   out[0:0:c],
+		ejm:     out[c : c : 2*c],
+		wait:    out[2*c : 2*c : 3*c],
+		popped:  make([]flit.Flit, 0, hi-lo),
+		tails:   make([]int32, hi-lo),
+		srcs:    make([]int32, hi-lo),
 	}
 	l.memo = make([]uint32, nb)
 	return l

@@ -216,7 +216,7 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 	for i := range k.bs {
 		x := &k.bs[i]
 		x.home, x.homeIn = x.rSw, x.rIn
-		x.to, x.gp, x.wait = x.fixed, -1, -1
+		x.to, x.gp, x.wait, x.cur = x.fixed, -1, -1, x.ch
 		if x.rSw < 0 && x.fixed >= nb {
 			x.ejT = x.fixed - nb
 		}

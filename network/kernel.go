@@ -511,12 +511,15 @@ func (k *Kernel) route(l *lane) {
 		// (+1: a slot written, not counted)
 		l.posted = make([]int32, 0, len(k.sw)+1)
 		l.won = make([]int32, 0, len(k.sw)+1)
-		l.offered = make([]int32, 0, len(k.portSw)+1)
+		l.offered = make([]int32, len(k.portSw)+1)
+	}
+	if k.fastNow && k.byInput {
+		k.routeOffers(l)
+		return
 	}
 	// (A switch is listed by counting, not by a jump on whether it is its
 	// first request this cycle.)
 	posted, np := l.posted[:cap(l.posted)], len(l.posted)
-	offers := k.fastNow && k.byInput
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.alloc.word(wi) &^ k.parked.word(wi)
 		for word != 0 {
@@ -543,10 +546,6 @@ func (k *Kernel) route(l *lane) {
 				}
 				continue
 			}
-			if offers {
-				k.offer(l, b, x, sw, req)
-				continue
-			}
 			*elem(posted, np) = s
 			np += int(b2u(!sw.Pending()))
 			w := elem(k.Pool.Worms, f.Worm)
@@ -554,6 +553,40 @@ func (k *Kernel) route(l *lane) {
 		}
 	}
 	l.posted = posted[:np]
+}
+
+// routeOffers is route on the fast path under an arbiter that ranks
+// requests by input alone (Kernel.byInput): every worm is a unicast, which
+// binds by bindUnicast and wants one port, so a request is an offer.
+func (k *Kernel) routeOffers(l *lane) {
+	now, bs := k.now, k.bs
+	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
+		word := k.alloc.word(wi) &^ k.parked.word(wi)
+		base := int32(wi << 6)
+		for word != 0 {
+			b := base | int32(bits.TrailingZeros64(word))
+			word &= word - 1
+			x := elem(bs, b)
+			f := x.Front()
+			if !f.Ready(now) {
+				continue
+			}
+			if f.Worm != x.worm {
+				k.bindUnicast(x, f.Worm)
+			}
+			req := x.want &^ x.mask // (need: a unicast has no enables)
+			if req == 0 {
+				k.alloc.clear(b)
+				continue
+			}
+			sw := elem(k.sw, x.rSw)
+			if !sw.Grantable(req) {
+				k.park(b, x, req)
+				continue
+			}
+			k.offer(l, b, x, sw, req)
+		}
+	}
 }
 
 // park takes b out of routing until a port of req that another worm holds
@@ -587,11 +620,11 @@ func (k *Kernel) release(s, gp int32) {
 func (k *Kernel) bind(b int32, f *flit.Flit) {
 	x := elem(k.bs, b)
 	w := elem(k.Pool.Worms, f.Worm)
-	x.worm, x.mask, x.ent, x.also = f.Worm, 0, -1, -1
-	x.rSw, x.rIn = x.home, x.homeIn
-	if x.rSw < 0 {
-		x.to = x.fixed
+	if w.Cast == flit.Unicast {
+		k.bindUnicast(x, f.Worm)
+		return
 	}
+	k.rebind(x, f.Worm)
 	if w.Cast == flit.Path && k.relaying(x, f.Worm) {
 		k.bindRelay(b, f.Worm)
 		return
@@ -612,6 +645,27 @@ func (k *Kernel) bind(b int32, f *flit.Flit) {
 	}
 }
 
+// bindUnicast is bind for unicast worm wi: its one route from the buffer's
+// own switch.
+func (k *Kernel) bindUnicast(x *bufState, wi int32) {
+	k.rebind(x, wi)
+	if x.rSw < 0 {
+		x.want = 0
+		return
+	}
+	x.want = k.Topo.Router.Route(int(x.rSw), int(x.rIn), elem(k.Pool.Worms, wi))
+}
+
+// rebind binds worm wi at buffer x afresh: no port held or enabled, and the
+// buffer's own routing unit (a relay may have moved it).
+func (k *Kernel) rebind(x *bufState, wi int32) {
+	x.worm, x.mask, x.ent, x.also = wi, 0, -1, -1
+	x.rSw, x.rIn = x.home, x.homeIn
+	if x.rSw < 0 {
+		x.to = x.fixed
+	}
+}
+
 // offer records b's request for its one port (req: a fast-path worm wants
 // one), keeping for each port the first-ranked requester, which is the one
 // Arbitrate would grant it to (xbar.Policy.ByInput).
@@ -623,10 +677,8 @@ func (k *Kernel) offer(l *lane, b int32, x *bufState, sw *xbar.Switch, req xbar.
 	gp := *elem(k.portBase, x.rSw) + int32(req.First())
 	key := uint64(sw.Rank(x.rIn))<<32 | uint64(b)
 	o := elem(k.offers, gp)
-	n := len(l.offered)
-	offered := l.offered[:n+1] // (room for every port: route)
-	offered[n] = gp
-	l.offered = offered[:n+int(b2u(*o == noOffer))]
+	*elem(l.offered, l.noff) = gp // (room for every port: route)
+	l.noff += int(b2u(*o == noOffer))
 	*o = min(*o, key)
 }
 
@@ -638,7 +690,7 @@ const noOffer = ^uint64(0)
 func (k *Kernel) award(l *lane) {
 	won := l.won[:cap(l.won)] // (room for every switch: route)
 	nw := 0
-	for _, gp := range l.offered {
+	for _, gp := range l.offered[:l.noff] {
 		o := elem(k.offers, gp)
 		b, rank := int32(*o), int64(*o>>32)
 		*o = noOffer
@@ -651,9 +703,13 @@ func (k *Kernel) award(l *lane) {
 		won[nw] = s
 		nw += int(b2u(*w < 0))
 		*w = max(*w, rank<<32|int64(x.rIn))
-		k.grantTo(b, x.worm, xbar.Port(p))
+		// grantTo for a fast-path worm (no tracer, no synchronous
+		// multicast): its one port granted, it needs no other.
+		x.mask |= xbar.Port(p)
+		k.setPort(x, gp)
+		k.alloc.clear(b)
 	}
-	l.offered = l.offered[:0]
+	l.noff = 0
 	for _, s := range won[:nw] {
 		w := elem(k.lastWin, s)
 		elem(k.sw, s).Awarded(int32(*w))
@@ -663,7 +719,7 @@ func (k *Kernel) award(l *lane) {
 
 // allocate runs the arbiter of every switch that has requests.
 func (k *Kernel) allocate(l *lane) {
-	if len(l.offered) > 0 {
+	if l.noff > 0 {
 		k.award(l)
 	}
 	for _, s := range l.posted {
@@ -683,10 +739,7 @@ func (k *Kernel) grant(r *xbar.Request, got xbar.PortSet) { k.grantTo(r.Buf, r.W
 func (k *Kernel) grantTo(b, worm int32, got xbar.PortSet) {
 	x := elem(k.bs, b)
 	x.mask |= got
-	x.gp = *elem(k.portBase, x.rSw) + int32(bits.TrailingZeros64(uint64(got)))
-	routedCh := -int32(b2u(x.ch == chanRouted)) // (a mask: no jump)
-	x.cur = x.ch&^routedCh | x.gp&routedCh
-	x.to = *elem(k.pDest, x.gp)
+	k.setPort(x, *elem(k.portBase, x.rSw)+int32(bits.TrailingZeros64(uint64(got))))
 	if k.tr != nil {
 		k.tr.Granted(k.now, b, worm, x.rSw, got)
 	}
@@ -696,6 +749,15 @@ func (k *Kernel) grantTo(b, worm int32, got xbar.PortSet) {
 	if k.need(x, x.Front())&^x.mask == 0 {
 		k.alloc.clear(b)
 	}
+}
+
+// setPort records gp as the port moves out of x take: where they go and,
+// for chanRouted, the link they cross.
+func (k *Kernel) setPort(x *bufState, gp int32) {
+	x.gp = gp
+	routedCh := -int32(b2u(x.ch == chanRouted)) // (a mask: no jump)
+	x.cur = x.ch&^routedCh | gp&routedCh
+	x.to = *elem(k.pDest, gp)
 }
 
 // flow decides which front flits move this cycle.

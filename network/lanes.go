@@ -45,10 +45,11 @@ type lane struct {
 	ejm     []int32 // flow: moves into terminals, before they join moves
 	nbuf    int     // moves into buffers, ahead of those into terminals
 	popped  []flit.Flit
-	tails   []int32   // positions in moves of this cycle's tails
-	srcs    []int32   // positions in moves of this cycle's source registers
-	posted  []int32   // switches with requests this cycle
-	offered []int32   // ports offered this cycle (offer)
+	tails   []int32 // positions in moves of this cycle's tails
+	srcs    []int32 // positions in moves of this cycle's source registers
+	posted  []int32 // switches with requests this cycle
+	offered []int32 // ports offered this cycle (offer): the first noff
+	noff    int
 	won     []int32   // room to list the switches with a winner this cycle (award)
 	cross   []arrival // flits leaving this lane for the other lane's buffers
 	rels    []int32   // ports of the other lane's switches released this cycle

@@ -34,7 +34,7 @@ func (b *Buffer) Free() int { return len(b.slots) - int(b.n) }
 func (b *Buffer) Empty() bool { return b.n == 0 }
 
 // Front returns a pointer to the oldest flit; the buffer must not be empty.
-func (b *Buffer) Front() *Flit { return &b.slots[b.head] }
+func (b *Buffer) Front() *Flit { return b.slot(int(b.head)) }
 
 // At returns the i-th oldest flit (0 is the front); i must be < Len.
 func (b *Buffer) At(i int) *Flit {
@@ -42,7 +42,7 @@ func (b *Buffer) At(i int) *Flit {
 	if j >= len(b.slots) {
 		j -= len(b.slots)
 	}
-	return &b.slots[j]
+	return b.slot(j)
 }
 
 // Back returns the newest flit; the buffer must not be empty.
@@ -73,7 +73,7 @@ func (b *Buffer) PushReady(f *Flit, at int64) {
 	if j >= len(b.slots) {
 		j -= len(b.slots)
 	}
-	s := &b.slots[j]
+	s := b.slot(j)
 	*s = *f
 	s.ReadyAt = uint32(at)
 	b.n++

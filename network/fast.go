@@ -144,7 +144,7 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 		md, mb := elem(memo, d), elem(memo, b)
 		held := b2u(k.alloc.has(d))
 		var ok uint64
-		if b2u(*md>>2 == k.epoch)|held != 0 {
+		if b2u(decided(*md, e))|held != 0 {
 			ok = reuse &^ held & b2u(*md&3 == memoYes)
 			*mb = e | memoNo - uint32(ok)
 		} else {
@@ -179,11 +179,9 @@ func (k *Kernel) scan(l *lane, out []int32, c int) (n, ne, nw int) {
 			d := x.to
 			isBuf := b2u(d < nb)
 			full := ready & isBuf & b2u(elem(bs, orOwn(d, b, isBuf)).Free() == 0)
-			m := elem(memo, b)
-			// The memo of a waiting buffer is left as it was (from an
-			// earlier cycle: undecided).
-			keep := -uint32(full)
-			*m = *m&keep | (e|memoNo-uint32(ready))&^keep
+			// A waiting buffer's memo is e|0: this cycle's, undecided
+			// (decided).
+			*elem(memo, b) = e | memoNo - uint32(ready) - uint32(full)*memoYes
 			goes := ready &^ full
 			*elem(out, n), *elem(out, ne), *elem(out, nw) = b, b, b
 			n += int(goes & isBuf)
@@ -209,9 +207,7 @@ func (k *Kernel) scanInstant(l *lane, out []int32, c int) (n, ne, nw int) {
 			d := elem(bs, b).to
 			isBuf := b2u(d < nb)
 			full := isBuf & b2u(elem(bs, orOwn(d, b, isBuf)).Free() == 0)
-			m := elem(memo, b)
-			keep := -uint32(full)
-			*m = *m&keep | yes&^keep
+			*elem(memo, b) = yes - uint32(full)*memoYes // (waiting: e|0, as in scan)
 			*elem(out, n), *elem(out, ne), *elem(out, nw) = b, b, b
 			n += int(isBuf &^ full)
 			ne += int(isBuf ^ 1)
@@ -264,6 +260,13 @@ func orOwn(d, b int32, isBuf uint64) int32 {
 	return d&m | b&^m
 }
 
+// decided reports whether memo m holds an answer of the cycle whose stamp
+// is e (epoch<<2), or is being computed (visiting): not an earlier cycle's,
+// nor e|0, which the first pass of flowFast writes for a buffer it leaves
+// undecided (one store, where keeping the old value took a load and three
+// more operations).
+func decided(m, e uint32) bool { return m-e-1 < 3 }
+
 // canMoveFast decides and memoises whether b's front flit moves this cycle
 // (b is active and outside the allocation set). As in canMove, a buffer met
 // again while its own answer is pending is part of a loop of full buffers,
@@ -275,7 +278,7 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 	x := elem(k.bs, b)
 	m := elem(l.memo, b)
 	e := k.epoch << 2
-	if *m>>2 == k.epoch {
+	if decided(*m, e) {
 		return *m&3 == memoYes
 	}
 	*m = e | memoVisiting
@@ -409,7 +412,7 @@ func (k *Kernel) leave(l *lane) {
 // (Two functions, each with few enough values that the compiler keeps
 // most of them in registers.)
 func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops int) {
-	now, moved, bs := k.now, k.moved, k.bs
+	bs := k.bs
 	for i, b := range moves {
 		x := elem(bs, b)
 		f := elem(popped, i)
@@ -420,7 +423,6 @@ func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops
 		routed := int(uint32(x.rSw)>>31) ^ 1
 		hops += routed
 		f.Hops += uint16(int(f.Kind) & routed)
-		*elem(moved, b) = now
 		*elem(tails, nt) = int32(i)
 		nt += int(f.Kind >> 1) // Kind bit 1: tail
 	}
@@ -429,9 +431,10 @@ func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops
 
 // markChannels is leave's second pass (see pop).
 func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32) (ns int) {
-	now, nl, chans, bs, active := k.now, int32(len(k.Links)), k.chans, k.bs, k.active
+	now, nl, chans, bs, active, moved := k.now, int32(len(k.Links)), k.chans, k.bs, k.active, k.moved
 	for i, b := range moves {
 		x := elem(bs, b)
+		*elem(moved, b) = now
 		// An emptied buffer leaves the active set (an arrival later this
 		// cycle sets it again).
 		active.clearIf(b, b2u(x.Empty()))

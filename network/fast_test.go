@@ -183,6 +183,37 @@ func TestTunerWatchesSpeed(t *testing.T) {
 	}
 }
 
+// TestTunerEndsClearTrialsEarly: a trial whose first stretch on two lanes
+// runs more than 1.5 times as long as its first on one ends there, for one
+// lane; a closer contest runs all its stretches.
+func TestTunerEndsClearTrialsEarly(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: automatic mode uses one lane")
+	}
+	for _, tc := range []struct {
+		slower  time.Duration // a two-lane cycle's time, one lane's being 10 µs
+		twoRuns int           // cycles the first trial runs on two lanes
+	}{{16 * time.Microsecond, 8}, {14 * time.Microsecond, 32}} {
+		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+		c.Run.Workers = 0
+		n := mustBuild(t, c)
+		tu := n.K.tuner
+		var elapsed time.Duration
+		tu.clock = func() time.Time { return time.Unix(0, 0).Add(elapsed) }
+		tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 64, 1<<20, 1<<20, 1<<30, 1<<20 // stretches of 8 cycles
+		cost := [3]time.Duration{0, 10 * time.Microsecond, tc.slower}
+		two, i := 0, 0
+		for ; i < 100 && (i == 0 || tu.trial); i++ {
+			n.Cycle()
+			elapsed += cost[n.K.Workers()]
+			two += n.K.Workers() - 1
+		}
+		if two != tc.twoRuns || n.K.Workers() != 1 {
+			t.Errorf("two lanes %v a cycle against one's 10 µs: the trial ran %d cycles on two lanes (want %d) and chose %d", tc.slower, two, tc.twoRuns, n.K.Workers())
+		}
+	}
+}
+
 // TestLanesAlignedCut: a two-lane kernel starts its second lane on a bitset
 // word of its own, behind a gap of ids that are no buffers (depth 0, never
 // holding a flit), and is otherwise laid out as the one-lane kernel: the

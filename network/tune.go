@@ -13,6 +13,8 @@ import "time"
 // Trials come after 4 k cycles, then at doubling intervals up to 64 k
 // cycles, so a run follows its network as it fills and the machine as its
 // load changes, for at most 1/128 of the cycles on the slower arrangement.
+// A trial whose first stretch on two lanes ran more than 1.5 times as long
+// as its first on one ends there, for one lane.
 // Between trials the tuner also times every 4 k cycles and starts a trial
 // at once if they ran half as slow again as the arrangement's best stretch:
 // passing data between two cores can turn several times slower in an
@@ -94,7 +96,14 @@ func (k *Kernel) tune() {
 			t.best[two] = d
 		}
 		t.stretch++
-		if t.stretch == tuneStretches {
+		// Two lanes clearly slower after a stretch on each (the cores
+		// passing data several times as slowly: the machine's slow
+		// state) end the trial at once for one lane, rather than spend
+		// three more stretches on the slow arrangement. (One lane is the
+		// choice that depends on nothing else; a wrong one is undone
+		// by the next trial, 4 k cycles on.)
+		early := t.stretch == 2 && 2*t.best[1] > 3*t.best[0]
+		if t.stretch == tuneStretches || early {
 			choice := t.best[1] < t.best[0]
 			if choice != t.two {
 				t.period = t.first // changed: look again soon

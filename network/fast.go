@@ -166,7 +166,7 @@ func (k *Kernel) flowFast(l *lane, routed bool) {
 // moves, ejm, wait, each of c entries), written through one pointer, which
 // leaves the compiler registers for the loop's other values.
 func (k *Kernel) scan(l *lane, out []int32, c int) (n, ne, nw int) {
-	e, now, nb, memo, bs := k.epoch<<2, k.now, k.nb, l.memo, k.bs
+	e, now, nb, memo, bs, all := k.epoch<<2, k.now, k.nb, l.memo, k.bs, k.sinkRecords()
 	ne, nw = c, 2*c
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.active.word(wi) &^ k.alloc.word(wi)
@@ -178,7 +178,7 @@ func (k *Kernel) scan(l *lane, out []int32, c int) (n, ne, nw int) {
 			ready := b2u(x.Front().Ready(now))
 			d := x.to
 			isBuf := b2u(d < nb)
-			full := ready & isBuf & b2u(elem(bs, orOwn(d, b, isBuf)).Free() == 0)
+			full := ready & b2u(elem(all, d).Free() == 0) // (a terminal has room)
 			// A waiting buffer's memo is e|0: this cycle's, undecided
 			// (decided).
 			*elem(memo, b) = e | memoNo - uint32(ready) - uint32(full)*memoYes
@@ -196,7 +196,7 @@ func (k *Kernel) scan(l *lane, out []int32, c int) (n, ne, nw int) {
 // one value fewer to keep per buffer, which keeps the loop's counters in
 // registers.
 func (k *Kernel) scanInstant(l *lane, out []int32, c int) (n, ne, nw int) {
-	yes, nb, memo, bs := k.epoch<<2|memoYes, k.nb, l.memo, k.bs
+	yes, nb, memo, bs, all := k.epoch<<2|memoYes, k.nb, l.memo, k.bs, k.sinkRecords()
 	ne, nw = c, 2*c
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.active.word(wi) &^ k.alloc.word(wi)
@@ -206,7 +206,7 @@ func (k *Kernel) scanInstant(l *lane, out []int32, c int) (n, ne, nw int) {
 			word &= word - 1
 			d := elem(bs, b).to
 			isBuf := b2u(d < nb)
-			full := isBuf & b2u(elem(bs, orOwn(d, b, isBuf)).Free() == 0)
+			full := b2u(elem(all, d).Free() == 0)       // (a terminal has room)
 			*elem(memo, b) = yes - uint32(full)*memoYes // (waiting: e|0, as in scan)
 			*elem(out, n), *elem(out, ne), *elem(out, nw) = b, b, b
 			n += int(isBuf &^ full)
@@ -247,18 +247,12 @@ func (k *Kernel) flowLarge(l *lane) {
 	l.moves = append(moves[:n], ej[:ne]...)
 }
 
-// orOwn is d if isBuf is 1 (d is a buffer), else b: where a move out of b
-// goes when that is a buffer, and otherwise a buffer whose room can be
-// read, its answer unused. It is computed with a mask, not a jump, which
-// would be a coin toss to the CPU (the compiler makes the plain comparison
-// a jump: 23 mispredicted branches per cycle on the 8×8 mesh). (b, whose
-// state the caller reads anyway, rather than a fixed buffer such as 0,
-// which the other lane may be filling from its source queue at the time: a
-// data race, if a harmless one.)
-func orOwn(d, b int32, isBuf uint64) int32 {
-	m := -int32(isBuf)
-	return d&m | b&^m
-}
+// sinkRecords is k.bs with, after the buffers, a record per terminal d−nb
+// that has room and never fills (Init'd with one slot, never pushed): flow
+// reads the room of a move's destination d without asking whether d is a
+// buffer or a terminal, a coin toss to the CPU that a jump, or the mask
+// that replaced it, paid for. (The records are only read, by both lanes.)
+func (k *Kernel) sinkRecords() []bufState { return k.bs[:cap(k.bs)] }
 
 // decided reports whether memo m holds an answer of the cycle whose stamp
 // is e (epoch<<2), or is being computed (visiting): not an earlier cycle's,
@@ -286,8 +280,7 @@ func (k *Kernel) canMoveFast(l *lane, b int32) bool {
 	// Whether the front waits on a full buffer d is one jump: the terms
 	// are combined as numbers.
 	d := x.to
-	isBuf := b2u(d < k.nb)
-	if b2u(ok)&isBuf&b2u(elem(k.bs, orOwn(d, b, isBuf)).Free() == 0) != 0 {
+	if b2u(ok)&b2u(elem(k.sinkRecords(), d).Free() == 0) != 0 {
 		// d is full, so it is active: it makes room only by moving.
 		ok = k.reuse && !k.alloc.has(d) && k.canMoveFast(l, d)
 	}

@@ -93,6 +93,19 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 	if fastCycles == 0 {
 		t.Fatal("the fast path never ran")
 	}
+	for _, k := range []*Kernel{fast.K, par.K} {
+		// Flow reads a terminal's room from its record past the buffers:
+		// one per terminal, with room, never filled.
+		all := k.sinkRecords()
+		if len(all) != int(k.nb)+nt {
+			t.Fatalf("%d records past %d buffers for %d terminals", len(all)-int(k.nb), k.nb, nt)
+		}
+		for i := k.nb; i < int32(len(all)); i++ {
+			if all[i].Len() != 0 || all[i].Free() == 0 {
+				t.Fatalf("terminal %d's record holds %d flits, room %d", i-k.nb, all[i].Len(), all[i].Free())
+			}
+		}
+	}
 	res := func(n *Network) string {
 		r := n.Result()
 		r.Config.Run.Workers = 0

@@ -152,16 +152,20 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 		return inID[k.portBase[e.Switch]+e.Port]
 	}
 
-	k.bs = make([]bufState, nb)
+	// Past its length, k.bs holds a record per terminal (sinkRecords).
+	k.bs = make([]bufState, nb, int(nb)+nterm)
 	total := 0
 	for _, d := range depth {
 		total += d
 	}
-	storage := make([]flit.Flit, total)
+	storage := make([]flit.Flit, total+1)
 	off := 0
 	for i, d := range depth {
 		k.bs[i].Init(storage[off : off+d : off+d])
 		off += d
+	}
+	for all, i := k.sinkRecords(), nb; i < int32(len(all)); i++ {
+		all[i].Init(storage[total:]) // one slot, never filled
 	}
 	for i := range k.bs {
 		x := &k.bs[i]

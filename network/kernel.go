@@ -579,12 +579,14 @@ func (k *Kernel) routeOffers(l *lane) {
 				k.alloc.clear(b)
 				continue
 			}
+			// A unicast wants one port: whether it is free is one read.
+			p := int32(bits.TrailingZeros64(uint64(req)))
 			sw := elem(k.sw, x.rSw)
-			if !sw.Grantable(req) {
+			if *elem(sw.Owner, p) != xbar.Free {
 				k.park(b, x, req)
 				continue
 			}
-			k.offer(l, b, x, sw, req)
+			k.offer(l, b, x, sw, p)
 		}
 	}
 }
@@ -666,15 +668,15 @@ func (k *Kernel) rebind(x *bufState, wi int32) {
 	}
 }
 
-// offer records b's request for its one port (req: a fast-path worm wants
+// offer records b's request for its one port p (a fast-path worm wants
 // one), keeping for each port the first-ranked requester, which is the one
 // Arbitrate would grant it to (xbar.Policy.ByInput).
 //
 // Whether a port already has an offer is a coin toss to the CPU, so the
 // port is listed, and the offer kept, without a jump (noOffer is above
 // every key).
-func (k *Kernel) offer(l *lane, b int32, x *bufState, sw *xbar.Switch, req xbar.PortSet) {
-	gp := *elem(k.portBase, x.rSw) + int32(req.First())
+func (k *Kernel) offer(l *lane, b int32, x *bufState, sw *xbar.Switch, p int32) {
+	gp := *elem(k.portBase, x.rSw) + p
 	key := uint64(sw.Rank(x.rIn))<<32 | uint64(b)
 	o := elem(k.offers, gp)
 	*elem(l.offered, l.noff) = gp // (room for every port: route)

@@ -252,23 +252,29 @@ type wormQueue struct {
 	n    int
 }
 
+// Its ring's length is a power of two (8, doubling), so an index wraps by a
+// mask, not a division.
 func (q *wormQueue) push(w int32) {
 	if q.n == len(q.buf) {
 		nb := make([]int32, max(8, 2*len(q.buf)))
 		for i := 0; i < q.n; i++ {
-			nb[i] = q.buf[(q.head+i)%len(q.buf)]
+			nb[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
 		}
 		q.buf, q.head = nb, 0
 	}
-	q.buf[(q.head+q.n)%len(q.buf)] = w
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = w
 	q.n++
 }
 
 func (q *wormQueue) front() int32 { return q.buf[q.head] }
 
-func (q *wormQueue) pop() {
-	q.head = (q.head + 1) % len(q.buf)
-	q.n--
+func (q *wormQueue) pop() { q.popIf(1) }
+
+// popIf removes the front packet if v is 1 and nothing if v is 0, without
+// a jump on v.
+func (q *wormQueue) popIf(v int) {
+	q.head = (q.head + v) & (len(q.buf) - 1)
+	q.n -= v
 }
 
 // Now is the current cycle (the next one Step will simulate).
@@ -397,16 +403,18 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 	}
 	wi := q.front()
 	n, ln := *elem(k.issued, term), elem(k.Pool.Worms, wi).Len
-	// A head waits for the routing unit (added, not jumped over: heads
-	// and the rest alternate).
-	readyAt += k.delay * int64(b2u(n == 0)&b2u(x.rSw >= 0))
+	if k.delay != 0 {
+		// A head waits for the routing unit (added, not jumped over:
+		// heads and the rest alternate).
+		readyAt += k.delay * int64(b2u(n == 0)&b2u(x.rSw >= 0))
+	}
 	f := flit.Flit{Worm: wi, Seq: n, Kind: flit.KindOf(n, ln)}
 	f.SetReady(readyAt)
-	if n++; n == ln {
-		q.pop()
-		n = 0
-	}
-	*elem(k.issued, term) = n
+	// After its tail the packet leaves the queue (also without a jump).
+	n++
+	tail := int32(b2u(n == ln))
+	q.popIf(int(tail))
+	*elem(k.issued, term) = n &^ -tail
 	x.Push(f)
 	k.setActive(b)
 	k.noteFront(b)

@@ -125,7 +125,11 @@ type Kernel struct {
 	pDest    []int32 // buffer (or sink) a flit reaches through the port
 	Links    []link.Link
 	sw       []xbar.Switch
-	outBuf   bool // switches have output buffers (ports are released there)
+	// owner is every switch's Owner table, by global port: the switches'
+	// Owner slices are windows on it, so the fast path reads and writes a
+	// port's owner without loading its switch's record.
+	owner  []int32
+	outBuf bool // switches have output buffers (ports are released there)
 	// byInput: the arbitration policy ranks requests by input alone, so
 	// fast-path cycles decide them by offers (award) rather than Post and
 	// Arbitrate.
@@ -588,13 +592,12 @@ func (k *Kernel) routeOffers(l *lane) {
 				continue
 			}
 			// A unicast wants one port: whether it is free is one read.
-			p := int32(bits.TrailingZeros64(uint64(req)))
-			sw := elem(k.sw, x.rSw)
-			if *elem(sw.Owner, p) != xbar.Free {
+			gp := *elem(k.portBase, x.rSw) + int32(bits.TrailingZeros64(uint64(req)))
+			if *elem(k.owner, gp) != xbar.Free {
 				k.park(b, x, req)
 				continue
 			}
-			k.offer(l, b, x, sw, p)
+			k.offer(l, b, x, gp)
 		}
 	}
 }
@@ -618,7 +621,7 @@ func (k *Kernel) park(b int32, x *bufState, req xbar.PortSet) {
 // release frees global port gp of switch s and wakes the buffers parked on
 // it, which request it again from the next cycle on.
 func (k *Kernel) release(s, gp int32) {
-	*elem(elem(k.sw, s).Owner, gp-*elem(k.portBase, s)) = xbar.Free
+	*elem(k.owner, gp) = xbar.Free
 	w := elem(k.waiters, gp)
 	for b := *w; b >= 0; b = elem(k.bs, b).wait {
 		k.parked.clear(b)
@@ -676,16 +679,15 @@ func (k *Kernel) rebind(x *bufState, wi int32) {
 	}
 }
 
-// offer records b's request for its one port p (a fast-path worm wants
-// one), keeping for each port the first-ranked requester, which is the one
+// offer records b's request for its one port, global port gp (a fast-path
+// worm wants one), keeping for each port the first-ranked requester, which is the one
 // Arbitrate would grant it to (xbar.Policy.ByInput).
 //
 // Whether a port already has an offer is a coin toss to the CPU, so the
 // port is listed, and the offer kept, without a jump (noOffer is above
 // every key).
-func (k *Kernel) offer(l *lane, b int32, x *bufState, sw *xbar.Switch, p int32) {
-	gp := *elem(k.portBase, x.rSw) + p
-	key := uint64(sw.Rank(x.rIn))<<32 | uint64(b)
+func (k *Kernel) offer(l *lane, b int32, x *bufState, gp int32) {
+	key := uint64(elem(k.sw, x.rSw).Rank(x.rIn))<<32 | uint64(b)
 	o := elem(k.offers, gp)
 	*elem(l.offered, l.noff) = gp // (room for every port: route)
 	l.noff += int(b2u(*o == noOffer))
@@ -707,7 +709,7 @@ func (k *Kernel) award(l *lane) {
 		x := elem(k.bs, b)
 		s := x.rSw
 		p := int(gp - *elem(k.portBase, s))
-		elem(k.sw, s).Award(p, x.worm)
+		*elem(k.owner, gp) = x.worm // (xbar.Switch.Award, by global port)
 		// A switch is listed at its first winner, without a jump.
 		w := elem(k.lastWin, s)
 		won[nw] = s

@@ -241,8 +241,12 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 	k.rolledB = fill64(int(nb), -1)
 	k.rolledBy = fill(int(np), -1)
 	k.sw = make([]xbar.Switch, ns)
+	k.owner = make([]int32, np)
 	for i, sw := range t.Switches {
 		k.sw[i] = xbar.New(len(sw.Out), s.Policy)
+		o := k.owner[k.portBase[i]:k.portBase[i+1]:k.portBase[i+1]]
+		copy(o, k.sw[i].Owner) // (all free)
+		k.sw[i].Owner = o
 	}
 	k.queues = make([]wormQueue, nterm)
 	k.active = newBitset(nb)

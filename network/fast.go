@@ -179,8 +179,8 @@ func (k *Kernel) scan(l *lane, out []int32, c int) (n, ne, nw int) {
 			d := x.to
 			isBuf := b2u(d < nb)
 			full := ready & b2u(elem(all, d).Free() == 0) // (a terminal has room)
-			// A waiting buffer's memo is e|0: this cycle's, undecided
-			// (decided).
+			// A waiting buffer's memo is e|0: this cycle's stamp with no
+			// answer (see decided).
 			*elem(memo, b) = e | memoNo - uint32(ready) - uint32(full)*memoYes
 			goes := ready &^ full
 			*elem(out, n), *elem(out, ne), *elem(out, nw) = b, b, b

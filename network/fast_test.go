@@ -164,20 +164,13 @@ func TestAutoWorkers(t *testing.T) {
 // change of choice brings the trials back to short intervals, so when two
 // lanes turn fast again it returns to them soon.
 func TestTunerWatchesSpeed(t *testing.T) {
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("one processor: automatic mode uses one lane")
-	}
-	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
-	c.Run.Workers = 0
-	n := mustBuild(t, c)
+	n, elapsed := clockedTuner(t)
 	tu := n.K.tuner
-	var elapsed time.Duration
-	tu.clock = func() time.Time { return time.Unix(0, 0).Add(elapsed) }
 	tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 16, 64, 64, 1<<30, 128
 	cost := [3]time.Duration{0, 2 * time.Microsecond, time.Microsecond} // by workers
 	for i := range 3000 {
 		n.Cycle()
-		elapsed += cost[n.K.Workers()]
+		*elapsed += cost[n.K.Workers()]
 		switch i {
 		case 1400:
 			if n.K.Workers() != 2 {
@@ -196,29 +189,39 @@ func TestTunerWatchesSpeed(t *testing.T) {
 	}
 }
 
+// clockedTuner builds the 8×8 mesh in automatic mode with a tuner whose
+// clock reads *elapsed, which the test advances by what it says a cycle
+// costs. (It skips the test on one processor: automatic mode then keeps one
+// lane.)
+func clockedTuner(t *testing.T) (*Network, *time.Duration) {
+	t.Helper()
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: automatic mode uses one lane")
+	}
+	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	c.Run.Workers = 0
+	n := mustBuild(t, c)
+	elapsed := new(time.Duration)
+	n.K.tuner.clock = func() time.Time { return time.Unix(0, 0).Add(*elapsed) }
+	return n, elapsed
+}
+
 // TestTunerEndsClearTrialsEarly: a trial whose first stretch on two lanes
 // runs more than 1.5 times as long as its first on one ends there, for one
 // lane; a closer contest runs all its stretches.
 func TestTunerEndsClearTrialsEarly(t *testing.T) {
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("one processor: automatic mode uses one lane")
-	}
 	for _, tc := range []struct {
 		slower  time.Duration // a two-lane cycle's time, one lane's being 10 µs
 		twoRuns int           // cycles the first trial runs on two lanes
 	}{{16 * time.Microsecond, 8}, {14 * time.Microsecond, 32}} {
-		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
-		c.Run.Workers = 0
-		n := mustBuild(t, c)
+		n, elapsed := clockedTuner(t)
 		tu := n.K.tuner
-		var elapsed time.Duration
-		tu.clock = func() time.Time { return time.Unix(0, 0).Add(elapsed) }
 		tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 64, 1<<20, 1<<20, 1<<30, 1<<20 // stretches of 8 cycles
 		cost := [3]time.Duration{0, 10 * time.Microsecond, tc.slower}
 		two, i := 0, 0
 		for ; i < 100 && (i == 0 || tu.trial); i++ {
 			n.Cycle()
-			elapsed += cost[n.K.Workers()]
+			*elapsed += cost[n.K.Workers()]
 			two += n.K.Workers() - 1
 		}
 		if two != tc.twoRuns || n.K.Workers() != 1 {

@@ -35,8 +35,10 @@ func (s bitset) clear(b int32) { *s.wordOf(b) &^= 1 << uint(b&63) }
 // conditions the CPU cannot predict).
 func (s bitset) or(b int32, v uint64) { *s.wordOf(b) |= v << uint(b&63) }
 
-// clearIf clears b when v is 1 and leaves it when v is 0, with no branch.
-func (s bitset) clearIf(b int32, v uint64) { *s.wordOf(b) &^= v << uint(b&63) }
+// clearSetIf clears b, which is set, when v is 1 and leaves it when v is 0,
+// with no branch (by an exclusive or: one operation fewer than a masked
+// clear).
+func (s bitset) clearSetIf(b int32, v uint64) { *s.wordOf(b) ^= v << uint(b&63) }
 
 // b2u is 1 for true and 0 for false (a flag move, no jump).
 func b2u(c bool) uint64 {

@@ -429,8 +429,8 @@ func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32) (ns int) {
 		x := elem(bs, b)
 		*elem(moved, b) = now
 		// An emptied buffer leaves the active set (an arrival later this
-		// cycle sets it again).
-		active.clearIf(b, b2u(x.Empty()))
+		// cycle sets it again); a buffer that moved is in it.
+		active.clearSetIf(b, b2u(x.Empty()))
 		if c := x.cur; c >= 0 {
 			l.carry(elem(chans, c), now)
 			*elem(srcs, ns) = int32(i)

@@ -39,7 +39,7 @@ type lane struct {
 
 	lo, hi  int32
 	memo    []uint32 // flow memo (the whole-network lane's serves the general path too)
-	flowOut []int32  // backs moves, ejm and wait (scanInstant writes all three by one pointer)
+	flowOut []int32  // backs moves, ejm and wait (flow's first pass writes all three by one pointer)
 	moves   []int32
 	wait    []int32 // flow: buffers whose destination is full
 	ejm     []int32 // flow: moves into terminals, before they join moves

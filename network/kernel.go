@@ -272,8 +272,6 @@ func (q *wormQueue) push(w int32) {
 
 func (q *wormQueue) front() int32 { return q.buf[q.head] }
 
-func (q *wormQueue) pop() { q.popIf(1) }
-
 // popIf removes the front packet if v is 1 and nothing if v is 0, without
 // a jump on v.
 func (q *wormQueue) popIf(v int) {
@@ -680,8 +678,8 @@ func (k *Kernel) rebind(x *bufState, wi int32) {
 }
 
 // offer records b's request for its one port, global port gp (a fast-path
-// worm wants one), keeping for each port the first-ranked requester, which is the one
-// Arbitrate would grant it to (xbar.Policy.ByInput).
+// worm wants one), keeping for each port the first-ranked requester, which
+// is the one Arbitrate would grant it to (xbar.Policy.ByInput).
 //
 // Whether a port already has an offer is a coin toss to the CPU, so the
 // port is listed, and the offer kept, without a jump (noOffer is above

@@ -20,7 +20,7 @@ func TestWormQueueFIFO(t *testing.T) {
 			if got := q.front(); got != want {
 				t.Fatalf("round %d: front %d, want %d", round, got, want)
 			}
-			q.pop()
+			q.popIf(1)
 			want++
 		}
 		if len(q.buf)&(len(q.buf)-1) != 0 {

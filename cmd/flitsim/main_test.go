@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/network"
-	"github.com/flitsim/flitsim/verify"
 )
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -225,28 +224,6 @@ func TestList(t *testing.T) {
 	if !strings.Contains(out, "hypercube") || !strings.Contains(out, "uniform") {
 		t.Errorf("list lacks topologies or patterns:\n%s", out)
 	}
-}
-
-func TestVerify(t *testing.T) {
-	old := verifyRun
-	defer func() { verifyRun = old }()
-	rows := []verify.Row{{ID: "a", Source: "paper", Claim: "x", Published: "1", Measured: "1.01", Tolerance: "5%", Status: verify.Pass}}
-	verifyRun = func() ([]verify.Row, error) { return rows, nil }
-	code, out, _ := runMain(t, "verify")
-	if code != 0 || !strings.Contains(out, "1.01") {
-		t.Errorf("verify pass: exit %d\n%s", code, out)
-	}
-	code, out, _ = runMain(t, "verify", "--format", "json")
-	var got []verify.Row
-	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got) != 1 || got[0] != rows[0] {
-		t.Errorf("verify json: exit %d\n%s", code, out)
-	}
-	rows = append(rows, verify.Row{ID: "b", Measured: "2", Status: verify.Fail})
-	wantFail(t, 1, []string{"verify"}, "1 of 2 claims failed")
-	verifyRun = func() ([]verify.Row, error) {
-		return []verify.Row{{ID: "c", Measured: "no\nway", Status: verify.Error}}, errors.New("c: no\nway")
-	}
-	wantFail(t, 1, []string{"verify"}, "1 of 1 claims failed", "c: no; way")
 }
 
 // TestChannelsFlag: --channels writes one CSV row per wired channel (a 3×3

@@ -24,15 +24,12 @@ func ch4(file string, sets ...string) (*network.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := network.Run(c)
+	r, err := simulate(c)
 	if err != nil {
 		return nil, err
 	}
-	if r.Deadlock != nil {
-		return nil, fmt.Errorf("%s %v: deadlock at cycle %d", file, sets, r.Deadlock.Cycle)
-	}
-	if r.Latency.Count == 0 {
-		return nil, fmt.Errorf("%s %v: no message measured", file, sets)
+	if err := delivered(fmt.Sprintf("%s %v", file, sets), r); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -326,7 +323,7 @@ func fmtLats(v []float64) string {
 func sharedC1() (string, bool, error) {
 	var used [16][]string
 	for cl := range 16 {
-		c, err := configs.LoadChiang("fig4_10.yaml", nil)
+		c, err := configs.LoadChiang("fig4_10.yaml", []string{"run.channels=true"})
 		if err != nil {
 			return "", false, err
 		}
@@ -340,20 +337,19 @@ func sharedC1() (string, bool, error) {
 			}
 			c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%s,8", 100*i, src, strings.Join(d, " ")))
 		}
-		n, err := network.Build(c)
+		r, err := simulate(c)
 		if err != nil {
 			return "", false, err
 		}
-		r, err := n.RunPlain()
-		if err != nil {
+		if err := delivered(fmt.Sprintf("cluster %d", cl), r); err != nil {
 			return "", false, err
 		}
-		if r.MeasuredDelivered != 4 {
-			return "", false, fmt.Errorf("cluster %d: %d of 4 multicasts delivered", cl, r.MeasuredDelivered)
+		if r.MeasuredPackets != 4 {
+			return "", false, fmt.Errorf("cluster %d: %d multicasts measured, want 4: %w", cl, r.MeasuredPackets, ErrShortfall)
 		}
-		for i := range n.K.Links {
-			if name := n.K.PortName(int32(i)); n.K.Links[i].Flits > 0 && strings.HasPrefix(name, "s1,") {
-				used[cl] = append(used[cl], name)
+		for _, ch := range r.Channels {
+			if ch.Flits > 0 && strings.HasPrefix(ch.Channel, "s1,") {
+				used[cl] = append(used[cl], ch.Channel)
 			}
 		}
 	}

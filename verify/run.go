@@ -1,0 +1,62 @@
+package verify
+
+import (
+	"fmt"
+
+	"github.com/flitsim/flitsim/network"
+)
+
+// Test seams: the way claims run the simulator, so tests can make it fall
+// short (deliver too little, or never go idle) without breaking the
+// simulator itself.
+var (
+	// simulate runs one whole experiment.
+	simulate = network.Run
+	// step advances a kernel that a claim drives cycle by cycle.
+	step = (*network.Kernel).Step
+)
+
+// delivered checks that a run delivered every packet it measured and ended
+// by itself: otherwise its figures come from part of the traffic (the
+// rest stuck behind a deadlock, a stall or the drain limit), and the claim
+// fails with ErrShortfall.
+func delivered(what string, r *network.Result) error {
+	switch {
+	case r.Deadlock != nil:
+		return fmt.Errorf("%s: deadlock at cycle %d: %w", what, r.Deadlock.Cycle, ErrShortfall)
+	case r.Stall != nil:
+		return fmt.Errorf("%s: stalled at cycle %d (no flit moved since cycle %d): %w", what, r.Stall.Cycle, r.Stall.Since, ErrShortfall)
+	case r.Incomplete || r.MeasuredDelivered < r.MeasuredPackets:
+		return fmt.Errorf("%s: %d of %d measured packets delivered by cycle %d: %w",
+			what, r.MeasuredDelivered, r.MeasuredPackets, r.Cycles, ErrShortfall)
+	case r.MeasuredPackets == 0 || r.Latency.Count == 0:
+		return fmt.Errorf("%s: no packet measured: %w", what, ErrShortfall)
+	case r.Violations.Total() > 0:
+		return fmt.Errorf("%s: %d simulator invariant violations: %w", what, r.Violations.Total(), ErrShortfall)
+	}
+	return nil
+}
+
+// drain steps k until it is idle, at most limit cycles: a simulator that
+// starves a packet would otherwise loop forever. want is the number of
+// packets that must have been delivered when it is idle (got counts them);
+// each, if not nil, runs after every cycle.
+func drain(k *network.Kernel, limit int64, what string, got *int, want int, each func()) error {
+	for i := int64(0); !k.Idle(); i++ {
+		if i == limit {
+			return fmt.Errorf("%s: network not idle after %d cycles, %d of %d packets delivered: %w",
+				what, limit, *got, want, ErrShortfall)
+		}
+		step(k)
+		if each != nil {
+			each()
+		}
+		if k.Deadlock != nil {
+			return fmt.Errorf("%s: deadlock at cycle %d: %w", what, k.Deadlock.Cycle, ErrShortfall)
+		}
+	}
+	if *got != want {
+		return fmt.Errorf("%s: %d of %d packets delivered: %w", what, *got, want, ErrShortfall)
+	}
+	return nil
+}

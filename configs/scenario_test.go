@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
@@ -124,12 +125,35 @@ func deadlockedWorms(t *testing.T, n *network.Network) []uint64 {
 	return ids
 }
 
-// Fig 4.4: asynchronous worms T0 and T6 deadlock; the same traffic with
-// synchronous worms and a proper priority completes (Lemma 1).
-func TestChiangFig44(t *testing.T) {
-	if got := deadlockedWorms(t, scenario(t, "fig4_4.yaml")); !slices.Equal(got, []uint64{2, 3}) {
-		t.Fatalf("async: deadlocked worms %v, want T0 and T6 (2, 3)", got)
+// wantEdges runs n and checks that it deadlocks with exactly the waits
+// (the wait-for edges between worms, in cycle order from the first listed)
+// given, in the cycle given.
+func wantEdges(t *testing.T, n *network.Network, cycle int64, edges ...string) {
+	t.Helper()
+	r, _ := run(t, n)
+	if r.Deadlock == nil {
+		t.Fatalf("no deadlock (%d of %d packets delivered), want waits %q", r.MeasuredDelivered, r.MeasuredPackets, edges)
 	}
+	got := r.Deadlock.Resources
+	if i := slices.Index(got, edges[0]); i > 0 { // the report may start the cycle at any wait
+		got = append(slices.Clone(got[i:]), got[:i]...)
+	}
+	if !slices.Equal(got, edges) {
+		t.Fatalf("waits\n  %s\nwant\n  %s", strings.Join(r.Deadlock.Resources, "\n  "), strings.Join(edges, "\n  "))
+	}
+	if r.Deadlock.Cycle != cycle {
+		t.Fatalf("deadlock found in cycle %d, want %d", r.Deadlock.Cycle, cycle)
+	}
+}
+
+// Fig 4.4: asynchronous worms T0 and T6 deadlock, each holding the G_1
+// buffers the other needs (digest §3.3: T0 waits for s_12's buffers 4, 5,
+// held by T6; T6 waits for s_16's buffers 12, 13, held by T0); the same
+// traffic with synchronous worms and a proper priority completes (Lemma 1).
+func TestChiangFig44(t *testing.T) {
+	wantEdges(t, scenario(t, "fig4_4.yaml"), 16,
+		"worm 2 (0→{2,4,6,8,10,12,14}) at s2,0.out[1] waits for port s1,2.out[0] held by worm 3",
+		"worm 3 (6→{5,7,13,15}) at s2,6.out[1] waits for port s1,6.out[0] held by worm 2")
 	if got := deadlockedWorms(t, scenario(t, "fig4_4.yaml", "multicast.worm=sync", "arbiter=upper-first")); got != nil {
 		t.Fatalf("sync, upper-first: deadlock %v", got)
 	}
@@ -148,33 +172,46 @@ func TestChiangFig46(t *testing.T) {
 	}
 }
 
-// Fig 4.7: three synchronous worms with all-destination headers deadlock at
-// s1,2, s1,4 and s3,14; pseudo all-destination headers complete.
+// Fig 4.7: three synchronous worms with all-destination headers deadlock
+// with the thesis's waits (digest §5.1 item 7): T6 for T12 at s1,2 port 0
+// (G_1 address 4), T12 for T30 at s1,4 port 0 (address 8), T30 for T6 at
+// s3,14 port 0 (address 28), after T12 has made 5 moves and T30 and T6 4:
+// in the sixth cycle, which the kernel numbers 5 (see fig4_7.yaml). Pseudo
+// all-destination headers complete.
 func TestChiangFig47(t *testing.T) {
 	n := scenario(t, "fig4_7.yaml")
-	r, _ := run(t, n)
-	if r.Deadlock == nil || len(r.Deadlock.Worms) != 3 {
-		t.Fatalf("deadlock %+v, want the three worms", r.Deadlock)
+	var loc []network.Location
+	for range 5 {
+		n.Cycle()
 	}
-	for _, sw := range []string{"s1,2", "s1,4", "s3,14"} {
-		if !slices.Contains(r.Deadlock.Switches, sw) {
-			t.Fatalf("deadlock switches %v lack %s", r.Deadlock.Switches, sw)
+	for wi, want := range []string{"s0,2", "s1,4", "s1,0"} { // T12, T30, T6 heads after 5, 4, 4 moves
+		if loc = n.K.Locate(int32(wi), 0, loc[:0]); len(loc) == 0 || loc[0].Label != want {
+			t.Fatalf("after 5 cycles worm %d's header is in %v, want %s", wi+1, loc, want)
 		}
 	}
+	wantEdges(t, n, 5,
+		"worm 3 (6→{2,5,21}) at s2,2.out[1] waits for port s1,2.out[0] held by worm 1",
+		"worm 1 (12→{4,6,8,24,25}) at s2,4.out[0] waits for port s1,4.out[0] held by worm 2",
+		"worm 2 (30→{9,10,11,16}) at s4,14.out[1] waits for port s3,14.out[0] held by worm 3")
 	if got := deadlockedWorms(t, scenario(t, "fig4_7_pseudo.yaml")); got != nil {
 		t.Fatalf("pseudo all-destination: deadlock %v", got)
 	}
 }
 
-// Fig 4.1: a path-based worm of 4 flits or more blocks itself; shorter ones
-// complete.
+// Fig 4.1: a path-based worm of 4 flits or more blocks itself: its head,
+// on the 8→9 segment in s3,0's port-1 buffer, waits for s2,4's port 0
+// (address 8), which the worm holds on the 4→8 segment (digest §3.6), in
+// cycle 9 whatever its length. Shorter worms complete.
 func TestChiangFig41(t *testing.T) {
 	for flits := 1; flits <= 8; flits++ {
-		set := fmt.Sprintf("traffic.packets=0,0,4 8 9,%d", flits)
-		got := deadlockedWorms(t, scenario(t, "fig4_1.yaml", set))
-		if dead := got != nil; dead != (flits >= 4) {
-			t.Fatalf("%d flits: deadlock %v, want deadlock iff ≥ 4 flits", flits, got)
+		n := scenario(t, "fig4_1.yaml", fmt.Sprintf("traffic.packets=0,0,4 8 9,%d", flits))
+		if flits < 4 {
+			if got := deadlockedWorms(t, n); got != nil {
+				t.Fatalf("%d flits: deadlock %v", flits, got)
+			}
+			continue
 		}
+		wantEdges(t, n, 9, "worm 1 (0→{4,8,9}) at s3,0.out[1] waits for port s2,4.out[0] held by worm 1")
 	}
 }
 

@@ -399,7 +399,7 @@ func TestVCDDeadlock(t *testing.T) {
 		return []network.Tracer{v}
 	})
 	if res.Deadlock == nil {
-		t.Skip("the ring did not deadlock")
+		t.Fatalf("the ring did not deadlock (%d of %d packets delivered in %d cycles): the test needs it to", res.MeasuredDelivered, res.MeasuredPackets, res.Cycles)
 	}
 	v.Close()
 	f := readVCD(t, out.Bytes())

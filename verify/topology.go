@@ -46,7 +46,7 @@ func init() {
 		ID:        "varvarigos-array-diameter",
 		Source:    "Varvarigos 1992 §4.5 (exact form per digest)",
 		Claim:     "diameter of a p^d array d(p−1), of a torus d⌊p/2⌋ (p = 8, d = 2)",
-		Published: "array 14, torus 8",
+		Published: "Θ(pd) in the paper; exactly array 14, torus 8 (derived, digest)",
 		Tolerance: "exact",
 		Measure: func() (string, bool, error) {
 			a, err := allPairs(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, false)

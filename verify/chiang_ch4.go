@@ -329,13 +329,13 @@ func above(a, b *network.Result) bool {
 	return a.Latency.Mean-b.Latency.Mean > 1.5*math.Hypot(a.Latency.CI95, b.Latency.CI95)
 }
 
-// fmtCI writes the runs' mean latencies as "m±ci/…".
+// fmtCI writes the runs' mean latencies as "m±ci, …".
 func fmtCI(rs []*network.Result) string {
 	s := make([]string, len(rs))
 	for i, r := range rs {
 		s[i] = fmt.Sprintf("%.0f±%.0f", r.Latency.Mean, r.Latency.CI95)
 	}
-	return strings.Join(s, "/")
+	return strings.Join(s, ", ")
 }
 
 func increasing(v []float64) bool {

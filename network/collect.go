@@ -32,6 +32,7 @@ type collector struct {
 	deliveries []Delivery
 
 	genPk, genFl  int64
+	genOff        int64 // flits offered over the whole run (a multicast's once per destination)
 	delPk, delFl  int64
 	measured      int64
 	measuredDone  int64
@@ -54,8 +55,10 @@ func (c *collector) inWindow(t int64) bool { return t >= c.start && t < c.end }
 func (c *collector) generated(w *flit.Worm, now int64) {
 	c.genPk++
 	c.genFl += int64(w.Len)
+	off := int64(w.Len) * int64(max(w.Dests, 1))
+	c.genOff += off
 	if c.inWindow(now) {
-		c.winGen += int64(w.Len) * int64(max(w.Dests, 1))
+		c.winGen += off
 		if !c.perMessage {
 			w.Measured = true
 			c.measured++

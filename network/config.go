@@ -129,6 +129,11 @@ type RunConfig struct {
 	// cycles although flits are waiting and no deadlock was found (a
 	// livelock or starvation); 0 never stops.
 	StallLimit int64 `yaml:"stall_limit" json:"stall_limit"`
+	// MaxBacklog stops an open-loop run (pattern traffic, not a trace) as
+	// saturated when more than this many packets per terminal, on average,
+	// have been generated and not delivered: its source queues would grow
+	// without bound. 0 never stops.
+	MaxBacklog int64 `yaml:"max_backlog" json:"max_backlog"`
 	// Workers is the number of threads one run uses: 1 simulates serially,
 	// 2 splits the network in two halves that each cycle's phases work on
 	// at once, 0 times one against two now and then during the run and
@@ -273,7 +278,7 @@ func Default() Config {
 		Arbiter:   "round-robin",
 		Traffic:   TrafficConfig{Pattern: "uniform", Load: 0.2, Flits: FlitRange{4, 4}},
 		Multicast: MulticastConfig{Worm: "async", Encoding: "single", Scheme: "hardware"},
-		Run:       RunConfig{Warmup: 1000, Measure: 10000, Drain: 100000, Seed: 1, DeadlockCheck: 256, StallLimit: 10000},
+		Run:       RunConfig{Warmup: 1000, Measure: 10000, Drain: 100000, Seed: 1, DeadlockCheck: 256, StallLimit: 10000, MaxBacklog: 50},
 	}
 }
 

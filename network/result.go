@@ -59,9 +59,31 @@ type Result struct {
 	// Deliveries lists, for trace and inline-packet runs, the first 100
 	// packets delivered, in delivery order.
 	Deliveries []Delivery `json:"deliveries,omitempty"`
-	// Incomplete is true when the drain limit was reached before every
-	// measured packet was delivered (the network is saturated).
+	// Incomplete is true when not every measured packet (message) was
+	// delivered, whatever stopped the run: the drain limit, run.max_backlog,
+	// a deadlock or a stall.
 	Incomplete bool `json:"incomplete"`
+
+	// Status is the run's verdict (see Judge): ok, incomplete, saturated,
+	// stall, deadlock or interrupted.
+	Status string `json:"status"`
+	// Saturated is true when the network did not accept the load offered:
+	// the run was stopped by run.max_backlog (BacklogStop), or Offered −
+	// Throughput exceeds ShortfallCI95.
+	Saturated bool `json:"saturated"`
+	// ShortfallCI95 is the half-width of the 95 % confidence interval of the
+	// shortfall Offered − Throughput, by batch means over 20 batches of the
+	// measurement window; −1 when there is none (a trace, or fewer than
+	// two batches run).
+	ShortfallCI95 float64 `json:"shortfall_ci95"`
+	// Backlog is the number of packets generated and not delivered when the
+	// run ended (waiting at their sources or in the network).
+	Backlog int64 `json:"backlog"`
+	// BacklogStop is nil, or when the backlog passed run.max_backlog and the
+	// run was stopped as saturated.
+	BacklogStop *BacklogStop `json:"backlog_stop"`
+	// Interrupted is true when the user stopped the run.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Summary describes a latency distribution in cycles.

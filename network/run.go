@@ -35,6 +35,9 @@ type Network struct {
 	emitErr      error          // first multicast the kernel refused
 	payloads     map[uint64]any // external packets' payloads by worm ID
 	pre          *presampler    // draws the next cycle's traffic ahead (two lanes)
+	flow         shortfall      // offered minus accepted flits per batch (verdict.go)
+	maxLive      int64          // run.max_backlog in packets (0: no limit)
+	backlogStop  *BacklogStop   // set when the backlog passed maxLive
 }
 
 // Validate checks every setting of c by building the experiment without
@@ -107,6 +110,8 @@ func Build(c Config) (*Network, error) {
 	}
 	k.stats = newCollector(n.start, n.end)
 	k.stats.keep = n.trace
+	n.flow = shortfall{start: n.start, end: n.end}
+	n.maxLive = n.backlogLimit()
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
@@ -204,6 +209,8 @@ func (n *Network) Cycle() {
 	}
 	k.CheckDeadlock = now%n.Cfg.Run.DeadlockCheck == 0
 	k.Step()
+	n.flow.add(now, k.stats.winGen, k.stats.winEj)
+	n.checkBacklog(now)
 	if k.nmoved > 0 || !k.anyActive() {
 		n.lastProgress = now
 	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.K.Deadlock == nil {
@@ -242,7 +249,7 @@ func (n *Network) channelLoads(win int64) []ChannelLoad {
 // drain limit reached.
 func (n *Network) Done() bool {
 	k := n.K
-	if n.K.Deadlock != nil || n.stall != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
+	if n.K.Deadlock != nil || n.stall != nil || n.backlogStop != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
 		return true
 	}
 	if n.external || k.now < n.end {
@@ -346,11 +353,22 @@ func (n *Network) Result() *Result {
 		Violations:         k.Violations,
 	}
 	win := min(n.end, k.now) - n.start
+	nt := float64(k.Topo.Terminals())
 	if win > 0 {
-		nt := float64(k.Topo.Terminals())
 		r.Offered = float64(st.winGen) / nt / float64(win)
 		r.Throughput = float64(st.winEj) / nt / float64(win)
+	} else if n.backlogStop != nil && k.now > 0 {
+		// Stopped before the window opened: what the whole run offered
+		// and accepted.
+		r.Offered = float64(st.genOff) / nt / float64(k.now)
+		r.Throughput = float64(st.delFl) / nt / float64(k.now)
 	}
+	r.ShortfallCI95 = -1
+	if !n.trace && !n.external {
+		r.ShortfallCI95 = n.flow.ci95(k.Topo.Terminals(), k.now)
+	}
+	r.Backlog = int64(k.Pool.Live())
+	r.BacklogStop = n.backlogStop
 	if n.trace {
 		// A trace's window is its injection cycles; its channels count
 		// every flit it moved, over the whole run.
@@ -382,7 +400,7 @@ func (n *Network) Result() *Result {
 	if st.hopN > 0 {
 		r.Hops = float64(st.hops) / float64(st.hopN)
 	}
-	r.Incomplete = n.K.Deadlock == nil && n.stall == nil && st.measuredDone < st.measured
+	Judge(r)
 	return r
 }
 
@@ -466,6 +484,8 @@ func checkScalars(c *Config) error {
 		return badKey("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
 	case c.Run.StallLimit < 0:
 		return badKey("run.stall_limit", c.Run.StallLimit, "an integer ≥ 0 (0: never stop)")
+	case c.Run.MaxBacklog < 0:
+		return badKey("run.max_backlog", c.Run.MaxBacklog, "an integer ≥ 0 (packets per terminal; 0: no limit)")
 	case c.Run.Workers < 0 || c.Run.Workers > 2:
 		return badKey("run.workers", c.Run.Workers, "0 (automatic), 1 or 2")
 	case c.Multicast.SendLatency < 0 || c.Multicast.SendLatency > 1<<20:

@@ -4,8 +4,9 @@
 // otherwise the last varied key), as SVG and PNG.
 //
 // A deadlocked point has no meaningful latency: it is left out of the lines
-// and named in the legend. Points that hit the drain limit (incomplete: the
-// network is saturated) are drawn, ringed.
+// and named in the legend. Saturated points (accepted less than offered,
+// see network.Judge) and incomplete ones (measured packets not all
+// delivered) are drawn, ringed.
 package plot
 
 import (
@@ -155,7 +156,7 @@ func Draw(f *sweep.File, k Kind) (*gplot.Plot, error) {
 			}
 			xys = append(xys, plotter.XY{X: x, Y: y})
 			maxX = max(maxX, x)
-			if r.Incomplete {
+			if r.Saturated || r.Incomplete {
 				incomplete = append(incomplete, plotter.XY{X: x, Y: y})
 			}
 		}
@@ -193,7 +194,7 @@ func Draw(f *sweep.File, k Kind) (*gplot.Plot, error) {
 		s.Radius = vg.Points(6)
 		s.Color = color.Black
 		p.Add(s)
-		p.Legend.Add("incomplete (drain limit reached: saturated)", s)
+		p.Legend.Add("saturated or incomplete", s)
 	}
 	if len(deadlocked) > 0 {
 		mark, err := plotter.NewScatter(plotter.XYs{})

@@ -13,7 +13,8 @@ import (
 )
 
 // file makes a sweep file with made-up results: two lines (topology.k=4, 8)
-// over traffic.load, one point deadlocked, one incomplete, one NaN.
+// over traffic.load, one point deadlocked, one incomplete, one saturated,
+// one NaN.
 func file(t *testing.T, vary ...string) *sweep.File {
 	t.Helper()
 	s, err := sweep.NewSpec("", nil, vary)
@@ -29,6 +30,8 @@ func file(t *testing.T, vary ...string) *sweep.File {
 			r.Deadlock = &network.Deadlock{Cycle: 500}
 		case 6:
 			r.Incomplete = true
+		case 7:
+			r.Saturated = true
 		case 5:
 			r.Latency.Mean = math.NaN()
 		}
@@ -65,7 +68,7 @@ func TestWrite(t *testing.T) {
 	}
 	checkFiles(t, dir)
 	svg, _ := os.ReadFile(filepath.Join(dir, "latency-vs-offered.svg"))
-	for _, s := range []string{"topology.k=4", "topology.k=8", "deadlocked, not drawn: point 3 (topology.k=4, traffic.load=0.4)", "incomplete"} {
+	for _, s := range []string{"topology.k=4", "topology.k=8", "deadlocked, not drawn: point 3 (topology.k=4, traffic.load=0.4)", "saturated or incomplete"} {
 		if !strings.Contains(string(svg), s) {
 			t.Errorf("latency SVG lacks %q", s)
 		}
@@ -100,5 +103,22 @@ func TestCurves(t *testing.T) {
 	checkFiles(t, dir)
 	if err := Write(filepath.Join(dir, "missing", "dir"), f); err == nil {
 		t.Errorf("writing into a missing folder: no error")
+	}
+}
+
+// TestSaturatedRinged: a point that is saturated but delivered everything
+// is ringed too; a sweep without such points has no ring legend.
+func TestSaturatedRinged(t *testing.T) {
+	for _, sat := range []bool{false, true} {
+		f := file(t, "traffic.load=0.1:0.2:0.1")
+		f.Rows[1].Saturated = sat
+		dir := t.TempDir()
+		if err := Write(dir, f); err != nil {
+			t.Fatal(err)
+		}
+		svg, _ := os.ReadFile(filepath.Join(dir, "accepted-vs-offered.svg"))
+		if got := strings.Contains(string(svg), "saturated or incomplete"); got != sat {
+			t.Errorf("saturated point %v: ring legend %v", sat, got)
+		}
 	}
 }

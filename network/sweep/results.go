@@ -60,6 +60,10 @@ type Metrics struct {
 	Cycles             int64  `json:"cycles"`
 	DeadlockCycle      *int64 `json:"deadlock_cycle"`
 	Incomplete         bool   `json:"incomplete"`
+	Saturated          bool   `json:"saturated"`
+	// Status is the run's verdict (network.Judge): ok, incomplete,
+	// saturated, stall, deadlock or interrupted.
+	Status string `json:"status"`
 }
 
 // Float is a float64 whose JSON form is null for NaN and ±Inf.
@@ -101,7 +105,7 @@ func NewRow(s *Spec, i int, r *network.Result) Row {
 		LatencyMax: Float(r.Latency.Max), LatencyCI95: Float(r.Latency.CI95),
 		NetworkLatencyMean: Float(r.NetworkLatency.Mean), Hops: Float(r.Hops),
 		ChannelUtilMean: Float(r.ChannelUtilMean), ChannelUtilMax: Float(r.ChannelUtilMax),
-		Cycles: r.Cycles, Incomplete: r.Incomplete,
+		Cycles: r.Cycles, Incomplete: r.Incomplete, Saturated: r.Saturated, Status: r.Status,
 	}
 	if r.Latency.Count == 0 {
 		// No packet measured: no latency (null, an empty CSV cell), not 0.
@@ -260,6 +264,8 @@ func (r *Row) Cells() []string {
 			}
 		case bool:
 			c = append(c, strconv.FormatBool(x))
+		case string:
+			c = append(c, x)
 		default:
 			panic(fmt.Sprintf("sweep: metric of type %T", x))
 		}

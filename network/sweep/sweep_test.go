@@ -379,10 +379,10 @@ func TestRowJSONRoundTrip(t *testing.T) {
 	f := &File{Format: Format, Sweep: *s}
 	for i := 0; i < s.Points; i++ {
 		r := &network.Result{Offered: 0.1, Throughput: math.NaN(), Cycles: 9,
-			Latency: network.Summary{Count: 3, Mean: 2.5, P50: 2, P95: 3, P99: 3, Max: 3}, Hops: 2}
+			Latency: network.Summary{Count: 3, Mean: 2.5, P50: 2, P95: 3, P99: 3, Max: 3}, Hops: 2, Status: network.StatusOK}
 		if i == 1 {
 			r.Latency = network.Summary{} // nothing measured
-			r.Deadlock, r.Incomplete = dl, true
+			r.Deadlock, r.Incomplete, r.Status = dl, true, network.StatusDeadlock
 		}
 		f.Rows = append(f.Rows, NewRow(s, i, r))
 	}
@@ -405,10 +405,10 @@ func TestRowJSONRoundTrip(t *testing.T) {
 	var csv bytes.Buffer
 	g.WriteCSV(&csv)
 	lines := strings.Split(csv.String(), "\n")
-	if lines[0] != "point,routing,traffic.load,switch.reuse,offered,throughput,latency_mean,latency_p50,latency_p95,latency_p99,latency_max,latency_ci95,network_latency_mean,hops,channel_util_mean,channel_util_max,cycles,deadlock_cycle,incomplete" {
+	if lines[0] != "point,routing,traffic.load,switch.reuse,offered,throughput,latency_mean,latency_p50,latency_p95,latency_p99,latency_max,latency_ci95,network_latency_mean,hops,channel_util_mean,channel_util_max,cycles,deadlock_cycle,incomplete,saturated,status" {
 		t.Errorf("CSV header %s", lines[0])
 	}
-	if lines[1] != "0,dor,0.10,true,0.1,,2.5,2,3,3,3,0,0,2,0,0,9,,false" || lines[2] != "1,dor,1e-1,true,0.1,,,,,,,,,,0,0,9,77,true" {
+	if lines[1] != "0,dor,0.10,true,0.1,,2.5,2,3,3,3,0,0,2,0,0,9,,false,false,ok" || lines[2] != "1,dor,1e-1,true,0.1,,,,,,,,,,0,0,9,77,true,false,deadlock" {
 		t.Errorf("CSV rows:\n%s", csv.String())
 	}
 }
@@ -432,6 +432,7 @@ func TestRunObserved(t *testing.T) {
 		t.Errorf("observed %v, run ended at %d", seen, got.Cycles)
 	}
 	cfg.Run.Measure = 5000
+	cfg.Run.MaxBacklog = 0 // (point 3 saturates: run it to the end)
 	seen = nil
 	if _, err := RunObserved(cfg, func(c int64) { seen = append(seen, c) }); err != nil || len(seen) < 5 {
 		t.Errorf("observed %v, %v", seen, err)

@@ -9,7 +9,7 @@
 //	flitsim help
 //
 // Results go to stdout. Every bad input prints one line "flitsim: ..." to
-// stderr and exits 2; a failed verification exits 1; an internal error 3.
+// stderr and exits 2; exit.go lists the other exit statuses.
 package main
 
 import (
@@ -36,14 +36,19 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "flitsim: internal error: %s\n", oneLine(fmt.Sprint(p)))
-			code = 3
+			code = exitInternal
 		}
 	}()
-	err := dispatch(args, stdout)
-	if err == nil {
-		return 0
+	out := &checkedWriter{w: stdout}
+	err := dispatch(args, out)
+	if out.err != nil {
+		// The results are lost: that outranks what they said.
+		err = fmt.Errorf("cannot write the output: %v", out.err)
 	}
-	code = 2
+	if err == nil {
+		return exitOK
+	}
+	code = exitBadInput
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code
@@ -98,6 +103,18 @@ Usage:
   flitsim help [COMMAND]       this text, or a command's flags
 
 Run "flitsim COMMAND -h" for a command's flags.
+
+Exit status:
+  0    completed (run: status ok; sweep: every point ran, whatever its status)
+  1    verify: a claim failed
+  2    bad input (one line on stderr names the key, the value and what is
+       allowed), or output that cannot be written
+  3    run: a deadlock or a stall (nothing moved for run.stall_limit cycles)
+  4    run: saturated (accepted less than offered beyond the 95 % confidence
+       interval, or stopped by run.max_backlog) or incomplete (measured
+       packets not all delivered); the results are printed all the same
+  70   internal error (a bug in flitsim)
+  130  interrupted (SIGINT, SIGTERM)
 `
 
 func cmdHelp(args []string, stdout io.Writer) error {

@@ -56,7 +56,7 @@ func fakeResult(c network.Config) *network.Result {
 		NetworkLatency: network.Summary{Count: 3200, Mean: 10.125, CI95: 0.2},
 		Offered:        0.2, Throughput: 0.199, Hops: 5.33,
 		ChannelUtilMean: 0.1, ChannelUtilMax: 0.31, BusiestChannel: "(3,4) x+",
-		MaxBufferOccupancy: 4,
+		MaxBufferOccupancy: 4, Status: network.StatusDeadlock,
 		Deadlock: &network.Deadlock{Cycle: 900, Since: 700,
 			Worms:     []network.DeadlockWorm{{ID: 7, Src: 1, Dst: []int32{5}}, {ID: 9, Src: 5, Dst: []int32{2}}},
 			Resources: []string{"s1.in0", "s2.in0"}, Switches: []string{"s1", "s2"}},
@@ -103,7 +103,7 @@ func TestRunErrors(t *testing.T) {
 	})
 	wantFail(t, 2, []string{}, "two; lines")
 	stubRun(t, func(network.Config) (*network.Result, error) { panic("boom\nat line 2") })
-	wantFail(t, 3, []string{"run"}, "internal error: boom; at line 2")
+	wantFail(t, 70, []string{"run"}, "internal error: boom; at line 2")
 }
 
 func TestHelp(t *testing.T) {
@@ -127,7 +127,7 @@ func TestOutputFormats(t *testing.T) {
 	stubRun(t, func(c network.Config) (*network.Result, error) { got = c; return fakeResult(c), nil })
 
 	code, out, errOut := runMain(t, "run", "--seed", "42", "--set", "traffic.load=0.3")
-	if code != 0 || errOut != "" {
+	if code != 3 || errOut != "flitsim: deadlock at cycle 900\n" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	if got.Run.Seed != 42 || got.Traffic.Load != 0.3 {
@@ -141,7 +141,7 @@ func TestOutputFormats(t *testing.T) {
 	}
 
 	code, out, _ = runMain(t, "run", "--format", "csv")
-	if code != 0 {
+	if code != 3 {
 		t.Fatalf("csv: exit %d", code)
 	}
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
@@ -161,7 +161,7 @@ func TestOutputFormats(t *testing.T) {
 	// Without a deadlock the columns stay the same.
 	stubRun(t, func(c network.Config) (*network.Result, error) {
 		r := fakeResult(c)
-		r.Deadlock = nil
+		r.Deadlock, r.Status = nil, network.StatusOK
 		return r, nil
 	})
 	_, out2, _ := runMain(t, "run", "-f", "csv")

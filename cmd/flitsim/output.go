@@ -36,9 +36,6 @@ func writeTable(w io.Writer, r *network.Result) error {
 		routing = "default for " + c.Topology.Kind
 	}
 	cycles := strconv.FormatInt(r.Cycles, 10)
-	if r.Incomplete {
-		cycles += " (drain limit reached: saturated)"
-	}
 	ci := func(s network.Summary) string {
 		return fmt.Sprintf("%s ± %s", num(s.Mean), num(s.CI95))
 	}
@@ -71,6 +68,7 @@ func writeTable(w io.Writer, r *network.Result) error {
 		{"traffic", trafficText},
 		{"load", loadText},
 		{"seed", strconv.FormatUint(c.Run.Seed, 10)},
+		{"status", statusText(r)},
 		{"cycles", cycles},
 		{"injected packets", fmt.Sprintf("%d (%d flits)", r.InjectedPackets, r.InjectedFlits)},
 		{"delivered packets", fmt.Sprintf("%d (%d flits)", r.DeliveredPackets, r.DeliveredFlits)},

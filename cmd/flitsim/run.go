@@ -44,7 +44,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
 		return err
 	}
-	if err := tr.check(fs); err != nil {
+	if err := tr.check(fs, *chans); err != nil {
 		return err
 	}
 	switch rest := fs.Args(); {
@@ -92,9 +92,14 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	switch *format {
 	case "json":
-		return writeJSON(stdout, res)
+		err = writeJSON(stdout, res)
 	case "csv":
-		return writeCSV(stdout, res)
+		err = writeCSV(stdout, res)
+	default:
+		err = writeTable(stdout, res)
 	}
-	return writeTable(stdout, res)
+	if err != nil {
+		return err
+	}
+	return runVerdict(res)
 }

@@ -83,7 +83,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	if err != nil {
 		var pe *sweep.PanicError
 		if errors.As(err, &pe) {
-			return &exitError{3, fmt.Errorf("internal error: %v", err)}
+			return &exitError{exitInternal, fmt.Errorf("internal error: %v", err)}
 		}
 		return err
 	}
@@ -153,12 +153,9 @@ func printSweep(w io.Writer, f *sweep.File, format string) error {
 		for _, kv := range r.Values {
 			row = append(row, kv.Value)
 		}
-		status := "ok"
-		switch {
-		case r.DeadlockCycle != nil:
+		status := r.Status
+		if r.DeadlockCycle != nil {
 			status = fmt.Sprintf("deadlock at cycle %d", *r.DeadlockCycle)
-		case r.Incomplete:
-			status = "incomplete (saturated)"
 		}
 		lat := num(float64(r.LatencyMean))
 		if lat != "n/a" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/spf13/pflag"
@@ -31,8 +32,13 @@ func addTraceFlags(fs *pflag.FlagSet) *traceFlags {
 
 func (t *traceFlags) on() bool { return t.vcd != "" || t.events != "" || t.perfetto != "" }
 
-// check validates the flags before anything runs.
-func (t *traceFlags) check(fs *pflag.FlagSet) error {
+// check validates the flags before anything runs; channels is --channels'
+// file ("" if none), which must not be a trace's.
+func (t *traceFlags) check(fs *pflag.FlagSet, channels string) error {
+	if err := distinctOutputs([][2]string{{"trace-vcd", t.vcd}, {"trace-events", t.events},
+		{"trace-perfetto", t.perfetto}, {"channels", channels}}); err != nil {
+		return err
+	}
 	if !t.on() {
 		for _, f := range []string{"trace-window", "trace-only"} {
 			if fs.Changed(f) {
@@ -52,6 +58,40 @@ func (t *traceFlags) check(fs *pflag.FlagSet) error {
 		}
 	}
 	return nil
+}
+
+// distinctOutputs refuses two output flags naming the same file (their
+// writes would interleave): the same cleaned absolute path, or, for files
+// that exist, the same file under two names (links).
+func distinctOutputs(outs [][2]string) error {
+	type seen struct{ flag, abs string }
+	var prev []seen
+	for _, o := range outs {
+		if o[1] == "" {
+			continue
+		}
+		abs, err := filepath.Abs(o[1])
+		if err != nil {
+			return fmt.Errorf("--%s: %v", o[0], err)
+		}
+		for _, p := range prev {
+			if p.abs == abs || sameFile(p.abs, abs) {
+				return fmt.Errorf("--%s: %s is the file --%s writes too (allowed: a file of its own)", o[0], o[1], p.flag)
+			}
+		}
+		prev = append(prev, seen{o[0], abs})
+	}
+	return nil
+}
+
+// sameFile reports whether a and b both exist and are one file.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // runTraced builds c, attaches the requested trace writers and runs it like

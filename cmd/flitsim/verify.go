@@ -60,10 +60,10 @@ func cmdVerify(args []string, stdout io.Writer) error {
 		if runErr != nil {
 			msg = fmt.Errorf("%v; %v", msg, runErr)
 		}
-		return &exitError{code: 1, err: msg}
+		return &exitError{code: exitFailed, err: msg}
 	}
 	if runErr != nil {
-		return &exitError{code: 1, err: fmt.Errorf("verify: %v", runErr)}
+		return &exitError{code: exitFailed, err: fmt.Errorf("verify: %v", runErr)}
 	}
 	return nil
 }

@@ -28,6 +28,12 @@ all of them to some cycles and to some switches and terminals.
 --channels writes every wired channel's load over the measurement window (a
 trace's: the whole run) as flits and flits per cycle to a CSV file, one row
 per channel; it sets run.channels, which also lists them in the result.
+Each output needs a file of its own.
+
+The result's status is ok, incomplete, saturated, stall or deadlock; the
+exit status is 0 for ok, 3 for a deadlock or stall, 4 for saturated or
+incomplete (the results are printed all the same; "flitsim help" lists
+every exit status).
 `
 
 func cmdRun(args []string, stdout io.Writer) error {

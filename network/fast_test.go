@@ -208,12 +208,14 @@ func clockedTuner(t *testing.T) (*Network, *time.Duration) {
 
 // TestTunerEndsClearTrialsEarly: a trial whose first stretch on two lanes
 // runs more than 1.5 times as long as its first on one ends there, for one
-// lane; a closer contest runs all its stretches.
+// lane, and mid-stretch once it has (two lanes 100 times slower, as with
+// the other core busy: after its untimed first cycle and one more); a
+// closer contest runs all its stretches.
 func TestTunerEndsClearTrialsEarly(t *testing.T) {
 	for _, tc := range []struct {
 		slower  time.Duration // a two-lane cycle's time, one lane's being 10 µs
 		twoRuns int           // cycles the first trial runs on two lanes
-	}{{16 * time.Microsecond, 8}, {14 * time.Microsecond, 32}} {
+	}{{16 * time.Microsecond, 8}, {14 * time.Microsecond, 32}, {time.Millisecond, 2}} {
 		n, elapsed := clockedTuner(t)
 		tu := n.K.tuner
 		tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 64, 1<<20, 1<<20, 1<<30, 1<<20 // stretches of 8 cycles
@@ -486,5 +488,31 @@ func TestPresamplingKeepsRun(t *testing.T) {
 				t.Fatalf("%s foreign=%v: results differ:\none lane  %s\ntwo lanes %s", c.Topology.Kind, foreign, out[0], out[1])
 			}
 		}
+	}
+}
+
+// TestTunerIgnoresSlowOneLane: running on one lane, a slowdown (the machine
+// busy) starts no trial before the periodic one: a second thread would only
+// be slower still.
+func TestTunerIgnoresSlowOneLane(t *testing.T) {
+	n, elapsed := clockedTuner(t)
+	tu := n.K.tuner
+	tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 16, 1<<20, 1<<20, 1<<30, 128
+	cost := [3]time.Duration{0, time.Microsecond, 2 * time.Microsecond} // two lanes slower
+	two := 0
+	for i := range 3000 {
+		n.Cycle()
+		*elapsed += cost[n.K.Workers()]
+		if i > 100 {
+			two += n.K.Workers() - 1
+		}
+		if i == 200 {
+			// The machine turns busy: one lane is 5 times slower, two
+			// lanes, handing over at scheduler slices, 250 times.
+			cost[1], cost[2] = 5*time.Microsecond, 500*time.Microsecond
+		}
+	}
+	if two != 0 {
+		t.Errorf("one lane slowed down: %d cycles on two lanes before the periodic trial", two)
 	}
 }

@@ -15,13 +15,19 @@ import "time"
 // load changes, for at most 1/128 of the cycles on the slower arrangement.
 // A trial whose first stretch on two lanes ran more than 1.5 times as long
 // as its first on one ends there, for one lane.
-// Between trials the tuner also times every 4 k cycles and starts a trial
-// at once if they ran half as slow again as the arrangement's best stretch:
-// passing data between two cores can turn several times slower in an
-// instant (a virtual machine's processors moved apart: measured on this
-// project's machine, two threads then run the 8×8 mesh at 85 k cycles/s
-// against 165 k on one), and a run should not wait up to 64 k cycles for
-// the next trial. A trial whose choice differs from the last one's starts
+// A stretch on two lanes that has run 1.5 times as long as one lane's best
+// stretch ends at once, mid-stretch, so a trial costs little when the
+// other core is busy.
+// Between trials on two lanes the tuner also times every 4 k cycles and
+// starts a trial at once if they ran half as slow again as the best
+// stretch: passing data between two cores can turn several times slower
+// in an instant (a virtual machine's processors moved apart: measured on
+// this project's machine, two threads then run the 8×8 mesh at 85 k
+// cycles/s against 165 k on one), and a run should not wait up to 64 k
+// cycles for the next trial. One lane is not watched: it slows down when
+// the machine is busy, when a second thread would only be slower still
+// (a busy loop on the other core made it start a trial every 4 k cycles,
+// each on two lanes for 0.1–0.35 s). A trial whose choice differs from the last one's starts
 // the intervals again from 4 k cycles: the machine has changed, and may
 // change back (which the timing of one lane does not see). Results do not
 // depend on the choice: one lane and two compute the same cycle
@@ -80,6 +86,14 @@ func (k *Kernel) tune() {
 			t.watchAt, t.at = 0, t.steps // a trial now
 		}
 	}
+	if t.trial && !t.warming && t.stretch&1 == 1 && t.steps < t.at && 2*t.clock().Sub(t.t0) > 3*t.best[0] {
+		// This stretch on two lanes has already run 1.5 times as long as
+		// one lane's best whole stretch: end it now. (With the other
+		// core busy, two lanes can take milliseconds a cycle, handing
+		// over at each scheduler slice: 128 cycles cost 0.1–0.35 s
+		// against 0.7 ms on one lane.)
+		t.at = t.steps
+	}
 	if t.steps < t.at {
 		return
 	}
@@ -112,7 +126,9 @@ func (k *Kernel) tune() {
 			k.useLanes(choice)
 			t.trial, t.at = false, t.steps+t.period
 			t.period = min(2*t.period, t.maxPeriod)
-			t.watchAt, t.watch0 = t.steps, t.clock()
+			if choice {
+				t.watchAt, t.watch0 = t.steps, t.clock()
+			}
 			return
 		}
 	} else {

@@ -40,6 +40,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -81,34 +82,20 @@ func LoadBytes(data []byte, name string, sets []string) (network.Config, error) 
 	return cfg, nil
 }
 
-// UnknownKeyError is a key that is not part of the configuration.
-type UnknownKeyError struct {
-	Key     string   // dotted, e.g. traffic.lod
-	Allowed []string // the keys allowed at that level
-}
-
-func (e *UnknownKeyError) Error() string {
+// unknownKey is the error for a key that is not part of the configuration;
+// allowed lists the keys at its level.
+func unknownKey(key string, allowed []string) *inputerr.Error {
 	level := "top-level keys"
-	if i := strings.LastIndexByte(e.Key, '.'); i >= 0 {
-		level = "keys in " + e.Key[:i]
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		level = "keys in " + key[:i]
 	}
-	return fmt.Sprintf("%s: unknown key (allowed %s: %s)", e.Key, level, strings.Join(e.Allowed, ", "))
+	return &inputerr.Error{Key: key, Problem: "unknown key", Allowed: level + ": " + strings.Join(allowed, ", ")}
 }
-
-// PosError places an error in a file ("FILE:LINE: ") or on the command line
-// ("--set "). Unwrap gives the *network.ConfigError or *UnknownKeyError.
-type PosError struct {
-	Pos string
-	Err error
-}
-
-func (e *PosError) Error() string { return e.Pos + e.Err.Error() }
-func (e *PosError) Unwrap() error { return e.Err }
 
 type loader struct {
 	name string
-	// where maps a dotted key to the prefix of errors about it: "FILE:LINE: "
-	// or "--set ".
+	// where maps a dotted key to where it was written (inputerr.Error.Pos):
+	// "FILE:LINE" or "--set".
 	where map[string]string
 }
 
@@ -162,7 +149,7 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 		}
 		path := strings.Split(key, ".")
 		if err := checkPath(reflect.TypeOf(cfg), path); err != nil {
-			return cfg, &PosError{"--set ", err}
+			return cfg, err.At(inputerr.CommandLine)
 		}
 		parsed = append(parsed, set{path, value})
 	}
@@ -196,17 +183,17 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 		return cfg, err
 	}
 	if err := validate(&cfg); err != nil {
-		var ce *network.ConfigError
-		if errors.As(err, &ce) {
+		if ce, ok := inputerr.As(err); ok && ce.Pos == "" {
 			// Place it at the key, or else at the nearest enclosing block
 			// the file or a --set gave (topology: for a missing topology.k),
 			// saying that the key itself was not given.
 			for key := ce.Key; key != ""; {
 				if pos, ok := l.where[key]; ok {
+					e := ce.At(pos)
 					if key != ce.Key {
-						err = &network.ConfigError{Key: ce.Key, Value: ce.Value + " (not given)", Allowed: ce.Allowed}
+						e.Value += " (not given)"
 					}
-					return cfg, &PosError{pos, err}
+					return cfg, e
 				}
 				i := strings.LastIndexByte(key, '.')
 				if i < 0 {
@@ -220,22 +207,25 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 	return cfg, nil
 }
 
-// oneLine makes sure an error prints as one line.
+// oneLine makes sure an error prints as one line: an *inputerr.Error keeps
+// its type with each field flattened; another error becomes its flattened text.
 func oneLine(err error) error {
-	s := err.Error()
-	if !strings.ContainsAny(s, "\r\n") {
+	if !strings.ContainsAny(err.Error(), "\r\n") {
 		return err
 	}
-	return &flatError{strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " "), err}
+	if e, ok := inputerr.As(err); ok {
+		c := *e
+		for _, f := range []*string{&c.Key, &c.Value, &c.Allowed, &c.Problem, &c.Pos} {
+			*f = flatten(*f)
+		}
+		return &c
+	}
+	return errors.New(flatten(err.Error()))
 }
 
-type flatError struct {
-	msg string
-	err error
+func flatten(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
 }
-
-func (e *flatError) Error() string { return e.msg }
-func (e *flatError) Unwrap() error { return e.err }
 
 // --- the YAML node tree ---
 
@@ -355,20 +345,20 @@ func field(t reflect.Type, key string) (int, bool) {
 }
 
 // checkPath checks a dotted --set key against the schema.
-func checkPath(t reflect.Type, path []string) error {
+func checkPath(t reflect.Type, path []string) *inputerr.Error {
 	for i, key := range path {
 		if !isSection(t) {
-			return fmt.Errorf("%s: unknown key (%s is a single value, not a block of keys)",
-				strings.Join(path[:i+1], "."), strings.Join(path[:i], "."))
+			return &inputerr.Error{Key: strings.Join(path[:i+1], "."),
+				Problem: "unknown key (" + strings.Join(path[:i], ".") + " is a single value, not a block of keys)"}
 		}
 		f, ok := field(t, key)
 		if !ok {
-			return &UnknownKeyError{Key: strings.Join(path[:i+1], "."), Allowed: keysOf(t)}
+			return unknownKey(strings.Join(path[:i+1], "."), keysOf(t))
 		}
 		t = t.Field(f).Type
 	}
 	if isSection(t) {
-		return &network.ConfigError{Key: strings.Join(path, "."), Value: "a single value",
+		return &inputerr.Error{Key: strings.Join(path, "."), Value: "a single value",
 			Allowed: "one of its keys: " + strings.Join(keysOf(t), ", ")}
 	}
 	return nil
@@ -440,12 +430,12 @@ func render(n *yaml.Node, depth int) string {
 	return "?"
 }
 
-// pos is the error prefix for node n.
+// pos is where node n was written: "FILE:LINE", or "--set".
 func (l *loader) pos(n *yaml.Node) string {
 	if n == nil || n.Line == 0 {
-		return "--set "
+		return inputerr.CommandLine
 	}
-	return fmt.Sprintf("%s:%d: ", l.name, n.Line)
+	return fmt.Sprintf("%s:%d", l.name, n.Line)
 }
 
 // decodeStruct decodes mapping n into the struct v key by key: strictly (an
@@ -458,23 +448,23 @@ func (l *loader) decodeStruct(n *yaml.Node, v reflect.Value, prefix string) erro
 	}
 	t := v.Type()
 	if n.Kind != yaml.MappingNode {
-		return &PosError{l.pos(orig), &network.ConfigError{Key: prefix, Value: show(n),
-			Allowed: "a mapping with keys " + strings.Join(keysOf(t), ", ")}}
+		return &inputerr.Error{Key: prefix, Value: show(n),
+			Allowed: "a mapping with keys " + strings.Join(keysOf(t), ", "), Pos: l.pos(orig)}
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := deref(n.Content[i]), n.Content[i+1]
 		if kn == nil || kn.Kind != yaml.ScalarNode {
-			return &PosError{l.pos(n.Content[i]), &network.ConfigError{Key: join(prefix, "(key)"),
-				Value: show(kn), Allowed: "keys " + strings.Join(keysOf(t), ", ")}}
+			return &inputerr.Error{Key: join(prefix, "(key)"),
+				Value: show(kn), Allowed: "keys " + strings.Join(keysOf(t), ", "), Pos: l.pos(n.Content[i])}
 		}
 		key := join(prefix, kn.Value)
 		f, ok := field(t, kn.Value)
 		if !ok {
-			return &PosError{l.pos(n.Content[i]), &UnknownKeyError{Key: key, Allowed: keysOf(t)}}
+			return unknownKey(key, keysOf(t)).At(l.pos(n.Content[i]))
 		}
 		if seen[kn.Value] {
-			return &PosError{l.pos(n.Content[i]), fmt.Errorf("%s: key given twice", key)}
+			return &inputerr.Error{Key: key, Problem: "key given twice", Pos: l.pos(n.Content[i])}
 		}
 		seen[kn.Value] = true
 		fv := v.Field(f)
@@ -495,7 +485,7 @@ func (l *loader) decodeStruct(n *yaml.Node, v reflect.Value, prefix string) erro
 
 func (l *loader) decodeLeaf(n *yaml.Node, v reflect.Value, key string) error {
 	bad := func() error {
-		return &PosError{l.pos(n), &network.ConfigError{Key: key, Value: show(n), Allowed: allowed(v.Type())}}
+		return &inputerr.Error{Key: key, Value: show(n), Allowed: allowed(v.Type()), Pos: l.pos(n)}
 	}
 	// A list of strings also takes one string (handy with --set).
 	if v.Type() == reflect.TypeFor[[]string]() && deref(n).Kind == yaml.ScalarNode && deref(n).ShortTag() == "!!str" {

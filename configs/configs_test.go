@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -78,9 +79,9 @@ func TestUnknownKeyInFile(t *testing.T) {
 	p := writeFile(t, "traffic:\n  pattern: uniform\n  lod: 0.3\n")
 	_, err := Load(p, nil)
 	wantErr(t, err, p+":3: ", "traffic.lod", "unknown key", "pattern, load, flits")
-	var uk *UnknownKeyError
-	if !errors.As(err, &uk) || uk.Key != "traffic.lod" {
-		t.Errorf("want *UnknownKeyError for traffic.lod, got %#v", err)
+	var uk *inputerr.Error
+	if !errors.As(err, &uk) || uk.Key != "traffic.lod" || uk.Problem != "unknown key" {
+		t.Errorf("want an unknown-key *inputerr.Error for traffic.lod, got %#v", err)
 	}
 	_, err = Load(writeFile(t, "toplogy:\n  kind: mesh\n"), nil)
 	wantErr(t, err, ":1: ", "toplogy: unknown key", "topology, switching")
@@ -216,19 +217,19 @@ func TestValidateErrorsArePlaced(t *testing.T) {
 	defer func() { validate = old }()
 	validate = func(c *network.Config) error {
 		if c.Traffic.Load > 1 {
-			return &network.ConfigError{Key: "traffic.load", Value: "2", Allowed: "0 ≤ load ≤ 1"}
+			return &inputerr.Error{Key: "traffic.load", Value: "2", Allowed: "0 ≤ load ≤ 1"}
 		}
 		if c.Topology.K < 2 {
-			return &network.ConfigError{Key: "topology.k", Value: "1", Allowed: "k ≥ 2"}
+			return &inputerr.Error{Key: "topology.k", Value: "1", Allowed: "k ≥ 2"}
 		}
 		return nil
 	}
 	p := writeFile(t, "traffic:\n  load: 2\n")
 	_, err := Load(p, nil)
 	wantErr(t, err, p+":2: traffic.load: 2 is not allowed")
-	var ce *network.ConfigError
+	var ce *inputerr.Error
 	if !errors.As(err, &ce) || ce.Key != "traffic.load" {
-		t.Errorf("want a *network.ConfigError, got %#v", err)
+		t.Errorf("want a *inputerr.Error, got %#v", err)
 	}
 	_, err = Load("", []string{"traffic.load=2"})
 	wantErr(t, err, "--set traffic.load: 2 is not allowed")

@@ -249,21 +249,6 @@ func ParseFlitRange(s string) (FlitRange, error) {
 	return FlitRange{a, b}, nil
 }
 
-// ConfigError is a bad setting: the key, the value given and what is allowed.
-type ConfigError struct {
-	Key     string
-	Value   string
-	Allowed string
-}
-
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("%s: %s is not allowed (allowed: %s)", e.Key, e.Value, e.Allowed)
-}
-
-func badKey(key string, value any, allowed string, args ...any) *ConfigError {
-	return &ConfigError{Key: key, Value: fmt.Sprintf("%v", value), Allowed: fmt.Sprintf(allowed, args...)}
-}
-
 // Default is the embedded default experiment: an 8×8 mesh, wormhole, DOR,
 // uniform traffic, 4-flit packets, load 0.2.
 func Default() Config {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -24,10 +25,10 @@ type KernelSpec struct {
 // NewKernel lays out the buffers, ports and links of topology t.
 func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 	if s.InDepth <= 0 && s.OutDepth <= 0 {
-		return nil, &ConfigError{Key: "buffers", Value: "input 0, output 0", Allowed: "at least one of buffers.input and buffers.output ≥ 1"}
+		return nil, &inputerr.Error{Key: "buffers", Value: "input 0, output 0", Allowed: "at least one of buffers.input and buffers.output ≥ 1"}
 	}
 	if s.Latency < 1 {
-		return nil, badKey("link.latency", s.Latency, "an integer ≥ 1")
+		return nil, inputerr.New("link.latency", s.Latency, "an integer ≥ 1")
 	}
 	k := &Kernel{
 		Topo:   t,

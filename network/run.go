@@ -1,13 +1,13 @@
 package network
 
 import (
-	"errors"
 	"math"
 	"strings"
 
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -41,7 +41,7 @@ type Network struct {
 }
 
 // Validate checks every setting of c by building the experiment without
-// running it. Errors are *ConfigError (one line naming the key).
+// running it. Errors are *inputerr.Error (one line naming the key).
 func Validate(c *Config) error {
 	_, err := Build(*c)
 	return err
@@ -63,11 +63,11 @@ func Build(c Config) (*Network, error) {
 	}
 	mode, err := link.ParseMode(c.Switching)
 	if err != nil {
-		return nil, badKey("switching", c.Switching, "wormhole, vct, saf")
+		return nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf")
 	}
 	pol, err := xbar.ParsePolicy(c.Arbiter)
 	if err != nil {
-		return nil, badKey("arbiter", c.Arbiter, "%s", strings.Join(xbar.PolicyNames(), ", "))
+		return nil, inputerr.New("arbiter", c.Arbiter, "%s", strings.Join(xbar.PolicyNames(), ", "))
 	}
 	if c.Routing == "" {
 		c.Routing = topology.DefaultRouting(c.Topology.Kind)
@@ -79,7 +79,7 @@ func Build(c Config) (*Network, error) {
 		Routing: c.Routing,
 	})
 	if err != nil {
-		return nil, convertErr(err)
+		return nil, err
 	}
 	if mode != link.Wormhole {
 		if err := checkWholePacket(&c, mode); err != nil {
@@ -100,10 +100,10 @@ func Build(c Config) (*Network, error) {
 		return nil, err
 	}
 	if n.enc, err = ParseEncoding(c.Multicast.Encoding); err != nil {
-		return nil, badKey("multicast.encoding", c.Multicast.Encoding, "single, ad, pseudo-ad")
+		return nil, inputerr.New("multicast.encoding", c.Multicast.Encoding, "single, ad, pseudo-ad")
 	}
 	if n.scheme, err = traffic.ParseScheme(c.Multicast.Scheme); err != nil {
-		return nil, convertErr(err)
+		return nil, err
 	}
 	if err := n.buildTraffic(); err != nil {
 		return nil, err
@@ -128,14 +128,14 @@ func (n *Network) buildTraffic() error {
 		var err error
 		if c.Traffic.Trace != "" {
 			if len(c.Traffic.Packets) > 0 {
-				return badKey("traffic.packets", "a list", "no inline packets when traffic.trace is set")
+				return inputerr.New("traffic.packets", "a list", "no inline packets when traffic.trace is set")
 			}
 			pkts, err = traffic.ReadTrace(c.Traffic.Trace, t.Terminals())
 		} else {
 			pkts, err = traffic.ParseTrace(strings.NewReader(strings.Join(c.Traffic.Packets, "\n")), "traffic.packets", t.Terminals())
 		}
 		if err != nil {
-			return convertErr(err)
+			return err
 		}
 		n.gen = traffic.NewTrace(pkts)
 		n.trace = true
@@ -151,7 +151,7 @@ func (n *Network) buildTraffic() error {
 	if traffic.IsMulticastPattern(c.Traffic.Pattern) {
 		g, err := traffic.NewClusterMulticast(t.Terminals(), c.Traffic.Cluster, c.Traffic.Load, length, k.rng)
 		if err != nil {
-			return convertErr(err)
+			return err
 		}
 		n.gen = g
 		return nil
@@ -159,7 +159,7 @@ func (n *Network) buildTraffic() error {
 	shape := traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits}
 	pat, err := traffic.NewPattern(c.Traffic.Pattern, shape, c.Traffic.Hotspots, c.Traffic.HotspotFraction, k.rng)
 	if err != nil {
-		return convertErr(err)
+		return err
 	}
 	n.gen = traffic.NewBernoulli(t.Terminals(), c.Traffic.Load, length, pat, k.rng)
 	return nil
@@ -185,7 +185,7 @@ func parseWorm(s string) (flit.Cast, error) {
 	case "path", "path-based":
 		return flit.Path, nil
 	}
-	return 0, badKey("multicast.worm", s, "async, sync, path")
+	return 0, inputerr.New("multicast.worm", s, "async, sync, path")
 }
 
 // Cycle simulates one cycle: window bookkeeping, traffic, the kernel step and
@@ -461,37 +461,37 @@ func (w waker) Handle(e sim.Event) error {
 func checkScalars(c *Config) error {
 	switch {
 	case c.Buffers.Input < 0 || c.Buffers.Input > 1<<16:
-		return badKey("buffers.input", c.Buffers.Input, "an integer from 0 to 65536")
+		return inputerr.New("buffers.input", c.Buffers.Input, "an integer from 0 to 65536")
 	case c.Buffers.Output < 0 || c.Buffers.Output > 1<<16:
-		return badKey("buffers.output", c.Buffers.Output, "an integer from 0 to 65536")
+		return inputerr.New("buffers.output", c.Buffers.Output, "an integer from 0 to 65536")
 	case c.Buffers.Input == 0 && c.Buffers.Output == 0:
-		return badKey("buffers", "input 0 and output 0", "at least one of buffers.input and buffers.output ≥ 1")
+		return inputerr.New("buffers", "input 0 and output 0", "at least one of buffers.input and buffers.output ≥ 1")
 	case c.Link.Latency < 1 || c.Link.Latency > 1<<16:
-		return badKey("link.latency", c.Link.Latency, "an integer from 1 to 65536")
+		return inputerr.New("link.latency", c.Link.Latency, "an integer from 1 to 65536")
 	case c.Switch.Delay < 0 || c.Switch.Delay > 1<<16:
-		return badKey("switch.delay", c.Switch.Delay, "an integer from 0 to 65536")
+		return inputerr.New("switch.delay", c.Switch.Delay, "an integer from 0 to 65536")
 	case c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 && (c.Traffic.Load < 0 || c.Traffic.Load > 1 || math.IsNaN(c.Traffic.Load)):
-		return badKey("traffic.load", c.Traffic.Load, "a number from 0 to 1 (flits per node per cycle)")
+		return inputerr.New("traffic.load", c.Traffic.Load, "a number from 0 to 1 (flits per node per cycle)")
 	case c.Traffic.Flits.Min < 1 || c.Traffic.Flits.Max < c.Traffic.Flits.Min || c.Traffic.Flits.Max > 1<<20:
-		return badKey("traffic.flits", c.Traffic.Flits, "a length ≥ 1 like 4, or a range a-b with 1 ≤ a ≤ b")
+		return inputerr.New("traffic.flits", c.Traffic.Flits, "a length ≥ 1 like 4, or a range a-b with 1 ≤ a ≤ b")
 	case c.Run.Warmup < 0:
-		return badKey("run.warmup", c.Run.Warmup, "an integer ≥ 0")
+		return inputerr.New("run.warmup", c.Run.Warmup, "an integer ≥ 0")
 	case c.Run.Measure < 1:
-		return badKey("run.measure", c.Run.Measure, "an integer ≥ 1")
+		return inputerr.New("run.measure", c.Run.Measure, "an integer ≥ 1")
 	case c.Run.Drain < 0:
-		return badKey("run.drain", c.Run.Drain, "an integer ≥ 0")
+		return inputerr.New("run.drain", c.Run.Drain, "an integer ≥ 0")
 	case c.Run.DeadlockCheck < 1:
-		return badKey("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
+		return inputerr.New("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
 	case c.Run.StallLimit < 0:
-		return badKey("run.stall_limit", c.Run.StallLimit, "an integer ≥ 0 (0: never stop)")
+		return inputerr.New("run.stall_limit", c.Run.StallLimit, "an integer ≥ 0 (0: never stop)")
 	case c.Run.MaxBacklog < 0:
-		return badKey("run.max_backlog", c.Run.MaxBacklog, "an integer ≥ 0 (packets per terminal; 0: no limit)")
+		return inputerr.New("run.max_backlog", c.Run.MaxBacklog, "an integer ≥ 0 (packets per terminal; 0: no limit)")
 	case c.Run.Workers < 0 || c.Run.Workers > 2:
-		return badKey("run.workers", c.Run.Workers, "0 (automatic), 1 or 2")
+		return inputerr.New("run.workers", c.Run.Workers, "0 (automatic), 1 or 2")
 	case c.Multicast.SendLatency < 0 || c.Multicast.SendLatency > 1<<20:
-		return badKey("multicast.send_latency", c.Multicast.SendLatency, "an integer from 0 to 1048576 (cycles)")
+		return inputerr.New("multicast.send_latency", c.Multicast.SendLatency, "an integer from 0 to 1048576 (cycles)")
 	case c.Multicast.ReceiveLatency < 0 || c.Multicast.ReceiveLatency > 1<<20:
-		return badKey("multicast.receive_latency", c.Multicast.ReceiveLatency, "an integer from 0 to 1048576 (cycles)")
+		return inputerr.New("multicast.receive_latency", c.Multicast.ReceiveLatency, "an integer from 0 to 1048576 (cycles)")
 	}
 	return nil
 }
@@ -501,23 +501,10 @@ func checkScalars(c *Config) error {
 func checkWholePacket(c *Config, mode link.Mode) error {
 	need := c.Traffic.Flits.Max
 	if c.Buffers.Input > 0 && c.Buffers.Input < need {
-		return badKey("buffers.input", c.Buffers.Input, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
+		return inputerr.New("buffers.input", c.Buffers.Input, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
 	}
 	if c.Buffers.Output > 0 && c.Buffers.Output < need {
-		return badKey("buffers.output", c.Buffers.Output, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
+		return inputerr.New("buffers.output", c.Buffers.Output, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
 	}
 	return nil
-}
-
-// convertErr turns a package's keyed error into a ConfigError.
-func convertErr(err error) error {
-	var te *topology.Error
-	if errors.As(err, &te) {
-		return &ConfigError{Key: te.Key, Value: te.Value, Allowed: te.Allowed}
-	}
-	var fe *traffic.Error
-	if errors.As(err, &fe) {
-		return &ConfigError{Key: fe.Key, Value: fe.Value, Allowed: fe.Allowed}
-	}
-	return err
 }

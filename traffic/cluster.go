@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // ClusterMulticast is the name of the cluster multicast traffic pattern.
@@ -44,14 +46,14 @@ func IsMulticastPattern(name string) bool {
 // Messages are handed to e.EmitMulticast when e is a MulticastEmitter; a
 // plain Emitter gets one unicast to the first destination.
 //
-// Errors are *Error with Key "traffic.cluster".
+// Errors are *inputerr.Error with Key "traffic.cluster".
 func NewClusterMulticast(n, cluster int, load float64, length Length, rng *rand.Rand) (Generator, error) {
 	c := cluster
 	if c == 0 {
 		c = n
 	}
 	if c < 2 || c > n || n%c != 0 {
-		return nil, &Error{Key: "traffic.cluster", Value: strconv.Itoa(cluster),
+		return nil, &inputerr.Error{Key: "traffic.cluster", Value: strconv.Itoa(cluster),
 			Allowed: fmt.Sprintf("a cluster size from 2 to %d that divides the %d terminals, or 0 for all", n, n)}
 	}
 	g := &clusterGen{dests: make([][]int, n)}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // Shape is the terminal address space: N terminals numbered 0..N-1, each
@@ -77,7 +79,7 @@ func patternNames() string {
 // and a hotspot's own packets); Dest returns src for those, and it is up to
 // the caller what to do with them.
 //
-// Errors are *Error with Key "traffic.pattern", "traffic.hotspots" or
+// Errors are *inputerr.Error with Key "traffic.pattern", "traffic.hotspots" or
 // "traffic.hotspot_fraction".
 func NewPattern(name string, sh Shape, hotspots []int, hotFrac float64, rng *rand.Rand) (Pattern, error) {
 	canon := strings.ToLower(strings.TrimSpace(name))
@@ -85,7 +87,7 @@ func NewPattern(name string, sh Shape, hotspots []int, hotFrac float64, rng *ran
 		canon = a
 	}
 	bad := func(allowed string, args ...any) error {
-		return &Error{Key: "traffic.pattern", Value: name, Allowed: fmt.Sprintf(allowed, args...)}
+		return &inputerr.Error{Key: "traffic.pattern", Value: name, Allowed: fmt.Sprintf(allowed, args...)}
 	}
 	if sh.N < 1 {
 		return nil, bad("a network with at least one terminal (got N=%d)", sh.N)
@@ -183,17 +185,17 @@ func NewPattern(name string, sh Shape, hotspots []int, hotFrac float64, rng *ran
 			return nil, bad("hotspot only with at least 2 terminals (got %d)", n)
 		}
 		if len(hotspots) == 0 {
-			return nil, &Error{Key: "traffic.hotspots", Value: "[]", Allowed: fmt.Sprintf("a non-empty list of terminals 0..%d", n-1)}
+			return nil, &inputerr.Error{Key: "traffic.hotspots", Value: "[]", Allowed: fmt.Sprintf("a non-empty list of terminals 0..%d", n-1)}
 		}
 		hs := make([]int, len(hotspots))
 		for i, h := range hotspots {
 			if h < 0 || h >= n {
-				return nil, &Error{Key: "traffic.hotspots", Value: strconv.Itoa(h), Allowed: fmt.Sprintf("terminals 0..%d", n-1)}
+				return nil, &inputerr.Error{Key: "traffic.hotspots", Value: strconv.Itoa(h), Allowed: fmt.Sprintf("terminals 0..%d", n-1)}
 			}
 			hs[i] = h
 		}
 		if !(hotFrac >= 0 && hotFrac <= 1) { // also rejects NaN
-			return nil, &Error{Key: "traffic.hotspot_fraction", Value: strconv.FormatFloat(hotFrac, 'g', -1, 64), Allowed: "a number from 0 to 1"}
+			return nil, &inputerr.Error{Key: "traffic.hotspot_fraction", Value: strconv.FormatFloat(hotFrac, 'g', -1, 64), Allowed: "a number from 0 to 1"}
 		}
 		return &hotspot{uniform: uniform{n: n}, hot: hs, frac: hotFrac}, nil
 	}

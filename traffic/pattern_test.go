@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 func newRng(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }
@@ -230,9 +232,9 @@ func TestPatternErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := NewPattern(c.name, c.sh, c.hs, c.frac, newRng(1))
-		var e *Error
+		var e *inputerr.Error
 		if !errors.As(err, &e) {
-			t.Errorf("%s %v: error %v is not *Error", c.name, c.sh, err)
+			t.Errorf("%s %v: error %v is not *inputerr.Error", c.name, c.sh, err)
 			continue
 		}
 		if e.Key != c.key || !strings.Contains(e.Error(), c.message) || strings.Contains(e.Error(), "\n") {

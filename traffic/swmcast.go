@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // Software (unicast-based) multicast (Chiang 1995 Ch. 7 and §8.3, digest
@@ -58,7 +60,7 @@ func ParseScheme(name string) (Scheme, error) {
 	case "cmin", "c-min":
 		return CMin, nil
 	}
-	return 0, &Error{Key: "multicast.scheme", Value: name, Allowed: "hardware, separate, umin, cmin"}
+	return 0, &inputerr.Error{Key: "multicast.scheme", Value: name, Allowed: "hardware, separate, umin, cmin"}
 }
 
 // Send is one unicast of a software multicast: in step Step (from 1) node

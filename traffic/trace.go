@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // Packet is one trace record: at cycle Cycle terminal Src sends a packet of
@@ -24,12 +26,12 @@ type Packet struct {
 const traceFormat = "a readable CSV file of cycle,src,dst,flits"
 
 // ReadTrace reads and parses the trace file at path (see ParseTrace). A file
-// that cannot be opened is an *Error with Key "traffic.trace" and the path as
+// that cannot be opened is an *inputerr.Error with Key "traffic.trace" and the path as
 // Value.
 func ReadTrace(path string, terminals int) ([]Packet, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Key: "traffic.trace", Value: path, Allowed: traceFormat}
+		return nil, &inputerr.Error{Key: "traffic.trace", Value: path, Allowed: traceFormat}
 	}
 	defer f.Close()
 	return ParseTrace(f, path, terminals)
@@ -46,7 +48,7 @@ func ReadTrace(path string, terminals int) ([]Packet, error) {
 // Lines may come in any cycle order: the packets are sorted stably by cycle,
 // so packets of the same cycle keep their file order.
 //
-// The first bad line is reported as an *Error with Key "traffic.trace" and
+// The first bad line is reported as an *inputerr.Error with Key "traffic.trace" and
 // Value "NAME line L: what", one line of text.
 func ParseTrace(r io.Reader, name string, terminals int) ([]Packet, error) {
 	sc := bufio.NewScanner(r)
@@ -56,7 +58,7 @@ func ParseTrace(r io.Reader, name string, terminals int) ([]Packet, error) {
 	first := true
 	sorted := true
 	bad := func(allowed, what string, args ...any) error {
-		return &Error{Key: "traffic.trace", Value: fmt.Sprintf("%s line %d: %s", name, line, fmt.Sprintf(what, args...)), Allowed: allowed}
+		return &inputerr.Error{Key: "traffic.trace", Value: fmt.Sprintf("%s line %d: %s", name, line, fmt.Sprintf(what, args...)), Allowed: allowed}
 	}
 	for sc.Scan() {
 		line++

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 func TestParseTrace(t *testing.T) {
@@ -58,9 +60,9 @@ func TestParseTraceErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ParseTrace(strings.NewReader(c.in), "t.csv", 8)
-		var e *Error
+		var e *inputerr.Error
 		if !errors.As(err, &e) {
-			t.Errorf("%.30q: error %v is not *Error", c.in, err)
+			t.Errorf("%.30q: error %v is not *inputerr.Error", c.in, err)
 			continue
 		}
 		if e.Key != "traffic.trace" || !strings.Contains(e.Error(), c.want) || strings.ContainsAny(e.Error(), "\n\r") {
@@ -87,7 +89,7 @@ func TestReadTrace(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "nope.csv")
 	_, err = ReadTrace(missing, 2)
-	var e *Error
+	var e *inputerr.Error
 	if !errors.As(err, &e) || e.Key != "traffic.trace" || e.Value != missing ||
 		e.Error() != "traffic.trace: "+missing+" is not allowed (allowed: a readable CSV file of cycle,src,dst,flits)" {
 		t.Errorf("missing file: %v", err)
@@ -133,7 +135,7 @@ func FuzzParseTrace(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string, terminals int) {
 		pkts, err := ParseTrace(strings.NewReader(in), "fuzz.csv", terminals)
 		if err != nil {
-			var e *Error
+			var e *inputerr.Error
 			if !errors.As(err, &e) || e.Key != "traffic.trace" || strings.ContainsAny(e.Error(), "\n\r") {
 				t.Fatalf("bad error %q", err)
 			}

@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/flitsim/flitsim/flit/header"
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network/topology"
 )
 
@@ -163,11 +163,13 @@ func cmdEncode(args []string, stdout io.Writer) error {
 	return writeEncodeTable(stdout, out)
 }
 
-// flagError turns a header.Error into "--flag: value is not allowed (...)".
+// flagError names the flag in a header package error (whose Key is the
+// flag's name): "--nodes: 6 is not allowed (...)".
 func flagError(err error) error {
-	var e *header.Error
-	if errors.As(err, &e) {
-		return fmt.Errorf("--%s: %s is not allowed (allowed: %s)", e.Field, e.Value, e.Allowed)
+	if e, ok := inputerr.As(err); ok && e.Pos == "" && !strings.HasPrefix(e.Key, "--") {
+		c := *e
+		c.Key = "--" + e.Key
+		return &c
 	}
 	return err
 }

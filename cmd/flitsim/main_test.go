@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -95,7 +96,7 @@ func TestBadInput(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	stubRun(t, func(network.Config) (*network.Result, error) {
-		return nil, &network.ConfigError{Key: "routing", Value: "ecube", Allowed: "dor, west-first"}
+		return nil, &inputerr.Error{Key: "routing", Value: "ecube", Allowed: "dor, west-first"}
 	})
 	wantFail(t, 2, []string{"run"}, "routing: ecube is not allowed (allowed: dor, west-first)")
 	stubRun(t, func(network.Config) (*network.Result, error) {

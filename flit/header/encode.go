@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 )
@@ -47,17 +48,17 @@ func (o *Options) check() (n int, err error) {
 	}
 	o.MIN = strings.ToLower(strings.TrimSpace(o.MIN))
 	if !slices.Contains(MINKinds, o.MIN) {
-		return 0, bad("min", o.MIN, "%s", strings.Join(MINKinds, ", "))
+		return 0, inputerr.New("min", o.MIN, "%s", strings.Join(MINKinds, ", "))
 	}
 	if o.K < 2 || o.K > xbar.MaxPorts {
-		return 0, bad("k", strconv.Itoa(o.K), "an integer from 2 to %d", xbar.MaxPorts)
+		return 0, inputerr.New("k", strconv.Itoa(o.K), "an integer from 2 to %d", xbar.MaxPorts)
 	}
 	n = stages(o.Nodes, o.K)
 	if n < 1 || o.Nodes > topology.MaxTerminals {
-		return 0, bad("nodes", strconv.Itoa(o.Nodes), "a power of the radix k = %d, from %d to %d (N = k^n)", o.K, o.K, topology.MaxTerminals)
+		return 0, inputerr.New("nodes", strconv.Itoa(o.Nodes), "a power of the radix k = %d, from %d to %d (N = k^n)", o.K, o.K, topology.MaxTerminals)
 	}
 	if o.FlitBits < 1 || o.FlitBits > 64 {
-		return 0, bad("flit-bits", strconv.Itoa(o.FlitBits), "an integer from 1 to 64")
+		return 0, inputerr.New("flit-bits", strconv.Itoa(o.FlitBits), "an integer from 1 to 64")
 	}
 	return n, nil
 }
@@ -130,7 +131,7 @@ func Encode(s Scheme, dests []int, o Options) (*Header, error) {
 		return nil, err
 	}
 	if a := addrBits(o.Nodes); !s.isBits() && o.FlitBits < a {
-		return nil, bad("flit-bits", strconv.Itoa(o.FlitBits), "at least %d for %d nodes with scheme %s (an address fills one flit)", a, o.Nodes, s)
+		return nil, inputerr.New("flit-bits", strconv.Itoa(o.FlitBits), "at least %d for %d nodes with scheme %s (an address fills one flit)", a, o.Nodes, s)
 	}
 	h := &Header{Scheme: s, Nodes: o.Nodes, FlitBits: o.FlitBits, K: o.K, MIN: o.MIN, EOH: o.EOH && s.isRegion()}
 	var p parsed
@@ -167,7 +168,7 @@ func Encode(s Scheme, dests []int, o Options) (*Header, error) {
 // normDests sorts and deduplicates dests and checks their range.
 func normDests(dests []int, nodes int) ([]int, error) {
 	if len(dests) == 0 {
-		return nil, bad("dests", "an empty set", "at least one destination")
+		return nil, inputerr.New("dests", "an empty set", "at least one destination")
 	}
 	d := slices.Clone(dests)
 	slices.Sort(d)
@@ -177,7 +178,7 @@ func normDests(dests []int, nodes int) ([]int, error) {
 		if x >= 0 {
 			x = d[len(d)-1]
 		}
-		return nil, bad("dests", "node "+strconv.Itoa(x), "nodes 0 to %d (%d nodes)", nodes-1, nodes)
+		return nil, inputerr.New("dests", "node "+strconv.Itoa(x), "nodes 0 to %d (%d nodes)", nodes-1, nodes)
 	}
 	return d, nil
 }
@@ -393,7 +394,7 @@ func (h *Header) Destinations() ([]int, error) {
 	}
 	n := stages(h.Nodes, h.K)
 	if n < 1 {
-		return nil, bad("nodes", strconv.Itoa(h.Nodes), "a power of k = %d", h.K)
+		return nil, inputerr.New("nodes", strconv.Itoa(h.Nodes), "a power of k = %d", h.K)
 	}
 	in := make([]bool, h.Nodes)
 	switch h.Scheme {
@@ -411,11 +412,11 @@ func (h *Header) Destinations() ([]int, error) {
 		if h.Scheme == BitStringHier {
 			leaves = hierLeaves(p.bits, h.K, n)
 			if leaves == nil {
-				return nil, bad("header", strconv.Itoa(len(p.bits))+" bits", "k(N−1)/(k−1) = %d bits", h.K*(h.Nodes-1)/(h.K-1))
+				return nil, inputerr.New("header", strconv.Itoa(len(p.bits))+" bits", "k(N−1)/(k−1) = %d bits", h.K*(h.Nodes-1)/(h.K-1))
 			}
 		}
 		if len(leaves) != h.Nodes {
-			return nil, bad("header", strconv.Itoa(len(leaves))+" bits", "%d bits (one per node)", h.Nodes)
+			return nil, inputerr.New("header", strconv.Itoa(len(leaves))+" bits", "%d bits (one per node)", h.Nodes)
 		}
 		for i, x := range leaves {
 			if x {

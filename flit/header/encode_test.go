@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 func mustEncode(t *testing.T, s Scheme, d []int, o Options) *Header {
@@ -238,8 +240,8 @@ func TestEncodeErrors(t *testing.T) {
 		{"bs", d, Options{Nodes: 256, FlitBits: 65}, "flit-bits", []string{"1 to 64"}},
 	} {
 		_, err := Encode(c.s, c.d, c.o)
-		var e *Error
-		if !errors.As(err, &e) || e.Field != c.field {
+		var e *inputerr.Error
+		if !errors.As(err, &e) || e.Key != c.field {
 			t.Errorf("Encode(%s, %v, %+v) = %v, want an error on %s", c.s, c.d, c.o, err, c.field)
 			continue
 		}

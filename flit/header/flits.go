@@ -3,6 +3,8 @@ package header
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // A header's content in structured form. Encoders build one and emit it as
@@ -126,7 +128,7 @@ func (h *Header) emit(p parsed) error {
 	default:
 		if !h.EOH {
 			if uint64(len(p.regions)) > maxValue(w) {
-				return bad("flit-bits", strconv.Itoa(w), "enough bits for the region counter (%d regions need %d bits)", len(p.regions), addrBits(len(p.regions)+1))
+				return inputerr.New("flit-bits", strconv.Itoa(w), "enough bits for the region counter (%d regions need %d bits)", len(p.regions), addrBits(len(p.regions)+1))
 			}
 			put(KindCounter, len(p.regions))
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network/topology"
 )
 
@@ -25,7 +26,7 @@ type MIN struct {
 func NewMIN(kind string, k, n int) (*MIN, error) {
 	kind = strings.ToLower(strings.TrimSpace(kind))
 	if !slices.Contains(MINKinds, kind) {
-		return nil, bad("min", kind, "%s", strings.Join(MINKinds, ", "))
+		return nil, inputerr.New("min", kind, "%s", strings.Join(MINKinds, ", "))
 	}
 	t, err := topology.Build(topology.Spec{Kind: kind, K: k, N: n})
 	if err != nil {

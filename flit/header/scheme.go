@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // Scheme is a multi-address encoding, by its canonical short name.
@@ -77,7 +79,7 @@ func ParseScheme(name string) (Scheme, error) {
 			}
 		}
 	}
-	return "", bad("scheme", name, "%s (or a long name such as all-destination, bit-string-buffered, region-broadcast, region-stride, region-mask, region-bit-string)", SchemeNames())
+	return "", inputerr.New("scheme", name, "%s (or a long name such as all-destination, bit-string-buffered, region-broadcast, region-stride, region-mask, region-bit-string)", SchemeNames())
 }
 
 func (s Scheme) isRegion() bool {
@@ -206,24 +208,4 @@ func bitString(bits []bool) string {
 		}
 	}
 	return string(s)
-}
-
-// Error is a rejected input: Field names the parameter ("nodes",
-// "flit-bits", "dests", "scheme", "k", "min"), Value what was given and
-// Allowed what would be accepted.
-type Error struct {
-	Field   string
-	Value   string
-	Allowed string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("%s: %s is not allowed (allowed: %s)", e.Field, e.Value, e.Allowed)
-}
-
-func bad(field, value, allowed string, args ...any) *Error {
-	if value == "" {
-		value = `""`
-	}
-	return &Error{Field: field, Value: value, Allowed: fmt.Sprintf(allowed, args...)}
 }

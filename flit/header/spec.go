@@ -3,6 +3,8 @@ package header
 import (
 	"strconv"
 	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 const specAllowed = "comma-separated nodes, ranges a:b and strided ranges a:b:s (a ≤ b, s ≥ 1), each node from 0 to %d, e.g. 1:12:1,32:50:2,90"
@@ -13,15 +15,15 @@ const specAllowed = "comma-separated nodes, ranges a:b and strided ranges a:b:s 
 // "dests", naming the offending item.
 func ParseDests(spec string, nodes int) ([]int, error) {
 	if nodes < 1 {
-		return nil, bad("nodes", strconv.Itoa(nodes), "at least 1")
+		return nil, inputerr.New("nodes", strconv.Itoa(nodes), "at least 1")
 	}
 	if strings.TrimSpace(spec) == "" {
-		return nil, bad("dests", strconv.Quote(spec), specAllowed, nodes-1)
+		return nil, inputerr.New("dests", strconv.Quote(spec), specAllowed, nodes-1)
 	}
 	in := make([]bool, nodes)
 	for _, item := range strings.Split(spec, ",") {
 		fail := func(why string) error {
-			return bad("dests", strconv.Quote(strings.TrimSpace(item))+" ("+why+")", specAllowed, nodes-1)
+			return inputerr.New("dests", strconv.Quote(strings.TrimSpace(item))+" ("+why+")", specAllowed, nodes-1)
 		}
 		parts := strings.Split(strings.TrimSpace(item), ":")
 		if len(parts) > 3 {

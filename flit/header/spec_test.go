@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 func TestParseDests(t *testing.T) {
@@ -36,8 +38,8 @@ func TestParseDests(t *testing.T) {
 		"1:2:x":   `"x"`,
 	} {
 		_, err := ParseDests(spec, 256)
-		var e *Error
-		if !errors.As(err, &e) || e.Field != "dests" || !strings.Contains(err.Error(), part) {
+		var e *inputerr.Error
+		if !errors.As(err, &e) || e.Key != "dests" || !strings.Contains(err.Error(), part) {
 			t.Errorf("ParseDests(%q) = %v, want a dests error containing %q", spec, err, part)
 		}
 	}
@@ -64,8 +66,8 @@ func FuzzParseDests(f *testing.F) {
 	f.Fuzz(func(t *testing.T, spec string) {
 		d, err := ParseDests(spec, 200)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Field != "dests" || strings.ContainsAny(err.Error(), "\n\r") {
+			var e *inputerr.Error
+			if !errors.As(err, &e) || e.Key != "dests" || strings.ContainsAny(err.Error(), "\n\r") {
 				t.Fatalf("ParseDests(%q): %v", spec, err)
 			}
 			return

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -165,11 +166,12 @@ func CheckKey(key string) error {
 			}
 		}
 		if len(level) == 0 {
-			return fmt.Errorf("%s: unknown key (%s is a single value, not a block of keys)",
-				strings.Join(path[:i+1], "."), prefix)
+			return &inputerr.Error{Key: strings.Join(path[:i+1], "."),
+				Problem: "unknown key (" + prefix + " is a single value, not a block of keys)"}
 		}
 		if !slices.Contains(level, path[i]) {
-			return &configs.UnknownKeyError{Key: strings.Join(path[:i+1], "."), Allowed: level}
+			return &inputerr.Error{Key: strings.Join(path[:i+1], "."), Problem: "unknown key",
+				Allowed: levelName(prefix) + ": " + strings.Join(level, ", ")}
 		}
 	}
 	var below []string
@@ -181,8 +183,16 @@ func CheckKey(key string) error {
 			below = append(below, k.Key)
 		}
 	}
-	return &network.ConfigError{Key: key, Value: "a block of keys",
+	return &inputerr.Error{Key: key, Value: "a block of keys",
 		Allowed: "one of its keys: " + strings.Join(below, ", ")}
+}
+
+// levelName names the keys below prefix as an unknown-key error lists them.
+func levelName(prefix string) string {
+	if prefix == "" {
+		return "top-level keys"
+	}
+	return "keys in " + prefix
 }
 
 // expandRange expands "start:stop:step". Integer literals give exact
@@ -350,20 +360,10 @@ func (s *Spec) Load(i int) (network.Config, error) {
 	if err == nil {
 		return cfg, nil
 	}
-	var pe *configs.PosError
-	if errors.As(err, &pe) && pe.Pos == "--set " {
-		key := ""
-		var ce *network.ConfigError
-		var ue *configs.UnknownKeyError
-		switch {
-		case errors.As(pe.Err, &ce):
-			key = ce.Key
-		case errors.As(pe.Err, &ue):
-			key = ue.Key
-		}
+	if pe, ok := inputerr.As(err); ok && pe.Pos == inputerr.CommandLine {
 		for _, v := range s.Vary {
-			if v.Key == key {
-				return cfg, fmt.Errorf("--vary %v", pe.Err)
+			if v.Key == pe.Key {
+				return cfg, fmt.Errorf("--vary %v", pe.At(""))
 			}
 		}
 	}

@@ -1,9 +1,10 @@
 package topology
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // Size limits enforced by Build.
@@ -28,25 +29,6 @@ type Spec struct {
 	Path      string // ESMIN path chooser: first | latest | random | given
 	PathIndex int    // ESMIN path for Path = given, 0 ≤ PathIndex < 2^m
 	Routing   string // routing function; empty means DefaultRouting(Kind)
-}
-
-// Error is a rejected Spec field. Key is the user's config key
-// ("topology.k", "routing", ...).
-type Error struct {
-	Key     string
-	Value   string
-	Allowed string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("%s: %s is not allowed (allowed: %s)", e.Key, e.Value, e.Allowed)
-}
-
-func bad(key, value, allowed string, args ...any) *Error {
-	if value == "" {
-		value = `""`
-	}
-	return &Error{Key: key, Value: value, Allowed: fmt.Sprintf(allowed, args...)}
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -134,7 +116,7 @@ func Build(s Spec) (*Topology, error) {
 	case "esmin":
 		t, err = buildESMIN(s)
 	default:
-		return nil, bad("topology.kind", s.Kind, "%s", kindNames())
+		return nil, inputerr.New("topology.kind", s.Kind, "%s", kindNames())
 	}
 	if err != nil {
 		return nil, err
@@ -165,7 +147,7 @@ func routingName(s Spec, kind string, aliases map[string]string) (string, error)
 	}
 	// Stable, readable order: canonical names first, then sorted aliases.
 	sortStrings(names[len(kindRoutings(kind)):])
-	return "", bad("routing", s.Routing, "for %s: %s", kind, strings.Join(names, ", "))
+	return "", inputerr.New("routing", s.Routing, "for %s: %s", kind, strings.Join(names, ", "))
 }
 
 func kindRoutings(kind string) []string {
@@ -207,7 +189,7 @@ func checkOrder(order []int, n int) ([]int, error) {
 		}
 	}
 	if !ok {
-		return nil, bad("topology.order", joinInts(order), "a permutation of the dimensions 0..%d, e.g. %s, or empty for ascending order", n-1, joinInts(identity(n)))
+		return nil, inputerr.New("topology.order", joinInts(order), "a permutation of the dimensions 0..%d, e.g. %s, or empty for ascending order", n-1, joinInts(identity(n)))
 	}
 	return append([]int(nil), order...), nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -16,7 +17,7 @@ import (
 func buildHypercube(s Spec) (*Topology, error) {
 	d := s.D
 	if d < 1 || d > 20 {
-		return nil, bad("topology.d", itoa(d), "an integer from 1 to 20 (2^d ≤ %d terminals)", MaxTerminals)
+		return nil, inputerr.New("topology.d", itoa(d), "an integer from 1 to 20 (2^d ≤ %d terminals)", MaxTerminals)
 	}
 	order, err := checkOrder(s.Order, d)
 	if err != nil {
@@ -124,14 +125,14 @@ func buildMeshTorus(s Spec, torus bool) (*Topology, error) {
 	}
 	k, n := s.K, s.N
 	if k < 2 || k > MaxTerminals {
-		return nil, bad("topology.k", itoa(k), "an integer from 2 to %d (nodes per dimension)", MaxTerminals)
+		return nil, inputerr.New("topology.k", itoa(k), "an integer from 2 to %d (nodes per dimension)", MaxTerminals)
 	}
 	maxN := 0
 	for p := 1; p*k <= MaxTerminals && maxN < 31; p *= k {
 		maxN++
 	}
 	if n < 1 || n > maxN {
-		return nil, bad("topology.n", itoa(n), "an integer from 1 to %d for k = %d (k^n ≤ %d terminals, router radix 2n+1 ≤ %d)", maxN, k, MaxTerminals, xbar.MaxPorts)
+		return nil, inputerr.New("topology.n", itoa(n), "an integer from 1 to %d for k = %d (k^n ≤ %d terminals, router radix 2n+1 ≤ %d)", maxN, k, MaxTerminals, xbar.MaxPorts)
 	}
 	order, err := checkOrder(s.Order, n)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -46,7 +47,7 @@ func buildESMIN(s Spec) (*Topology, error) {
 		ok = false
 	}
 	if !ok {
-		return nil, bad("topology.dims", joinInts(dims),
+		return nil, inputerr.New("topology.dims", joinInts(dims),
 			"the stage dimensions c_{h−1},…,c_0, leftmost stage first, e.g. 1,2,1,2,0: 1 to %d stages using every dimension 0..n−1 "+
 				"(n = 1+max ≤ 20, 2^n ≤ %d terminals, at most %d switches), with 0 only at the last stage", MaxStages, MaxTerminals, MaxSwitches)
 	}
@@ -67,7 +68,7 @@ func buildESMIN(s Spec) (*Topology, error) {
 	case "given":
 		path = pathGiven
 	default:
-		return nil, bad("topology.path", s.Path, "first (FB, default), latest (LB), random, given")
+		return nil, inputerr.New("topology.path", s.Path, "first (FB, default), latest (LB), random, given")
 	}
 
 	r := &esminRouter{h: h, half: 1 << (n - 1), path: path,
@@ -102,12 +103,12 @@ func buildESMIN(s Spec) (*Topology, error) {
 	r.name = "destination-tag path=" + pathNames[path]
 	if path == pathGiven {
 		if s.PathIndex < 0 || uint64(s.PathIndex) >= uint64(1)<<m {
-			return nil, bad("topology.path_index", itoa(s.PathIndex), "an integer from 0 to %d (2^m − 1, m = %d extra stages)", (1<<m)-1, m)
+			return nil, inputerr.New("topology.path_index", itoa(s.PathIndex), "an integer from 0 to %d (2^m − 1, m = %d extra stages)", (1<<m)-1, m)
 		}
 		r.q = uint64(s.PathIndex)
 		r.name += fmt.Sprintf(" path_index=%d", s.PathIndex)
 	} else if s.PathIndex != 0 {
-		return nil, bad("topology.path_index", itoa(s.PathIndex), "0 unless topology.path is given")
+		return nil, inputerr.New("topology.path_index", itoa(s.PathIndex), "0 unless topology.path is given")
 	}
 
 	N := 1 << n

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -55,14 +56,14 @@ func (g digits) delta(x, i int) int {
 func buildMIN(s Spec, kind string) (*Topology, error) {
 	k, n := s.K, s.N
 	if k < 2 || k > xbar.MaxPorts {
-		return nil, bad("topology.k", itoa(k), "an integer from 2 to %d (switch radix k ≤ %d)", xbar.MaxPorts, xbar.MaxPorts)
+		return nil, inputerr.New("topology.k", itoa(k), "an integer from 2 to %d (switch radix k ≤ %d)", xbar.MaxPorts, xbar.MaxPorts)
 	}
 	maxN := 0
 	for p := 1; p*k <= MaxTerminals; p *= k {
 		maxN++
 	}
 	if n < 1 || n > maxN {
-		return nil, bad("topology.n", itoa(n), "an integer from 1 to %d for k = %d (k^n ≤ %d terminals)", maxN, k, MaxTerminals)
+		return nil, inputerr.New("topology.n", itoa(n), "an integer from 1 to %d for k = %d (k^n ≤ %d terminals)", maxN, k, MaxTerminals)
 	}
 	if _, err := routingName(s, kind, map[string]string{
 		"destination-tag": "destination-tag", "dest-tag": "destination-tag", "tag": "destination-tag",

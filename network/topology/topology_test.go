@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -559,9 +560,9 @@ func TestBadSpecs(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Build(c.spec)
-		var e *Error
+		var e *inputerr.Error
 		if !errors.As(err, &e) {
-			t.Errorf("%+v: error %v is not *Error", c.spec, err)
+			t.Errorf("%+v: error %v is not *inputerr.Error", c.spec, err)
 			continue
 		}
 		if e.Key != c.key {

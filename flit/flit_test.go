@@ -1,6 +1,9 @@
 package flit
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 func TestKindOf(t *testing.T) {
 	cases := []struct {
@@ -88,5 +91,13 @@ func TestPoolRecyclesWithoutAllocating(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("steady-state Get/Put allocates %v times", allocs)
+	}
+}
+
+// TestWormSize keeps the worm record at 80 bytes: RouteState lives in the
+// padding after Measured, so routing state costs no memory traffic.
+func TestWormSize(t *testing.T) {
+	if s := unsafe.Sizeof(Worm{}); s != 80 {
+		t.Errorf("Worm is %d bytes, want 80", s)
 	}
 }

@@ -45,6 +45,20 @@ type Worm struct {
 	GenCycle int64 // cycle the packet was generated (queued at the source)
 	InjCycle int64 // cycle its head entered the network
 	Measured bool  // generated inside the measurement window
+
+	// Route is the state a routing function with per-packet state keeps
+	// across hops (topology.StatefulRouter); zero when the worm is created.
+	// (It fits in the padding after Measured: the record stays 80 bytes.)
+	Route RouteState
+}
+
+// RouteState is per-packet routing state that changes as the head travels:
+// the phase of a two-phase (Valiant) route, a count of deflections or
+// misroutes. Its meaning belongs to the routing function that sets it.
+type RouteState struct {
+	Phase uint8
+	_     uint8
+	Count uint16
 }
 
 // Pool recycles worm records so that steady-state traffic allocates nothing.

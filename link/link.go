@@ -39,6 +39,16 @@ func (m Mode) String() string { return modeNames[m] }
 // ModeNames lists the accepted spellings, for help texts and errors.
 func ModeNames() []string { return append([]string(nil), modeNames...) }
 
+// Modes lists the switching modes, in the order of ModeNames (tests
+// iterate over it).
+func Modes() []Mode {
+	m := make([]Mode, len(modeNames))
+	for i := range m {
+		m[i] = Mode(i)
+	}
+	return m
+}
+
 // ParseMode reads a mode name.
 func ParseMode(s string) (Mode, error) {
 	switch strings.ToLower(s) {

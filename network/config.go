@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/flitsim/flitsim/network/topology"
 )
 
 // Config is one experiment. Its YAML form is what users write (see configs/
@@ -53,23 +55,11 @@ type MulticastConfig struct {
 	ReceiveLatency int `yaml:"receive_latency" json:"receive_latency"`
 }
 
-// TopologyConfig selects and sizes the network.
-type TopologyConfig struct {
-	Kind string `yaml:"kind" json:"kind"` // hypercube | mesh | torus | omega | baseline | butterfly | cube | esmin
-	D    int    `yaml:"d" json:"d"`       // hypercube dimension
-	K    int    `yaml:"k" json:"k"`       // radix: nodes per dimension (mesh, torus) or switch size (MINs)
-	N    int    `yaml:"n" json:"n"`       // dimensions (mesh, torus) or stages (MINs)
-	// Dims lists the butterfly dimension of each ESMIN stage, leftmost stage
-	// first, e.g. 1,2,1,2,0 (the last must be 0).
-	Dims IntList `yaml:"dims" json:"dims,omitempty"`
-	// Order is the order in which dimension-order and e-cube routing correct
-	// dimensions, e.g. 1,0 routes y before x. Empty means 0,1,2,...
-	Order IntList `yaml:"order" json:"order,omitempty"`
-	// Path chooses among an ESMIN's 2^m paths: first | latest | random | given.
-	Path string `yaml:"path" json:"path,omitempty"`
-	// PathIndex is the path taken when Path is given (0 ≤ index < 2^m).
-	PathIndex int `yaml:"path_index" json:"path_index,omitempty"`
-}
+// TopologyConfig selects and sizes the network: topology.kind and the
+// kind's parameters, declared by the kind's file in network/topology (see
+// topology.Register). Its Routing field is not a key of this block: Build
+// fills it from the top-level routing key.
+type TopologyConfig = topology.Spec
 
 // BufferConfig sets the depth in flits of the buffer at each switch input
 // port and each switch output port; 0 means that side has no buffer (at least
@@ -148,54 +138,10 @@ type RunConfig struct {
 
 // IntList is a list of integers written either as a YAML sequence or as a
 // comma-separated string ("1,2,1,2,0").
-type IntList []int
-
-// UnmarshalYAML accepts a sequence of integers or a comma-separated string.
-func (l *IntList) UnmarshalYAML(n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.SequenceNode:
-		var v []int
-		if err := n.Decode(&v); err != nil {
-			return err
-		}
-		*l = v
-		return nil
-	case yaml.ScalarNode:
-		v, err := ParseIntList(n.Value)
-		if err != nil {
-			return fmt.Errorf("line %d: %v", n.Line, err)
-		}
-		*l = v
-		return nil
-	}
-	return fmt.Errorf("line %d: want a list of integers", n.Line)
-}
-
-// String writes the list comma-separated.
-func (l IntList) String() string {
-	s := make([]string, len(l))
-	for i, v := range l {
-		s[i] = strconv.Itoa(v)
-	}
-	return strings.Join(s, ",")
-}
+type IntList = topology.IntList
 
 // ParseIntList reads "1,2,1,2,0" (spaces and brackets allowed).
-func ParseIntList(s string) (IntList, error) {
-	s = strings.Trim(strings.TrimSpace(s), "[]")
-	if s == "" {
-		return nil, nil
-	}
-	var out IntList
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a comma-separated list of integers", s)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
+func ParseIntList(s string) (IntList, error) { return topology.ParseIntList(s) }
 
 // FlitRange is a packet length: fixed (Min == Max) or uniform in [Min, Max].
 // YAML: 4, or "32-96" / "32:96".

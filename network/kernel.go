@@ -100,7 +100,10 @@ type Kernel struct {
 	// Read by the lanes; written when the network is built or its
 	// arrangement changes (lanes, multicast counts, pool growth).
 	Topo *topology.Topology
-	spec KernelSpec // kept to lay the buffers out again (alignCut)
+	// stateful is Topo.Router when it keeps per-packet state across hops
+	// (topology.StatefulRouter), else nil: bindUnicast routes by it.
+	stateful topology.StatefulRouter
+	spec     KernelSpec // kept to lay the buffers out again (alignCut)
 	// gapLen ids from gapAt are a gap (kindGap) that aligns the lanes.
 	gapAt, gapLen int32
 	mode          link.Mode
@@ -664,7 +667,15 @@ func (k *Kernel) bindUnicast(x *bufState, wi int32) {
 		x.want = 0
 		return
 	}
-	x.want = k.Topo.Router.Route(int(x.rSw), int(x.rIn), elem(k.Pool.Worms, wi))
+	w := elem(k.Pool.Worms, wi)
+	if k.stateful != nil {
+		// A routing function with per-packet state (topology.StatefulRouter)
+		// advances the worm's w.Route here, once per switch; the stateless
+		// routers skip this one branch and take the call below as before.
+		x.want = k.stateful.RouteHead(int(x.rSw), int(x.rIn), w, &w.Route)
+		return
+	}
+	x.want = k.Topo.Router.Route(int(x.rSw), int(x.rIn), w)
 }
 
 // rebind binds worm wi at buffer x afresh: no port held or enabled, and the

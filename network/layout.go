@@ -44,6 +44,9 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		instant: s.Latency == 1 && s.Delay == 0,
 		largeAt: largeBuffers,
 	}
+	if sr, ok := t.Router.(topology.StatefulRouter); ok {
+		k.stateful = sr
+	}
 	k.rng = rand.New(k.src)
 	k.spec = s
 	k.layout(s, -1, 0)

@@ -72,12 +72,9 @@ func Build(c Config) (*Network, error) {
 	if c.Routing == "" {
 		c.Routing = topology.DefaultRouting(c.Topology.Kind)
 	}
-	topo, err := topology.Build(topology.Spec{
-		Kind: c.Topology.Kind, D: c.Topology.D, K: c.Topology.K, N: c.Topology.N,
-		Dims: c.Topology.Dims, Order: c.Topology.Order,
-		Path: c.Topology.Path, PathIndex: c.Topology.PathIndex,
-		Routing: c.Routing,
-	})
+	spec := c.Topology
+	spec.Routing = c.Routing
+	topo, err := topology.Build(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -148,20 +145,15 @@ func (n *Network) buildTraffic() error {
 	}
 	length := traffic.Length{Min: c.Traffic.Flits.Min, Max: c.Traffic.Flits.Max}
 	n.start, n.end = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
-	if traffic.IsMulticastPattern(c.Traffic.Pattern) {
-		g, err := traffic.NewClusterMulticast(t.Terminals(), c.Traffic.Cluster, c.Traffic.Load, length, k.rng)
-		if err != nil {
-			return err
-		}
-		n.gen = g
-		return nil
-	}
-	shape := traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits}
-	pat, err := traffic.NewPattern(c.Traffic.Pattern, shape, c.Traffic.Hotspots, c.Traffic.HotspotFraction, k.rng)
+	g, err := traffic.NewWorkload(traffic.PatternArgs{
+		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
+		Load: c.Traffic.Load, Length: length, Cluster: c.Traffic.Cluster,
+		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: k.rng,
+	})
 	if err != nil {
 		return err
 	}
-	n.gen = traffic.NewBernoulli(t.Terminals(), c.Traffic.Load, length, pat, k.rng)
+	n.gen = g
 	return nil
 }
 

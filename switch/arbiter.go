@@ -2,6 +2,7 @@ package xbar
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -32,42 +33,40 @@ const (
 	Grab
 )
 
-var policyNames = []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
-
-func (p Policy) String() string { return policyNames[p] }
-
-var policyDescs = []string{
-	"rotating priority over input ports, starting after the last winner",
-	"the packet generated first (FCFS)",
-	"the lowest-numbered input port (Chiang's upper channel first)",
-	"the packet from the lowest-numbered source (predefined priority)",
-	"clock rotating: the packet that started first, then the lowest source",
-	"non-atomic: each port decided on its own, favouring the straight-through input (Chiang's Fig 4.6 hazard)",
-}
+func (p Policy) String() string { return arbiters[p].Name }
 
 // Describe says what a policy grants first.
-func (p Policy) Describe() string { return policyDescs[p] }
+func (p Policy) Describe() string { return arbiters[p].Desc }
 
-// PolicyNames lists the accepted policy names.
-func PolicyNames() []string { return append([]string(nil), policyNames...) }
-
-// ParsePolicy reads a policy name (a few common aliases are accepted).
-func ParsePolicy(s string) (Policy, error) {
-	switch strings.ToLower(s) {
-	case "round-robin", "rr", "roundrobin":
-		return RoundRobin, nil
-	case "oldest", "fcfs", "oldest-first", "age":
-		return Oldest, nil
-	case "upper-first", "upper-channel-first", "lowest-port", "ucf":
-		return UpperFirst, nil
-	case "source", "source-priority", "fixed":
-		return SourcePriority, nil
-	case "clock", "clock-rotating":
-		return Clock, nil
-	case "grab", "non-atomic":
-		return Grab, nil
+// PolicyNames lists the registered arbiters' names, in registration order.
+func PolicyNames() []string {
+	s := make([]string, len(arbiters))
+	for i, a := range arbiters {
+		s[i] = a.Name
 	}
-	return 0, fmt.Errorf("unknown arbiter %q (allowed: %s)", s, strings.Join(policyNames, ", "))
+	return s
+}
+
+// Policies lists the registered arbiters' policies, in registration order
+// (tests iterate over it).
+func Policies() []Policy {
+	s := make([]Policy, len(arbiters))
+	for i := range arbiters {
+		s[i] = Policy(i)
+	}
+	return s
+}
+
+// ParsePolicy reads an arbiter's name or one of its aliases
+// (case-insensitive).
+func ParsePolicy(s string) (Policy, error) {
+	n := strings.ToLower(s)
+	for i, a := range arbiters {
+		if n == a.Name || slices.Contains(a.Aliases, n) {
+			return Policy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown arbiter %q (allowed: %s)", s, strings.Join(PolicyNames(), ", "))
 }
 
 // Request is one head flit asking switch ports for its worm.

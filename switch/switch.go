@@ -153,6 +153,11 @@ func (s *Switch) before(a, b *Request) bool {
 		if a.Src != b.Src {
 			return a.Src < b.Src
 		}
+	case Grab: // (ranked port by port, in grab)
+	default: // a registered arbiter (RegisterArbiter)
+		if c := arbiters[s.Policy].Compare(a, b, s.rrIn, int32(len(s.Owner))); c != 0 {
+			return c < 0
+		}
 	}
 	return a.ID < b.ID
 }

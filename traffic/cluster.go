@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 
 	"github.com/flitsim/flitsim/inputerr"
 )
@@ -12,22 +11,13 @@ import (
 // ClusterMulticast is the name of the cluster multicast traffic pattern.
 const ClusterMulticast = "cluster-multicast"
 
-var multicastPatternInfo = []PatternInfo{
-	{ClusterMulticast, "traffic.cluster (nodes per cluster, 0 = all)",
-		"terminals in aligned clusters of traffic.cluster nodes (base cubes: the high address digits fixed); each multicasts to the rest of its cluster; traffic.load is the system load, flits per node per cycle × destinations (Chiang 1995 §4.4)"},
-}
-
-// MulticastPatterns lists the multicast patterns NewClusterMulticast (and
-// IsMulticastPattern) accept, for `flitsim list`.
-func MulticastPatterns() []PatternInfo {
-	return append([]PatternInfo(nil), multicastPatternInfo...)
-}
-
-// IsMulticastPattern reports whether name (case-insensitive) is a multicast
-// pattern rather than one NewPattern builds.
-func IsMulticastPattern(name string) bool {
-	n := strings.ToLower(strings.TrimSpace(name))
-	return n == ClusterMulticast || n == "cluster"
+func init() {
+	RegisterPattern(PatternSpec{Name: ClusterMulticast, Aliases: []string{"cluster"}, Multicast: true,
+		Params: []PatternParam{{Key: "traffic.cluster", Desc: "nodes per cluster, 0 = all"}},
+		Desc:   "terminals in aligned clusters of traffic.cluster nodes (base cubes: the high address digits fixed); each multicasts to the rest of its cluster; traffic.load is the system load, flits per node per cycle × destinations (Chiang 1995 §4.4)",
+		NewGenerator: func(a PatternArgs) (Generator, error) {
+			return NewClusterMulticast(a.Shape.N, a.Cluster, a.Load, a.Length, a.Rng)
+		}})
 }
 
 // NewClusterMulticast returns the multicast workload of Chiang's Ch. 4 and

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 
 	"github.com/flitsim/flitsim/inputerr"
 )
@@ -27,46 +26,6 @@ type Pattern interface {
 	Dest(src int, rng *rand.Rand) int
 }
 
-// PatternInfo describes a pattern for `flitsim list`.
-type PatternInfo struct {
-	Name   string
-	Params string
-	Desc   string
-}
-
-var patternInfo = []PatternInfo{
-	{"uniform", "", "uniformly random over all other terminals (never itself)"},
-	{"bit-complement", "N a power of two", "complement every address bit"},
-	{"bit-reversal", "N a power of two", "reverse the log2 N address bits"},
-	{"perfect-shuffle", "N a power of two", "rotate the log2 N address bits left by one"},
-	{"transpose", "even Digits, or N a power of two with an even bit count",
-		"swap the high and low halves of the address digits ((x,y)→(y,x) on a 2-D mesh); when Digits is odd, swap the high and low halves of the address bits"},
-	{"tornado", "", "every digit x → (x + ⌈Radix/2⌉ − 1) mod Radix"},
-	{"neighbor", "", "digit 0 x → (x + 1) mod Radix (alias neighbour)"},
-	{"random-permutation", "", "one uniformly random permutation of the terminals, fixed for the run (alias permutation)"},
-	{"hotspot", "traffic.hotspots, traffic.hotspot_fraction",
-		"with probability hotspot_fraction to one of the hotspots (chosen uniformly), otherwise uniform"},
-}
-
-var aliases = map[string]string{
-	"neighbour":   "neighbor",
-	"permutation": "random-permutation",
-}
-
-// Patterns lists the synthetic patterns NewPattern accepts (aliases are
-// mentioned in the descriptions).
-func Patterns() []PatternInfo {
-	return append([]PatternInfo(nil), patternInfo...)
-}
-
-func patternNames() string {
-	names := make([]string, 0, len(patternInfo)+len(aliases))
-	for _, p := range patternInfo {
-		names = append(names, p.Name)
-	}
-	return strings.Join(names, ", ") + " (aliases neighbour, permutation)"
-}
-
 // NewPattern builds the named pattern for the shape. Names are
 // case-insensitive; "neighbour" is an alias of "neighbor" and "permutation"
 // of "random-permutation". hotspots and hotFrac are used only by "hotspot".
@@ -82,10 +41,6 @@ func patternNames() string {
 // Errors are *inputerr.Error with Key "traffic.pattern", "traffic.hotspots" or
 // "traffic.hotspot_fraction".
 func NewPattern(name string, sh Shape, hotspots []int, hotFrac float64, rng *rand.Rand) (Pattern, error) {
-	canon := strings.ToLower(strings.TrimSpace(name))
-	if a, ok := aliases[canon]; ok {
-		canon = a
-	}
 	bad := func(allowed string, args ...any) error {
 		return &inputerr.Error{Key: "traffic.pattern", Value: name, Allowed: fmt.Sprintf(allowed, args...)}
 	}
@@ -96,110 +51,155 @@ func NewPattern(name string, sh Shape, hotspots []int, hotFrac float64, rng *ran
 	if (sh.Radix != 0 || sh.Digits != 0) && !digitsOK {
 		return nil, bad("a shape with N = Radix^Digits (got N=%d, Radix=%d, Digits=%d)", sh.N, sh.Radix, sh.Digits)
 	}
-	pow2 := sh.N&(sh.N-1) == 0
-	nbits := bits.TrailingZeros(uint(sh.N)) // log2 N when pow2
-	needPow2 := func() error {
-		if !pow2 {
-			return bad("%s only when the number of terminals is a power of two (got %d)", canon, sh.N)
-		}
-		return nil
+	p, ok := LookupPattern(name)
+	if !ok || p.New == nil {
+		return nil, bad("%s", patternNames())
 	}
-	needDigits := func() error {
-		if !digitsOK {
-			return bad("%s only with an address shape Radix^Digits (got N=%d, Radix=%d, Digits=%d)", canon, sh.N, sh.Radix, sh.Digits)
-		}
-		return nil
+	return p.New(PatternArgs{Name: name, Shape: sh, Hotspots: hotspots, HotspotFraction: hotFrac, Rng: rng})
+}
+
+// The built-in destination patterns, in the order `flitsim list` shows them.
+func init() {
+	for _, p := range []PatternSpec{
+		{Name: "uniform", New: newUniform,
+			Desc: "uniformly random over all other terminals (never itself)"},
+		{Name: "bit-complement", Needs: "N a power of two", New: permutation(pow2Only(func(n, _ int) func(int) int {
+			return func(x int) int { return x ^ (n - 1) }
+		})), Desc: "complement every address bit"},
+		{Name: "bit-reversal", Needs: "N a power of two", New: permutation(pow2Only(func(_, nbits int) func(int) int {
+			return func(x int) int {
+				if nbits == 0 {
+					return 0
+				}
+				return int(bits.Reverse64(uint64(x)) >> (64 - nbits))
+			}
+		})), Desc: "reverse the log2 N address bits"},
+		{Name: "perfect-shuffle", Needs: "N a power of two", New: permutation(pow2Only(func(n, nbits int) func(int) int {
+			return func(x int) int {
+				if nbits == 0 {
+					return 0
+				}
+				return (x<<1 | x>>(nbits-1)) & (n - 1)
+			}
+		})), Desc: "rotate the log2 N address bits left by one"},
+		{Name: "transpose", Needs: "even Digits, or N a power of two with an even bit count", New: permutation(transpose),
+			Desc: "swap the high and low halves of the address digits ((x,y)→(y,x) on a 2-D mesh); when Digits is odd, swap the high and low halves of the address bits"},
+		{Name: "tornado", New: permutation(digitsOnly(tornado)),
+			Desc: "every digit x → (x + ⌈Radix/2⌉ − 1) mod Radix"},
+		{Name: "neighbor", Aliases: []string{"neighbour"}, New: permutation(digitsOnly(func(sh Shape) func(int) int {
+			k := sh.Radix
+			return func(x int) int { return x - x%k + (x%k+1)%k }
+		})), Desc: "digit 0 x → (x + 1) mod Radix (alias neighbour)"},
+		{Name: "random-permutation", Aliases: []string{"permutation"}, New: newRandomPermutation,
+			Desc: "one uniformly random permutation of the terminals, fixed for the run (alias permutation)"},
+		{Name: "hotspot", Params: []PatternParam{{Key: "traffic.hotspots"}, {Key: "traffic.hotspot_fraction"}}, New: newHotspot,
+			Desc: "with probability hotspot_fraction to one of the hotspots (chosen uniformly), otherwise uniform"},
+	} {
+		RegisterPattern(p)
 	}
-	n := sh.N
-	switch canon {
-	case "uniform":
-		if n < 2 {
-			return nil, bad("uniform only with at least 2 terminals (got %d)", n)
-		}
-		return &uniform{n: n}, nil
-	case "bit-complement":
-		if err := needPow2(); err != nil {
-			return nil, err
-		}
-		return table(canon, n, func(x int) int { return x ^ (n - 1) }), nil
-	case "bit-reversal":
-		if err := needPow2(); err != nil {
-			return nil, err
-		}
-		return table(canon, n, func(x int) int {
-			if nbits == 0 {
-				return 0
-			}
-			return int(bits.Reverse64(uint64(x)) >> (64 - nbits))
-		}), nil
-	case "perfect-shuffle":
-		if err := needPow2(); err != nil {
-			return nil, err
-		}
-		return table(canon, n, func(x int) int {
-			if nbits == 0 {
-				return 0
-			}
-			return (x<<1 | x>>(nbits-1)) & (n - 1)
-		}), nil
-	case "transpose":
-		switch {
-		case digitsOK && sh.Digits%2 == 0:
-			h := sh.Digits / 2
-			return table(canon, n, func(x int) int { return rotateDigits(x, sh.Radix, sh.Digits, h) }), nil
-		case pow2 && nbits%2 == 0:
-			h := nbits / 2
-			return table(canon, n, func(x int) int { return (x>>h | x<<h) & (n - 1) }), nil
-		}
-		return nil, bad("transpose only with an even number of address digits, or a power-of-two number of terminals with an even number of address bits (got N=%d, Radix=%d, Digits=%d)", n, sh.Radix, sh.Digits)
-	case "tornado":
-		if err := needDigits(); err != nil {
-			return nil, err
-		}
-		k := sh.Radix
-		shift := (k+1)/2 - 1
-		return table(canon, n, func(x int) int {
-			y, p := 0, 1
-			for i := 0; i < sh.Digits; i++ {
-				y += ((x%k + shift) % k) * p
-				x /= k
-				p *= k
-			}
-			return y
-		}), nil
-	case "neighbor":
-		if err := needDigits(); err != nil {
-			return nil, err
-		}
-		k := sh.Radix
-		return table(canon, n, func(x int) int { return x - x%k + (x%k+1)%k }), nil
-	case "random-permutation":
-		p := &perm{name: canon, to: make([]int32, n)}
-		for i := range p.to {
-			p.to[i] = int32(i)
-		}
-		rng.Shuffle(n, func(i, j int) { p.to[i], p.to[j] = p.to[j], p.to[i] })
-		return p, nil
-	case "hotspot":
-		if n < 2 {
-			return nil, bad("hotspot only with at least 2 terminals (got %d)", n)
-		}
-		if len(hotspots) == 0 {
-			return nil, &inputerr.Error{Key: "traffic.hotspots", Value: "[]", Allowed: fmt.Sprintf("a non-empty list of terminals 0..%d", n-1)}
-		}
-		hs := make([]int, len(hotspots))
-		for i, h := range hotspots {
-			if h < 0 || h >= n {
-				return nil, &inputerr.Error{Key: "traffic.hotspots", Value: strconv.Itoa(h), Allowed: fmt.Sprintf("terminals 0..%d", n-1)}
-			}
-			hs[i] = h
-		}
-		if !(hotFrac >= 0 && hotFrac <= 1) { // also rejects NaN
-			return nil, &inputerr.Error{Key: "traffic.hotspot_fraction", Value: strconv.FormatFloat(hotFrac, 'g', -1, 64), Allowed: "a number from 0 to 1"}
-		}
-		return &hotspot{uniform: uniform{n: n}, hot: hs, frac: hotFrac}, nil
+}
+
+func newUniform(a PatternArgs) (Pattern, error) {
+	if a.Shape.N < 2 {
+		return nil, a.bad("uniform only with at least 2 terminals (got %d)", a.Shape.N)
 	}
-	return nil, bad("%s", patternNames())
+	return &uniform{n: a.Shape.N}, nil
+}
+
+// permutation makes a pattern that tabulates the mapping f builds.
+func permutation(f func(a PatternArgs) (func(int) int, error)) func(PatternArgs) (Pattern, error) {
+	return func(a PatternArgs) (Pattern, error) {
+		m, err := f(a)
+		if err != nil {
+			return nil, err
+		}
+		return table(a.canon(), a.Shape.N, m), nil
+	}
+}
+
+// pow2Only builds a bit permutation of N = 2^nbits terminals.
+func pow2Only(f func(n, nbits int) func(int) int) func(PatternArgs) (func(int) int, error) {
+	return func(a PatternArgs) (func(int) int, error) {
+		n := a.Shape.N
+		if n&(n-1) != 0 {
+			return nil, a.bad("%s only when the number of terminals is a power of two (got %d)", a.canon(), n)
+		}
+		return f(n, bits.TrailingZeros(uint(n))), nil
+	}
+}
+
+// digitsOnly builds a digit permutation of a Radix^Digits address space.
+func digitsOnly(f func(sh Shape) func(int) int) func(PatternArgs) (func(int) int, error) {
+	return func(a PatternArgs) (func(int) int, error) {
+		if !a.Shape.digitsOK() {
+			sh := a.Shape
+			return nil, a.bad("%s only with an address shape Radix^Digits (got N=%d, Radix=%d, Digits=%d)", a.canon(), sh.N, sh.Radix, sh.Digits)
+		}
+		return f(a.Shape), nil
+	}
+}
+
+func (sh Shape) digitsOK() bool {
+	return sh.Radix >= 2 && sh.Digits >= 1 && pow(sh.Radix, sh.Digits) == sh.N
+}
+
+func transpose(a PatternArgs) (func(int) int, error) {
+	sh, n := a.Shape, a.Shape.N
+	nbits := bits.TrailingZeros(uint(n))
+	switch {
+	case sh.digitsOK() && sh.Digits%2 == 0:
+		h := sh.Digits / 2
+		return func(x int) int { return rotateDigits(x, sh.Radix, sh.Digits, h) }, nil
+	case n&(n-1) == 0 && nbits%2 == 0:
+		h := nbits / 2
+		return func(x int) int { return (x>>h | x<<h) & (n - 1) }, nil
+	}
+	return nil, a.bad("transpose only with an even number of address digits, or a power-of-two number of terminals with an even number of address bits (got N=%d, Radix=%d, Digits=%d)", n, sh.Radix, sh.Digits)
+}
+
+func tornado(sh Shape) func(int) int {
+	k := sh.Radix
+	shift := (k+1)/2 - 1
+	return func(x int) int {
+		y, p := 0, 1
+		for i := 0; i < sh.Digits; i++ {
+			y += ((x%k + shift) % k) * p
+			x /= k
+			p *= k
+		}
+		return y
+	}
+}
+
+func newRandomPermutation(a PatternArgs) (Pattern, error) {
+	n := a.Shape.N
+	p := &perm{name: "random-permutation", to: make([]int32, n)}
+	for i := range p.to {
+		p.to[i] = int32(i)
+	}
+	a.Rng.Shuffle(n, func(i, j int) { p.to[i], p.to[j] = p.to[j], p.to[i] })
+	return p, nil
+}
+
+func newHotspot(a PatternArgs) (Pattern, error) {
+	n := a.Shape.N
+	if n < 2 {
+		return nil, a.bad("hotspot only with at least 2 terminals (got %d)", n)
+	}
+	if len(a.Hotspots) == 0 {
+		return nil, &inputerr.Error{Key: "traffic.hotspots", Value: "[]", Allowed: fmt.Sprintf("a non-empty list of terminals 0..%d", n-1)}
+	}
+	hs := make([]int, len(a.Hotspots))
+	for i, h := range a.Hotspots {
+		if h < 0 || h >= n {
+			return nil, &inputerr.Error{Key: "traffic.hotspots", Value: strconv.Itoa(h), Allowed: fmt.Sprintf("terminals 0..%d", n-1)}
+		}
+		hs[i] = h
+	}
+	if f := a.HotspotFraction; !(f >= 0 && f <= 1) { // also rejects NaN
+		return nil, &inputerr.Error{Key: "traffic.hotspot_fraction", Value: strconv.FormatFloat(f, 'g', -1, 64), Allowed: "a number from 0 to 1"}
+	}
+	return &hotspot{uniform: uniform{n: n}, hot: hs, frac: a.HotspotFraction}, nil
 }
 
 // pow is b^e, or -1 if it overflows an int.

@@ -29,19 +29,34 @@ func cmdList(args []string, stdout io.Writer) error {
 		return fmt.Errorf("list: unexpected argument %q", fs.Args()[0])
 	}
 
-	var rows [][]string
-	usedBy := map[string][]string{}
-	for _, k := range topology.Kinds() {
-		rows = append(rows, []string{k.Name, strings.Join(k.Params, ", "), strings.Join(k.Routings, ", "), k.Desc})
-		for _, r := range k.Routings {
-			usedBy[r] = append(usedBy[r], k.Name)
-		}
-	}
-	sections := []struct {
+	type section struct {
 		title  string
 		header []string
 		rows   [][]string
-	}{{"Topologies (topology.kind; the first routing is the default)", []string{"kind", "parameters", "routing", "description"}, rows}}
+	}
+	var sections []section
+	add := func(title string, header []string, rows [][]string) {
+		sections = append(sections, section{title, header, rows})
+	}
+
+	var rows, params [][]string
+	usedBy := map[string][]string{}
+	routingDesc := map[string]string{}
+	for _, k := range topology.Kinds() {
+		rows = append(rows, []string{k.Name, strings.Join(k.ParamNames(), ", "), strings.Join(k.RoutingNames(), ", "), k.Desc})
+		for _, r := range k.Routings {
+			usedBy[r.Name] = append(usedBy[r.Name], k.Name)
+			if routingDesc[r.Name] == "" {
+				routingDesc[r.Name] = r.Desc
+			}
+		}
+		for _, p := range k.Params {
+			params = append(params, []string{"topology." + p.Key, k.Name, p.Allowed, p.Default, p.Desc})
+		}
+	}
+	add("Topologies (topology.kind; the first routing is the default)", []string{"kind", "parameters", "routing", "description"}, rows)
+	add("Topology parameters (a config naming the kind gives them; example is a typical value)",
+		[]string{"key", "kind", "allowed", "example", "description"}, params)
 
 	routings := make([]string, 0, len(usedBy))
 	for r := range usedBy {
@@ -50,55 +65,33 @@ func cmdList(args []string, stdout io.Writer) error {
 	sort.Strings(routings)
 	rows = nil
 	for _, r := range routings {
-		rows = append(rows, []string{r, strings.Join(usedBy[r], ", ")})
+		rows = append(rows, []string{r, strings.Join(usedBy[r], ", "), routingDesc[r]})
 	}
-	sections = append(sections, struct {
-		title  string
-		header []string
-		rows   [][]string
-	}{"Routing functions (routing)", []string{"routing", "topologies"}, rows})
+	add("Routing functions (routing)", []string{"routing", "topologies", "description"}, rows)
 
 	rows = nil
-	for _, p := range xbar.PolicyNames() {
-		pol, _ := xbar.ParsePolicy(p)
-		rows = append(rows, []string{p, pol.Describe()})
+	for _, a := range xbar.Arbiters() {
+		rows = append(rows, []string{a.Name, a.Desc, strings.Join(a.Aliases, ", ")})
 	}
-	sections = append(sections, struct {
-		title  string
-		header []string
-		rows   [][]string
-	}{"Arbiters (arbiter)", []string{"arbiter", "grants first"}, rows})
+	add("Arbiters (arbiter)", []string{"arbiter", "grants first", "aliases"}, rows)
 
 	rows = nil
-	for _, m := range link.ModeNames() {
-		mode, _ := link.ParseMode(m)
-		rows = append(rows, []string{m, mode.Describe()})
+	for _, m := range link.Modes() {
+		rows = append(rows, []string{m.String(), m.Describe()})
 	}
-	sections = append(sections, struct {
-		title  string
-		header []string
-		rows   [][]string
-	}{"Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows})
+	add("Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows)
 
 	rows = nil
-	for _, p := range append(traffic.Patterns(), traffic.MulticastPatterns()...) {
-		rows = append(rows, []string{p.Name, p.Params, p.Desc})
+	for _, p := range traffic.AllPatterns() {
+		rows = append(rows, []string{p.Name, p.ParamText(), p.Desc})
 	}
-	sections = append(sections, struct {
-		title  string
-		header []string
-		rows   [][]string
-	}{"Traffic patterns (traffic.pattern)", []string{"pattern", "parameters", "description"}, rows})
+	add("Traffic patterns (traffic.pattern)", []string{"pattern", "parameters", "description"}, rows)
 
 	rows = nil
 	for _, k := range configs.Keys() {
 		rows = append(rows, []string{k.Key, k.Allowed, k.Default})
 	}
-	sections = append(sections, struct {
-		title  string
-		header []string
-		rows   [][]string
-	}{"Configuration keys (YAML or --set key=value)", []string{"key", "allowed", "default"}, rows})
+	add("Configuration keys (YAML or --set key=value)", []string{"key", "allowed", "default"}, rows)
 
 	for i, s := range sections {
 		if i > 0 {

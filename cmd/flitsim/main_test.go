@@ -12,7 +12,11 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+	"github.com/flitsim/flitsim/traffic"
 )
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -222,8 +226,37 @@ func TestList(t *testing.T) {
 			t.Errorf("list lacks %q", s)
 		}
 	}
-	if !strings.Contains(out, "hypercube") || !strings.Contains(out, "uniform") {
-		t.Errorf("list lacks topologies or patterns:\n%s", out)
+	// Every registered name is a row of its section.
+	section := func(title string) string {
+		_, rest, ok := strings.Cut("\n"+out, "\n"+title)
+		if !ok {
+			t.Fatalf("list has no section %q", title)
+		}
+		body, _, _ := strings.Cut(rest, "\n\n")
+		return body
+	}
+	row := func(title, name string) {
+		if !strings.Contains(section(title), "│ "+name+" ") {
+			t.Errorf("section %q lacks a row %q", title, name)
+		}
+	}
+	for _, k := range topology.Kinds() {
+		row("Topologies", k.Name)
+		for _, p := range k.Params {
+			row("Topology parameters", "topology."+p.Key)
+		}
+		for _, r := range k.Routings {
+			row("Routing functions", r.Name)
+		}
+	}
+	for _, name := range xbar.PolicyNames() {
+		row("Arbiters", name)
+	}
+	for _, m := range link.Modes() {
+		row("Switching modes", m.String())
+	}
+	for _, p := range traffic.AllPatterns() {
+		row("Traffic patterns", p.Name)
 	}
 }
 

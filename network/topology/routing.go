@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flitsim/flitsim/flit"
+	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // Hop is one switch on a traced route: the packet enters Switch on input port
@@ -16,8 +17,10 @@ type Hop struct {
 }
 
 // Trace walks t's routing function for a unicast worm from terminal w.Src to
-// terminal w.Dst and returns the switches it crosses. It does not call
-// Router.Init: set w.Aux first if the router keeps per-packet state there.
+// terminal w.Dst and returns the switches it crosses, as the kernel routes
+// it: a StatefulRouter's RouteHead advances a copy of w.Route hop by hop. It
+// does not call Router.Init: set w.Aux first if the router keeps per-packet
+// state there.
 // It fails if a switch asks for other than one port, a port is unconnected,
 // the route loops, or it ejects at the wrong terminal.
 func Trace(t *Topology, w *flit.Worm) ([]Hop, error) {
@@ -27,14 +30,25 @@ func Trace(t *Topology, w *flit.Worm) ([]Hop, error) {
 	}
 	sw, in := int(t.InSwitch[w.Src]), int(t.InPort[w.Src])
 	var hops []Hop
-	seen := make(map[[2]int]bool)
+	seen := make(map[[2]int]flit.RouteState)
+	sr, stateful := t.Router.(StatefulRouter)
+	st := w.Route
 	for {
-		if seen[[2]int{sw, in}] {
+		// A stateful route may cross a switch twice, in another state.
+		if prev, ok := seen[[2]int{sw, in}]; ok && prev == st {
 			return hops, fmt.Errorf("trace %d→%d: loop at switch %s input %d", w.Src, w.Dst, t.Switches[sw].Label, in)
 		}
-		seen[[2]int{sw, in}] = true
+		seen[[2]int{sw, in}] = st
+		if len(hops) > 4*len(t.Switches)+16 {
+			return hops, fmt.Errorf("trace %d→%d: no delivery after %d hops", w.Src, w.Dst, len(hops))
+		}
 		s := &t.Switches[sw]
-		ps := t.Router.Route(sw, in, w)
+		var ps xbar.PortSet
+		if stateful {
+			ps = sr.RouteHead(sw, in, w, &st)
+		} else {
+			ps = t.Router.Route(sw, in, w)
+		}
 		if ps.Count() != 1 {
 			return hops, fmt.Errorf("trace %d→%d: switch %s input %d routes to %d ports (%b)", w.Src, w.Dst, s.Label, in, ps.Count(), uint64(ps))
 		}

@@ -72,3 +72,16 @@ type Router interface {
 	Init(w *flit.Worm, rng *rand.Rand)
 	Route(sw, in int, w *flit.Worm) xbar.PortSet
 }
+
+// StatefulRouter is a Router whose route depends on per-packet state that
+// changes as the head travels (the phase of a two-phase route through an
+// intermediate node chosen at the source, a deflection count). When a
+// unicast head is routed at a switch — once per switch on its path — the
+// kernel calls RouteHead instead of Route, with the worm's own state
+// (w.Route, zero when the worm is created), which RouteHead may update; it
+// must change nothing else. Route stays pure: it routes multicast worms and
+// re-evaluations that must not advance the state.
+type StatefulRouter interface {
+	Router
+	RouteHead(sw, in int, w *flit.Worm, st *flit.RouteState) xbar.PortSet
+}

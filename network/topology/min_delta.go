@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -15,6 +14,52 @@ import (
 // stage i. A port address x has row ⌊x/k⌋ and port x mod k; output port j of
 // row r has address r·k + j, which C_i maps to the next stage's input
 // address (C_0 = I maps G_0's output address to the terminal).
+
+func init() {
+	for _, k := range []struct{ name, desc string }{
+		{"omega", "Lawrie's omega MIN: n stages of k×k switches, k^n terminals, shuffle connections (aliases dest-tag, tag)"},
+		{"baseline", "Wu & Feng baseline MIN: n stages of k×k switches, k^n terminals"},
+		{"butterfly", "butterfly MIN: n stages of k×k switches, k^n terminals, β_i connections"},
+		{"cube", "multistage cube (Siegel): n stages of k×k switches, k^n terminals"},
+	} {
+		Register(KindSpec{
+			Name: k.name, Desc: k.desc,
+			Params: []Param{
+				{Key: "k", Default: "2", Allowed: fmt.Sprintf("an integer from 2 to %d", xbar.MaxPorts),
+					Desc: "switch size k×k", Check: checkMINK},
+				{Key: "n", Default: "3", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals", MaxTerminals),
+					Desc: "stages", Check: checkMINN},
+			},
+			Routings: []Routing{destinationTag(newTagRouter)},
+			Build:    buildMIN,
+		})
+	}
+}
+
+// destinationTag is the routing of the MINs: the destination's address
+// digits (bits in an ESMIN) select the output port stage by stage.
+func destinationTag(newRouter func(*Topology, Spec) (Router, error)) Routing {
+	return Routing{Name: "destination-tag", Aliases: []string{"dest-tag", "tag"}, New: newRouter,
+		Desc: "the destination's address digits select the output port at each stage"}
+}
+
+func checkMINK(s Spec) string {
+	if s.K < 2 || s.K > xbar.MaxPorts {
+		return fmt.Sprintf("an integer from 2 to %d (switch radix k ≤ %d)", xbar.MaxPorts, xbar.MaxPorts)
+	}
+	return ""
+}
+
+func checkMINN(s Spec) string {
+	maxN := 0
+	for p := 1; p*s.K <= MaxTerminals; p *= s.K {
+		maxN++
+	}
+	if s.N < 1 || s.N > maxN {
+		return fmt.Sprintf("an integer from 1 to %d for k = %d (k^n ≤ %d terminals)", maxN, s.K, MaxTerminals)
+	}
+	return ""
+}
 
 // digits does base-k digit arithmetic on n-digit addresses.
 type digits struct {
@@ -53,23 +98,9 @@ func (g digits) delta(x, i int) int {
 	return x - low + low/g.k + low%g.k*g.pow[i]
 }
 
-func buildMIN(s Spec, kind string) (*Topology, error) {
+// buildMIN wires the Delta MIN s.Kind.
+func buildMIN(s Spec) (*Topology, error) {
 	k, n := s.K, s.N
-	if k < 2 || k > xbar.MaxPorts {
-		return nil, inputerr.New("topology.k", itoa(k), "an integer from 2 to %d (switch radix k ≤ %d)", xbar.MaxPorts, xbar.MaxPorts)
-	}
-	maxN := 0
-	for p := 1; p*k <= MaxTerminals; p *= k {
-		maxN++
-	}
-	if n < 1 || n > maxN {
-		return nil, inputerr.New("topology.n", itoa(n), "an integer from 1 to %d for k = %d (k^n ≤ %d terminals)", maxN, k, MaxTerminals)
-	}
-	if _, err := routingName(s, kind, map[string]string{
-		"destination-tag": "destination-tag", "dest-tag": "destination-tag", "tag": "destination-tag",
-	}); err != nil {
-		return nil, err
-	}
 	g := newDigits(k, n)
 	N := g.pow[n]
 	rows := N / k
@@ -77,11 +108,7 @@ func buildMIN(s Spec, kind string) (*Topology, error) {
 	// Connections: cin = C_n; conn(i, a) = C_i(a) for 1 ≤ i ≤ n−1.
 	var cin func(int) int
 	var conn func(i, a int) int
-	tag := make([]int, n) // tag[i] = destination digit selecting the output port at G_i
-	for i := range tag {
-		tag[i] = i
-	}
-	switch kind {
+	switch norm(s.Kind) {
 	case "cube":
 		cin = g.sigma
 		conn = func(i, a int) int { return g.beta(a, i) }
@@ -94,9 +121,6 @@ func buildMIN(s Spec, kind string) (*Topology, error) {
 	case "butterfly":
 		cin = func(x int) int { return x }
 		conn = func(i, a int) int { return g.beta(a, n-i) } // C_{n−i} = β_i
-		for i := 1; i < n; i++ {
-			tag[i] = n - i
-		}
 	}
 
 	t := &Topology{
@@ -127,6 +151,21 @@ func buildMIN(s Spec, kind string) (*Topology, error) {
 		t.InSwitch[src] = int32(x / k)
 		t.InPort[src] = int32(x % k)
 	}
+	return t, nil
+}
+
+// newTagRouter builds destination-tag routing for the Delta MIN t.
+func newTagRouter(t *Topology, s Spec) (Router, error) {
+	k, n := s.K, s.N
+	g := newDigits(k, n)
+	N, rows := g.pow[n], g.pow[n]/k
+	tag := make([]int, n) // tag[i] = destination digit selecting the output port at G_i
+	for i := range tag {
+		tag[i] = i
+		if t.Kind == "butterfly" && i > 0 {
+			tag[i] = n - i
+		}
+	}
 	div := make([]int, n)
 	for i := range div {
 		div[i] = g.pow[tag[i]]
@@ -142,8 +181,7 @@ func buildMIN(s Spec, kind string) (*Topology, error) {
 			r.tag[d*n+i] = uint8(d / div[i] % k)
 		}
 	}
-	t.Router = r
-	return t, nil
+	return r, nil
 }
 
 // tagRouter is destination-tag routing in a Delta MIN: at stage G_i the

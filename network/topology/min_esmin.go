@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -19,11 +18,31 @@ const (
 
 var pathNames = []string{"first", "latest", "random", "given"}
 
-// buildESMIN wires a CU-ESMIN(N: c_{h−1},…,c_0) of 2×2 switches (Chiang
-// §6.2): C_h = I, C_g = β_{c_g}, N = 2^n with n = 1 + max c. Stage G_g has
-// switch indices (h−1−g)·N/2 + row and labels "s{g},{row}".
-func buildESMIN(s Spec) (*Topology, error) {
-	dims := s.Dims
+func init() {
+	Register(KindSpec{
+		Name: "esmin",
+		Desc: "extra-stage cube MIN (CU-ESMIN) of 2×2 switches, stage dimensions `dims` (e.g. 1,2,1,2,0), 2^m paths per pair chosen by `path`: first | latest | random | given",
+		Params: []Param{
+			{Key: "dims", Default: "1,2,1,2,0", Allowed: "the stage dimensions c_{h−1},…,c_0, leftmost stage first, using every dimension 0..n−1, with 0 only at the last stage",
+				Desc: "the butterfly dimension of each stage; 2^n terminals, n = 1 + max", Check: checkDims},
+			{Key: "path", Default: "first", Allowed: "first (FB, default), latest (LB), random, given",
+				Desc: "which of the 2^m paths (m extra stages) a packet takes", Check: func(s Spec) string {
+					if esminPath(s.Path) < 0 {
+						return "first (FB, default), latest (LB), random, given"
+					}
+					return ""
+				}},
+			{Key: "path_index", Default: "0", Allowed: "an integer from 0 to 2^m − 1 when path is given, else 0",
+				Desc: "the path taken when path is given", Check: checkPathIndex},
+		},
+		Routings: []Routing{destinationTag(newESMINRouter)},
+		Build:    buildESMIN,
+	})
+}
+
+// esminDims is the number of address bits n of an ESMIN with stage
+// dimensions dims, or 0 if dims is not a valid list.
+func esminDims(dims []int) int {
 	h := len(dims)
 	n := 0
 	for _, c := range dims {
@@ -43,34 +62,53 @@ func buildESMIN(s Spec) (*Topology, error) {
 	for _, v := range seen {
 		ok = ok && v
 	}
-	if ok && h*(1<<n)/2 > MaxSwitches {
-		ok = false
+	if !ok || h*(1<<n)/2 > MaxSwitches {
+		return 0
 	}
-	if !ok {
-		return nil, inputerr.New("topology.dims", joinInts(dims),
-			"the stage dimensions c_{h−1},…,c_0, leftmost stage first, e.g. 1,2,1,2,0: 1 to %d stages using every dimension 0..n−1 "+
-				"(n = 1+max ≤ 20, 2^n ≤ %d terminals, at most %d switches), with 0 only at the last stage", MaxStages, MaxTerminals, MaxSwitches)
-	}
-	if _, err := routingName(s, "esmin", map[string]string{
-		"destination-tag": "destination-tag", "dest-tag": "destination-tag", "tag": "destination-tag",
-	}); err != nil {
-		return nil, err
-	}
-	path := -1
-	p := norm(s.Path)
-	switch p {
-	case "", "first", "fb", "first-branch":
-		path = pathFirst
-	case "latest", "lb", "latest-branch":
-		path = pathLatest
-	case "random":
-		path = pathRandom
-	case "given":
-		path = pathGiven
-	default:
-		return nil, inputerr.New("topology.path", s.Path, "first (FB, default), latest (LB), random, given")
-	}
+	return n
+}
 
+func checkDims(s Spec) string {
+	if esminDims(s.Dims) == 0 {
+		return fmt.Sprintf("the stage dimensions c_{h−1},…,c_0, leftmost stage first, e.g. 1,2,1,2,0: 1 to %d stages using every dimension 0..n−1 "+
+			"(n = 1+max ≤ 20, 2^n ≤ %d terminals, at most %d switches), with 0 only at the last stage", MaxStages, MaxTerminals, MaxSwitches)
+	}
+	return ""
+}
+
+// esminPath is the path chooser named p, or -1.
+func esminPath(p string) int {
+	switch norm(p) {
+	case "", "first", "fb", "first-branch":
+		return pathFirst
+	case "latest", "lb", "latest-branch":
+		return pathLatest
+	case "random":
+		return pathRandom
+	case "given":
+		return pathGiven
+	}
+	return -1
+}
+
+// checkPathIndex checks path_index against the m = h − n extra stages
+// (each dimension's last stage is fixed by the destination, the rest free).
+func checkPathIndex(s Spec) string {
+	m := len(s.Dims) - esminDims(s.Dims)
+	switch {
+	case esminPath(s.Path) == pathGiven && (s.PathIndex < 0 || uint64(s.PathIndex) >= uint64(1)<<m):
+		return fmt.Sprintf("an integer from 0 to %d (2^m − 1, m = %d extra stages)", (1<<m)-1, m)
+	case esminPath(s.Path) != pathGiven && s.PathIndex != 0:
+		return "0 unless topology.path is given"
+	}
+	return ""
+}
+
+// newESMINRouter builds destination-tag routing on the path s.Path.
+func newESMINRouter(_ *Topology, s Spec) (Router, error) {
+	dims := s.Dims
+	h, n := len(dims), esminDims(dims)
+	path := esminPath(s.Path)
 	r := &esminRouter{h: h, half: 1 << (n - 1), path: path,
 		dim: make([]int8, h), mode: make([]int8, h)}
 	// Stage g = h−1−i has dimension dims[i].
@@ -102,15 +140,17 @@ func buildESMIN(s Spec) (*Topology, error) {
 	r.m = m
 	r.name = "destination-tag path=" + pathNames[path]
 	if path == pathGiven {
-		if s.PathIndex < 0 || uint64(s.PathIndex) >= uint64(1)<<m {
-			return nil, inputerr.New("topology.path_index", itoa(s.PathIndex), "an integer from 0 to %d (2^m − 1, m = %d extra stages)", (1<<m)-1, m)
-		}
 		r.q = uint64(s.PathIndex)
 		r.name += fmt.Sprintf(" path_index=%d", s.PathIndex)
-	} else if s.PathIndex != 0 {
-		return nil, inputerr.New("topology.path_index", itoa(s.PathIndex), "0 unless topology.path is given")
 	}
+	return r, nil
+}
 
+// buildESMIN wires a CU-ESMIN(N: c_{h−1},…,c_0) of 2×2 switches (Chiang
+// §6.2): C_h = I, C_g = β_{c_g}, N = 2^n with n = 1 + max c. Stage G_g has
+// switch indices (h−1−g)·N/2 + row and labels "s{g},{row}".
+func buildESMIN(s Spec) (*Topology, error) {
+	h, n := len(s.Dims), esminDims(s.Dims)
 	N := 1 << n
 	half := N / 2
 	t := &Topology{
@@ -122,7 +162,7 @@ func buildESMIN(s Spec) (*Topology, error) {
 	}
 	for g := h - 1; g >= 0; g-- {
 		base := (h - 1 - g) * half
-		c := int(r.dim[g])
+		c := s.Dims[h-1-g]
 		for row := 0; row < half; row++ {
 			sw := &t.Switches[base+row]
 			sw.Label = fmt.Sprintf("s%d,%d", g, row)
@@ -141,7 +181,6 @@ func buildESMIN(s Spec) (*Topology, error) {
 		t.InSwitch[src] = int32(src >> 1)
 		t.InPort[src] = int32(src & 1)
 	}
-	t.Router = r
 	return t, nil
 }
 

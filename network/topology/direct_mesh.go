@@ -6,142 +6,60 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
-// Direct networks: one router per terminal, router i serves terminal i.
+// The k-ary n-mesh and n-torus (k-ary n-cube): one router per terminal,
+// router i serves terminal i.
 
-// buildHypercube wires a binary d-cube. Port j (0 ≤ j < d) of node i leads
-// along dimension j to node i^(1<<j), arriving on its port j; port d is local.
-func buildHypercube(s Spec) (*Topology, error) {
-	d := s.D
-	if d < 1 || d > 20 {
-		return nil, inputerr.New("topology.d", itoa(d), "an integer from 1 to 20 (2^d ≤ %d terminals)", MaxTerminals)
-	}
-	order, err := checkOrder(s.Order, d)
-	if err != nil {
-		return nil, err
-	}
-	name, err := routingName(s, "hypercube", map[string]string{
-		"ecube": "ecube", "dor": "ecube", "e-cube": "ecube",
-		"ecube-random": "ecube-random", "ecube-random-start": "ecube-random",
-	})
-	if err != nil {
-		return nil, err
-	}
-	n := 1 << d
-	t := &Topology{
-		Switches: newSwitches(n, d+1),
-		InSwitch: make([]int32, n),
-		InPort:   make([]int32, n),
-		Radix:    2,
-		Digits:   d,
-	}
-	for i := range t.Switches {
-		sw := &t.Switches[i]
-		sw.Label = fmt.Sprintf("n%d", i)
-		for j := 0; j < d; j++ {
-			sw.Out[j] = End{Switch: int32(i ^ 1<<j), Port: int32(j), Terminal: -1}
+func init() {
+	for _, torus := range []bool{false, true} {
+		k := KindSpec{
+			Name: "mesh",
+			Desc: "k-ary n-mesh, k^n routers each with one terminal; dimension-order routing in `order`",
+			Params: []Param{
+				{Key: "k", Default: "8", Allowed: fmt.Sprintf("an integer from 2 to %d", MaxTerminals),
+					Desc: "nodes per dimension", Check: checkMeshK},
+				{Key: "n", Default: "2", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals", MaxTerminals),
+					Desc: "dimensions", Check: checkMeshN},
+				orderParam(func(s Spec) int { return s.N }),
+			},
+			Routings: []Routing{{Name: "dor", Aliases: []string{"dimension-order", "xy"}, New: newDOR,
+				Desc: "dimension-order routing: correct the coordinates in topology.order (on a torus the shorter way round, ties +)"}},
+			Build: func(s Spec) (*Topology, error) { return buildMeshTorus(s, torus), nil },
 		}
-		sw.Out[d] = End{Switch: -1, Terminal: int32(i)}
-		t.InSwitch[i] = int32(i)
-		t.InPort[i] = int32(d)
-	}
-	t.PortNames = make([]string, d+1)
-	for j := 0; j < d; j++ {
-		t.PortNames[j] = fmt.Sprintf("d%d", j)
-	}
-	t.PortNames[d] = "local"
-	r := &ecubeRouter{d: d, order: order, random: name == "ecube-random", name: name}
-	if !r.random && !isIdentity(order) {
-		r.name = name + " order=" + joinInts(order)
-	}
-	t.Router = r
-	return t, nil
-}
-
-func isIdentity(o []int) bool {
-	for i, x := range o {
-		if x != i {
-			return false
+		if torus {
+			k.Name = "torus"
+			k.Desc = "k-ary n-cube with wraparound links; dimension-order routing the shorter way round (ties go +)"
 		}
-	}
-	return true
-}
-
-// ecubeRouter is e-cube routing on a hypercube: correct the bits in which the
-// router and the destination differ, in dimension order `order`, or (random)
-// in descending cyclic order from a per-packet random start dimension held in
-// w.Aux.
-type ecubeRouter struct {
-	d      int
-	order  []int
-	random bool
-	name   string
-}
-
-func (r *ecubeRouter) Name() string { return r.name }
-
-func (r *ecubeRouter) Init(w *flit.Worm, rng *rand.Rand) {
-	if r.random {
-		w.Aux = uint64(rng.IntN(r.d))
+		Register(k)
 	}
 }
 
-func (r *ecubeRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
-	diff := sw ^ int(w.Dst)
-	if diff == 0 {
-		return xbar.Port(r.d)
+func checkMeshK(s Spec) string {
+	if s.K < 2 || s.K > MaxTerminals {
+		return fmt.Sprintf("an integer from 2 to %d (nodes per dimension)", MaxTerminals)
 	}
-	if r.random {
-		j := int(w.Aux % uint64(r.d))
-		for range r.d {
-			if diff>>j&1 != 0 {
-				return xbar.Port(j)
-			}
-			if j--; j < 0 {
-				j = r.d - 1
-			}
-		}
-		return 0
+	return ""
+}
+
+func checkMeshN(s Spec) string {
+	maxN := 0
+	for p := 1; p*s.K <= MaxTerminals && maxN < 31; p *= s.K {
+		maxN++
 	}
-	for _, j := range r.order {
-		if diff>>j&1 != 0 {
-			return xbar.Port(j)
-		}
+	if s.N < 1 || s.N > maxN {
+		return fmt.Sprintf("an integer from 1 to %d for k = %d (k^n ≤ %d terminals, router radix 2n+1 ≤ %d)", maxN, s.K, MaxTerminals, xbar.MaxPorts)
 	}
-	return 0
+	return ""
 }
 
 // buildMeshTorus wires a k-ary n-mesh or n-torus. Node id = Σ x_i k^i.
 // Port 2i leads toward x_i−1 and port 2i+1 toward x_i+1; a link leaving port
 // 2i+1 arrives on the neighbour's port 2i and vice versa. Port 2n is local.
 // Mesh edge ports are unconnected (End{Switch: -1, Terminal: -1}).
-func buildMeshTorus(s Spec, torus bool) (*Topology, error) {
-	kind := "mesh"
-	if torus {
-		kind = "torus"
-	}
+func buildMeshTorus(s Spec, torus bool) *Topology {
 	k, n := s.K, s.N
-	if k < 2 || k > MaxTerminals {
-		return nil, inputerr.New("topology.k", itoa(k), "an integer from 2 to %d (nodes per dimension)", MaxTerminals)
-	}
-	maxN := 0
-	for p := 1; p*k <= MaxTerminals && maxN < 31; p *= k {
-		maxN++
-	}
-	if n < 1 || n > maxN {
-		return nil, inputerr.New("topology.n", itoa(n), "an integer from 1 to %d for k = %d (k^n ≤ %d terminals, router radix 2n+1 ≤ %d)", maxN, k, MaxTerminals, xbar.MaxPorts)
-	}
-	order, err := checkOrder(s.Order, n)
-	if err != nil {
-		return nil, err
-	}
-	name, err := routingName(s, kind, map[string]string{"dor": "dor", "dimension-order": "dor", "xy": "dor"})
-	if err != nil {
-		return nil, err
-	}
 	pow := make([]int, n+1)
 	pow[0] = 1
 	for i := 1; i <= n; i++ {
@@ -199,7 +117,19 @@ func buildMeshTorus(s Spec, torus bool) (*Topology, error) {
 		t.PortNames[2*i+1] = dim + "+"
 	}
 	t.PortNames[2*n] = "local"
-	r := &dorRouter{k: k, n: n, torus: torus, order: order, name: name}
+	return t
+}
+
+// newDOR builds dimension-order routing for a mesh or torus t.
+func newDOR(t *Topology, s Spec) (Router, error) {
+	k, n := s.K, s.N
+	pow := make([]int, n+1)
+	pow[0] = 1
+	for i := 1; i <= n; i++ {
+		pow[i] = pow[i-1] * k
+	}
+	order := orderOf(s.Order, n)
+	r := &dorRouter{k: k, n: n, torus: t.Kind == "torus", order: order, name: "dor"}
 	// Coordinates are precomputed: Route runs per head flit, and integer
 	// division would dominate its cost.
 	r.coord = make([]int32, t.Terminals()*n)
@@ -217,10 +147,9 @@ func buildMeshTorus(s Spec, torus bool) (*Topology, error) {
 		}
 	}
 	if !isIdentity(order) {
-		r.name = name + " order=" + joinInts(order)
+		r.name += " order=" + joinInts(order)
 	}
-	t.Router = r
-	return t, nil
+	return r, nil
 }
 
 // dorRouter is dimension-order routing on a mesh or torus: correct the

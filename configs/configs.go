@@ -57,8 +57,23 @@ func DefaultYAML() []byte { return bytes.Clone(defaultYAML) }
 // applies the --set overrides ("key=value", dotted keys) and validates the
 // result with network.Validate.
 func Load(path string, sets []string) (network.Config, error) {
+	cfg, _, err := LoadWarn(path, sets)
+	return cfg, err
+}
+
+// LoadBytes is Load for YAML already in memory; name is the file name used in
+// error messages.
+func LoadBytes(data []byte, name string, sets []string) (network.Config, error) {
+	cfg, _, err := LoadBytesWarn(data, name, sets)
+	return cfg, err
+}
+
+// LoadWarn is Load that also returns a warning line for each key the file
+// or a --set gave that does nothing for the chosen topology kind or traffic
+// pattern ("--set topology.d: ignored (mesh has no parameter d; ...)").
+func LoadWarn(path string, sets []string) (network.Config, []string, error) {
 	if path == "" {
-		return LoadBytes(defaultYAML, DefaultName, sets)
+		return LoadBytesWarn(defaultYAML, DefaultName, sets)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -66,20 +81,19 @@ func Load(path string, sets []string) (network.Config, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return network.Config{}, fmt.Errorf("%s: cannot read config file: %v", path, err)
+		return network.Config{}, nil, fmt.Errorf("%s: cannot read config file: %v", path, err)
 	}
-	return LoadBytes(data, path, sets)
+	return LoadBytesWarn(data, path, sets)
 }
 
-// LoadBytes is Load for YAML already in memory; name is the file name used in
-// error messages.
-func LoadBytes(data []byte, name string, sets []string) (network.Config, error) {
+// LoadBytesWarn is LoadWarn for YAML already in memory.
+func LoadBytesWarn(data []byte, name string, sets []string) (network.Config, []string, error) {
 	l := loader{name: name, where: map[string]string{}}
 	cfg, err := l.load(data, sets)
 	if err != nil {
-		return network.Config{}, oneLine(err)
+		return network.Config{}, nil, oneLine(err)
 	}
-	return cfg, nil
+	return cfg, l.unused(&cfg), nil
 }
 
 // unknownKey is the error for a key that is not part of the configuration;

@@ -280,3 +280,54 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestUnusedKeysWarn checks the warnings for keys that do nothing for the
+// chosen topology kind or traffic pattern, and that none is raised for a
+// key the kind or pattern declares.
+func TestUnusedKeysWarn(t *testing.T) {
+	p := writeFile(t, "topology:\n  kind: hypercube\n  d: 3\n  dims: 1,0\n")
+	cases := []struct {
+		path string
+		sets []string
+		want []string // substrings, one warning each, in order
+	}{
+		{"", []string{"topology.d=5"}, []string{"--set topology.d: ignored (mesh has no parameter d; its parameters: k, n, order)"}},
+		{"", []string{"topology.kind=hypercube", "topology.d=3", "topology.order=2,1,0"}, nil},
+		{p, nil, []string{p + ":4: topology.dims: ignored (hypercube has no parameter dims"}},
+		{"", []string{"traffic.hotspots=1,2"}, []string{"--set traffic.hotspots: ignored (pattern uniform does not read it; hotspot does)"}},
+		{"", []string{"traffic.pattern=hotspot", "traffic.hotspots=1,2", "traffic.hotspot_fraction=0.5"}, nil},
+		{"", []string{"traffic.pattern=hotspot", "traffic.hotspots=1", "traffic.cluster=4"}, []string{"traffic.cluster: ignored (pattern hotspot"}},
+		{"", []string{"traffic.pattern=cluster", "traffic.cluster=4"}, nil},
+		// A trace replaces the pattern: its keys are not the pattern's business.
+		{"", []string{"traffic.packets=0,0,1,4", "traffic.hotspots=1"}, nil},
+	}
+	for _, c := range cases {
+		_, warnings, err := LoadWarn(c.path, c.sets)
+		if err != nil {
+			t.Fatalf("%v: %v", c.sets, err)
+		}
+		if len(warnings) != len(c.want) {
+			t.Errorf("%s %v: warnings %q, want %d", c.path, c.sets, warnings, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(warnings[i], w) {
+				t.Errorf("%v: warning %q lacks %q", c.sets, warnings[i], w)
+			}
+		}
+	}
+}
+
+// TestShippedConfigsHaveNoUnusedKeys loads every config in this folder.
+func TestShippedConfigsHaveNoUnusedKeys(t *testing.T) {
+	files, _ := filepath.Glob("*.yaml")
+	more, _ := filepath.Glob("chiang/*.yaml")
+	if len(files) < 3 || len(more) < 10 {
+		t.Fatalf("found %d and %d configs", len(files), len(more))
+	}
+	for _, f := range append(files, more...) {
+		if _, warnings, err := LoadWarn(f, nil); err != nil || len(warnings) > 0 {
+			t.Errorf("%s: %v %q", f, err, warnings)
+		}
+	}
+}

@@ -18,6 +18,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/network"
 )
 
 func main() { os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -39,6 +42,7 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
+	warnOut = stderr
 	out := &checkedWriter{w: stdout}
 	err := dispatch(args, out)
 	if out.err != nil {
@@ -55,6 +59,23 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	fmt.Fprintf(stderr, "flitsim: %s\n", oneLine(err.Error()))
 	return code
+}
+
+// warnOut receives warning lines (realMain's stderr).
+var warnOut io.Writer = os.Stderr
+
+// warn prints warning lines: input that is accepted but does nothing.
+func warn(lines []string) {
+	for _, l := range lines {
+		fmt.Fprintf(warnOut, "flitsim: warning: %s\n", oneLine(l))
+	}
+}
+
+// loadConfig is configs.Load, printing its warnings.
+func loadConfig(path string, sets []string) (network.Config, error) {
+	cfg, warnings, err := configs.LoadWarn(path, sets)
+	warn(warnings)
+	return cfg, err
 }
 
 func dispatch(args []string, stdout io.Writer) error {

@@ -304,3 +304,19 @@ func TestChannelsFlag(t *testing.T) {
 	}
 	wantFail(t, 2, []string{"run", "--channels", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "--channels", "no such file")
 }
+
+// TestUnusedKeyWarning: a key that does nothing for the kind is a warning
+// line on stderr, and the run still succeeds (as do sweeps across kinds).
+func TestUnusedKeyWarning(t *testing.T) {
+	short := []string{"--set", "run.warmup=10", "--set", "run.measure=100", "--set", "topology.k=4"}
+	code, out, stderr := runMain(t, append([]string{"run", "--set", "topology.d=5"}, short...)...)
+	if code != 0 || out == "" || stderr != "flitsim: warning: --set topology.d: ignored (mesh has no parameter d; its parameters: k, n, order)\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	args := append([]string{"sweep", "--set", "topology.d=3", "--vary", "topology.kind=mesh,hypercube", "--set", "topology.n=2"}, short...)
+	code, _, stderr = runMain(t, args...)
+	// One warning per distinct key and kind: d on the mesh; k and n on the hypercube.
+	if code != 0 || strings.Count(stderr, "warning:") != 3 || !strings.Contains(stderr, "hypercube has no parameter k") {
+		t.Errorf("sweep: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -62,7 +61,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if fs.Changed("seed") {
 		*sets = append(*sets, "run.seed="+*seed)
 	}
-	cfg, err := configs.Load(*file, *sets)
+	cfg, err := loadConfig(*file, *sets)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/search"
 )
@@ -59,7 +58,7 @@ func cmdSearch(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--dests: %q is not allowed (allowed: a count like 4 or a range like 2-8)", *dests)
 	}
-	cfg, err := configs.Load(*file, *sets)
+	cfg, err := loadConfig(*file, *sets)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,8 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		return err
 	}
 	update, stop := sweepProgress()
-	f, err := sweep.Run(spec, shard, sweep.Options{Jobs: *jobs, Progress: update})
+	f, err := sweep.Run(spec, shard, sweep.Options{Jobs: *jobs, Progress: update,
+		Warn: func(l string) { warn([]string{l}) }})
 	stop()
 	if err != nil {
 		var pe *sweep.PanicError

@@ -356,10 +356,24 @@ func (s *Spec) PointSets(i int) []string {
 // error about a varied key's value names the --vary flag; other errors that
 // only this point has name the point.
 func (s *Spec) Load(i int) (network.Config, error) {
-	cfg, err := configs.LoadBytes([]byte(s.Config), s.ConfigName, s.PointSets(i))
+	cfg, _, err := s.LoadWarn(i)
+	return cfg, err
+}
+
+// LoadWarn is Load that also returns the point's warnings (keys given that
+// do nothing for its topology kind or traffic pattern: configs.LoadWarn).
+func (s *Spec) LoadWarn(i int) (network.Config, []string, error) {
+	cfg, warnings, err := configs.LoadBytesWarn([]byte(s.Config), s.ConfigName, s.PointSets(i))
 	if err == nil {
-		return cfg, nil
+		return cfg, warnings, nil
 	}
+	cfg, err = s.pointErr(i, err)
+	return cfg, nil, err
+}
+
+// pointErr names the --vary flag or the point in point i's load error.
+func (s *Spec) pointErr(i int, err error) (network.Config, error) {
+	var cfg network.Config
 	if pe, ok := inputerr.As(err); ok && pe.Pos == inputerr.CommandLine {
 		for _, v := range s.Vary {
 			if v.Key == pe.Key {

@@ -76,6 +76,9 @@ type Options struct {
 	// Progress, if not nil, is called (never concurrently) when the sweep
 	// advances.
 	Progress func(Status)
+	// Warn, if not nil, is given each distinct warning the points' configs
+	// raise (configs.LoadWarn), once, before any point runs.
+	Warn func(string)
 }
 
 // Status is a sweep's progress.
@@ -103,10 +106,17 @@ func (e *PanicError) Error() string {
 func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 	idx := shard.Indices(spec.Points)
 	cfgs := make([]network.Config, len(idx))
+	warned := map[string]bool{}
 	for k, i := range idx {
-		c, err := spec.Load(i)
+		c, warnings, err := spec.LoadWarn(i)
 		if err != nil {
 			return nil, err
+		}
+		for _, w := range warnings {
+			if !warned[w] && opts.Warn != nil {
+				opts.Warn(w)
+			}
+			warned[w] = true
 		}
 		cfgs[k] = c
 	}

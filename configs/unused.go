@@ -1,0 +1,58 @@
+package configs
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// unused lists, one line each and placed like errors, the keys the file or
+// a --set gave that do nothing for the chosen topology kind or traffic
+// pattern (topology.d on a mesh, traffic.hotspots with uniform traffic).
+// They are warnings, not errors, so that one config or sweep can span
+// kinds. The registries' declared parameters decide what is used.
+func (l *loader) unused(c *network.Config) []string {
+	var out []string
+	warn := func(key, why string) {
+		e := inputerr.Error{Key: key, Problem: "ignored (" + why + ")", Pos: l.where[key]}
+		out = append(out, e.Error())
+	}
+	if k, ok := topology.Kind(c.Topology.Kind); ok {
+		for _, p := range topology.ParamKeys() {
+			key := "topology." + p
+			if _, given := l.where[key]; given {
+				if _, declared := k.Param(p); !declared {
+					warn(key, fmt.Sprintf("%s has no parameter %s; its parameters: %s", k.Name, p, strings.Join(k.ParamNames(), ", ")))
+				}
+			}
+		}
+	}
+	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 {
+		return out // the trace replaces the pattern
+	}
+	pat, ok := traffic.LookupPattern(c.Traffic.Pattern)
+	if !ok {
+		return out
+	}
+	readers := map[string][]string{} // pattern parameter key → patterns that read it
+	var keys []string
+	for _, p := range traffic.AllPatterns() {
+		for _, q := range p.Params {
+			if readers[q.Key] == nil {
+				keys = append(keys, q.Key)
+			}
+			readers[q.Key] = append(readers[q.Key], p.Name)
+		}
+	}
+	for _, key := range keys {
+		if _, given := l.where[key]; given && !slices.Contains(readers[key], pat.Name) {
+			warn(key, fmt.Sprintf("pattern %s does not read it; %s does", pat.Name, strings.Join(readers[key], ", ")))
+		}
+	}
+	return out
+}

@@ -88,7 +88,7 @@ func LoadWarn(path string, sets []string) (network.Config, []string, error) {
 
 // LoadBytesWarn is LoadWarn for YAML already in memory.
 func LoadBytesWarn(data []byte, name string, sets []string) (network.Config, []string, error) {
-	l := loader{name: name, where: map[string]string{}}
+	l := loader{name: name, embedded: name == DefaultName, where: map[string]string{}, items: map[string][]string{}}
 	cfg, err := l.load(data, sets)
 	if err != nil {
 		return network.Config{}, nil, oneLine(err)
@@ -107,10 +107,54 @@ func unknownKey(key string, allowed []string) *inputerr.Error {
 }
 
 type loader struct {
-	name string
+	name     string
+	embedded bool // loading the embedded default: its keys are not the user's
 	// where maps a dotted key to where it was written (inputerr.Error.Pos):
 	// "FILE:LINE" or "--set".
 	where map[string]string
+	// items maps a list key to where each entry was written.
+	items map[string][]string
+}
+
+// place puts a validation error where the user wrote its key. Of the keys
+// the fault involves (the error's and its Alt's), it blames the first the
+// user wrote (in their file or a --set; the embedded default's keys are not
+// theirs), else the error's own. It places it at the key (at the entry for
+// a list's Item), or else at the nearest enclosing block the file or a
+// --set gave (topology: for a missing topology.k), saying that the key
+// itself was not given.
+func (l *loader) place(ce *inputerr.Error) error {
+	blame := ce
+	for _, c := range append([]*inputerr.Error{ce}, ce.Alt...) {
+		if l.userWrote(c.Key) {
+			blame = c
+			break
+		}
+	}
+	if ps := l.items[blame.Key]; blame.Item > 0 && blame.Item <= len(ps) {
+		return blame.At(ps[blame.Item-1])
+	}
+	for key := blame.Key; key != ""; {
+		if pos, ok := l.where[key]; ok {
+			e := blame.At(pos)
+			if key != blame.Key {
+				e.Value += " (not given)"
+			}
+			return e
+		}
+		i := strings.LastIndexByte(key, '.')
+		if i < 0 {
+			break
+		}
+		key = key[:i]
+	}
+	return blame
+}
+
+// userWrote reports whether the user's file or a --set gave key.
+func (l *loader) userWrote(key string) bool {
+	pos, ok := l.where[key]
+	return ok && (pos == inputerr.CommandLine || !l.embedded)
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -198,23 +242,7 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 	}
 	if err := validate(&cfg); err != nil {
 		if ce, ok := inputerr.As(err); ok && ce.Pos == "" {
-			// Place it at the key, or else at the nearest enclosing block
-			// the file or a --set gave (topology: for a missing topology.k),
-			// saying that the key itself was not given.
-			for key := ce.Key; key != ""; {
-				if pos, ok := l.where[key]; ok {
-					e := ce.At(pos)
-					if key != ce.Key {
-						e.Value += " (not given)"
-					}
-					return cfg, e
-				}
-				i := strings.LastIndexByte(key, '.')
-				if i < 0 {
-					break
-				}
-				key = key[:i]
-			}
+			return cfg, l.place(ce)
 		}
 		return cfg, err
 	}
@@ -504,7 +532,14 @@ func (l *loader) decodeLeaf(n *yaml.Node, v reflect.Value, key string) error {
 	// A list of strings also takes one string (handy with --set).
 	if v.Type() == reflect.TypeFor[[]string]() && deref(n).Kind == yaml.ScalarNode && deref(n).ShortTag() == "!!str" {
 		v.Set(reflect.ValueOf([]string{deref(n).Value}))
+		l.items[key] = []string{l.pos(n)}
 		return nil
+	}
+	if d := deref(n); d.Kind == yaml.SequenceNode {
+		l.items[key] = nil
+		for _, e := range d.Content {
+			l.items[key] = append(l.items[key], l.pos(e))
+		}
 	}
 	// Decode into a fresh value so a failed decode leaves no partial state.
 	tmp := reflect.New(v.Type())

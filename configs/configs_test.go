@@ -331,3 +331,42 @@ func TestShippedConfigsHaveNoUnusedKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsBlameWhatTheUserWrote: an error names a key the user wrote,
+// where they wrote it, not a key of the embedded default (issue 14 item 10).
+func TestErrorsBlameWhatTheUserWrote(t *testing.T) {
+	packets := writeFile(t, "traffic:\n  packets:\n    - \"0,0,1,4\"\n    - \"5,0,99,4\"\n")
+	small := writeFile(t, "buffers:\n  input: 2\n")
+	cases := []struct {
+		path string
+		sets []string
+		want string // the whole message
+	}{
+		{"", []string{"switching=saf", "traffic.flits=16"},
+			"--set traffic.flits: 16 is not allowed (allowed: at most 4 flits: saf buffers (buffers.input 4) must hold a whole packet)"},
+		{"", []string{"traffic.flits=16", "switching=vct", "traffic.flits=16"},
+			"--set traffic.flits: 16 is not allowed (allowed: at most 4 flits: vct buffers (buffers.input 4) must hold a whole packet)"},
+		{"", []string{"switching=saf", "buffers.input=2", "buffers.output=0"},
+			"--set buffers.input: 2 is not allowed (allowed: ≥ 4: saf buffers must hold a whole packet (traffic.flits max))"},
+		{small, []string{"switching=saf"},
+			small + ":2: buffers.input: 2 is not allowed (allowed: ≥ 4: saf buffers must hold a whole packet (traffic.flits max))"},
+		{packets, nil,
+			packets + ":4: traffic.packets: entry 2: dst 99 is not allowed (allowed: a terminal from 0 to 63 (a multicast lists several, separated by spaces or ;))"},
+		{"", []string{"traffic.packets=0,0,64,4"},
+			"--set traffic.packets: entry 1: dst 64 is not allowed (allowed: a terminal from 0 to 63 (a multicast lists several, separated by spaces or ;))"},
+		{"", []string{"traffic.pattern=hotspot"},
+			"--set traffic.pattern: hotspot is not allowed (allowed: hotspot only with traffic.hotspots, a non-empty list of terminals 0..63)"},
+		// With only the default's keys involved, the error stays on its key.
+		{"", []string{"topology.kind=hypercube"},
+			"--set topology.d: 0 (not given) is not allowed (allowed: an integer from 1 to 20 (2^d ≤ 1048576 terminals))"},
+	}
+	for _, c := range cases {
+		_, err := Load(c.path, c.sets)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%v:\n got %v\nwant %s", c.sets, err, c.want)
+		}
+		if _, ok := inputerr.As(err); !ok {
+			t.Errorf("%v: %T is not an *inputerr.Error", c.sets, err)
+		}
+	}
+}

@@ -31,6 +31,14 @@ type Error struct {
 	// Pos is where the key was written: "FILE:LINE", or "--set" for a
 	// --set override; empty when unknown.
 	Pos string
+	// Item is the 1-based entry of a list value at fault (traffic.packets),
+	// so the loader can place the error at that entry's line; 0 for none.
+	Item int
+	// Alt states the same fault for the other keys involved (a buffer too
+	// small for the packet length: buffers.input, or traffic.flits, or
+	// switching), so that the loader can blame a key the user wrote rather
+	// than one the embedded default set. Not printed.
+	Alt []*Error
 }
 
 // New is an Error for key with value (printed with %v; an empty string shows

@@ -129,7 +129,7 @@ func (n *Network) buildTraffic() error {
 			}
 			pkts, err = traffic.ReadTrace(c.Traffic.Trace, t.Terminals())
 		} else {
-			pkts, err = traffic.ParseTrace(strings.NewReader(strings.Join(c.Traffic.Packets, "\n")), "traffic.packets", t.Terminals())
+			pkts, err = traffic.ParsePackets(c.Traffic.Packets, t.Terminals())
 		}
 		if err != nil {
 			return err
@@ -489,14 +489,23 @@ func checkScalars(c *Config) error {
 }
 
 // checkWholePacket makes sure virtual cut-through and store-and-forward
-// buffers can hold a whole packet.
+// buffers can hold a whole packet. The error blames the buffer, and states
+// the same fault for traffic.flits and switching (Alt), so the loader can
+// name the key the user wrote.
 func checkWholePacket(c *Config, mode link.Mode) error {
 	need := c.Traffic.Flits.Max
-	if c.Buffers.Input > 0 && c.Buffers.Input < need {
-		return inputerr.New("buffers.input", c.Buffers.Input, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
-	}
-	if c.Buffers.Output > 0 && c.Buffers.Output < need {
-		return inputerr.New("buffers.output", c.Buffers.Output, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
+	for _, b := range []struct {
+		key   string
+		depth int
+	}{{"buffers.input", c.Buffers.Input}, {"buffers.output", c.Buffers.Output}} {
+		if b.depth > 0 && b.depth < need {
+			e := inputerr.New(b.key, b.depth, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
+			e.Alt = []*inputerr.Error{
+				inputerr.New("traffic.flits", c.Traffic.Flits, "at most %d flits: %s buffers (%s %d) must hold a whole packet", b.depth, mode, b.key, b.depth),
+				inputerr.New("switching", c.Switching, "wormhole: %s buffers (%s %d) must hold a whole packet, and traffic.flits is %v", mode, b.key, b.depth, c.Traffic.Flits),
+			}
+			return e
+		}
 	}
 	return nil
 }

@@ -187,7 +187,8 @@ func newHotspot(a PatternArgs) (Pattern, error) {
 		return nil, a.bad("hotspot only with at least 2 terminals (got %d)", n)
 	}
 	if len(a.Hotspots) == 0 {
-		return nil, &inputerr.Error{Key: "traffic.hotspots", Value: "[]", Allowed: fmt.Sprintf("a non-empty list of terminals 0..%d", n-1)}
+		return nil, &inputerr.Error{Key: "traffic.hotspots", Value: "[]", Allowed: fmt.Sprintf("a non-empty list of terminals 0..%d", n-1),
+			Alt: []*inputerr.Error{{Key: "traffic.pattern", Value: a.Name, Allowed: fmt.Sprintf("hotspot only with traffic.hotspots, a non-empty list of terminals 0..%d", n-1)}}}
 	}
 	hs := make([]int, len(a.Hotspots))
 	for i, h := range a.Hotspots {

@@ -53,91 +53,133 @@ func ReadTrace(path string, terminals int) ([]Packet, error) {
 func ParseTrace(r io.Reader, name string, terminals int) ([]Packet, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	var pkts []Packet
+	p := traceParser{terminals: terminals, first: true, sorted: true}
 	line := 0
-	first := true
-	sorted := true
-	bad := func(allowed, what string, args ...any) error {
-		return &inputerr.Error{Key: "traffic.trace", Value: fmt.Sprintf("%s line %d: %s", name, line, fmt.Sprintf(what, args...)), Allowed: allowed}
+	bad := func(allowed, what string) error {
+		return &inputerr.Error{Key: "traffic.trace", Value: fmt.Sprintf("%s line %d: %s", name, line, what), Allowed: allowed}
 	}
 	for sc.Scan() {
 		line++
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || s[0] == '#' {
-			continue
+		if allowed, what := p.line(sc.Text()); what != "" {
+			return nil, bad(allowed, what)
 		}
-		fields := strings.Split(s, ",")
-		for i := range fields {
-			fields[i] = strings.TrimSpace(fields[i])
-		}
-		if first {
-			first = false
-			if len(fields) == 4 && strings.EqualFold(fields[0], "cycle") && strings.EqualFold(fields[1], "src") &&
-				strings.EqualFold(fields[2], "dst") && strings.EqualFold(fields[3], "flits") {
-				continue
-			}
-		}
-		if len(fields) != 4 {
-			return nil, bad("4 comma-separated fields cycle,src,dst,flits", "%s with %d fields", quote(s), len(fields))
-		}
-		cycle, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil || cycle < 0 {
-			return nil, bad(fmt.Sprintf("an integer from 0 to %d", int64(math.MaxInt64)), "cycle %s", quote(fields[0]))
-		}
-		var v [3]int
-		var dsts []int
-		for i, key := range [3]string{"src", "dst", "flits"} {
-			allowed := "an integer ≥ 1"
-			if i < 2 {
-				allowed = fmt.Sprintf("a terminal from 0 to %d", terminals-1)
-				if terminals < 1 {
-					allowed = "none: the network has no terminals"
-				}
-			}
-			parts := []string{fields[i+1]}
-			if i == 1 {
-				parts = strings.FieldsFunc(fields[i+1], func(r rune) bool { return r == ' ' || r == ';' || r == '|' || r == '\t' })
-				if len(parts) == 0 {
-					parts = []string{""}
-				}
-				allowed += " (a multicast lists several, separated by spaces or ;)"
-			}
-			for _, part := range parts {
-				x, err := strconv.Atoi(part)
-				ok := err == nil
-				if i < 2 {
-					ok = ok && x >= 0 && x < terminals
-				} else {
-					ok = ok && x >= 1
-				}
-				if !ok {
-					return nil, bad(allowed, "%s %s", key, quote(fields[i+1]))
-				}
-				v[i] = x
-				if i == 1 {
-					dsts = append(dsts, x)
-				}
-			}
-			if i == 1 {
-				v[1] = dsts[0]
-				if len(dsts) == 1 {
-					dsts = nil
-				}
-			}
-		}
-		if n := len(pkts); n > 0 && cycle < pkts[n-1].Cycle {
-			sorted = false
-		}
-		pkts = append(pkts, Packet{Cycle: cycle, Src: v[0], Dst: v[1], Flits: v[2], Dsts: dsts})
 	}
 	if err := sc.Err(); err != nil {
 		line++
-		return nil, bad(traceFormat, "unreadable (%s)", quote(err.Error()))
+		return nil, bad(traceFormat, fmt.Sprintf("unreadable (%s)", quote(err.Error())))
 	}
-	if !sorted {
-		slices.SortStableFunc(pkts, func(a, b Packet) int { return cmp.Compare(a.Cycle, b.Cycle) })
+	return p.packets(), nil
+}
+
+// ParsePackets parses inline packets (traffic.packets), one trace line per
+// entry, as ParseTrace would parse them as a file. The first bad entry is
+// reported as an *inputerr.Error with Key "traffic.packets", Value
+// "entry E: what" and Item E, so the error can name the entry's own line.
+func ParsePackets(entries []string, terminals int) ([]Packet, error) {
+	p := traceParser{terminals: terminals, first: true, sorted: true}
+	for i, e := range entries {
+		lines := strings.Split(e, "\n")
+		for j, l := range lines {
+			if allowed, what := p.line(l); what != "" {
+				where := fmt.Sprintf("entry %d", i+1)
+				if len(lines) > 1 {
+					where += fmt.Sprintf(" line %d", j+1)
+				}
+				return nil, &inputerr.Error{Key: "traffic.packets", Value: where + ": " + what, Allowed: allowed, Item: i + 1}
+			}
+		}
 	}
-	return pkts, nil
+	return p.packets(), nil
+}
+
+// traceParser parses trace lines one at a time.
+type traceParser struct {
+	terminals int
+	first     bool // no record line yet (it may be a header)
+	sorted    bool
+	pkts      []Packet
+}
+
+// line parses one line; a bad line returns what is wrong and what is
+// allowed, one line of text.
+func (p *traceParser) line(text string) (allowed, what string) {
+	s := strings.TrimSpace(text)
+	if s == "" || s[0] == '#' {
+		return "", ""
+	}
+	fields := strings.Split(s, ",")
+	for i := range fields {
+		fields[i] = strings.TrimSpace(fields[i])
+	}
+	if p.first {
+		p.first = false
+		if len(fields) == 4 && strings.EqualFold(fields[0], "cycle") && strings.EqualFold(fields[1], "src") &&
+			strings.EqualFold(fields[2], "dst") && strings.EqualFold(fields[3], "flits") {
+			return "", ""
+		}
+	}
+	if len(fields) != 4 {
+		return "4 comma-separated fields cycle,src,dst,flits", fmt.Sprintf("%s with %d fields", quote(s), len(fields))
+	}
+	cycle, err := strconv.ParseInt(fields[0], 10, 64)
+	if err != nil || cycle < 0 {
+		return fmt.Sprintf("an integer from 0 to %d", int64(math.MaxInt64)), fmt.Sprintf("cycle %s", quote(fields[0]))
+	}
+	terminals := p.terminals
+	var v [3]int
+	var dsts []int
+	for i, key := range [3]string{"src", "dst", "flits"} {
+		allowed := "an integer ≥ 1"
+		if i < 2 {
+			allowed = fmt.Sprintf("a terminal from 0 to %d", terminals-1)
+			if terminals < 1 {
+				allowed = "none: the network has no terminals"
+			}
+		}
+		parts := []string{fields[i+1]}
+		if i == 1 {
+			parts = strings.FieldsFunc(fields[i+1], func(r rune) bool { return r == ' ' || r == ';' || r == '|' || r == '\t' })
+			if len(parts) == 0 {
+				parts = []string{""}
+			}
+			allowed += " (a multicast lists several, separated by spaces or ;)"
+		}
+		for _, part := range parts {
+			x, err := strconv.Atoi(part)
+			ok := err == nil
+			if i < 2 {
+				ok = ok && x >= 0 && x < terminals
+			} else {
+				ok = ok && x >= 1
+			}
+			if !ok {
+				return allowed, fmt.Sprintf("%s %s", key, quote(fields[i+1]))
+			}
+			v[i] = x
+			if i == 1 {
+				dsts = append(dsts, x)
+			}
+		}
+		if i == 1 {
+			v[1] = dsts[0]
+			if len(dsts) == 1 {
+				dsts = nil
+			}
+		}
+	}
+	if n := len(p.pkts); n > 0 && cycle < p.pkts[n-1].Cycle {
+		p.sorted = false
+	}
+	p.pkts = append(p.pkts, Packet{Cycle: cycle, Src: v[0], Dst: v[1], Flits: v[2], Dsts: dsts})
+	return "", ""
+}
+
+// packets are the packets parsed, sorted stably by cycle.
+func (p *traceParser) packets() []Packet {
+	if !p.sorted {
+		slices.SortStableFunc(p.pkts, func(a, b Packet) int { return cmp.Compare(a.Cycle, b.Cycle) })
+	}
+	return p.pkts
 }
 
 // quote shows a piece of input on one line, shortened if long.

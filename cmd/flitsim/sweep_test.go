@@ -179,7 +179,8 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "--vary", "run.seed=1,2", "-c", filepath.Join(t.TempDir(), "none.yaml")}, []string{"none.yaml: cannot read config file"}},
 		{[]string{"sweep", "--vary", "run.seed=1,2", "a.yaml", "b.yaml"}, []string{"unexpected argument"}},
 		{[]string{"sweep", "--bogus"}, []string{"sweep: unknown flag: --bogus"}},
-		{[]string{"sweep", "--vary", "traffic.flits=4,8", "--set", "switching=vct"}, []string{"sweep point 1 (traffic.flits=8)", "buffers.input"}},
+		{[]string{"sweep", "--vary", "traffic.flits=4,8", "--set", "switching=vct"}, []string{"--vary traffic.flits: 8 is not allowed", "buffers.input 4"}},
+		{[]string{"sweep", "--vary", "traffic.flits=2,8", "--set", "switching=vct", "--set", "buffers.input=2"}, []string{"sweep point 1 (traffic.flits=8)", "buffers.input"}},
 	} {
 		wantFail(t, 2, tc.args, tc.parts...)
 	}

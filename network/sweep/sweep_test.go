@@ -160,10 +160,16 @@ func TestLoadErrors(t *testing.T) {
 	if _, err = s.Load(1); err == nil || !strings.HasPrefix(err.Error(), `--vary topology.k: "x" is not allowed (allowed: an integer)`) {
 		t.Errorf("bad type: %v", err)
 	}
-	// An error that depends on another key names the point.
+	// An error that depends on another key blames the key the user wrote:
+	// here the varied one (not the default's buffers.input).
 	s, _ = NewSpec("", []string{"switching=vct"}, []string{"traffic.flits=4,8"})
-	if _, err = s.Load(1); err == nil || !strings.HasPrefix(err.Error(), "sweep point 1 (traffic.flits=8): ") ||
-		!strings.Contains(err.Error(), "buffers.input") {
+	if _, err = s.Load(1); err == nil || !strings.HasPrefix(err.Error(), "--vary traffic.flits: 8 is not allowed") ||
+		!strings.Contains(err.Error(), "buffers.input 4") {
+		t.Errorf("cross-key error: %v", err)
+	}
+	// One that blames a key no --vary gave names the point.
+	s, _ = NewSpec("", []string{"switching=vct", "buffers.input=2"}, []string{"traffic.flits=2,8"})
+	if _, err = s.Load(1); err == nil || !strings.HasPrefix(err.Error(), "sweep point 1 (traffic.flits=8): --set buffers.input: 2") {
 		t.Errorf("cross-key error: %v", err)
 	}
 	// An error the sweep does not cause is reported as is.

@@ -20,27 +20,23 @@ type Arbiter struct {
 	Compare func(a, b *Request, rr, ports int32) int
 }
 
-// arbiters is indexed by Policy.
-var arbiters []Arbiter
-
-// The built-in policies, registered in the order of their constants.
-func init() {
-	for _, a := range []Arbiter{
-		{Name: "round-robin", Aliases: []string{"rr", "roundrobin"},
-			Desc: "rotating priority over input ports, starting after the last winner"},
-		{Name: "oldest", Aliases: []string{"fcfs", "oldest-first", "age"},
-			Desc: "the packet generated first (FCFS)"},
-		{Name: "upper-first", Aliases: []string{"upper-channel-first", "lowest-port", "ucf"},
-			Desc: "the lowest-numbered input port (Chiang's upper channel first)"},
-		{Name: "source", Aliases: []string{"source-priority", "fixed"},
-			Desc: "the packet from the lowest-numbered source (predefined priority)"},
-		{Name: "clock", Aliases: []string{"clock-rotating"},
-			Desc: "clock rotating: the packet that started first, then the lowest source"},
-		{Name: "grab", Aliases: []string{"non-atomic"},
-			Desc: "non-atomic: each port decided on its own, favouring the straight-through input (Chiang's Fig 4.6 hazard)"},
-	} {
-		register(a)
-	}
+// arbiters is indexed by Policy: the built-in policies in the order of
+// their constants, then RegisterArbiter's. (A package-level value, not an
+// init function, so that Go fills it before any package-level variable that
+// calls RegisterArbiter.)
+var arbiters = []Arbiter{
+	{Name: "round-robin", Aliases: []string{"rr", "roundrobin"},
+		Desc: "rotating priority over input ports, starting after the last winner"},
+	{Name: "oldest", Aliases: []string{"fcfs", "oldest-first", "age"},
+		Desc: "the packet generated first (FCFS)"},
+	{Name: "upper-first", Aliases: []string{"upper-channel-first", "lowest-port", "ucf"},
+		Desc: "the lowest-numbered input port (Chiang's upper channel first)"},
+	{Name: "source", Aliases: []string{"source-priority", "fixed"},
+		Desc: "the packet from the lowest-numbered source (predefined priority)"},
+	{Name: "clock", Aliases: []string{"clock-rotating"},
+		Desc: "clock rotating: the packet that started first, then the lowest source"},
+	{Name: "grab", Aliases: []string{"non-atomic"},
+		Desc: "non-atomic: each port decided on its own, favouring the straight-through input (Chiang's Fig 4.6 hazard)"},
 }
 
 // RegisterArbiter adds an arbiter ranked by its Compare function and
@@ -50,10 +46,6 @@ func RegisterArbiter(a Arbiter) Policy {
 	if a.Compare == nil {
 		panic("xbar.RegisterArbiter(" + a.Name + "): want a Compare function")
 	}
-	return register(a)
-}
-
-func register(a Arbiter) Policy {
 	for _, n := range append([]string{a.Name}, a.Aliases...) {
 		if _, err := ParsePolicy(n); err == nil || n == "" {
 			panic(fmt.Sprintf("xbar: arbiter name %q empty or registered twice", n))

@@ -5,13 +5,19 @@ import (
 	"testing"
 )
 
-// TestRegisteredArbiter adds an arbiter from outside the built-ins (the
-// highest-numbered input first) and checks that it is listed, parsed by name
-// and alias, and ranks requests by its Compare.
+// testHighest is an arbiter added as a new file would add it, by a
+// package-level variable: the highest-numbered input first.
+var testHighest = RegisterArbiter(Arbiter{Name: "test-highest-port", Aliases: []string{"test-hp"},
+	Desc:    "the highest-numbered input port (a test arbiter)",
+	Compare: func(a, b *Request, _, _ int32) int { return int(b.In - a.In) }})
+
+// TestRegisteredArbiter checks that an added arbiter follows the built-ins,
+// is listed, parsed by name and alias, and ranks requests by its Compare.
 func TestRegisteredArbiter(t *testing.T) {
-	p := RegisterArbiter(Arbiter{Name: "test-highest-port", Aliases: []string{"test-hp"},
-		Desc:    "the highest-numbered input port (a test arbiter)",
-		Compare: func(a, b *Request, _, _ int32) int { return int(b.In - a.In) }})
+	p := testHighest
+	if p != Grab+1 || RoundRobin.String() != "round-robin" || Grab.String() != "grab" {
+		t.Fatalf("added arbiter is policy %d; built-ins %v, %v", p, RoundRobin, Grab)
+	}
 	if !slices.Contains(PolicyNames(), "test-highest-port") || !slices.Contains(Policies(), p) {
 		t.Fatalf("not listed: %v", PolicyNames())
 	}

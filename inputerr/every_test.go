@@ -8,8 +8,10 @@ import (
 	"github.com/flitsim/flitsim/flit/header"
 	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/search"
 	"github.com/flitsim/flitsim/network/sweep"
 	"github.com/flitsim/flitsim/network/topology"
+	"github.com/flitsim/flitsim/network/trace"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -36,6 +38,9 @@ func TestEveryPackageUsesTheType(t *testing.T) {
 		{"configs unknown key", "traffic.lod", second(configs.LoadBytes(nil, "f.yaml", []string{"traffic.lod=1"}))},
 		{"configs validate", "topology.k", second(configs.LoadBytes([]byte("topology:\n  kind: mesh\n  k: 1\n  n: 2\n"), "f.yaml", nil))},
 		{"network/sweep", "traffic.nope", sweep.CheckKey("traffic.nope")},
+		{"network/sweep ParseShard", "--shard", second(sweep.ParseShard("3/2"))},
+		{"network/trace", "--trace-window", second(trace.ParseWindow("9:3"))},
+		{"network/search", "--scenarios", (&search.Spec{Base: network.Default(), Scenarios: 0}).Check()},
 	}
 	for _, c := range cases {
 		e, ok := inputerr.As(c.err)

@@ -106,9 +106,9 @@ func cmdEncode(args []string, stdout io.Writer) error {
 		}
 		switch {
 		case *n < 1 || pw > topology.MaxTerminals:
-			return fmt.Errorf("--n: %d is not allowed (allowed: a number of stages ≥ 1 with k^n ≤ %d)", *n, topology.MaxTerminals)
+			return inputerr.New("--n", *n, "a number of stages ≥ 1 with k^n ≤ %d", topology.MaxTerminals)
 		case fs.Changed("nodes") && pw != *nodes:
-			return fmt.Errorf("--n: %d is not allowed (allowed: n with %d^n = --nodes %d, or leave --n out)", *n, *k, *nodes)
+			return inputerr.New("--n", *n, "n with %d^n = --nodes %d, or leave --n out", *k, *nodes)
 		}
 		*nodes = pw
 	}
@@ -132,7 +132,7 @@ func cmdEncode(args []string, stdout io.Writer) error {
 	}
 	if fs.Changed("trace") {
 		if *trace < 0 || *trace >= *nodes {
-			return fmt.Errorf("--trace: %d is not allowed (allowed: a source terminal from 0 to %d)", *trace, *nodes-1)
+			return inputerr.New("--trace", *trace, "a source terminal from 0 to %d", *nodes-1)
 		}
 		m, err := header.NewMIN(h.MIN, h.K, stages)
 		if err != nil {

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/flitsim/flitsim/inputerr"
 )
 
 // newFlags makes a flag set for a subcommand; errors are returned, not
@@ -39,5 +42,5 @@ func checkFormat(format string, allowed ...string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("--format: %q is not allowed (allowed: %s)", format, strings.Join(allowed, ", "))
+	return inputerr.New("--format", strconv.Quote(format), "%s", strings.Join(allowed, ", "))
 }

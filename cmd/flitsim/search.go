@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/search"
 )
@@ -56,7 +58,7 @@ func cmdSearch(args []string, stdout io.Writer) error {
 	}
 	dr, err := network.ParseFlitRange(*dests)
 	if err != nil {
-		return fmt.Errorf("--dests: %q is not allowed (allowed: a count like 4 or a range like 2-8)", *dests)
+		return inputerr.New("--dests", strconv.Quote(*dests), "a count like 4 or a range like 2-8")
 	}
 	cfg, err := loadConfig(*file, *sets)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network/plot"
 	"github.com/flitsim/flitsim/network/sweep"
 )
@@ -60,7 +61,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		return fmt.Errorf("sweep: unexpected argument %q (give the config file with -c FILE)", rest[0])
 	}
 	if *jobs < 0 {
-		return fmt.Errorf("--jobs: %d is not allowed (allowed: an integer ≥ 1, or 0 for all cores)", *jobs)
+		return inputerr.New("--jobs", *jobs, "an integer ≥ 1, or 0 for all cores")
 	}
 	var shard sweep.Shard
 	if fs.Changed("shard") {

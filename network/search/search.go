@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -57,19 +58,19 @@ func (s *Spec) Check() error {
 	}
 	switch {
 	case s.Scenarios < 1:
-		return fmt.Errorf("--scenarios: %d is not allowed (allowed: an integer ≥ 1)", s.Scenarios)
+		return inputerr.New("--scenarios", s.Scenarios, "an integer ≥ 1")
 	case s.Multicasts < 0 || s.Multicasts > n:
-		return fmt.Errorf("--multicasts: %d is not allowed (allowed: 0 to %d)", s.Multicasts, n)
+		return inputerr.New("--multicasts", s.Multicasts, "0 to %d", n)
 	case s.Unicasts < 0 || s.Unicasts > n:
-		return fmt.Errorf("--unicasts: %d is not allowed (allowed: 0 to %d)", s.Unicasts, n)
+		return inputerr.New("--unicasts", s.Unicasts, "0 to %d", n)
 	case s.Multicasts+s.Unicasts < 1:
-		return fmt.Errorf("--multicasts: %d is not allowed (allowed: at least one packet per scenario)", s.Multicasts)
+		return inputerr.New("--multicasts", s.Multicasts, "at least one packet per scenario")
 	case s.MaxOffset < 0:
-		return fmt.Errorf("--max-offset: %d is not allowed (allowed: an integer ≥ 0)", s.MaxOffset)
+		return inputerr.New("--max-offset", s.MaxOffset, "an integer ≥ 0")
 	case s.MinFlits < 1 || s.MaxFlits < s.MinFlits:
-		return fmt.Errorf("--flits: %d-%d is not allowed (allowed: a range a-b with 1 ≤ a ≤ b)", s.MinFlits, s.MaxFlits)
+		return inputerr.New("--flits", fmt.Sprintf("%d-%d", s.MinFlits, s.MaxFlits), "a range a-b with 1 ≤ a ≤ b")
 	case s.MinDests < 2 || s.MaxDests < s.MinDests || s.MaxDests > n:
-		return fmt.Errorf("--dests: %d-%d is not allowed (allowed: a range a-b with 2 ≤ a ≤ b ≤ %d)", s.MinDests, s.MaxDests, n)
+		return inputerr.New("--dests", fmt.Sprintf("%d-%d", s.MinDests, s.MaxDests), "a range a-b with 2 ≤ a ≤ b ≤ %d", n)
 	}
 	return nil
 }

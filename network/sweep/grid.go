@@ -433,7 +433,7 @@ func ParseShard(s string) (Shard, error) {
 	i, err1 := strconv.Atoi(strings.TrimSpace(a))
 	n, err2 := strconv.Atoi(strings.TrimSpace(b))
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return Shard{}, fmt.Errorf("--shard: %q is not allowed (allowed: i/n with 1 ≤ i ≤ n, e.g. 2/3)", s)
+		return Shard{}, inputerr.New("--shard", strconv.Quote(s), "i/n with 1 ≤ i ≤ n, e.g. 2/3")
 	}
 	return Shard{i, n}, nil
 }

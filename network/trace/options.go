@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -37,7 +38,7 @@ func (w Window) In(c int64) bool { return c >= w.From && c < w.end() }
 
 // ParseWindow reads "A:B" (cycles A to B−1), "A:" (from A on) or ":B".
 func ParseWindow(s string) (Window, error) {
-	bad := fmt.Errorf("--trace-window: %q is not allowed (allowed: A:B, cycles A ≤ c < B, with A or B optional, 0 ≤ A < B)", s)
+	bad := inputerr.New("--trace-window", strconv.Quote(s), "A:B, cycles A ≤ c < B, with A or B optional, 0 ≤ A < B")
 	a, b, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {
 		return Window{}, bad

@@ -100,10 +100,7 @@ type Kernel struct {
 	// Read by the lanes; written when the network is built or its
 	// arrangement changes (lanes, multicast counts, pool growth).
 	Topo *topology.Topology
-	// stateful is Topo.Router when it keeps per-packet state across hops
-	// (topology.StatefulRouter), else nil: bindUnicast routes by it.
-	stateful topology.StatefulRouter
-	spec     KernelSpec // kept to lay the buffers out again (alignCut)
+	spec KernelSpec // kept to lay the buffers out again (alignCut)
 	// gapLen ids from gapAt are a gap (kindGap) that aligns the lanes.
 	gapAt, gapLen int32
 	mode          link.Mode
@@ -193,6 +190,11 @@ type Kernel struct {
 	// Pool's worm array is read by the lanes; its free list (on lines of
 	// its own, see flit.Pool) is the main thread's.
 	Pool flit.Pool
+	// stateful is Topo.Router when it keeps per-packet state across hops
+	// (topology.StatefulRouter), else nil: bindUnicast routes by it. (Last
+	// in the group: a field before the hot ones would move them to longer
+	// offsets and change the fast path's code layout.)
+	stateful topology.StatefulRouter
 
 	// The cycle: written by the main thread between a cycle's phases.
 	_     [64]byte

@@ -1,0 +1,38 @@
+package network
+
+import (
+	"testing"
+
+	"github.com/flitsim/flitsim/network/topology"
+)
+
+// TestEveryRegisteredKindRuns runs every registered topology kind, built
+// from its declared defaults, with each of its routing functions, at a low
+// load in the kernel, and checks that every measured packet arrives with
+// the invariants intact.
+func TestEveryRegisteredKindRuns(t *testing.T) {
+	for _, k := range topology.Kinds() {
+		spec, err := k.Defaults()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range k.Routings {
+			c := Default()
+			c.Topology = spec
+			c.Routing = r.Name
+			c.Traffic.Load = 0.05
+			c.Run.Warmup, c.Run.Measure, c.Run.Drain = 100, 400, 5000
+			c.Run.Workers = 1
+			res, err := Run(c)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", k.Name, r.Name, err)
+			}
+			t.Logf("%s/%s: %d terminals, %d measured", k.Name, r.Name, res.Terminals, res.MeasuredPackets)
+			if res.MeasuredPackets == 0 || res.MeasuredDelivered != res.MeasuredPackets || res.Deadlock != nil ||
+				res.Violations.Total() != 0 {
+				t.Errorf("%s/%s: delivered %d of %d, deadlock %v, violations %+v",
+					k.Name, r.Name, res.MeasuredDelivered, res.MeasuredPackets, res.Deadlock, res.Violations)
+			}
+		}
+	}
+}

@@ -20,6 +20,10 @@
 //     are type-checked exactly like file values. An empty value is the empty
 //     string (it resets a string or list, and is an error for a number).
 //   - Finally network.Validate checks the meaning (k ≥ 2, 0 ≤ load ≤ 1, ...).
+//     An error about a fault of several keys names the one the user wrote
+//     (inputerr.Error.Alt), at the line or --set that gave it.
+//   - A key the chosen topology kind or traffic pattern does not declare
+//     (topology.d on a mesh) is accepted: LoadWarn reports it as a warning.
 //
 // Every error is a single line.
 package configs

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/flitsim/flitsim/inputerr"
@@ -177,7 +178,8 @@ func (s *Spec) Set(key, value string) error {
 	case int:
 		var n int
 		if value != "" {
-			if _, err := fmt.Sscan(value, &n); err != nil {
+			var err error
+			if n, err = strconv.Atoi(strings.TrimSpace(value)); err != nil {
 				return fmt.Errorf("%q is not an integer", value)
 			}
 		}

@@ -1,6 +1,7 @@
 // Package topology builds the static structure of a network (switches, the
 // wiring of their ports, where terminals attach) and the routing functions
-// that run on it.
+// that run on it. Each kind is one file that registers itself with its
+// parameters, routing functions and builder (Register, registry.go).
 package topology
 
 import (

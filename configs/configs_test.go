@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network"
 )
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 // Errors: every one is an *inputerr.Error where the input is at fault,

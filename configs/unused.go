@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
 	"github.com/flitsim/flitsim/traffic"

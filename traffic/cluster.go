@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 // ClusterMulticast is the name of the cluster multicast traffic pattern.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 func newRng(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }

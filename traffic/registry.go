@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 // PatternSpec declares one traffic pattern (a traffic.pattern value).

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 // Software (unicast-based) multicast (Chiang 1995 Ch. 7 and §8.3, digest

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 // Packet is one trace record: at cycle Cycle terminal Src sends a packet of

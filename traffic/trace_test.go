@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 func TestParseTrace(t *testing.T) {

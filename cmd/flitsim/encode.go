@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit/header"
-	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network/topology"
 )
 

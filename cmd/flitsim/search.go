@@ -7,7 +7,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/search"
 )

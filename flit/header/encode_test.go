@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 func mustEncode(t *testing.T, s Scheme, d []int, o Options) *Header {

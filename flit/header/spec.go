@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 const specAllowed = "comma-separated nodes, ranges a:b and strided ranges a:b:s (a ≤ b, s ≥ 1), each node from 0 to %d, e.g. 1:12:1,32:50:2,90"

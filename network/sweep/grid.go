@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
-	"github.com/flitsim/flitsim/inputerr"
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network"
 )
 

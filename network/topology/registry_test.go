@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/inputerr"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"

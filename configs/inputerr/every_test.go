@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit/header"
-	"github.com/flitsim/flitsim/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/search"
 	"github.com/flitsim/flitsim/network/sweep"

@@ -46,7 +46,10 @@ type Embedding struct {
 
 // Box is a bounding box, inclusive on both ends.
 type Box struct {
-	MinX, MinY, MaxX, MaxY int
+	MinX int `json:"min_x"`
+	MinY int `json:"min_y"`
+	MaxX int `json:"max_x"`
+	MaxY int `json:"max_y"`
 }
 
 // Width is the number of grid columns in the box.

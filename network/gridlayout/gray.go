@@ -47,9 +47,13 @@ func GridInCube(side int, torus bool) (*GridMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	isCubeEdge := map[Pair]bool{}
-	for _, p := range GraphOf(cube) {
-		isCubeEdge[p] = true
+	isCubeEdge := func(a, b int) bool {
+		for _, end := range cube.Switches[a].Out {
+			if int(end.Switch) == b {
+				return true
+			}
+		}
+		return false
 	}
 	m.Map = make([]int, side*side)
 	seen := make(map[int]bool, side*side)
@@ -65,7 +69,7 @@ func GridInCube(side int, torus bool) (*GridMap, error) {
 		a, b := m.Map[p.U], m.Map[p.V]
 		m.Edges++
 		m.Dilation = max(m.Dilation, bits.OnesCount(uint(a^b)))
-		if isCubeEdge[pairOf(a, b)] {
+		if isCubeEdge(a, b) {
 			m.CubeEdges++
 		}
 	}

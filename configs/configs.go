@@ -59,15 +59,23 @@ func Load(path string, sets []string) (network.Config, error) {
 	if path == "" {
 		return LoadBytes(defaultYAML, DefaultName, sets)
 	}
+	data, err := readConfig(path)
+	if err != nil {
+		return network.Config{}, err
+	}
+	return LoadBytes(data, path, sets)
+}
+
+func readConfig(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return network.Config{}, fmt.Errorf("%s: cannot read config file: %v", path, err)
+		return nil, fmt.Errorf("%s: cannot read config file: %v", path, err)
 	}
-	return LoadBytes(data, path, sets)
+	return data, nil
 }
 
 // LoadBytes is Load for YAML already in memory; name is the file name used in
@@ -90,8 +98,8 @@ func LoadUnchecked(path string, sets []string) (network.Config, error) {
 	name := DefaultName
 	if path != "" {
 		var err error
-		if data, err = os.ReadFile(path); err != nil {
-			return network.Config{}, fmt.Errorf("%s: cannot read config file: %v", path, err)
+		if data, err = readConfig(path); err != nil {
+			return network.Config{}, err
 		}
 		name = path
 	}

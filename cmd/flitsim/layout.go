@@ -33,7 +33,7 @@ bisection bounds and edge-length distribution, or draws it (svg).
 // Layout size limits: the checker keeps a word per grid vertex and edge.
 const (
 	layoutMaxTorusK = 256
-	layoutMaxCubeD  = 10
+	layoutMaxCubeD  = gridlayout.MaxCubeDim
 )
 
 func cmdLayout(args []string, stdout io.Writer) error {

@@ -7,7 +7,7 @@ import (
 
 // MaxCubeDim is the largest cube dimension Cube lays out; the 10-cube's
 // layout already has about a million grid vertices.
-const MaxCubeDim = 12
+const MaxCubeDim = 10
 
 // Cube is a concrete grid embedding of the binary d-cube following the
 // scheme of Brebner's Thm 5.8, whose own figure (Fig 5-2) and pin details

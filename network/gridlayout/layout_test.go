@@ -247,3 +247,15 @@ func isFault(err error, kind string) bool {
 	var f *Fault
 	return errors.As(err, &f) && f.Kind == kind
 }
+
+func TestCornersUndoPolyline(t *testing.T) {
+	for _, c := range [][]Point{
+		{{0, 0}, {4, 0}},
+		{{4, 0}, {8, 0}, {8, 1}, {5, 1}},
+		{{0, 0}, {0, -2}, {2, -2}, {2, 2}},
+	} {
+		if got := Corners(polyline(c...)); fmt.Sprint(got) != fmt.Sprint(c) {
+			t.Errorf("Corners(polyline(%v)) = %v", c, got)
+		}
+	}
+}

@@ -59,51 +59,21 @@ func Load(path string, sets []string) (network.Config, error) {
 	if path == "" {
 		return LoadBytes(defaultYAML, DefaultName, sets)
 	}
-	data, err := readConfig(path)
-	if err != nil {
-		return network.Config{}, err
-	}
-	return LoadBytes(data, path, sets)
-}
-
-func readConfig(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("%s: cannot read config file: %v", path, err)
+		return network.Config{}, fmt.Errorf("%s: cannot read config file: %v", path, err)
 	}
-	return data, nil
+	return LoadBytes(data, path, sets)
 }
 
 // LoadBytes is Load for YAML already in memory; name is the file name used in
 // error messages.
 func LoadBytes(data []byte, name string, sets []string) (network.Config, error) {
 	l := loader{name: name, where: map[string]string{}}
-	cfg, err := l.load(data, sets)
-	if err != nil {
-		return network.Config{}, oneLine(err)
-	}
-	return cfg, nil
-}
-
-// LoadUnchecked is Load without the final validation (which builds the
-// topology): for commands that read a topology the simulator cannot build
-// yet, such as flitsim layout's d-shuffle bounds. Keys and value types are
-// still checked.
-func LoadUnchecked(path string, sets []string) (network.Config, error) {
-	data := defaultYAML
-	name := DefaultName
-	if path != "" {
-		var err error
-		if data, err = readConfig(path); err != nil {
-			return network.Config{}, err
-		}
-		name = path
-	}
-	l := loader{name: name, where: map[string]string{}, unchecked: true}
 	cfg, err := l.load(data, sets)
 	if err != nil {
 		return network.Config{}, oneLine(err)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
@@ -135,11 +134,11 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 	switch kind {
 	case "torus":
 		if tc.N != 2 {
-			return nil, nil, &network.ConfigError{Key: "topology.n", Value: strconv.Itoa(tc.N), Allowed: "2 (flitsim layout lays out 2-D tori)"}
+			return nil, nil, badLayout("topology.n", tc.N, "2 (flitsim layout lays out 2-D tori)")
 		}
 		if tc.K%2 != 0 || tc.K > layoutMaxTorusK {
-			return nil, nil, &network.ConfigError{Key: "topology.k", Value: strconv.Itoa(tc.K),
-				Allowed: fmt.Sprintf("an even number from 2 to %d (Thm 5.5 folds the 2n×2n torus)", layoutMaxTorusK)}
+			return nil, nil, badLayout("topology.k", tc.K,
+				fmt.Sprintf("an even number from 2 to %d (Thm 5.5 folds the 2n×2n torus)", layoutMaxTorusK))
 		}
 		spec = topology.Spec{Kind: kind, K: tc.K, N: 2}
 		rep.K, rep.N = tc.K, 2
@@ -153,8 +152,8 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 		}
 	case "hypercube":
 		if tc.D > layoutMaxCubeD {
-			return nil, nil, &network.ConfigError{Key: "topology.d", Value: strconv.Itoa(tc.D),
-				Allowed: fmt.Sprintf("an integer from 1 to %d for a layout (the %d-cube's has about a million grid vertices)", layoutMaxCubeD, layoutMaxCubeD)}
+			return nil, nil, badLayout("topology.d", tc.D,
+				fmt.Sprintf("an integer from 1 to %d for a layout (the %d-cube's has about a million grid vertices)", layoutMaxCubeD, layoutMaxCubeD))
 		}
 		spec = topology.Spec{Kind: kind, D: tc.D}
 		rep.D = tc.D
@@ -170,7 +169,7 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 			}
 		}
 	default:
-		return nil, nil, &network.ConfigError{Key: "topology.kind", Value: tc.Kind, Allowed: layoutKinds}
+		return nil, nil, badLayout("topology.kind", tc.Kind, layoutKinds)
 	}
 	topo, err := topology.Build(spec)
 	if err != nil {
@@ -208,14 +207,14 @@ func fillMeasures(rep *layoutReport, emb *gridlayout.Embedding, nodes int, g []g
 // topology yet (issue 15 item 2), so there is nothing to lay out or check.
 func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) error {
 	if tc.D < 2 {
-		return &network.ConfigError{Key: "topology.d", Value: strconv.Itoa(tc.D), Allowed: "an integer ≥ 2 (the d-shuffle's degree)"}
+		return badLayout("topology.d", tc.D, "an integer ≥ 2 (the d-shuffle's degree)")
 	}
 	if tc.N < 1 || tc.N > 62 {
-		return &network.ConfigError{Key: "topology.n", Value: strconv.Itoa(tc.N), Allowed: "an integer from 1 to 62 (digits)"}
+		return badLayout("topology.n", tc.N, "an integer from 1 to 62 (digits)")
 	}
 	lower, err := gridlayout.DShuffleBisectionLower(tc.D, tc.N)
 	if err != nil {
-		return &network.ConfigError{Key: "topology.n", Value: strconv.Itoa(tc.N), Allowed: "a size whose bound fits in 64 bits"}
+		return badLayout("topology.n", tc.N, "a size whose bound fits in 64 bits")
 	}
 	nodes := 0
 	if p, ok := intPow(tc.D, tc.N); ok {
@@ -252,8 +251,14 @@ func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) 
 			return err
 		}
 	}
-	return &network.ConfigError{Key: "topology.kind", Value: tc.Kind,
-		Allowed: "torus, hypercube: the d-shuffle's layout waits for its topology (issue 15 item 2); only its bisection bound is printed"}
+	return badLayout("topology.kind", tc.Kind,
+		"torus, hypercube: the d-shuffle's layout waits for its topology (issue 15 item 2); only its bisection bound is printed")
+}
+
+// badLayout is the one-line bad-input error (exit 2) for a topology key the
+// layout command cannot take.
+func badLayout(key string, value any, allowed string) error {
+	return &network.ConfigError{Key: key, Value: fmt.Sprint(value), Allowed: allowed}
 }
 
 func intPow(b, e int) (int, bool) {

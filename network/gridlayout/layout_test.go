@@ -58,8 +58,8 @@ func TestFoldedTorusTable(t *testing.T) {
 // measured areas of this construction, all within 1.41 N².
 func TestCubeAreas(t *testing.T) {
 	want := map[int][2]int{1: {2, 2}, 2: {4, 4}, 3: {8, 8}, 4: {16, 16},
-		5: {40, 36}, 6: {72, 72}, 7: {144, 128}, 8: {256, 256}}
-	for d := 1; d <= 8; d++ {
+		5: {40, 36}, 6: {72, 72}, 7: {144, 128}, 8: {256, 256}, 9: {544, 480}, 10: {960, 960}}
+	for d := 1; d <= MaxCubeDim; d++ {
 		e, err := Cube(d)
 		if err != nil {
 			t.Fatal(err)

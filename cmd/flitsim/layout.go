@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -229,7 +228,7 @@ func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) 
 	switch format {
 	case "json":
 		// No width, height, area or edge lengths: there is no layout.
-		b, err := json.MarshalIndent(struct {
+		err := writeLayoutAny(stdout, struct {
 			Topology  string               `json:"topology"`
 			Kind      string               `json:"kind"`
 			D         int                  `json:"d"`
@@ -239,11 +238,8 @@ func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) 
 			Layout    *struct{}            `json:"layout"`
 			Checked   bool                 `json:"checked"`
 			Note      string               `json:"note"`
-		}{rep.Topology, rep.Kind, rep.D, rep.N, rep.Nodes, rep.Bisection, nil, false, rep.Note}, "", "  ")
+		}{rep.Topology, rep.Kind, rep.D, rep.N, rep.Nodes, rep.Bisection, nil, false, rep.Note})
 		if err != nil {
-			return err
-		}
-		if _, err := stdout.Write(append(b, '\n')); err != nil {
 			return err
 		}
 	case "table":

@@ -12,12 +12,15 @@ func writeLayoutJSON(w io.Writer, rep *layoutReport) error {
 	if rep.EdgeLengths == nil {
 		rep.EdgeLengths = map[int]int{} // "edge_lengths": {} rather than null
 	}
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writeLayoutAny(w, rep)
+}
+
+// writeLayoutAny writes v indented, leaving &, < and > as they are.
+func writeLayoutAny(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // writeLayoutTable prints the summary, then the edge-length distribution.

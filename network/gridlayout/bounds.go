@@ -34,7 +34,7 @@ func TorusBisection(k int) Bisection {
 		LowerSource: "congestion, the argument of Brebner Thm 5.6: route all N² ordered pairs shortest way, x first, ties split; " +
 			"every edge carries k³/4 of them (checked by enumeration in the tests) and k⁴/2 cross a bisection, so ω ≥ 2k",
 		Upper:       2 * int64(k),
-		UpperSource: "cut the columns into two halves: 2 edges per row (Dally & Towles 2004 §3.3: 2k^(n−1) for the k-ary n-cube)",
+		UpperSource: "cut the columns into two halves: 2 edges per row (the k-ary n-cube's 4k^(n−1) channels = 2k^(n−1) links: Dally & Towles 2004, ch. 5)",
 	}
 }
 

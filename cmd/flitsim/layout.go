@@ -252,9 +252,9 @@ func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) 
 }
 
 // badLayout is the one-line bad-input error (exit 2) for a topology key the
-// layout command cannot take.
+// layout command cannot take, worded like the config loader's.
 func badLayout(key string, value any, allowed string) error {
-	return &network.ConfigError{Key: key, Value: fmt.Sprint(value), Allowed: allowed}
+	return fmt.Errorf("%s: %v is not allowed (allowed: %s)", key, value, allowed)
 }
 
 func intPow(b, e int) (int, bool) {

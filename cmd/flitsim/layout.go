@@ -123,7 +123,7 @@ type layoutReport struct {
 }
 
 // buildLayout builds and checks the layout of a torus or hypercube; a fault
-// the checker finds is an internal error (exit 3), not bad input.
+// the checker finds is a bug in the construction (exit 70), not bad input.
 func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embedding, error) {
 	kind := strings.ToLower(strings.TrimSpace(tc.Kind))
 	rep := &layoutReport{Kind: kind}
@@ -176,7 +176,7 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 	}
 	g := gridlayout.GraphOf(topo)
 	if err := gridlayout.Check(emb, len(topo.Switches), g); err != nil {
-		return nil, nil, &exitError{code: 3, err: fmt.Errorf("layout: %s: %v", emb.Name, err)}
+		return nil, nil, &exitError{code: exitInternal, err: fmt.Errorf("internal error: layout: %s: %v", emb.Name, err)}
 	}
 	fillMeasures(rep, emb, len(topo.Switches), g)
 	return rep, emb, nil

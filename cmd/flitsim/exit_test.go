@@ -138,6 +138,9 @@ func TestOutputLost(t *testing.T) {
 		{"sweep", "--vary", "run.seed=1,2"}, {"sweep", "--vary", "run.seed=1,2", "-f", "csv"},
 		{"verify"}, {"list"}, {"encode", "--scheme", "ad", "--dests", "1,2"},
 		{"deadlock-search", "--scenarios", "5"}, {"help"}, {"run", "-h"},
+		{"layout", "--set", "topology.kind=torus", "--set", "topology.k=4"},
+		{"layout", "--set", "topology.kind=hypercube", "--set", "topology.d=3", "-f", "json"},
+		{"layout", "--set", "topology.kind=torus", "--set", "topology.k=4", "-f", "svg"},
 	} {
 		w := &failWriter{}
 		var stderr strings.Builder

@@ -6,6 +6,7 @@
 //	flitsim verify [--format table|json]
 //	flitsim sweep [-c FILE] [--set key=value]... --vary KEY=start:stop:step... [--out DIR] [--shard i/n] [--jobs J]
 //	flitsim merge --out DIR FILE.json... | DIR
+//	flitsim layout [-c FILE] [--set key=value]... [--format table|json|svg]
 //	flitsim help
 //
 // Results go to stdout. Every bad input prints one line "flitsim: ..." to
@@ -97,13 +98,15 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdMerge(rest, stdout)
 	case "deadlock-search":
 		return cmdSearch(rest, stdout)
+	case "layout":
+		return cmdLayout(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	default:
 		if strings.HasPrefix(cmd, "-") {
 			return cmdRun(args, stdout) // flitsim -c x.yaml == flitsim run -c x.yaml
 		}
-		return fmt.Errorf("unknown command %q (allowed: run, list, verify, encode, sweep, merge, deadlock-search, help)", cmd)
+		return fmt.Errorf("unknown command %q (allowed: run, list, verify, encode, sweep, merge, deadlock-search, layout, help)", cmd)
 	}
 }
 
@@ -121,6 +124,9 @@ Usage:
   flitsim merge --out DIR F... join the shard files of a sweep (sweep --shard i/n)
   flitsim deadlock-search      run many concurrent multicasts; report the first deadlock
                                as a replayable config
+  flitsim layout [flags]       lay out the torus or hypercube on a grid (Brebner ch. 5),
+                               check it and print its area, bisection bounds and edge
+                               lengths, or draw it (--format svg)
   flitsim help [COMMAND]       this text, or a command's flags
 
 Run "flitsim COMMAND -h" for a command's flags.
@@ -141,10 +147,10 @@ Exit status:
 func cmdHelp(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search":
+		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout":
 			return dispatch([]string{args[0], "-h"}, stdout)
 		}
-		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search)", args[0])
+		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout)", args[0])
 	}
 	_, err := io.WriteString(stdout, usage)
 	return err

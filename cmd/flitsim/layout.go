@@ -1,0 +1,269 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/gridlayout"
+	"github.com/flitsim/flitsim/network/topology"
+)
+
+const layoutSynopsis = `Usage: flitsim layout [-c FILE.yaml] [--set key=value]... [--format table|json|svg]
+
+Builds the grid embedding (VLSI layout in Thompson's model, Brebner 1983
+ch. 5) of the configured network, checks it against the network the
+simulator wires (every edge once, paths edge-disjoint, no path through
+another vertex's square), and prints its width, height, area, bounding box,
+bisection bounds and edge-length distribution, or draws it (svg).
+
+  --set topology.kind=torus --set topology.k=8     the folded k×k torus of
+      Thm 5.5 (2-D, even k ≤ 256; topology.n defaults to 2 here)
+  --set topology.kind=hypercube --set topology.d=6 the cube's Θ(N²) layout
+      after Thm 5.8 (d ≤ 10)
+  --set topology.kind=dshuffle --set topology.d=2 --set topology.n=8
+      prints Thm 5.9's bisection lower bound only: the d-shuffle topology
+      does not exist yet, so there is no layout (exit status 2)
+`
+
+// Layout size limits: the checker keeps a word per grid vertex and edge.
+const (
+	layoutMaxTorusK = 256
+	layoutMaxCubeD  = gridlayout.MaxCubeDim
+)
+
+func cmdLayout(args []string, stdout io.Writer) error {
+	fs := newFlags("layout")
+	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (default: the embedded default)")
+	sets := fs.StringArray("set", nil, "override a key: `key=value` (repeatable; dotted keys)")
+	format := fs.StringP("format", "f", "table", "output format: table, json or svg")
+	if help, err := parseFlags(fs, layoutSynopsis, args, stdout); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "table", "json", "svg"); err != nil {
+		return err
+	}
+	switch rest := fs.Args(); {
+	case len(rest) == 1 && *file == "":
+		*file = rest[0]
+	case len(rest) > 0:
+		return fmt.Errorf("layout: unexpected argument %q (give the config file with -c FILE)", rest[0])
+	}
+	// A first, unchecked read finds the kind: the d-shuffle cannot be built
+	// (so not validated) yet, and a torus given without topology.n (a
+	// --set topology.kind starts the block from zero) is 2-D here.
+	raw, err := configs.LoadUnchecked(*file, *sets)
+	if err != nil {
+		return err
+	}
+	if isDShuffle(raw.Topology.Kind) {
+		return dshuffleBounds(raw.Topology, *format, stdout)
+	}
+	all := *sets
+	if strings.EqualFold(strings.TrimSpace(raw.Topology.Kind), "torus") && raw.Topology.N == 0 {
+		all = append([]string{"topology.n=2"}, all...)
+	}
+	cfg, err := configs.Load(*file, all)
+	if err != nil {
+		return err
+	}
+	tc := cfg.Topology
+	rep, emb, err := buildLayout(tc)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "json":
+		return writeLayoutJSON(stdout, rep)
+	case "svg":
+		return gridlayout.WriteSVG(stdout, emb, rep.Topology+": "+rep.Construction)
+	}
+	return writeLayoutTable(stdout, rep)
+}
+
+func isDShuffle(kind string) bool {
+	k := strings.ToLower(strings.TrimSpace(kind))
+	return k == "dshuffle" || k == "d-shuffle"
+}
+
+const layoutKinds = "torus (2-D, even k), hypercube; dshuffle gives its bisection bound only"
+
+// layoutReport is what flitsim layout prints (JSON field names as issue 15
+// item 6 asks: width, height, area, edge_lengths).
+type layoutReport struct {
+	Topology     string `json:"topology"`
+	Kind         string `json:"kind"`
+	K            int    `json:"k,omitempty"`
+	N            int    `json:"n,omitempty"`
+	D            int    `json:"d,omitempty"`
+	Nodes        int    `json:"nodes"`
+	Edges        int    `json:"edges"`
+	Degree       int    `json:"degree"`
+	Construction string `json:"construction,omitempty"`
+	VertexSide   int    `json:"vertex_side,omitempty"`
+	Width        int    `json:"width"`
+	Height       int    `json:"height"`
+	Area         int64  `json:"area"`
+	// AreaPerNode and AreaOverN2 compare with the O(N) torus and Θ(N²)
+	// cube results.
+	AreaPerNode float64         `json:"area_per_node,omitempty"`
+	AreaOverN2  float64         `json:"area_over_n2,omitempty"`
+	Box         *gridlayout.Box `json:"bounding_box,omitempty"`
+	// SquaresArea is Thm 5.4's N·⌈d/4⌉²: the vertex squares alone.
+	SquaresArea int64                `json:"squares_area,omitempty"`
+	Bisection   gridlayout.Bisection `json:"bisection"`
+	EdgeLengths map[int]int          `json:"edge_lengths"`
+	MaxLength   int                  `json:"max_edge_length,omitempty"`
+	WireLength  int64                `json:"wire_length,omitempty"`
+	GridInCube  *gridlayout.GridMap  `json:"grid_in_cube,omitempty"`
+	Checked     bool                 `json:"checked"`
+	Note        string               `json:"note,omitempty"`
+}
+
+// buildLayout builds and checks the layout of a torus or hypercube; a fault
+// the checker finds is a bug in the construction (exit 70), not bad input.
+func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embedding, error) {
+	kind := strings.ToLower(strings.TrimSpace(tc.Kind))
+	rep := &layoutReport{Kind: kind}
+	var emb *gridlayout.Embedding
+	var spec topology.Spec
+	var err error
+	switch kind {
+	case "torus":
+		if tc.N != 2 {
+			return nil, nil, badLayout("topology.n", tc.N, "2 (flitsim layout lays out 2-D tori)")
+		}
+		if tc.K%2 != 0 || tc.K > layoutMaxTorusK {
+			return nil, nil, badLayout("topology.k", tc.K,
+				fmt.Sprintf("an even number from 2 to %d (Thm 5.5 folds the 2n×2n torus)", layoutMaxTorusK))
+		}
+		spec = topology.Spec{Kind: kind, K: tc.K, N: 2}
+		rep.K, rep.N = tc.K, 2
+		rep.Topology = fmt.Sprintf("torus %d×%d", tc.K, tc.K)
+		rep.Bisection = gridlayout.TorusBisection(tc.K)
+		if emb, err = gridlayout.FoldedTorus(tc.K / 2); err != nil {
+			return nil, nil, err
+		}
+		if rep.GridInCube, err = gridlayout.GridInCube(tc.K, true); err != nil {
+			return nil, nil, err
+		}
+	case "hypercube":
+		if tc.D > layoutMaxCubeD {
+			return nil, nil, badLayout("topology.d", tc.D,
+				fmt.Sprintf("an integer from 1 to %d for a layout (the %d-cube's has about a million grid vertices)", layoutMaxCubeD, layoutMaxCubeD))
+		}
+		spec = topology.Spec{Kind: kind, D: tc.D}
+		rep.D = tc.D
+		rep.Topology = fmt.Sprintf("hypercube d=%d", tc.D)
+		rep.Bisection = gridlayout.CubeBisection(tc.D)
+		if emb, err = gridlayout.Cube(tc.D); err != nil {
+			return nil, nil, err
+		}
+		if tc.D >= 2 {
+			// The largest square grid the d-cube holds with dilation 1.
+			if rep.GridInCube, err = gridlayout.GridInCube(1<<(tc.D/2), false); err != nil {
+				return nil, nil, err
+			}
+		}
+	default:
+		return nil, nil, badLayout("topology.kind", tc.Kind, layoutKinds)
+	}
+	topo, err := topology.Build(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := gridlayout.GraphOf(topo)
+	if err := gridlayout.Check(emb, len(topo.Switches), g); err != nil {
+		return nil, nil, &exitError{code: exitInternal, err: fmt.Errorf("internal error: layout: %s: %v", emb.Name, err)}
+	}
+	fillMeasures(rep, emb, len(topo.Switches), g)
+	return rep, emb, nil
+}
+
+func fillMeasures(rep *layoutReport, emb *gridlayout.Embedding, nodes int, g []gridlayout.Pair) {
+	box := emb.Bounds()
+	rep.Nodes, rep.Edges = nodes, len(g)
+	rep.Degree = gridlayout.MaxDegree(nodes, g)
+	rep.Construction = emb.Name
+	rep.VertexSide = emb.Side
+	rep.Width, rep.Height, rep.Area = box.Width(), box.Height(), box.Area()
+	rep.AreaPerNode = float64(rep.Area) / float64(nodes)
+	rep.AreaOverN2 = float64(rep.Area) / (float64(nodes) * float64(nodes))
+	rep.Box = &box
+	rep.SquaresArea = gridlayout.SquaresArea(nodes, rep.Degree)
+	rep.EdgeLengths = map[int]int{}
+	for _, lc := range emb.Lengths() {
+		rep.EdgeLengths[lc.Length] = lc.Count
+		rep.MaxLength = max(rep.MaxLength, lc.Length)
+	}
+	rep.WireLength = emb.WireLength()
+	rep.Checked = true
+}
+
+// dshuffleBounds prints Thm 5.9's bound and fails: the d-shuffle has no
+// topology yet (issue 15 item 2), so there is nothing to lay out or check.
+func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) error {
+	if tc.D < 2 {
+		return badLayout("topology.d", tc.D, "an integer ≥ 2 (the d-shuffle's degree)")
+	}
+	if tc.N < 1 || tc.N > 62 {
+		return badLayout("topology.n", tc.N, "an integer from 1 to 62 (digits)")
+	}
+	lower, err := gridlayout.DShuffleBisectionLower(tc.D, tc.N)
+	if err != nil {
+		return badLayout("topology.n", tc.N, "a size whose bound fits in 64 bits")
+	}
+	nodes := 0
+	if p, ok := intPow(tc.D, tc.N); ok {
+		nodes = p
+	}
+	rep := &layoutReport{
+		Topology: fmt.Sprintf("dshuffle d=%d n=%d", tc.D, tc.N), Kind: "dshuffle", D: tc.D, N: tc.N, Nodes: nodes,
+		Bisection: gridlayout.Bisection{Lower: lower,
+			LowerSource: "Brebner Thm 5.9: ⌊N/2⌋·⌈N/2⌉ standard n-step paths, at most n·d^(n−1) through an edge"},
+		Note: "no layout: the dshuffle topology comes with issue 15 item 2",
+	}
+	switch format {
+	case "json":
+		// No width, height, area or edge lengths: there is no layout.
+		err := writeLayoutAny(stdout, struct {
+			Topology  string               `json:"topology"`
+			Kind      string               `json:"kind"`
+			D         int                  `json:"d"`
+			N         int                  `json:"n"`
+			Nodes     int                  `json:"nodes,omitempty"`
+			Bisection gridlayout.Bisection `json:"bisection"`
+			Layout    *struct{}            `json:"layout"`
+			Checked   bool                 `json:"checked"`
+			Note      string               `json:"note"`
+		}{rep.Topology, rep.Kind, rep.D, rep.N, rep.Nodes, rep.Bisection, nil, false, rep.Note})
+		if err != nil {
+			return err
+		}
+	case "table":
+		if err := writeLayoutTable(stdout, rep); err != nil {
+			return err
+		}
+	}
+	return badLayout("topology.kind", tc.Kind,
+		"torus, hypercube: the d-shuffle's layout waits for its topology (issue 15 item 2); only its bisection bound is printed")
+}
+
+// badLayout is the one-line bad-input error (exit 2) for a topology key the
+// layout command cannot take, worded like the config loader's.
+func badLayout(key string, value any, allowed string) error {
+	return fmt.Errorf("%s: %v is not allowed (allowed: %s)", key, value, allowed)
+}
+
+func intPow(b, e int) (int, bool) {
+	p := 1
+	for range e {
+		if p > (1<<62)/b {
+			return 0, false
+		}
+		p *= b
+	}
+	return p, true
+}

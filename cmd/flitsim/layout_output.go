@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+)
+
+func writeLayoutJSON(w io.Writer, rep *layoutReport) error {
+	if rep.EdgeLengths == nil {
+		rep.EdgeLengths = map[int]int{} // "edge_lengths": {} rather than null
+	}
+	return writeLayoutAny(w, rep)
+}
+
+// writeLayoutAny writes v indented, leaving &, < and > as they are.
+func writeLayoutAny(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeLayoutTable prints the summary, then the edge-length distribution.
+func writeLayoutTable(w io.Writer, rep *layoutReport) error {
+	rows := [][]string{{"topology", fmt.Sprintf("%s: %d vertices, %d undirected edges, degree %d", rep.Topology, rep.Nodes, rep.Edges, rep.Degree)}}
+	if rep.Nodes == 0 || rep.Edges == 0 {
+		rows[0][1] = rep.Topology
+		if rep.Nodes > 0 {
+			rows[0][1] += fmt.Sprintf(": %d vertices", rep.Nodes)
+		}
+	}
+	if rep.Construction != "" {
+		box := rep.Box
+		rows = append(rows,
+			[]string{"construction", rep.Construction},
+			[]string{"vertex square", fmt.Sprintf("%d×%d grid vertices (⌈degree/4⌉)", rep.VertexSide, rep.VertexSide)},
+			[]string{"width × height", fmt.Sprintf("%d × %d", rep.Width, rep.Height)},
+			[]string{"area", fmt.Sprintf("%d grid vertices = %s per vertex = %s N²", rep.Area, num(rep.AreaPerNode), num(rep.AreaOverN2))},
+			[]string{"bounding box", fmt.Sprintf("x %d..%d, y %d..%d", box.MinX, box.MaxX, box.MinY, box.MaxY)},
+			[]string{"vertex squares alone", fmt.Sprintf("%d grid vertices (Thm 5.4: a lower bound on the area)", rep.SquaresArea)},
+		)
+	}
+	rows = append(rows, []string{"bisection width ≥", fmt.Sprintf("%d — %s", rep.Bisection.Lower, rep.Bisection.LowerSource)})
+	if rep.Bisection.Upper > 0 {
+		rows = append(rows, []string{"bisection width ≤", fmt.Sprintf("%d — %s", rep.Bisection.Upper, rep.Bisection.UpperSource)})
+	}
+	if rep.Construction != "" {
+		rows = append(rows,
+			[]string{"longest edge", strconv.Itoa(rep.MaxLength) + " grid edges"},
+			[]string{"total wire", strconv.FormatInt(rep.WireLength, 10) + " grid edges"})
+	}
+	if m := rep.GridInCube; m != nil {
+		grid := "mesh"
+		if m.Torus {
+			grid = "torus"
+		}
+		rows = append(rows, []string{"grid in cube (Thm 5.16)", fmt.Sprintf("the %d×%d %s in the %d-cube (%d nodes) by Gray codes: dilation %d, %d of %d edges on cube edges",
+			m.Side, m.Side, grid, m.CubeDim, m.Nodes, m.Dilation, m.CubeEdges, m.Edges)})
+	}
+	check := "no"
+	if rep.Checked {
+		check = "yes: every network edge once, unit steps, edge-disjoint, no path through another square"
+	}
+	rows = append(rows, []string{"checked", check})
+	if rep.Note != "" {
+		rows = append(rows, []string{"note", rep.Note})
+	}
+	if err := renderTable(w, []string{"layout", "value"}, rows); err != nil {
+		return err
+	}
+	if len(rep.EdgeLengths) == 0 {
+		return nil
+	}
+	lengths := make([]int, 0, len(rep.EdgeLengths))
+	for l := range rep.EdgeLengths {
+		lengths = append(lengths, l)
+	}
+	sort.Ints(lengths)
+	dist := make([][]string, len(lengths))
+	for i, l := range lengths {
+		dist[i] = []string{strconv.Itoa(l), strconv.Itoa(rep.EdgeLengths[l])}
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return renderTable(w, []string{"edge length", "edges"}, dist)
+}

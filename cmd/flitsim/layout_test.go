@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestLayoutJSONTorus(t *testing.T) {
+	code, out, stderr := runMain(t, "layout", "--set", "topology.kind=torus", "--set", "topology.k=8", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Width       int            `json:"width"`
+		Height      int            `json:"height"`
+		Area        int64          `json:"area"`
+		EdgeLengths map[string]int `json:"edge_lengths"`
+		Edges       int            `json:"edges"`
+		Checked     bool           `json:"checked"`
+		Bisection   struct {
+			Lower, Upper int
+		} `json:"bisection"`
+		Box struct {
+			MinX int `json:"min_x"`
+			MinY int `json:"min_y"`
+			MaxX int `json:"max_x"`
+			MaxY int `json:"max_y"`
+		} `json:"bounding_box"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	// n = 4: the (4n+2)×(4n+4) box of Thm 5.5, 104 paths of length 4 and 24 of 8.
+	if r.Width != 18 || r.Height != 20 || r.Area != 360 || !r.Checked || r.Edges != 128 {
+		t.Errorf("got %+v", r)
+	}
+	if len(r.EdgeLengths) != 2 || r.EdgeLengths["4"] != 104 || r.EdgeLengths["8"] != 24 {
+		t.Errorf("edge_lengths %v", r.EdgeLengths)
+	}
+	if r.Bisection.Lower != 16 || r.Bisection.Upper != 16 {
+		t.Errorf("bisection %+v, want 2k = 16", r.Bisection)
+	}
+	if r.Box.MinX != -1 || r.Box.MinY != -2 || r.Box.MaxX != 16 || r.Box.MaxY != 17 {
+		t.Errorf("bounding_box %+v", r.Box)
+	}
+}
+
+func TestLayoutTableCube(t *testing.T) {
+	code, out, stderr := runMain(t, "layout", "--set", "topology.kind=hypercube", "--set", "topology.d=4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"16 × 16", "256 grid vertices", "bisection width ≥", "EDGE LENGTH", "dilation 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The SVG parses as XML and has one vertex rectangle per vertex and one
+// polyline per edge.
+func TestLayoutSVG(t *testing.T) {
+	for _, c := range []struct {
+		args          []string
+		vertex, edges int
+	}{
+		{[]string{"--set", "topology.kind=torus", "--set", "topology.k=6"}, 36, 72},
+		{[]string{"--set", "topology.kind=hypercube", "--set", "topology.d=5"}, 32, 80},
+	} {
+		code, out, stderr := runMain(t, append(append([]string{"layout"}, c.args...), "--format", "svg")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		counts := map[string]int{}
+		dec := xml.NewDecoder(strings.NewReader(out))
+		root := ""
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%v: not XML: %v", c.args, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok {
+				if root == "" {
+					root = se.Name.Local
+				}
+				for _, a := range se.Attr {
+					if a.Name.Local == "class" {
+						counts[se.Name.Local+"."+a.Value]++
+					}
+				}
+			}
+		}
+		if root != "svg" || counts["rect.vertex"] != c.vertex || counts["polyline.edge"] != c.edges {
+			t.Errorf("%v: root %q, counts %v, want %d vertices and %d edges", c.args, root, counts, c.vertex, c.edges)
+		}
+	}
+}
+
+func TestLayoutDShuffleBoundOnly(t *testing.T) {
+	code, out, stderr := runMain(t, "layout", "--set", "topology.kind=dshuffle", "--set", "topology.d=3", "--set", "topology.n=6", "-f", "json")
+	if code != 2 || !strings.Contains(stderr, "topology.kind: dshuffle") || !strings.Contains(stderr, "waits for its topology") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	var r struct {
+		Bisection struct{ Lower int }
+		Layout    any
+		Width     *int
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Bisection.Lower != 92 || r.Layout != nil || r.Width != nil {
+		t.Errorf("got %+v, want the Thm 5.9 bound 92 and no layout", r)
+	}
+}
+
+func TestLayoutBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		parts []string
+	}{
+		{[]string{"--set", "topology.kind=torus", "--set", "topology.k=7"}, []string{"topology.k: 7", "even"}},
+		{[]string{"--set", "topology.kind=torus", "--set", "topology.k=8", "--set", "topology.n=3"}, []string{"topology.n: 3", "2-D"}},
+		{[]string{"--set", "topology.kind=mesh", "--set", "topology.k=4", "--set", "topology.n=2"}, []string{"topology.kind: mesh", "torus", "hypercube"}},
+		{[]string{"--set", "topology.kind=hypercube", "--set", "topology.d=11"}, []string{"topology.d: 11", "1 to 10"}},
+		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=1", "--set", "topology.n=4"}, []string{"topology.d: 1"}},
+		{[]string{"--format", "png"}, []string{"--format", "png", "svg"}},
+		{[]string{"--set", "topology.x=1"}, []string{"topology.x"}},
+	} {
+		wantFail(t, 2, append([]string{"layout"}, c.args...), c.parts...)
+	}
+}
+
+func TestLayoutHelp(t *testing.T) {
+	if _, out, _ := runMain(t, "help"); !strings.Contains(out, "flitsim layout") {
+		t.Errorf("help does not list layout:\n%s", out)
+	}
+	if code, out, _ := runMain(t, "help", "layout"); code != 0 || !strings.Contains(out, "Usage: flitsim layout") || !strings.Contains(out, "--format") {
+		t.Errorf("help layout: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,21 @@
+package configs
+
+import "github.com/flitsim/flitsim/network"
+
+// LoadUnchecked is Load without the final validation (which builds the
+// topology): for commands that read a topology the simulator cannot build
+// yet, such as flitsim layout's d-shuffle bounds. Keys and value types are
+// still checked.
+func LoadUnchecked(path string, sets []string) (network.Config, error) {
+	data, name, err := readConfig(path)
+	if err != nil {
+		return network.Config{}, err
+	}
+	l := newLoader(name)
+	l.unchecked = true
+	cfg, err := l.load(data, sets)
+	if err != nil {
+		return network.Config{}, oneLine(err)
+	}
+	return cfg, nil
+}

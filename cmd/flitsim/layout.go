@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"io"
 	"strings"
 
@@ -252,9 +253,9 @@ func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) 
 }
 
 // badLayout is the one-line bad-input error (exit 2) for a topology key the
-// layout command cannot take, worded like the config loader's.
+// layout command cannot take.
 func badLayout(key string, value any, allowed string) error {
-	return fmt.Errorf("%s: %v is not allowed (allowed: %s)", key, value, allowed)
+	return inputerr.New(key, value, "%s", allowed)
 }
 
 func intPow(b, e int) (int, bool) {

@@ -12,6 +12,11 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
+// flagSink, when set, receives every flag set parseFlags is given instead of
+// parsing it: flitsim completion learns each command's flags from the
+// command itself (see commandFlags).
+var flagSink func(*pflag.FlagSet)
+
 // newFlags makes a flag set for a subcommand; errors are returned, not
 // printed, and -h prints usage to stdout.
 func newFlags(name string) *pflag.FlagSet {
@@ -24,6 +29,10 @@ func newFlags(name string) *pflag.FlagSet {
 // parseFlags parses args; help is true when -h was given and the usage
 // (synopsis, then the flags) has been written to stdout.
 func parseFlags(fs *pflag.FlagSet, synopsis string, args []string, stdout io.Writer) (help bool, err error) {
+	if flagSink != nil { // flitsim completion collects the command's flags
+		flagSink(fs)
+		return true, nil
+	}
 	err = fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprintf(stdout, "%s\nFlags:\n%s", strings.TrimRight(synopsis, "\n")+"\n", fs.FlagUsages())

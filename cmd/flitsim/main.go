@@ -7,6 +7,8 @@
 //	flitsim sweep [-c FILE] [--set key=value]... --vary KEY=start:stop:step... [--out DIR] [--shard i/n] [--jobs J]
 //	flitsim merge --out DIR FILE.json... | DIR
 //	flitsim layout [-c FILE] [--set key=value]... [--format table|json|svg]
+//	flitsim completion bash|zsh|fish
+//	flitsim --version
 //	flitsim help
 //
 // Results go to stdout. Every bad input prints one line "flitsim: ..." to
@@ -102,11 +104,15 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdLayout(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
+	case "version", "--version":
+		return cmdVersion(rest, stdout)
+	case "completion":
+		return cmdCompletion(rest, stdout)
 	default:
 		if strings.HasPrefix(cmd, "-") {
 			return cmdRun(args, stdout) // flitsim -c x.yaml == flitsim run -c x.yaml
 		}
-		return fmt.Errorf("unknown command %q (allowed: run, list, verify, encode, sweep, merge, deadlock-search, layout, help)", cmd)
+		return fmt.Errorf("unknown command %q (allowed: %s)", cmd, strings.Join(commandNames, ", "))
 	}
 }
 
@@ -127,6 +133,8 @@ Usage:
   flitsim layout [flags]       lay out the torus or hypercube on a grid (Brebner ch. 5),
                                check it and print its area, bisection bounds and edge
                                lengths, or draw it (--format svg)
+  flitsim completion SHELL     print a completion script for bash, zsh or fish
+  flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags
 
 Run "flitsim COMMAND -h" for a command's flags.
@@ -147,10 +155,10 @@ Exit status:
 func cmdHelp(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout":
+		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout", "completion":
 			return dispatch([]string{args[0], "-h"}, stdout)
 		}
-		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout)", args[0])
+		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout, completion)", args[0])
 	}
 	_, err := io.WriteString(stdout, usage)
 	return err

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// versionString describes the binary from its build information: the module
+// version ("(devel)" when built from a checkout, v1.2.3 when installed with
+// go install …@v1.2.3), the VCS revision and time, and "dirty" when the
+// checkout had uncommitted changes.
+func versionString() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "flitsim (no build information)"
+	}
+	return formatVersion(bi)
+}
+
+func formatVersion(bi *debug.BuildInfo) string {
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	s := map[string]string{}
+	for _, kv := range bi.Settings {
+		s[kv.Key] = kv.Value
+	}
+	parts := []string{"flitsim " + v}
+	if rev := s["vcs.revision"]; rev != "" {
+		r := "revision " + rev
+		if s["vcs.modified"] == "true" {
+			r += " (dirty)"
+		}
+		parts = append(parts, r)
+	}
+	if t := s["vcs.time"]; t != "" {
+		parts = append(parts, "committed "+t)
+	}
+	parts = append(parts, bi.GoVersion)
+	return strings.Join(parts, ", ")
+}
+
+func cmdVersion(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return fmt.Errorf("version: unexpected argument %q", args[0])
+	}
+	_, err := fmt.Fprintln(stdout, versionString())
+	return err
+}

@@ -49,6 +49,16 @@
 // owner are sampled after the cycle's commit. Cycles the simulator skips
 // because the network is empty produce no changes.
 //
+// # Names
+//
+// The event log and the timeline name buffers, channels and switches by
+// their VCD scope paths below network (see names.go), e.g. r_3_4.in_xm (the
+// input buffer of port x- of switch r(3,4)), s2_0.out_1 (output port 1 of
+// switch s2,0: its link and its output buffer), t5 (terminal 5), t5.src (its
+// source register), t5.inj (its injection link). Such a name is one field
+// for cut -d, and awk -F, and leads straight to the signals in GTKWave.
+// Deadlock reports and results keep the kernel's names (s2,0.out[1]).
+//
 // # Event log (NewEvents)
 //
 // One row per event, CSV (with a header row) or JSON lines, columns
@@ -57,12 +67,12 @@
 //
 // filled per event as follows (worms are serial numbers):
 //
-//   - moved: a flit left buffer for to (a buffer, or "terminal N" for an
+//   - moved: a flit left buffer for to (a buffer, or tN, terminal N, for an
 //     ejection) in cycle, crossing channel (empty: only a crossbar); it can
 //     leave to from cycle ready on (at a terminal: it arrives in cycle ready,
 //     the end of a packet's latency for its tail). Every copy of a
 //     replicated flit is a row; the source register of terminal N is
-//     "terminal N source".
+//     tN.src.
 //   - blocked: the front flit of buffer did not move, for reason (link,
 //     port, arbitration, space, tail, sync, injection); waiting_for is the
 //     worm holding what it waits for and waiting_at the port, buffer or

@@ -68,11 +68,11 @@ func NewEvents(w io.Writer, k *network.Kernel, ft EventFormat, o Options) (*Even
 	for _, n := range e.l.names() {
 		e.names = append(e.names, q(n))
 	}
-	for ch := int32(0); ch < k.Channels(); ch++ {
-		e.chNames = append(e.chNames, q(k.ChannelName(ch)))
+	for _, n := range e.l.chNames() {
+		e.chNames = append(e.chNames, q(n))
 	}
 	for s := range k.Topo.Switches {
-		e.swNames = append(e.swNames, q(k.Topo.Switches[s].Label))
+		e.swNames = append(e.swNames, q(e.l.switchName(s)))
 		ps := make([]string, len(k.Topo.Switches[s].Out))
 		for p := range ps {
 			ps[p] = e.l.portName(p)

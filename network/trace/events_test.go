@@ -24,10 +24,10 @@ type delivered struct {
 	flits       int32
 }
 
-// switchOf is the switch label in a buffer name ("r(1,2).in[x+]" → "r(1,2)"),
-// or "" for a source register or a terminal.
+// switchOf is the switch part of a trace buffer name ("r_1_2.in_xp" →
+// "r_1_2"), or "" for a source register or a terminal.
 func switchOf(name string) string {
-	for _, s := range []string{".in[", ".out["} {
+	for _, s := range []string{".in_", ".out_"} {
 		if i := strings.LastIndex(name, s); i > 0 {
 			return name[:i]
 		}
@@ -148,7 +148,7 @@ func TestEventLogRebuildsPaths(t *testing.T) {
 			}
 			seq := r[col["seq"]]
 			p.flits[seq] = append(p.flits[seq], r[col["buffer"]])
-			if k := r[col["kind"]]; (k == "tail" || k == "headtail") && strings.HasPrefix(r[col["to"]], "terminal ") {
+			if k := r[col["kind"]]; (k == "tail" || k == "headtail") && !strings.Contains(r[col["to"]], ".") {
 				p.arrive, _ = strconv.ParseInt(r[col["ready"]], 10, 64)
 			}
 			if seq == "0" {
@@ -182,13 +182,13 @@ func TestEventLogRebuildsPaths(t *testing.T) {
 		if p == nil {
 			t.Fatalf("worm %d: no moves", id)
 		}
-		if want := "terminal " + strconv.Itoa(int(d.src)) + " source"; p.buffers[0] != want {
+		if want := "t" + strconv.Itoa(int(d.src)) + ".src"; p.buffers[0] != want {
 			t.Fatalf("worm %d starts at %q, want %q", id, p.buffers[0], want)
 		}
 		if p.first != d.inj {
 			t.Fatalf("worm %d: first move in cycle %d, injected in %d", id, p.first, d.inj)
 		}
-		if want := "terminal " + strconv.Itoa(int(d.dst)); p.to[len(p.to)-1] != want {
+		if want := "t" + strconv.Itoa(int(d.dst)); p.to[len(p.to)-1] != want {
 			t.Fatalf("worm %d ends at %q, want %q", id, p.to[len(p.to)-1], want)
 		}
 		if deliv[id]+int64(n.Cfg.Link.Latency) != d.arrive || p.arrive != d.arrive {
@@ -206,7 +206,7 @@ func TestEventLogRebuildsPaths(t *testing.T) {
 		}
 		var want []string
 		for _, h := range route {
-			want = append(want, h.Label)
+			want = append(want, Sanitize(h.Label))
 		}
 		if strings.Join(sws, " ") != strings.Join(want, " ") {
 			t.Fatalf("worm %d: path %v, route %v", id, sws, want)
@@ -262,7 +262,7 @@ func TestEventLogOnly(t *testing.T) {
 		if m.Cycle < 20 || m.Cycle >= 60 {
 			t.Fatalf("cycle %d outside the window", m.Cycle)
 		}
-		if switchOf(m.Buffer) != "r(1,1)" && switchOf(m.To) != "r(1,1)" && m.Switch != "r(1,1)" {
+		if switchOf(m.Buffer) != "r_1_1" && switchOf(m.To) != "r_1_1" && m.Switch != "r_1_1" {
 			t.Fatalf("event away from r(1,1): %s", sc.Text())
 		}
 	}

@@ -205,7 +205,11 @@ type layout struct {
 	nlinks   int32   // switch output channels; then one injection channel per terminal
 	portBase []int32 // global port id of each switch's port 0
 	portSw   []int32
-	bufName  []string // per buffer; then "terminal N" per terminal
+	bufName  []string // per buffer; then "tN" per terminal (see names.go)
+	chName   []string // per channel
+	swScope  []string // per switch: its VCD scope
+	inScope  []string // per global port: the input buffer's scope below the switch's
+	outScope []string // per global port: the output port's scope
 }
 
 func newLayout(k *network.Kernel) *layout {
@@ -231,21 +235,6 @@ func (l *layout) portName(p int) string {
 		return names[p]
 	}
 	return strconv.Itoa(p)
-}
-
-// names fills bufName (kernel names; terminals as "terminal N").
-func (l *layout) names() []string {
-	if l.bufName == nil {
-		nt := l.k.Topo.Terminals()
-		l.bufName = make([]string, int(l.nb)+nt)
-		for b := int32(0); b < l.nb; b++ {
-			l.bufName[b] = l.k.BufferName(b)
-		}
-		for t := 0; t < nt; t++ {
-			l.bufName[int(l.nb)+t] = "terminal " + strconv.Itoa(t)
-		}
-	}
-	return l.bufName
 }
 
 // serial is the serial number of the worm at pool index wi.

@@ -96,8 +96,8 @@ func NewPerfetto(w io.Writer, k *network.Kernel, o Options) (*Perfetto, error) {
 	for _, n := range l.names() {
 		p.names = append(p.names, jsonString(n))
 	}
-	for ch := int32(0); ch < k.Channels(); ch++ {
-		p.chs = append(p.chs, jsonString(k.ChannelName(ch)))
+	for _, n := range l.chNames() {
+		p.chs = append(p.chs, jsonString(n))
 	}
 	p.heads = make([][]headAt, p.nb)
 	p.popCycle = make([]int64, p.nb)

@@ -243,7 +243,7 @@ func TestPerfettoWindowOnly(t *testing.T) {
 			if e.Ts < 30 || e.Ts+*e.Dur > 90 {
 				t.Fatalf("%q [%d,+%d) outside the window", e.Name, e.Ts, *e.Dur)
 			}
-			if isHop(e.Name) && !strings.HasPrefix(e.Name, "r(2,") {
+			if isHop(e.Name) && !strings.HasPrefix(e.Name, "r_2_") {
 				t.Fatalf("hop %q outside r(2,*)", e.Name)
 			}
 		}

@@ -203,16 +203,15 @@ func (v *VCD) header(l *layout) {
 		v.bufIdx[b] = int32(len(v.bufs))
 		v.bufs = append(v.bufs, vbuf{b: b, idOcc: wire(max(1, bits.Len(uint(depth))), "occupancy"), idOwn: wire(32, "owner"), stamp: -1})
 	}
-	top := uniq{}
+	l.scopes()
 	for s := range t.Switches {
 		if !v.f.sw[s] {
 			continue
 		}
-		scope(top.name(Sanitize(t.Switches[s].Label)))
-		in := uniq{}
+		scope(l.swScope[s])
 		for p := range t.Switches[s].Out {
 			if b := inBuf[l.portBase[s]+int32(p)]; b >= 0 {
-				scope(in.name(Sanitize("in_" + l.portName(p))))
+				scope(l.inScope[l.portBase[s]+int32(p)])
 				buffer(b)
 				upscope()
 			}
@@ -223,7 +222,7 @@ func (v *VCD) header(l *layout) {
 			if !conn && outBuf[gp] < 0 {
 				continue
 			}
-			scope(in.name(Sanitize("out_" + l.portName(p))))
+			scope(l.outScope[gp])
 			if conn {
 				channel(gp)
 			}
@@ -238,7 +237,7 @@ func (v *VCD) header(l *layout) {
 		if !v.f.term[term] {
 			continue
 		}
-		scope(top.name("t" + strconv.Itoa(term)))
+		scope(termScope(term))
 		v.srcEp[srcBuf[term]] = int32(len(v.eps))
 		v.eps = append(v.eps, vep{idState: wire(2, "state"), idWorm: wire(32, "worm"), idReason: wire(3, "reason"), stamp: -1})
 		scope("inj")

@@ -22,7 +22,7 @@ type traceFlags struct {
 
 func addTraceFlags(fs *pflag.FlagSet) *traceFlags {
 	t := &traceFlags{}
-	fs.StringVar(&t.vcd, "trace-vcd", "", "write a value change dump (GTKWave) to `FILE.vcd`")
+	fs.StringVar(&t.vcd, "trace-vcd", "", "write a value change dump to `FILE.vcd`, and FILE.gtkw (GTKWave: gtkwave FILE.gtkw) with its filters")
 	fs.StringVar(&t.events, "trace-events", "", "write every move, block, grant and delivery to `FILE.csv` or FILE.jsonl")
 	fs.StringVar(&t.perfetto, "trace-perfetto", "", "write a timeline (Perfetto UI, chrome://tracing) to `FILE.json`")
 	fs.StringVar(&t.window, "trace-window", "", "trace only cycles `A:B` (A ≤ cycle < B; A: or :B for open ends)")
@@ -147,7 +147,10 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 		flag, name string
 		mk         func(w io.Writer) (trace.Writer, error)
 	}{
-		{"trace-vcd", t.vcd, func(w io.Writer) (trace.Writer, error) { return trace.NewVCD(w, k, o) }},
+		{"trace-vcd", t.vcd, func(w io.Writer) (trace.Writer, error) {
+			v, err := trace.NewVCD(w, k, o)
+			return &vcdWithSave{v, t.vcd}, err
+		}},
 		{"trace-events", t.events, func(w io.Writer) (trace.Writer, error) {
 			ft, err := trace.EventFormatOf(t.events)
 			if err != nil {
@@ -193,4 +196,19 @@ func (h *cycleHook) Func(ctx sim.HookCtx) {
 		h.next = now + sweep.ObserveEvery
 		h.p.set(now)
 	}
+}
+
+// vcdWithSave writes the GTKWave save file and translate filters beside the
+// dump when the dump is complete.
+type vcdWithSave struct {
+	*trace.VCD
+	path string
+}
+
+func (v *vcdWithSave) Close() error {
+	if err := v.VCD.Close(); err != nil {
+		return err
+	}
+	_, err := v.SaveFiles(v.path)
+	return err
 }

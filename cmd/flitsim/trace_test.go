@@ -43,6 +43,21 @@ func TestRunTraceFlags(t *testing.T) {
 	if bytes.Contains(data, []byte("r_1_1")) {
 		t.Error("VCD has r(1,1) despite --trace-only")
 	}
+	// The GTKWave save file and its filters beside the dump.
+	save, err := os.ReadFile(filepath.Join(dir, "x.gtkw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`[dumpfile] "` + vcd + `"`, "\nnetwork.r_0_", "\nnetwork.t3.state[1:0]\n", "^1 " + filepath.Join(dir, "x.kind.txt")} {
+		if !strings.Contains(string(save), want) {
+			t.Errorf("save file lacks %q:\n%s", want, save)
+		}
+	}
+	for _, f := range []string{"x.kind.txt", "x.state.txt", "x.reason.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
 	f, err := os.Open(ev)
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,12 @@
 // owner are sampled after the cycle's commit. Cycles the simulator skips
 // because the network is empty produce no changes.
 //
+// VCD.SaveFiles writes a GTKWave save file beside the dump (FILE.gtkw) that
+// opens with the busiest switches and terminals shown and names the enum
+// values of kind, state and reason through translate filter files
+// (FILE.kind.txt, FILE.state.txt, FILE.reason.txt); see gtkw.go for the
+// rule. flitsim run --trace-vcd writes them.
+//
 // # Names
 //
 // The event log and the timeline name buffers, channels and switches by

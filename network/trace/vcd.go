@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/bits"
 	"strconv"
+	"strings"
 
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network"
@@ -24,6 +25,10 @@ const (
 type vchan struct {
 	idValid, idWorm, idKind, idSeq string
 
+	path  string // scope, e.g. network.r_1_1.out_xp
+	owner int32  // switch index, or -1-terminal for an injection link
+	flits int64  // cycles it carried a flit (for the save file's busiest scopes)
+
 	stamp int64
 	worm  uint32
 	seq   uint16
@@ -39,6 +44,10 @@ type vchan struct {
 type vbuf struct {
 	b            int32
 	idOcc, idOwn string
+	path         string // scope
+	width        int    // of occupancy
+	sw           int32
+	in           int64 // flits that entered it
 	stamp        int64 // last cycle with an event at b
 	occ          int32 // last written
 	own          uint32
@@ -48,6 +57,8 @@ type vbuf struct {
 // vep is one traced endpoint (terminal).
 type vep struct {
 	idState, idWorm, idReason string
+	path                      string // scope, e.g. network.t3
+	term                      int32
 
 	stamp  int64
 	state  uint8
@@ -63,6 +74,7 @@ type vep struct {
 type VCD struct {
 	k        *network.Kernel
 	f        *filter
+	l        *layout
 	bw       *bufio.Writer
 	buf      []byte
 	from, to int64
@@ -95,7 +107,8 @@ func NewVCD(w io.Writer, k *network.Kernel, o Options) (*VCD, error) {
 		return nil, err
 	}
 	v := &VCD{k: k, f: f, bw: bufio.NewWriterSize(w, 1<<16), from: f.win.From, to: f.win.end(), prev: -1}
-	v.header(newLayout(k))
+	v.l = newLayout(k)
+	v.header(v.l)
 	return v, nil
 }
 
@@ -169,12 +182,15 @@ func (v *VCD) header(l *layout) {
 	id := func() string { next++; return vcdID(next - 1) }
 	h := []byte("$version flitsim $end\n$comment one time unit per cycle; see the flitsim trace package for the signals $end\n$timescale 1ns $end\n")
 	h = append(h, "$scope module network $end\n"...)
+	path := []string{"network"}
 	scope := func(name string) {
 		h = append(h, "$scope module "...)
 		h = append(h, name...)
 		h = append(h, " $end\n"...)
+		path = append(path, name)
 	}
-	upscope := func() { h = append(h, "$upscope $end\n"...) }
+	upscope := func() { h = append(h, "$upscope $end\n"...); path = path[:len(path)-1] }
+	here := func() string { return strings.Join(path, ".") }
 	wire := func(width int, name string) string {
 		c := id()
 		h = append(h, "$var wire "...)
@@ -191,17 +207,19 @@ func (v *VCD) header(l *layout) {
 		h = append(h, " $end\n"...)
 		return c
 	}
-	channel := func(ch int32) {
+	channel := func(ch, owner int32) {
 		v.chIdx[ch] = int32(len(v.chs))
 		v.chs = append(v.chs, vchan{
 			idValid: wire(1, "valid"), idWorm: wire(32, "worm"), idKind: wire(2, "kind"), idSeq: wire(16, "seq"),
-			stamp: -1,
+			stamp: -1, path: here(), owner: owner,
 		})
 	}
 	buffer := func(b int32) {
-		_, _, _, _, depth := k.BufferInfo(b)
+		sw, _, _, _, depth := k.BufferInfo(b)
 		v.bufIdx[b] = int32(len(v.bufs))
-		v.bufs = append(v.bufs, vbuf{b: b, idOcc: wire(max(1, bits.Len(uint(depth))), "occupancy"), idOwn: wire(32, "owner"), stamp: -1})
+		wd := max(1, bits.Len(uint(depth)))
+		v.bufs = append(v.bufs, vbuf{b: b, idOcc: wire(wd, "occupancy"), idOwn: wire(32, "owner"), stamp: -1,
+			path: here(), width: wd, sw: sw})
 	}
 	l.scopes()
 	for s := range t.Switches {
@@ -224,7 +242,7 @@ func (v *VCD) header(l *layout) {
 			}
 			scope(l.outScope[gp])
 			if conn {
-				channel(gp)
+				channel(gp, int32(s))
 			}
 			if b := outBuf[gp]; b >= 0 {
 				buffer(b)
@@ -239,9 +257,10 @@ func (v *VCD) header(l *layout) {
 		}
 		scope(termScope(term))
 		v.srcEp[srcBuf[term]] = int32(len(v.eps))
-		v.eps = append(v.eps, vep{idState: wire(2, "state"), idWorm: wire(32, "worm"), idReason: wire(3, "reason"), stamp: -1})
+		v.eps = append(v.eps, vep{idState: wire(2, "state"), idWorm: wire(32, "worm"), idReason: wire(3, "reason"), stamp: -1,
+			path: here(), term: int32(term)})
 		scope("inj")
-		channel(l.nlinks + int32(term))
+		channel(l.nlinks+int32(term), -1-int32(term))
 		upscope()
 		upscope()
 	}
@@ -263,12 +282,16 @@ func (v *VCD) Move(cycle int64, f flit.Flit, from, to, ch int32, ready int64) {
 	v.touch(cycle, from)
 	if to < int32(len(v.bufIdx)) {
 		v.touch(cycle, to)
+		if i := v.bufIdx[to]; i >= 0 {
+			v.bufs[i].in++
+		}
 	}
 	if ch >= 0 {
 		if i := v.chIdx[ch]; i >= 0 {
 			c := &v.chs[i]
 			if c.stamp != cycle {
 				c.stamp = cycle
+				c.flits++
 				v.touched = append(v.touched, i)
 			}
 			c.worm = uint32(v.k.Pool.Worms[f.Worm].ID)

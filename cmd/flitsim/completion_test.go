@@ -70,6 +70,7 @@ var completeCases = []struct {
 	{"flitsim verify -f ", []string{"table", "json"}},
 	{"flitsim sweep --vary traffic.lo", []string{"traffic.load="}},
 	{"flitsim completion ", []string{"bash", "zsh", "fish"}},
+	{"flitsim run --trace-perfetto-tracks ", []string{"worm", "router", "link"}},
 	{"flitsim -", []string{"--config", "--trace-vcd"}},
 }
 

@@ -10,7 +10,7 @@ import (
 
 const runSynopsis = `Usage: flitsim run [-c FILE.yaml] [--set key=value]... [--seed N] [--format table|json|csv]
                    [--trace-vcd FILE.vcd] [--trace-events FILE.csv|FILE.jsonl] [--trace-perfetto FILE.json]
-                   [--trace-window A:B] [--trace-only PATTERN] [--channels FILE.csv]
+                   [--trace-perfetto-tracks worm|router|link] [--trace-window A:B] [--trace-only PATTERN] [--channels FILE.csv]
 
 Runs one experiment: the file (default: the embedded configs/default.yaml, an
 8×8 mesh), with the --set overrides applied in order (dotted keys, e.g.
@@ -19,10 +19,12 @@ Runs one experiment: the file (default: the embedded configs/default.yaml, an
 block from zero, so it must give every topology parameter it needs.
 
 Cycle traces: --trace-vcd writes a value change dump (GTKWave: channels,
-buffer occupancy and owners, source states), --trace-events one row per flit
-move, block, grant and delivery, --trace-perfetto a timeline of every worm's
-hops (Perfetto UI or chrome://tracing). --trace-window and --trace-only limit
-all of them to some cycles and to some switches and terminals.
+buffer occupancy and owners, source states) and FILE.gtkw beside it (gtkwave
+FILE.gtkw: the busiest places shown, enum values named), --trace-events one
+row per flit move, block, grant and delivery, --trace-perfetto a timeline
+(Perfetto UI or chrome://tracing) with a track per worm, or per router buffer
+or per link with --trace-perfetto-tracks. --trace-window and --trace-only
+limit all of them to some cycles and to some switches and terminals.
 
 --channels writes every wired channel's load over the measurement window (a
 trace's: the whole run) as flits and flits per cycle to a CSV file, one row

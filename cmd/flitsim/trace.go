@@ -17,6 +17,7 @@ import (
 // traceFlags are `flitsim run`'s cycle-trace outputs and their limits.
 type traceFlags struct {
 	vcd, events, perfetto string
+	tracks                string
 	window, only          string
 }
 
@@ -25,6 +26,8 @@ func addTraceFlags(fs *pflag.FlagSet) *traceFlags {
 	fs.StringVar(&t.vcd, "trace-vcd", "", "write a value change dump to `FILE.vcd`, and FILE.gtkw (GTKWave: gtkwave FILE.gtkw) with its filters")
 	fs.StringVar(&t.events, "trace-events", "", "write every move, block, grant and delivery to `FILE.csv` or FILE.jsonl")
 	fs.StringVar(&t.perfetto, "trace-perfetto", "", "write a timeline (Perfetto UI, chrome://tracing) to `FILE.json`")
+	fs.StringVar(&t.tracks, "trace-perfetto-tracks", "worm", "timeline tracks: one per `worm`, per router (its buffers) or per link")
+	fs.SetAnnotation("trace-perfetto-tracks", valuesAnnotation, trace.TrackModes)
 	fs.StringVar(&t.window, "trace-window", "", "trace only cycles `A:B` (A ≤ cycle < B; A: or :B for open ends)")
 	fs.StringVar(&t.only, "trace-only", "", "trace only the switches and terminals whose labels match a comma list of globs `PATTERN` (e.g. s1,*,t3 or r(0,*))")
 	return t
@@ -37,6 +40,12 @@ func (t *traceFlags) on() bool { return t.vcd != "" || t.events != "" || t.perfe
 func (t *traceFlags) check(fs *pflag.FlagSet, channels string) error {
 	if err := distinctOutputs([][2]string{{"trace-vcd", t.vcd}, {"trace-events", t.events},
 		{"trace-perfetto", t.perfetto}, {"channels", channels}}); err != nil {
+		return err
+	}
+	if t.perfetto == "" && fs.Changed("trace-perfetto-tracks") {
+		return fmt.Errorf("--trace-perfetto-tracks: needs --trace-perfetto")
+	}
+	if _, err := trace.ParseTracks(t.tracks); err != nil {
 		return err
 	}
 	if !t.on() {
@@ -158,7 +167,13 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 			}
 			return trace.NewEvents(w, k, ft, o)
 		}},
-		{"trace-perfetto", t.perfetto, func(w io.Writer) (trace.Writer, error) { return trace.NewPerfetto(w, k, o) }},
+		{"trace-perfetto", t.perfetto, func(w io.Writer) (trace.Writer, error) {
+			mode, err := trace.ParseTracks(t.tracks)
+			if err != nil {
+				return nil, err
+			}
+			return trace.NewTimeline(w, k, mode, o)
+		}},
 	} {
 		if err := open(w.flag, w.name, w.mk); err != nil {
 			return nil, err

@@ -82,6 +82,21 @@ func TestRunTraceFlags(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil || len(doc.TraceEvents) == 0 {
 		t.Errorf("timeline: %v, %d events", err, len(doc.TraceEvents))
 	}
+	// Router and link tracks.
+	for _, mode := range []string{"router", "link"} {
+		pf := filepath.Join(dir, mode+".json")
+		if code, _, errOut := runMain(t, append(append([]string(nil), traceRun...), "--trace-perfetto", pf, "--trace-perfetto-tracks", mode)...); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		data, _ := os.ReadFile(pf)
+		var doc struct {
+			OtherData   map[string]string
+			TraceEvents []map[string]any
+		}
+		if err := json.Unmarshal(data, &doc); err != nil || doc.OtherData["tracks"] != mode || len(doc.TraceEvents) == 0 {
+			t.Errorf("%s timeline: %v, %v, %d events", mode, err, doc.OtherData, len(doc.TraceEvents))
+		}
+	}
 	// CSV by extension.
 	csvFile := filepath.Join(dir, "x.csv")
 	if code, _, errOut := runMain(t, append(append([]string(nil), traceRun...), "--trace-events", csvFile)...); code != 0 {
@@ -102,5 +117,8 @@ func TestRunTraceErrors(t *testing.T) {
 	wantFail(t, 2, with("--trace-vcd", vcd, "--trace-only", "s9,*"), `--trace-only: "s9" matches no switch or terminal`)
 	wantFail(t, 2, with("--trace-only", "r(0,*)"), "--trace-only: needs --trace-vcd")
 	wantFail(t, 2, with("--trace-window", "1:2"), "--trace-window: needs --trace-vcd")
+	wantFail(t, 2, with("--trace-perfetto-tracks", "link"), "--trace-perfetto-tracks: needs --trace-perfetto")
+	wantFail(t, 2, with("--trace-perfetto", filepath.Join(dir, "x.json"), "--trace-perfetto-tracks", "port"),
+		`--trace-perfetto-tracks: "port" is not allowed (allowed: worm, router, link)`)
 	wantFail(t, 2, with("--trace-perfetto", filepath.Join(dir, "no", "such", "dir", "x.json")), "--trace-perfetto:")
 }

@@ -114,6 +114,17 @@
 // extra thread of the same worm ("worm S: … (lane L)"), tid = 2^40 +
 // serial·2^16 + L.
 //
+// NewTimeline writes the same format with other tracks (TrackMode):
+// TracksRouter makes each router a process and each of its buffers a thread,
+// with a span "worm S" per worm at the buffer's front (from the cycle its
+// head reached the front to the cycle its tail left) and "blocked: REASON"
+// spans inside; TracksLink makes each router a process with a thread per
+// output link (a process "injection links" holds the terminals'), with a
+// span "worm S" from the head's crossing to the tail's. Spans carry args
+// worm, src, dst (or destinations), flits; open ones open true (and, on a
+// link, crossed: the flits that crossed). Only buffers and links that saw a
+// worm get a thread.
+//
 // # Options
 //
 // Options.Window limits every writer to cycles [From, To). Options.Only is a

@@ -3,17 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/flit/header"
-	"github.com/flitsim/flitsim/link"
-	"github.com/flitsim/flitsim/network/topology"
-	xbar "github.com/flitsim/flitsim/switch"
-	"github.com/flitsim/flitsim/traffic"
 )
 
 const completionSynopsis = `Usage: flitsim completion bash|zsh|fish
@@ -135,33 +130,4 @@ func toCompFlag(f *pflag.Flag) compFlag {
 		}
 	}
 	return cf
-}
-
-// keyValues lists, per configuration key with a fixed set of values, the
-// values: from the registries where there is one; the multicast keys'
-// values are the ones network.Build accepts (a test checks them against its
-// error message).
-func keyValues() map[string][]string {
-	m := map[string][]string{
-		"switching":          link.ModeNames(),
-		"arbiter":            xbar.PolicyNames(),
-		"switch.reuse":       {"true", "false"},
-		"run.channels":       {"true", "false"},
-		"multicast.worm":     {"async", "sync", "path"},
-		"multicast.encoding": {"single", "ad", "pseudo-ad"},
-		"multicast.scheme":   traffic.SchemeNames(),
-	}
-	var routings []string
-	for _, k := range topology.Kinds() {
-		m["topology.kind"] = append(m["topology.kind"], k.Name)
-		for _, r := range k.Routings {
-			routings = append(routings, r.Name)
-		}
-	}
-	slices.Sort(routings)
-	m["routing"] = slices.Compact(routings)
-	for _, p := range traffic.AllPatterns() {
-		m["traffic.pattern"] = append(m["traffic.pattern"], p.Name)
-	}
-	return m
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -88,7 +87,7 @@ func cmdList(args []string, stdout io.Writer) error {
 	add("Traffic patterns (traffic.pattern)", []string{"pattern", "parameters", "description"}, rows)
 
 	rows = nil
-	for _, k := range configs.Keys() {
+	for _, k := range listedKeys() {
 		rows = append(rows, []string{k.Key, k.Allowed, k.Default})
 	}
 	add("Configuration keys (YAML or --set key=value)", []string{"key", "allowed", "default"}, rows)

@@ -213,7 +213,7 @@ func init() {
 				} else {
 					ok = ok && bad.Latency.Mean >= 1.5*hi
 				}
-				desc = append(desc, fmt.Sprintf("load %s: 8×8/4-node %s vs %s", load, fmtCI([]*network.Result{bad}), fmtCI(others)))
+				desc = append(desc, fmt.Sprintf("load %s (mean ± 95 %% CI): 8×8/4-node %s vs %s", load, fmtCI([]*network.Result{bad}), fmtCI(others)))
 			}
 			return strings.Join(desc, "; "), ok, nil
 		},
@@ -256,7 +256,7 @@ func init() {
 				ok = ok && !above(heavy[i], heavy[i-1])
 			}
 			ok = ok && above(heavy[0], heavy[len(heavy)-1])
-			return fmt.Sprintf("clusters 4/8/16/32/64: load 0.1 %s (×%.3f); load 0.7 %s",
+			return fmt.Sprintf("clusters 4/8/16/32/64: load 0.1 %s (×%.3f); load 0.7 (mean ± 95 %% CI) %s",
 				fmtLats(light), slices.Max(light)/slices.Min(light), fmtCI(heavy)), ok, nil
 		},
 	})
@@ -329,7 +329,8 @@ func above(a, b *network.Result) bool {
 	return a.Latency.Mean-b.Latency.Mean > 1.5*math.Hypot(a.Latency.CI95, b.Latency.CI95)
 }
 
-// fmtCI writes the runs' mean latencies as "m±ci, …".
+// fmtCI writes the runs' mean latencies as "m±ci, …" (ci: the 95 %
+// confidence half-width; the callers say so).
 func fmtCI(rs []*network.Result) string {
 	s := make([]string, len(rs))
 	for i, r := range rs {

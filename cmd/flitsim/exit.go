@@ -45,7 +45,7 @@ func runVerdict(r *network.Result) error {
 }
 
 // statusText says what the run's status means, e.g. "saturated: accepted
-// 0.31 of 0.4 flits/node/cycle offered (short by 0.09 ± 0.005)".
+// 0.31 of 0.4 flits/node/cycle offered (short by 0.09 ± 0.005, 95 % CI)".
 func statusText(r *network.Result) string {
 	s := r.Status
 	switch r.Status {
@@ -56,7 +56,7 @@ func statusText(r *network.Result) string {
 	case network.StatusSaturated:
 		s += fmt.Sprintf(": accepted %s of %s flits/node/cycle offered", num(r.Throughput), num(r.Offered))
 		if r.ShortfallCI95 >= 0 {
-			s += fmt.Sprintf(" (short by %s ± %s)", num(r.Offered-r.Throughput), num(r.ShortfallCI95))
+			s += fmt.Sprintf(" (short by %s ± %s, 95 %% CI)", num(r.Offered-r.Throughput), num(r.ShortfallCI95))
 		}
 		if b := r.BacklogStop; b != nil {
 			s += fmt.Sprintf("; stopped at cycle %d with %d packets waiting, past run.max_backlog (%d per terminal)",

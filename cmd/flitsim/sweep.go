@@ -148,7 +148,7 @@ func printSweep(w io.Writer, f *sweep.File, format string) error {
 	for _, v := range f.Sweep.Vary {
 		header = append(header, v.Key)
 	}
-	header = append(header, "offered", "accepted", "latency mean", "p99", "network latency", "hops", "status")
+	header = append(header, "offered", "accepted", "latency mean ± 95 % CI", "p99", "network latency", "hops (routers)", "status")
 	rows := make([][]string, 0, len(f.Rows))
 	for _, r := range f.Rows {
 		row := []string{strconv.Itoa(r.Point)}

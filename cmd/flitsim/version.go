@@ -8,9 +8,10 @@ import (
 )
 
 // versionString describes the binary from its build information: the module
-// version ("(devel)" when built from a checkout, v1.2.3 when installed with
-// go install …@v1.2.3), the VCS revision and time, and "dirty" when the
-// checkout had uncommitted changes.
+// version (v1.2.3 when installed with go install …@v1.2.3; in a git checkout
+// Go stamps a pseudo-version, +dirty with uncommitted changes; "(devel)"
+// without VCS information), the VCS revision and time, and "(dirty)" when
+// the checkout had uncommitted changes.
 func versionString() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {

@@ -127,19 +127,39 @@ func TestCompletionFish(t *testing.T) {
 	}
 }
 
-// TestCompletionZsh loads the script into zsh's completion system and checks
-// its data functions.
+// TestCompletionZsh loads the script into zsh's completion system, then
+// runs _flitsim on each line with compadd, compset and _files replaced by
+// functions that print what they are given (zsh has no way to complete
+// outside an interactive shell).
 func TestCompletionZsh(t *testing.T) {
 	zsh := shellOrSkip(t, "zsh")
 	f := writeCompletion(t, "zsh")
-	script := `autoload -U compinit && compinit -u -d "$2"; source "$1"; whence -w _flitsim; __flitsim_key_values arbiter; __flitsim_flag_kind run --set`
+	script := `autoload -U compinit && compinit -u -d "$2"; source "$1"; whence -w _flitsim`
 	out, err := exec.Command(zsh, "-f", "-c", script, "zsh", f, filepath.Join(t.TempDir(), "zcompdump")).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	if err != nil || string(out) != "_flitsim: function\n" {
+		t.Fatalf("loading the script: %v\n%s", err, out)
 	}
-	want := "_flitsim: function\nround-robin oldest upper-first source clock grab\nkeys\n"
-	if string(out) != want {
-		t.Errorf("zsh says\n%s\nwant\n%s", out, want)
+	// The stubs do what zsh does: compset -P moves the longest match out of
+	// PREFIX, compadd offers the words PREFIX begins, with the -S suffix.
+	stubs := `compdef() { : }
+compset() { [[ $1 == -P ]] && PREFIX=${PREFIX##$~2} }
+compadd() {
+    local suf= w
+    while [[ $1 != -- ]]; do [[ $1 == -S ]] && { suf=$2; shift }; shift; done; shift
+    for w in "$@"; do [[ $w == ${PREFIX}* ]] && print -r -- "$w$suf"; done
+    return 0
+}
+_files() { print -r -- '<files>' }
+source "$1"
+words=(${=2}); [[ $2 == *" " ]] && words+=(""); CURRENT=${#words}; PREFIX=${words[CURRENT]}
+_flitsim || :`
+	for _, c := range completeCases {
+		out, err := exec.Command(zsh, "-f", "-c", stubs, "zsh", f, c.line).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", c.line, err, out)
+		}
+		// After "=" compset drops the key: zsh completes the value alone.
+		checkCandidates(t, c.line, strings.Fields(string(out)), c.want)
 	}
 }
 

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit/header"
 )
 
@@ -35,7 +37,7 @@ func cmdCompletion(args []string, stdout io.Writer) error {
 	}
 	rest := fs.Args()
 	if len(rest) != 1 {
-		return fmt.Errorf("completion: give one shell (allowed: bash, zsh, fish)")
+		return &inputerr.Error{Key: "completion", Value: strings.Join(rest, " "), Problem: "give one shell", Allowed: "bash, zsh, fish"}
 	}
 	d := completionData()
 	var script string
@@ -47,7 +49,7 @@ func cmdCompletion(args []string, stdout io.Writer) error {
 	case "fish":
 		script = d.fish()
 	default:
-		return fmt.Errorf("completion: shell %q is not allowed (allowed: bash, zsh, fish)", rest[0])
+		return inputerr.New("completion", strconv.Quote(rest[0]), "bash, zsh, fish")
 	}
 	_, err := io.WriteString(stdout, script)
 	return err

@@ -2,10 +2,11 @@ package trace
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -39,7 +40,7 @@ func ParseTracks(s string) (TrackMode, error) {
 			return TrackMode(i), nil
 		}
 	}
-	return 0, fmt.Errorf("--trace-perfetto-tracks: %q is not allowed (allowed: worm, router, link)", s)
+	return 0, inputerr.New("--trace-perfetto-tracks", strconv.Quote(s), "%s", strings.Join(TrackModes, ", "))
 }
 
 // NewTimeline writes k's timeline with tracks per worm, router or link.

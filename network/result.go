@@ -82,8 +82,12 @@ type Result struct {
 	// BacklogStop is nil, or when the backlog passed run.max_backlog and the
 	// run was stopped as saturated.
 	BacklogStop *BacklogStop `json:"backlog_stop"`
-	// Interrupted is true when the user stopped the run.
-	Interrupted bool `json:"interrupted,omitempty"`
+	// Interrupted is true when the user stopped the run (SIGINT, SIGTERM;
+	// see Network.StopOn) at the end of cycle InterruptedAt: the figures
+	// are those of the cycles simulated so far. Both are left out of the
+	// JSON of a run that was not interrupted.
+	Interrupted   bool   `json:"interrupted,omitempty"`
+	InterruptedAt *int64 `json:"interrupted_at,omitempty"`
 }
 
 // Summary describes a latency distribution in cycles.

@@ -1,8 +1,10 @@
 package network
 
 import (
+	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -38,7 +40,15 @@ type Network struct {
 	flow         shortfall      // offered minus accepted flits per batch (verdict.go)
 	maxLive      int64          // run.max_backlog in packets (0: no limit)
 	backlogStop  *BacklogStop   // set when the backlog passed maxLive
+	warnings     []string       // see Warnings
+	stopFlag     *atomic.Bool   // see StopOn
+	interrupted  bool           // the run stopped because *stopFlag was set
 }
+
+// StopOn makes the run stop at the end of the cycle in which *flag is found
+// set (a user's interrupt), as if it had ended there: its Result is the
+// partial one, marked Interrupted. Every tracer is closed normally.
+func (n *Network) StopOn(flag *atomic.Bool) { n.stopFlag = flag }
 
 // Validate checks every setting of c by building the experiment without
 // running it. Errors are *inputerr.Error (one line naming the key).
@@ -78,8 +88,8 @@ func Build(c Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mode != link.Wormhole {
-		if err := checkWholePacket(&c, mode); err != nil {
+	if mode != link.Wormhole && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
+		if err := checkWholePacket(&c, mode, c.Traffic.Flits.Max, "traffic.flits", c.Traffic.Flits); err != nil {
 			return nil, err
 		}
 	}
@@ -102,7 +112,7 @@ func Build(c Config) (*Network, error) {
 	if n.scheme, err = traffic.ParseScheme(c.Multicast.Scheme); err != nil {
 		return nil, err
 	}
-	if err := n.buildTraffic(); err != nil {
+	if err := n.buildTraffic(mode); err != nil {
 		return nil, err
 	}
 	k.stats = newCollector(n.start, n.end)
@@ -116,7 +126,7 @@ func Build(c Config) (*Network, error) {
 	return n, nil
 }
 
-func (n *Network) buildTraffic() error {
+func (n *Network) buildTraffic(mode link.Mode) error {
 	c := &n.Cfg
 	k := n.K
 	t := k.Topo
@@ -136,9 +146,29 @@ func (n *Network) buildTraffic() error {
 		}
 		n.gen = traffic.NewTrace(pkts)
 		n.trace = true
-		last := int64(0)
+		last, longest := int64(0), 0
 		for _, p := range pkts {
 			last = max(last, p.Cycle)
+			longest = max(longest, p.Flits)
+		}
+
+		if mode != link.Wormhole {
+			// The same rule as traffic.flits: a longer packet could never
+			// be wholly received and would look like a deadlock.
+			src, val := "traffic.trace", any(c.Traffic.Trace)
+			if c.Traffic.Trace == "" {
+				src, val = "traffic.packets", fmt.Sprintf("a packet of %d flits", longest)
+			}
+			if err := checkWholePacket(c, mode, longest, src, val); err != nil {
+				// Placed at the inline entry that holds the longest packet.
+				for i, e := range c.Traffic.Packets {
+					if p, perr := traffic.ParsePackets([]string{e}, t.Terminals()); perr == nil && p[0].Flits == longest {
+						err.Alt[0].Item = i + 1
+						break
+					}
+				}
+				return err
+			}
 		}
 		n.start, n.end = 0, last+1
 		return nil
@@ -154,8 +184,32 @@ func (n *Network) buildTraffic() error {
 		return err
 	}
 	n.gen = g
+	if !traffic.IsMulticastPattern(c.Traffic.Pattern) {
+		n.warnFewPackets(length)
+	}
 	return nil
 }
+
+// warnFewPackets warns when the measurement window is expected to hold so
+// few packets (long packets at a low load) that its figures say nothing;
+// such a run used to end silently with zeros.
+func (n *Network) warnFewPackets(length traffic.Length) {
+	c := &n.Cfg
+	exp := float64(n.K.Topo.Terminals()) * float64(c.Run.Measure) * c.Traffic.Load / length.Mean()
+	if c.Traffic.Load > 0 && exp < minExpectedPackets {
+		n.warnings = append(n.warnings, fmt.Sprintf("traffic.flits %s: at load %g the %d terminals are expected to generate %.3g packets "+
+			"in the %d measured cycles, too few to measure (shorten the packets, raise traffic.load or lengthen run.measure)",
+			c.Traffic.Flits, c.Traffic.Load, n.K.Topo.Terminals(), exp, c.Run.Measure))
+	}
+}
+
+// minExpectedPackets is the fewest packets a measurement window is expected
+// to generate before a run warns that it is too short to say anything.
+const minExpectedPackets = 10
+
+// Warnings lists what Build found suspicious but allowed, one line each,
+// for the user to see before the run starts.
+func (n *Network) Warnings() []string { return n.warnings }
 
 // Emit queues a packet created by the traffic generator.
 func (n *Network) Emit(src, dst, flits int) { n.K.enqueueLater(src, dst, flits) }
@@ -240,6 +294,18 @@ func (n *Network) channelLoads(win int64) []ChannelLoad {
 // delivered after the window closed (for a trace: every packet), or the
 // drain limit reached.
 func (n *Network) Done() bool {
+	if n.finished() {
+		return true
+	}
+	if n.stopFlag != nil && n.stopFlag.Load() {
+		n.interrupted = true
+		return true
+	}
+	return false
+}
+
+// finished is Done without the interrupt.
+func (n *Network) finished() bool {
 	k := n.K
 	if n.K.Deadlock != nil || n.stall != nil || n.backlogStop != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
 		return true
@@ -392,6 +458,9 @@ func (n *Network) Result() *Result {
 	if st.hopN > 0 {
 		r.Hops = float64(st.hops) / float64(st.hopN)
 	}
+	if n.interrupted {
+		r.Interrupted, r.InterruptedAt = true, &r.Cycles
+	}
 	Judge(r)
 	return r
 }
@@ -466,12 +535,14 @@ func checkScalars(c *Config) error {
 		return inputerr.New("traffic.load", c.Traffic.Load, "a number from 0 to 1 (flits per node per cycle)")
 	case c.Traffic.Flits.Min < 1 || c.Traffic.Flits.Max < c.Traffic.Flits.Min || c.Traffic.Flits.Max > 1<<20:
 		return inputerr.New("traffic.flits", c.Traffic.Flits, "a length ≥ 1 like 4, or a range a-b with 1 ≤ a ≤ b")
-	case c.Run.Warmup < 0:
-		return inputerr.New("run.warmup", c.Run.Warmup, "an integer ≥ 0")
-	case c.Run.Measure < 1:
-		return inputerr.New("run.measure", c.Run.Measure, "an integer ≥ 1")
-	case c.Run.Drain < 0:
-		return inputerr.New("run.drain", c.Run.Drain, "an integer ≥ 0")
+	case c.Run.Warmup < 0 || c.Run.Warmup > traffic.MaxCycle:
+		return inputerr.New("run.warmup", c.Run.Warmup, "an integer from 0 to %d", traffic.MaxCycle)
+	case c.Run.Measure < 1 || c.Run.Measure > traffic.MaxCycle-c.Run.Warmup:
+		return inputerr.New("run.measure", c.Run.Measure, "an integer from 1 to %d (run.warmup + run.measure ≤ %d, the last cycle the engine times exactly)",
+			traffic.MaxCycle-c.Run.Warmup, traffic.MaxCycle)
+	case c.Run.Drain < 0 || c.Run.Drain > traffic.MaxCycle:
+		// (Unbounded in effect; also keeps end + drain from overflowing.)
+		return inputerr.New("run.drain", c.Run.Drain, "an integer from 0 to %d", traffic.MaxCycle)
 	case c.Run.DeadlockCheck < 1:
 		return inputerr.New("run.deadlock_check", c.Run.DeadlockCheck, "an integer ≥ 1")
 	case c.Run.StallLimit < 0:
@@ -489,20 +560,25 @@ func checkScalars(c *Config) error {
 }
 
 // checkWholePacket makes sure virtual cut-through and store-and-forward
-// buffers can hold a whole packet. The error blames the buffer, and states
-// the same fault for traffic.flits and switching (Alt), so the loader can
-// name the key the user wrote.
-func checkWholePacket(c *Config, mode link.Mode) error {
-	need := c.Traffic.Flits.Max
+// buffers can hold a whole packet of need flits: the longest of
+// traffic.flits, or of the packets listed by src (traffic.trace or
+// traffic.packets, whose value is srcValue). The error blames the buffer,
+// and states the same fault for the packets and switching (Alt), so the
+// loader can name the key the user wrote.
+func checkWholePacket(c *Config, mode link.Mode, need int, src string, srcValue any) *inputerr.Error {
+	what := "traffic.flits max"
+	if src != "traffic.flits" {
+		what = fmt.Sprintf("the longest packet in %s has %d flits", src, need)
+	}
 	for _, b := range []struct {
 		key   string
 		depth int
 	}{{"buffers.input", c.Buffers.Input}, {"buffers.output", c.Buffers.Output}} {
 		if b.depth > 0 && b.depth < need {
-			e := inputerr.New(b.key, b.depth, "≥ %d: %s buffers must hold a whole packet (traffic.flits max)", need, mode)
+			e := inputerr.New(b.key, b.depth, "≥ %d: %s buffers must hold a whole packet (%s)", need, mode, what)
 			e.Alt = []*inputerr.Error{
-				inputerr.New("traffic.flits", c.Traffic.Flits, "at most %d flits: %s buffers (%s %d) must hold a whole packet", b.depth, mode, b.key, b.depth),
-				inputerr.New("switching", c.Switching, "wormhole: %s buffers (%s %d) must hold a whole packet, and traffic.flits is %v", mode, b.key, b.depth, c.Traffic.Flits),
+				inputerr.New(src, srcValue, "at most %d flits: %s buffers (%s %d) must hold a whole packet", b.depth, mode, b.key, b.depth),
+				inputerr.New("switching", c.Switching, "wormhole: %s buffers (%s %d) must hold a whole packet, and %s is %v", mode, b.key, b.depth, src, srcValue),
 			}
 			return e
 		}

@@ -25,6 +25,15 @@ type Packet struct {
 
 const traceFormat = "a readable CSV file of cycle,src,dst,flits"
 
+// MaxCycle is the last cycle a run can reach: Akita's engine keeps time as
+// float64 seconds, and past about 2^48 cycles at 1 GHz its tick arithmetic
+// loses whole cycles (a packet due there was silently never delivered).
+// 2^47 keeps a factor of two in hand; it is 39 simulated hours at 1 GHz.
+const MaxCycle = 1 << 47
+
+// noPackets is what a trace without a packet line is told.
+const noPackets = "at least one line cycle,src,dst,flits"
+
 // ReadTrace reads and parses the trace file at path (see ParseTrace). A file
 // that cannot be opened is an *inputerr.Error with Key "traffic.trace" and the path as
 // Value.
@@ -42,8 +51,8 @@ func ReadTrace(path string, terminals int) ([]Packet, error) {
 // multicast lists its destinations separated by spaces, ';' or '|' (in the
 // order a path-based worm visits them). A first record line
 // "cycle,src,dst,flits" is taken as a header; blank lines and lines starting
-// with # are ignored. Cycles must be ≥ 0, src and dst in 0..terminals−1 and
-// flits ≥ 1.
+// with # are ignored. Cycles must be from 0 to MaxCycle, src and dst in
+// 0..terminals−1 and flits ≥ 1; a trace without packets is an error.
 //
 // Lines may come in any cycle order: the packets are sorted stably by cycle,
 // so packets of the same cycle keep their file order.
@@ -68,6 +77,9 @@ func ParseTrace(r io.Reader, name string, terminals int) ([]Packet, error) {
 		line++
 		return nil, bad(traceFormat, fmt.Sprintf("unreadable (%s)", quote(err.Error())))
 	}
+	if len(p.pkts) == 0 {
+		return nil, &inputerr.Error{Key: "traffic.trace", Value: name + ": no packets", Allowed: noPackets}
+	}
 	return p.packets(), nil
 }
 
@@ -88,6 +100,9 @@ func ParsePackets(entries []string, terminals int) ([]Packet, error) {
 				return nil, &inputerr.Error{Key: "traffic.packets", Value: where + ": " + what, Allowed: allowed, Item: i + 1}
 			}
 		}
+	}
+	if len(p.pkts) == 0 {
+		return nil, &inputerr.Error{Key: "traffic.packets", Value: "no packets", Allowed: noPackets}
 	}
 	return p.packets(), nil
 }
@@ -122,8 +137,8 @@ func (p *traceParser) line(text string) (allowed, what string) {
 		return "4 comma-separated fields cycle,src,dst,flits", fmt.Sprintf("%s with %d fields", quote(s), len(fields))
 	}
 	cycle, err := strconv.ParseInt(fields[0], 10, 64)
-	if err != nil || cycle < 0 {
-		return fmt.Sprintf("an integer from 0 to %d", int64(math.MaxInt64)), fmt.Sprintf("cycle %s", quote(fields[0]))
+	if err != nil || cycle < 0 || cycle > MaxCycle {
+		return fmt.Sprintf("an integer from 0 to %d (the last cycle the engine times exactly)", int64(MaxCycle)), fmt.Sprintf("cycle %s", quote(fields[0]))
 	}
 	terminals := p.terminals
 	var v [3]int

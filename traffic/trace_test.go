@@ -36,9 +36,9 @@ cycle, src, dst, flits
 	if err != nil || !packetsEqual(got, []Packet{{Cycle: 1, Src: 0, Dst: 1, Flits: 1}, {Cycle: 2, Src: 1, Dst: 0, Flits: 3}}) {
 		t.Fatalf("CRLF: %v %v", got, err)
 	}
-	got, err = ParseTrace(strings.NewReader(""), "empty.csv", 2)
-	if err != nil || len(got) != 0 {
-		t.Fatalf("empty: %v %v", got, err)
+	got, err = ParseTrace(strings.NewReader("1,0,1,1\n140737488355328,1,0,2\n"), "last.csv", 2)
+	if err != nil || len(got) != 2 || got[1].Cycle != MaxCycle {
+		t.Fatalf("a packet at MaxCycle: %v %v", got, err)
 	}
 }
 
@@ -46,7 +46,11 @@ func TestParseTraceErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"1,2,3\n", `traffic.trace: t.csv line 1: "1,2,3" with 3 fields is not allowed (allowed: 4 comma-separated fields cycle,src,dst,flits)`},
 		{"# c\n\n1,2,3,4,5\n", `t.csv line 3: "1,2,3,4,5" with 5 fields`},
-		{"x,0,1,1\n", "traffic.trace: t.csv line 1: cycle x is not allowed (allowed: an integer from 0 to 9223372036854775807)"},
+		{"x,0,1,1\n", "traffic.trace: t.csv line 1: cycle x is not allowed (allowed: an integer from 0 to 140737488355328 (the last cycle the engine times exactly))"},
+		{"140737488355329,0,1,1\n", "t.csv line 1: cycle 140737488355329 is not allowed"},
+		{"9223372036854775807,0,1,1\n", "t.csv line 1: cycle 9223372036854775807 is not allowed"},
+		{"", "traffic.trace: t.csv: no packets is not allowed (allowed: at least one line cycle,src,dst,flits)"},
+		{"cycle,src,dst,flits\n# only a header\n\n", "traffic.trace: t.csv: no packets"},
 		{"-1,0,1,1\n", "t.csv line 1: cycle -1 is not allowed"},
 		{"1.5,0,1,1\n", "t.csv line 1: cycle 1.5 is not allowed"},
 		{"0,0,1,1\n0,8,1,1\n", "traffic.trace: t.csv line 2: src 8 is not allowed (allowed: a terminal from 0 to 7)"},

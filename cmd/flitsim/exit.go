@@ -49,6 +49,8 @@ func runVerdict(r *network.Result) error {
 func statusText(r *network.Result) string {
 	s := r.Status
 	switch r.Status {
+	case network.StatusInterrupted:
+		return fmt.Sprintf("interrupted at cycle %d: the results above are partial", r.Cycles)
 	case network.StatusDeadlock:
 		s += fmt.Sprintf(" at cycle %d", r.Deadlock.Cycle)
 	case network.StatusStall:

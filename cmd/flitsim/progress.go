@@ -87,14 +87,19 @@ func (p *progress) finish() {
 // terminal; then it runs under the same engine with an observer that only
 // reads the cycle counter, so the result is the same.
 func runWithProgress(c network.Config) (*network.Result, error) {
+	n, err := network.Build(c)
+	if err != nil {
+		return nil, err
+	}
+	startRun(n)
 	end := sweep.Expected(c)
 	p := newProgress("simulating", end, "cycles")
 	if p == nil {
-		return network.Run(c)
+		return n.RunAkita()
 	}
 	defer p.finish()
 	draining := false
-	return sweep.RunObserved(c, func(cycle int64) {
+	return sweep.RunBuilt(n, func(cycle int64) {
 		if end > 0 && cycle > end && !draining {
 			draining = true
 			p.describe("draining")

@@ -26,6 +26,11 @@ row per flit move, block, grant and delivery, --trace-perfetto a timeline
 or per link with --trace-perfetto-tracks. --trace-window and --trace-only
 limit all of them to some cycles and to some switches and terminals.
 
+An interrupt (Ctrl-C, SIGINT or SIGTERM) stops the run at the end of the
+current cycle: it prints the results so far, marked interrupted (JSON:
+"interrupted": true, "interrupted_at": CYCLE), completes every trace file
+and exits with status 130. A second interrupt quits at once.
+
 --channels writes every wired channel's load over the measurement window (a
 trace's: the whole run) as flits and flits per cycle to a CSV file, one row
 per channel; it sets run.channels, which also lists them in the result.
@@ -76,6 +81,8 @@ func cmdRun(args []string, stdout io.Writer) error {
 		defer chf.Close()
 		cfg.Run.Channels = true
 	}
+	release := watchInterrupts()
+	defer release()
 	var res *network.Result
 	if tr.on() {
 		res, err = runTraced(cfg, tr)
@@ -109,4 +116,11 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return err
 	}
 	return runVerdict(res)
+}
+
+// startRun prints what Build found suspicious (one "flitsim: warning:" line
+// each) and makes n stop on the user's interrupt.
+func startRun(n *network.Network) {
+	warn(n.Warnings())
+	n.StopOn(&stopRequested)
 }

@@ -71,28 +71,50 @@ func cmdSearch(args []string, stdout io.Writer) error {
 		spec.Progress = func(done int) { bar.set(int64(done)) }
 		defer bar.finish()
 	}
+	release := watchInterrupts()
+	defer release()
+	spec.Stop = &stopRequested
 	o, err := search.Run(spec)
 	if err != nil {
 		return err
 	}
+	if err := printSearch(stdout, o, cfg, *out, *format); err != nil {
+		return err
+	}
+	if o.Interrupted {
+		return interruptedError("interrupted after %d of %d scenarios", o.Run, *scenarios)
+	}
+	return nil
+}
+
+// printSearch writes a search's outcome (and the replay config to out).
+func printSearch(stdout io.Writer, o *search.Outcome, cfg network.Config, out, format string) error {
+	var err error
 	var replay []byte
 	if o.Found {
 		if replay, err = search.ReplayYAML(o); err != nil {
 			return err
 		}
-		if *out != "" {
-			if err := os.WriteFile(*out, replay, 0o644); err != nil {
+		if out != "" {
+			if err := os.WriteFile(out, replay, 0o644); err != nil {
 				return fmt.Errorf("--out: %v", err)
 			}
 		}
 	}
-	if *format == "json" {
-		return writeAnyJSON(stdout, map[string]any{
+	if format == "json" {
+		doc := map[string]any{
 			"scenarios": o.Run, "found": o.Found, "scenario": o.Scenario, "packets": o.Packets,
 			"deadlock": o.Deadlock, "stalled": o.Stalled, "replay": string(replay),
-		})
+		}
+		if o.Interrupted {
+			doc["interrupted"] = true
+		}
+		return writeAnyJSON(stdout, doc)
 	}
 	if !o.Found {
+		if o.Interrupted {
+			fmt.Fprint(stdout, "interrupted: ")
+		}
 		fmt.Fprintf(stdout, "no deadlock: %d scenarios completed (%s worms, %s headers, arbiter %s on %s)\n",
 			o.Run, cfg.Multicast.Worm, cfg.Multicast.Encoding, cfg.Arbiter, describeTopology(cfg.Topology))
 		if o.Stalled > 0 {

@@ -18,7 +18,7 @@ import (
 )
 
 const sweepSynopsis = `Usage: flitsim sweep [-c FILE.yaml] [--set key=value]... --vary KEY=start:stop:step [--vary KEY2=v1,v2,v3]...
-                     [--out DIR] [--shard i/n] [--jobs J] [--format table|json|csv]
+                     [--out DIR [--resume]] [--shard i/n] [--jobs J] [--format table|json|csv]
 
 Runs a grid of experiments: the config file (default: the embedded default)
 with the --set overrides, then each point's values of the varied keys
@@ -32,6 +32,14 @@ Every point runs from the same run.seed (seeds are never varied unless you
 vary run.seed), on all cores (or --jobs), and the results come out in grid
 order. With --out DIR the sweep writes results.csv, results.json and the
 plots latency-vs-offered.svg/.png and accepted-vs-offered.svg/.png there.
+
+With --out, each point is also added to DIR/results.points.jsonl as it
+finishes. An interrupt (Ctrl-C, SIGINT or SIGTERM) stops the running points
+at the end of their cycle and drops them, writes the finished points to
+results.csv/.json (no plots) and exits with status 130; a second interrupt
+quits at once. The same command with --resume then runs only the points
+missing from DIR (it refuses a DIR made by a different sweep) and writes
+the whole results.
 
 --shard i/n runs only the points whose number is ≡ i−1 mod n and writes
 results-shard-i-of-n.csv/.json (no plots); "flitsim merge" joins the shards.
@@ -48,8 +56,12 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the points (1 ≤ i ≤ n)")
 	jobs := fs.IntP("jobs", "j", 0, "run `J` points at once (default: all cores, GOMAXPROCS)")
 	format := fs.StringP("format", "f", "table", "stdout format: table, json or csv")
+	resume := fs.Bool("resume", false, "run only the points missing from the --out `DIR` of an interrupted sweep")
 	if help, err := parseFlags(fs, sweepSynopsis, args, stdout); help || err != nil {
 		return err
+	}
+	if *resume && *out == "" {
+		return errors.New("--resume: needs --out DIR, the folder of the sweep to resume")
 	}
 	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
 		return err
@@ -78,11 +90,24 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	opts := sweep.Options{Jobs: *jobs, Stop: &stopRequested}
+	if *out != "" {
+		j, done, err := openJournal(*out, spec, shard, *resume)
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		opts.Done, opts.Finished = done, j.Add
+	}
+	release := watchInterrupts()
+	defer release()
 	update, stop := sweepProgress()
-	f, err := sweep.Run(spec, shard, sweep.Options{Jobs: *jobs, Progress: update,
-		Warn: func(l string) { warn([]string{l}) }})
+	opts.Progress = update
+	opts.Warn = func(l string) { warn([]string{l}) }
+	f, err := sweep.Run(spec, shard, opts)
 	stop()
-	if err != nil {
+	interrupted := errors.Is(err, sweep.ErrInterrupted)
+	if err != nil && !interrupted {
 		var pe *sweep.PanicError
 		if errors.As(err, &pe) {
 			return &exitError{exitInternal, fmt.Errorf("internal error: %v", err)}
@@ -90,11 +115,45 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *out != "" {
-		if err := writeSweep(*out, f, shard.Whole()); err != nil {
+		// An interrupted sweep's files hold the points finished; the plots
+		// wait for the whole sweep.
+		if err := writeSweep(*out, f, shard.Whole() && !interrupted); err != nil {
 			return err
 		}
 	}
-	return printSweep(stdout, f, *format)
+	if err := printSweep(stdout, f, *format); err != nil {
+		return err
+	}
+	if interrupted {
+		return interruptedSweep(f, *out, len(shard.Indices(spec.Points)))
+	}
+	return nil
+}
+
+// openJournal creates dir and starts the sweep's journal there, or with
+// resume reads the points an earlier run of the same sweep finished.
+func openJournal(dir string, spec *sweep.Spec, shard sweep.Shard, resume bool) (*sweep.Journal, []sweep.Row, error) {
+	if resume {
+		return sweep.ResumeJournal(dir, spec, shard)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("--out %s: cannot create the folder: %v", dir, unwrapPathErr(err))
+	}
+	j, err := sweep.CreateJournal(dir, spec, shard)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--out %s: %v", dir, err)
+	}
+	return j, nil, nil
+}
+
+// interruptedSweep is the error (exit 130) of a sweep stopped by the user
+// after points of its total were finished.
+func interruptedSweep(f *sweep.File, dir string, total int) error {
+	if dir == "" {
+		return interruptedError("interrupted: %d of %d points finished (above); with --out DIR they are kept for --resume", len(f.Rows), total)
+	}
+	return interruptedError("interrupted: %d of %d points finished and kept in %s; the same command with --resume runs the other %d",
+		len(f.Rows), total, dir, total-len(f.Rows))
 }
 
 // writeSweep writes f's JSON and CSV files into dir, and the plots if

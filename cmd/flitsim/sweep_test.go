@@ -105,7 +105,9 @@ func TestSweepShardsMergeCLI(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != "results-shard-1-of-3.csv results-shard-1-of-3.json results-shard-2-of-3.csv results-shard-2-of-3.json results-shard-3-of-3.csv results-shard-3-of-3.json" {
+	if strings.Join(names, " ") != "results-shard-1-of-3.csv results-shard-1-of-3.json results-shard-1-of-3.points.jsonl "+
+		"results-shard-2-of-3.csv results-shard-2-of-3.json results-shard-2-of-3.points.jsonl "+
+		"results-shard-3-of-3.csv results-shard-3-of-3.json results-shard-3-of-3.points.jsonl" {
 		t.Errorf("shard folder holds %q (no plots expected)", names)
 	}
 

@@ -111,6 +111,7 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 	if err != nil {
 		return nil, err
 	}
+	startRun(n)
 	o := trace.Options{Only: t.only}
 	if t.window != "" {
 		if o.Window, err = trace.ParseWindow(t.window); err != nil {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 
@@ -31,6 +32,9 @@ type Spec struct {
 	Exhaustive bool // enumerate instead of drawing at random (see Enumerate)
 	// Progress, if set, is called after every scenario with the number run.
 	Progress func(done int)
+	// Stop, if set, interrupts the search when set: the scenario running
+	// stops at the end of its cycle and is not counted (Outcome.Interrupted).
+	Stop *atomic.Bool
 }
 
 // Outcome is what a search found.
@@ -46,6 +50,8 @@ type Outcome struct {
 	// Violations adds up the simulator's invariant counters over all
 	// scenarios run (zero in a correct simulator).
 	Violations int64
+	// Interrupted is set when Spec.Stop ended the search early.
+	Interrupted bool
 }
 
 // Check validates the spec, naming the bad flag.
@@ -71,6 +77,10 @@ func (s *Spec) Check() error {
 		return inputerr.New("--flits", fmt.Sprintf("%d-%d", s.MinFlits, s.MaxFlits), "a range a-b with 1 ≤ a ≤ b")
 	case s.MinDests < 2 || s.MaxDests < s.MinDests || s.MaxDests > n:
 		return inputerr.New("--dests", fmt.Sprintf("%d-%d", s.MinDests, s.MaxDests), "a range a-b with 2 ≤ a ≤ b ≤ %d", n)
+	}
+	// The longest packet must fit cut-through and store-and-forward buffers.
+	if _, err := network.Build(s.withPackets([]string{packet(0, 0, []int{0}, s.MaxFlits)})); err != nil {
+		return fmt.Errorf("--flits %d-%d: %v", s.MinFlits, s.MaxFlits, err)
 	}
 	return nil
 }
@@ -104,6 +114,10 @@ func Run(s Spec) (*Outcome, error) {
 	}
 	out := &Outcome{}
 	for out.Run < s.Scenarios {
+		if s.Stop != nil && s.Stop.Load() {
+			out.Interrupted = true
+			break
+		}
 		pkts, ok := next()
 		if !ok {
 			break
@@ -113,9 +127,14 @@ func Run(s Spec) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
+		nw.StopOn(s.Stop)
 		r, err := nw.RunPlain()
 		if err != nil {
 			return nil, err
+		}
+		if r.Interrupted {
+			out.Interrupted = true
+			break
 		}
 		out.Run++
 		out.Violations += r.Violations.Total()

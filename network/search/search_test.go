@@ -1,6 +1,8 @@
 package search
 
 import (
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/flitsim/flitsim/network"
@@ -112,5 +114,39 @@ func TestRandomMulticastInvariants(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStop: a search interrupted after some scenarios reports those, marked
+// Interrupted, without counting the one it cut short.
+func TestStop(t *testing.T) {
+	var stop atomic.Bool
+	s := spec(chiangBase("cube", 4, "sync", "pseudo-ad", "upper-first"), 1000, 3)
+	s.Stop = &stop
+	s.Progress = func(done int) {
+		if done == 7 {
+			stop.Store(true)
+		}
+	}
+	o, err := Run(s)
+	if err != nil || !o.Interrupted || o.Run != 7 || o.Found {
+		t.Fatalf("%v %+v", err, o)
+	}
+	// Set before the search starts: no scenario is counted.
+	n := 0
+	s.Progress = func(int) { n++ }
+	if o, err := Run(s); err != nil || !o.Interrupted || o.Run != 0 || n != 0 {
+		t.Fatalf("stopped at once: %v %+v", err, o)
+	}
+}
+
+// TestCheckWholePacket: packets longer than store-and-forward buffers are
+// refused up front, naming --flits, not reported as deadlocks.
+func TestCheckWholePacket(t *testing.T) {
+	c := chiangBase("cube", 4, "async", "single", "upper-first")
+	c.Switching, c.Buffers = "saf", network.BufferConfig{Input: 8}
+	_, err := Run(spec(c, 10, 2))
+	if err == nil || !strings.Contains(err.Error(), "--flits 4-24: buffers.input: 8 is not allowed (allowed: ≥ 24: saf buffers") {
+		t.Fatalf("%v", err)
 	}
 }

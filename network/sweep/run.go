@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -26,12 +27,25 @@ const ObserveEvery = 1024
 // observer is an engine hook that only reads the cycle counter, so the
 // result is the same as network.Run's.
 func RunObserved(c network.Config, observe func(cycle int64)) (*network.Result, error) {
-	if observe == nil {
-		return network.Run(c)
-	}
+	return RunStoppable(c, observe, nil)
+}
+
+// RunStoppable is RunObserved for a run that stops at the end of the cycle
+// in which *stop is found set (nil: never), with a result marked
+// Interrupted (see network.Network.StopOn).
+func RunStoppable(c network.Config, observe func(cycle int64), stop *atomic.Bool) (*network.Result, error) {
 	n, err := network.Build(c)
 	if err != nil {
 		return nil, err
+	}
+	n.StopOn(stop)
+	return RunBuilt(n, observe)
+}
+
+// RunBuilt runs a built network like RunObserved.
+func RunBuilt(n *network.Network, observe func(cycle int64)) (*network.Result, error) {
+	if observe == nil {
+		return n.RunAkita()
 	}
 	r, err := n.RunAkitaHooked(&cycleHook{k: n.K, f: observe, next: ObserveEvery})
 	if err != nil {
@@ -79,7 +93,22 @@ type Options struct {
 	// Warn, if not nil, is given each distinct warning the points' configs
 	// raise (configs.LoadWarn), once, before any point runs.
 	Warn func(string)
+	// Stop, if not nil, interrupts the sweep when set: no point starts
+	// after it, and the running ones stop at the end of their cycle (when
+	// Runner is nil) and are dropped as unfinished.
+	Stop *atomic.Bool
+	// Done holds points finished before (a resumed sweep's): they are not
+	// run again, and come out with the others.
+	Done []Row
+	// Finished, if not nil, is called (never concurrently) with each point
+	// as it finishes, e.g. to keep it in a journal; an error stops the
+	// sweep.
+	Finished func(Row) error
 }
+
+// ErrInterrupted is returned, with the points finished so far, by a sweep
+// stopped by Options.Stop.
+var ErrInterrupted = errors.New("sweep interrupted")
 
 // Status is a sweep's progress.
 type Status struct {
@@ -101,13 +130,19 @@ func (e *PanicError) Error() string {
 }
 
 // Run loads every point of the shard (all its configs are checked before
-// any runs), runs them in parallel and returns the results in grid order,
-// whatever order they finish in. The first error in grid order is returned.
+// any runs), runs those not in opts.Done in parallel and returns the results
+// in grid order, whatever order they finish in. The first error in grid
+// order is returned. A sweep stopped by opts.Stop returns the points
+// finished (opts.Done's too) with ErrInterrupted.
 func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
-	idx := shard.Indices(spec.Points)
-	cfgs := make([]network.Config, len(idx))
+	done := map[int]Row{}
+	for _, r := range opts.Done {
+		done[r.Point] = r
+	}
+	var idx []int
+	var cfgs []network.Config
 	warned := map[string]bool{}
-	for k, i := range idx {
+	for _, i := range shard.Indices(spec.Points) {
 		c, warnings, err := spec.LoadWarn(i)
 		if err != nil {
 			return nil, err
@@ -118,24 +153,34 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 			}
 			warned[w] = true
 		}
-		cfgs[k] = c
+		if _, ok := done[i]; !ok {
+			idx, cfgs = append(idx, i), append(cfgs, c)
+		}
 	}
-	results, err := execute(cfgs, idx, opts)
-	if err != nil {
+	rows, err := execute(spec, cfgs, idx, opts)
+	if err != nil && !errors.Is(err, ErrInterrupted) {
 		return nil, err
 	}
-	f := &File{Format: Format, Sweep: *spec, Shard: shard.String(), Rows: make([]Row, len(idx))}
-	for k, i := range idx {
-		f.Rows[k] = NewRow(spec, i, results[k])
+	for _, r := range rows {
+		done[r.Point] = r
 	}
-	return f, nil
+	f := &File{Format: Format, Sweep: *spec, Shard: shard.String(), Rows: make([]Row, 0, len(done))}
+	for _, i := range shard.Indices(spec.Points) {
+		if r, ok := done[i]; ok {
+			f.Rows = append(f.Rows, r)
+		}
+	}
+	return f, err
 }
 
-// execute runs cfgs (grid points idx) on opts.Jobs workers.
-func execute(cfgs []network.Config, idx []int, opts Options) ([]*network.Result, error) {
+// execute runs cfgs (grid points idx) on opts.Jobs workers and returns the
+// rows of the points that finished, in the order they finished.
+func execute(spec *Spec, cfgs []network.Config, idx []int, opts Options) ([]Row, error) {
 	run := opts.Runner
 	if run == nil {
-		run = RunObserved
+		run = func(c network.Config, observe func(int64)) (*network.Result, error) {
+			return RunStoppable(c, observe, opts.Stop)
+		}
 	}
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -152,72 +197,107 @@ func execute(cfgs []network.Config, idx []int, opts Options) ([]*network.Result,
 		}
 	}
 	jobs = max(1, min(jobs, len(cfgs)))
-
-	exp := make([]int64, len(cfgs))
-	var st Status
-	st.Points = len(cfgs)
-	for k, c := range cfgs {
-		exp[k] = max(1, Expected(c))
-		st.Total += exp[k]
-	}
-	var mu sync.Mutex
-	report := func(delta int64, done bool) {
-		if opts.Progress == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		st.Cycles += delta
-		if done {
-			st.Done++
-		}
-		opts.Progress(st)
-	}
-	if opts.Progress != nil {
-		report(0, false)
-	}
-
-	results := make([]*network.Result, len(cfgs))
-	errs := make([]error, len(cfgs))
+	p := newPointRunner(cfgs, opts)
+	stopped := func() bool { return opts.Stop != nil && opts.Stop.Load() }
 	var next atomic.Int64
-	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Go(func() {
-			for !failed.Load() {
+			for !p.failed.Load() && !stopped() {
 				k := int(next.Add(1) - 1)
-				if k >= len(cfgs) {
+				if k >= len(cfgs) || !p.run(spec, run, k, idx[k]) {
 					return
 				}
-				var counted int64
-				var observe func(int64)
-				if opts.Progress != nil {
-					observe = func(cycle int64) {
-						if c := min(cycle, exp[k]); c > counted {
-							report(c-counted, false)
-							counted = c
-						}
-					}
-				}
-				results[k], errs[k] = runOne(run, cfgs[k], idx[k], observe)
-				if errs[k] == nil && results[k] == nil {
-					errs[k] = fmt.Errorf("sweep point %d: the run returned neither a result nor an error", idx[k])
-				}
-				if errs[k] != nil {
-					failed.Store(true)
-					return
-				}
-				report(exp[k]-counted, true)
 			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for _, err := range p.errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	return results, nil
+	if len(p.rows) < len(cfgs) && stopped() {
+		return p.rows, ErrInterrupted
+	}
+	return p.rows, nil
+}
+
+// pointRunner is the state execute's workers share.
+type pointRunner struct {
+	cfgs   []network.Config
+	opts   *Options
+	exp    []int64 // each point's expected cycles (progress)
+	mu     sync.Mutex
+	st     Status
+	rows   []Row // finished points, in the order they finished
+	errs   []error
+	failed atomic.Bool
+}
+
+func newPointRunner(cfgs []network.Config, opts Options) *pointRunner {
+	p := &pointRunner{cfgs: cfgs, opts: &opts, exp: make([]int64, len(cfgs)), errs: make([]error, len(cfgs))}
+	p.st.Points = len(cfgs)
+	for k, c := range cfgs {
+		p.exp[k] = max(1, Expected(c))
+		p.st.Total += p.exp[k]
+	}
+	if opts.Progress != nil {
+		p.report(0, false)
+	}
+	return p
+}
+
+// report advances the progress by delta cycles (and a point if done).
+func (p *pointRunner) report(delta int64, done bool) {
+	if p.opts.Progress == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st.Cycles += delta
+	if done {
+		p.st.Done++
+	}
+	p.opts.Progress(p.st)
+}
+
+// run runs point k (grid point i) and keeps its row; false stops the
+// worker (an error, or the point was interrupted).
+func (p *pointRunner) run(spec *Spec, run Runner, k, i int) bool {
+	var counted int64
+	var observe func(int64)
+	if p.opts.Progress != nil {
+		observe = func(cycle int64) {
+			if c := min(cycle, p.exp[k]); c > counted {
+				p.report(c-counted, false)
+				counted = c
+			}
+		}
+	}
+	r, err := runOne(run, p.cfgs[k], i, observe)
+	if err == nil && r == nil {
+		err = fmt.Errorf("sweep point %d: the run returned neither a result nor an error", i)
+	}
+	if err == nil && r.Interrupted {
+		return false // unfinished: not kept, run again on --resume
+	}
+	if err == nil {
+		row := NewRow(spec, i, r)
+		p.mu.Lock()
+		p.rows = append(p.rows, row)
+		if p.opts.Finished != nil {
+			err = p.opts.Finished(row)
+		}
+		p.mu.Unlock()
+	}
+	if err != nil {
+		p.errs[k] = err
+		p.failed.Store(true)
+		return false
+	}
+	p.report(p.exp[k]-counted, true)
+	return true
 }
 
 // runOne runs one point, turning a panic into a *PanicError.

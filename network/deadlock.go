@@ -191,6 +191,12 @@ func (k *Kernel) waits(b int32) bool {
 	need := 1
 	if f.Seq == 0 && k.mode != link.Wormhole {
 		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
+			if k.rear[f.Worm] == b {
+				// The tail is in this buffer already, still on the link
+				// (latency ≥ 2): it arrives by itself. (Was a self-loop:
+				// a false deadlock with no resources.)
+				return soft()
+			}
 			g.edges = append(g.edges, waitEdge{to: k.rear[f.Worm], port: -1, who: f.Worm, kind: waitTail})
 			return true
 		}

@@ -162,3 +162,20 @@ func TestStopOn(t *testing.T) {
 		t.Errorf("stopped at once: %v %+v", err, r)
 	}
 }
+
+// TestSAFLinkLatency: a store-and-forward head whose tail is already in its
+// buffer, still on a link of latency ≥ 2, waits for it; it used to be a
+// wait-for edge to its own buffer, a deadlock with no resources (found by
+// FuzzRun).
+func TestSAFLinkLatency(t *testing.T) {
+	for _, lat := range []int{2, 3, 5} {
+		c := Default()
+		c.Topology = TopologyConfig{Kind: "mesh", K: 4, N: 2}
+		c.Switching, c.Buffers, c.Link.Latency = "saf", BufferConfig{Input: 8}, lat
+		c.Run.Warmup, c.Run.Measure = 100, 1000
+		r, err := Run(c)
+		if err != nil || r.Deadlock != nil || r.MeasuredDelivered != r.MeasuredPackets || r.MeasuredPackets < 100 {
+			t.Errorf("latency %d: %v, deadlock %+v, measured %d of %d", lat, err, r.Deadlock, r.MeasuredDelivered, r.MeasuredPackets)
+		}
+	}
+}

@@ -106,6 +106,11 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	opts.Warn = func(l string) { warn([]string{l}) }
 	f, err := sweep.Run(spec, shard, opts)
 	stop()
+	return finishSweep(stdout, f, err, *out, *format, len(shard.Indices(spec.Points)), shard.Whole())
+}
+
+// finishSweep writes and prints what a sweep of total points returned.
+func finishSweep(stdout io.Writer, f *sweep.File, err error, out, format string, total int, whole bool) error {
 	interrupted := errors.Is(err, sweep.ErrInterrupted)
 	if err != nil && !interrupted {
 		var pe *sweep.PanicError
@@ -114,18 +119,18 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		}
 		return err
 	}
-	if *out != "" {
+	if out != "" {
 		// An interrupted sweep's files hold the points finished; the plots
 		// wait for the whole sweep.
-		if err := writeSweep(*out, f, shard.Whole() && !interrupted); err != nil {
+		if err := writeSweep(out, f, whole && !interrupted); err != nil {
 			return err
 		}
 	}
-	if err := printSweep(stdout, f, *format); err != nil {
+	if err := printSweep(stdout, f, format); err != nil {
 		return err
 	}
 	if interrupted {
-		return interruptedSweep(f, *out, len(shard.Indices(spec.Points)))
+		return interruptedSweep(f, out, total)
 	}
 	return nil
 }

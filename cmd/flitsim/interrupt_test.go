@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,9 +31,30 @@ func buildFlitsim(t *testing.T) string {
 // child is a flitsim process started by a test.
 type child struct {
 	cmd            *exec.Cmd
-	stdout, stderr bytes.Buffer
+	stdout, stderr lockedBuffer
 	done           chan error
 }
+
+// lockedBuffer is a bytes.Buffer that a test may read while the child's
+// output is copied into it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *lockedBuffer) Bytes() []byte { return []byte(l.String()) }
 
 func startChild(t *testing.T, bin, dir string, args ...string) *child {
 	t.Helper()
@@ -235,5 +257,44 @@ func TestRunWarnsFewPackets(t *testing.T) {
 	if !strings.HasPrefix(stderr, "flitsim: warning: traffic.flits 1000000: at load 0.2 the 64 terminals are expected to generate 0.00128 packets") ||
 		strings.Count(stderr, "\n") != 1 {
 		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestSecondInterrupt: a run stuck inside a cycle (its events trace goes
+// to a pipe nobody reads any more) cannot reach the end of the cycle; the
+// first interrupt waits for it, the second quits at once with status 130.
+func TestSecondInterrupt(t *testing.T) {
+	bin := buildFlitsim(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "events.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startChild(t, bin, dir, "run", "--set", "topology.k=3", "--set", "run.measure=10000000000", "--trace-events", fifo)
+	r, err := os.OpenFile(fifo, os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Read(make([]byte, 4096)); err != nil { // it runs
+		t.Fatal(err)
+	}
+	// Reading no more, the writer soon blocks with the pipe full.
+	time.Sleep(time.Second)
+	c.cmd.Process.Signal(syscall.SIGINT)
+	c.waitFor(t, "the interrupt notice", func() bool {
+		return strings.Contains(c.stderr.String(), "interrupted: stopping at the end of this cycle")
+	})
+	select {
+	case err := <-c.done:
+		t.Fatalf("the blocked run ended on the first interrupt (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	c.cmd.Process.Signal(syscall.SIGINT)
+	if code := c.exit(t); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr %q", code, exitInterrupted, c.stderr.String())
+	}
+	if e := c.stderr.String(); !strings.Contains(e, "flitsim: interrupted twice: quitting") {
+		t.Errorf("stderr %q", e)
 	}
 }

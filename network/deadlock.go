@@ -267,7 +267,8 @@ func (k *Kernel) spaceWait(d int32, need int) {
 // onto worms, finds a cycle of worms waiting for one another and names, for
 // each, the buffer it waits at and what it waits for. A set with no cycle
 // between different worms is a worm blocking itself (a path-based worm
-// crossing its own route), reported with its self-waits.
+// crossing its own route, a synchronous worm waiting for space its own
+// flits hold), reported with its self-waits.
 func (k *Kernel) report() *Deadlock {
 	g := &k.wg
 	type rep struct {
@@ -277,7 +278,7 @@ func (k *Kernel) report() *Deadlock {
 	// Worm-level edges, in node order (maps only here, off the hot path).
 	next := map[int32][]int32{}
 	reps := map[[2]int32]rep{}
-	var self []rep
+	var self, selfOther []rep
 	var worms []int32
 	for i, b := range g.nodes {
 		if !g.in[b] {
@@ -296,6 +297,8 @@ func (k *Kernel) report() *Deadlock {
 			if wt == wb {
 				if e.kind == waitPort {
 					self = append(self, rep{b, e})
+				} else {
+					selfOther = append(selfOther, rep{b, e})
 				}
 				continue
 			}
@@ -330,6 +333,12 @@ func (k *Kernel) report() *Deadlock {
 	}
 	if len(cycle) == 0 && len(worms) > 0 {
 		cycle = worms[:1]
+		if len(self) == 0 {
+			// No port of its own in the way: a synchronous worm whose
+			// branches wait for space its own flits hold (1-flit buffers
+			// without switch.reuse). Its waits are the resources.
+			self = selfOther
+		}
 		for _, r := range self {
 			describe(r)
 		}

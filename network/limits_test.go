@@ -179,3 +179,45 @@ func TestSAFLinkLatency(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPlainEndsLikeAkita: the plain loop stops where the Akita component
+// does; it used to skip idle cycles after the last one, to the next packet
+// due (cycles 629 instead of 159 here; found by FuzzRunKeys).
+func TestRunPlainEndsLikeAkita(t *testing.T) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "torus", K: 2, N: 1}
+	c.Arbiter, c.Traffic.Pattern, c.Multicast.Scheme = "oldest", "bit-complement", "cmin"
+	c.Buffers, c.Link.Latency, c.Switch.Delay = BufferConfig{Input: 2, Output: 3}, 3, 2
+	c.Traffic.Flits, c.Traffic.Load = FlitRange{Min: 7, Max: 7}, 0.01875
+	c.Run = RunConfig{Warmup: 50, Measure: 100, Drain: 100, Seed: 152, DeadlockCheck: 256, StallLimit: 300, Workers: 1}
+	a, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := Build(c)
+	p, err := n.RunPlain()
+	if err != nil || p.Cycles != a.Cycles || a.Cycles > 250 || p.DeliveredPackets != a.DeliveredPackets {
+		t.Errorf("plain loop: %v, cycles %d, Akita %d (window and drain end at 250)", err, p.Cycles, a.Cycles)
+	}
+}
+
+// TestSyncSelfDeadlockNamed: a synchronous worm that waits for space its own
+// flits hold (1-flit buffers, no reuse) is reported with those waits as its
+// resources; they used to be left out, an empty list (found by FuzzRunKeys).
+func TestSyncSelfDeadlockNamed(t *testing.T) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "cube", K: 4, N: 1}
+	reuse := false
+	c.Switch.Reuse = &reuse
+	c.Buffers = BufferConfig{Output: 1}
+	c.Multicast.Worm, c.Multicast.Encoding = "sync", "pseudo-ad"
+	c.Traffic.Packets = []string{"0,1,0 2 3,4"}
+	r, err := Run(c)
+	if err != nil || r.Deadlock == nil {
+		t.Fatalf("%v, deadlock %+v", err, r.Deadlock)
+	}
+	d := r.Deadlock
+	if len(d.Worms) != 1 || len(d.Resources) == 0 || !strings.Contains(strings.Join(d.Resources, " "), "moves only with its branch") {
+		t.Errorf("deadlock worms %+v, resources %q", d.Worms, d.Resources)
+	}
+}

@@ -329,6 +329,9 @@ func (n *Network) finished() bool {
 func (n *Network) RunPlain() (*Result, error) {
 	for !n.Done() {
 		n.Cycle()
+		if n.Done() {
+			break // (as Component.Tick: no jump past the end)
+		}
 		n.skipIdle()
 	}
 	if n.emitErr != nil {

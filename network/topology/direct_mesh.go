@@ -24,11 +24,12 @@ func init() {
 					Desc: "dimensions", Check: checkMeshN},
 				orderParam(func(s Spec) int { return s.N }),
 			},
-			Routings: []Routing{{Name: "dor", Aliases: []string{"dimension-order", "xy"}, New: newDOR,
-				Desc: "dimension-order routing: correct the coordinates in topology.order (on a torus the shorter way round, ties +)"}},
+			Routings: []Routing{{Name: "dor", Aliases: []string{"dimension-order", "xy", "strict"}, New: newDOR,
+				Desc: "dimension-order routing: correct the coordinates in topology.order (on a torus the shorter way round, ties by topology.tie)"}},
 			Build: func(s Spec) (*Topology, error) { return buildMeshTorus(s, torus), nil },
 		}
 		if torus {
+			k.Params = append(k.Params, tieParam)
 			k.Name = "torus"
 			k.Desc = "k-ary n-cube with wraparound links; dimension-order routing the shorter way round (ties go +)"
 		}
@@ -130,6 +131,7 @@ func newDOR(t *Topology, s Spec) (Router, error) {
 	}
 	order := orderOf(s.Order, n)
 	r := &dorRouter{k: k, n: n, torus: t.Kind == "torus", order: order, name: "dor"}
+	r.tieRandom = r.torus && k%2 == 0 && tieRandom(s)
 	// Coordinates are precomputed: Route runs per head flit, and integer
 	// division would dominate its cost.
 	r.coord = make([]int32, t.Terminals()*n)
@@ -138,46 +140,57 @@ func newDOR(t *Topology, s Spec) (Router, error) {
 			r.coord[v*n+i] = int32(v / pow[i] % k)
 		}
 	}
-	if r.nodes = t.Terminals(); r.nodes <= tableNodes {
+	// A random tie depends on the packet's draw: no table then.
+	if r.nodes = t.Terminals(); r.nodes <= tableNodes && !r.tieRandom {
 		r.port = make([]uint8, r.nodes*r.nodes)
 		for sw := range r.nodes {
 			for dst := range r.nodes {
-				r.port[sw*r.nodes+dst] = uint8(r.portTo(sw, dst))
+				r.port[sw*r.nodes+dst] = uint8(r.portTo(sw, dst, 0))
 			}
 		}
 	}
 	if !isIdentity(order) {
 		r.name += " order=" + joinInts(order)
 	}
+	if r.tieRandom {
+		r.name += " tie=random"
+	}
 	return r, nil
 }
 
 // dorRouter is dimension-order routing on a mesh or torus: correct the
 // coordinates in `order`; in a torus take the shorter way round, and on a
-// tie (distance k/2) go +.
+// tie (distance k/2) go + or, with tie random, the way bit i of w.Aux says
+// for dimension i (drawn once per packet).
 type dorRouter struct {
-	k, n  int
-	torus bool
-	order []int
-	coord []int32 // coordinate i of node v at v*n+i
-	name  string
-	nodes int
-	port  []uint8 // port at sw towards dst at sw*nodes+dst (≤ tableNodes nodes), or nil
+	k, n      int
+	torus     bool
+	tieRandom bool
+	order     []int
+	coord     []int32 // coordinate i of node v at v*n+i
+	name      string
+	nodes     int
+	port      []uint8 // port at sw towards dst at sw*nodes+dst (≤ tableNodes nodes), or nil
 }
 
 func (r *dorRouter) Name() string { return r.name }
 
-func (r *dorRouter) Init(*flit.Worm, *rand.Rand) {}
+func (r *dorRouter) Init(w *flit.Worm, rng *rand.Rand) {
+	if r.tieRandom {
+		w.Aux = rng.Uint64()
+	}
+}
 
 func (r *dorRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
 	if r.port != nil {
 		return xbar.Port(int(r.port[sw*r.nodes+int(w.Dst)]))
 	}
-	return xbar.Port(r.portTo(sw, int(w.Dst)))
+	return xbar.Port(r.portTo(sw, int(w.Dst), w.Aux))
 }
 
-// portTo is the output port at switch sw towards node dst.
-func (r *dorRouter) portTo(sw, dst int) int {
+// portTo is the output port at switch sw towards node dst (aux: the
+// packet's tie bits, used when tieRandom).
+func (r *dorRouter) portTo(sw, dst int, aux uint64) int {
 	if sw == dst {
 		return 2 * r.n
 	}
@@ -194,6 +207,9 @@ func (r *dorRouter) portTo(sw, dst int) int {
 		if r.torus {
 			delta := d - x + r.k&-b2i(d < x)
 			up = 2*delta <= r.k
+			if r.tieRandom && 2*delta == r.k {
+				up = aux>>uint(i)&1 != 0
+			}
 		}
 		return 2*i + b2i(up)
 	}

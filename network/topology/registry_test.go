@@ -50,7 +50,7 @@ func TestEveryKindBuildsWithItsDefaults(t *testing.T) {
 // routing error lists all its routing functions, and that each parameter
 // with a Check rejects a value with an error naming topology.KEY.
 func TestDeclarationsDriveErrors(t *testing.T) {
-	bad := map[string]string{"d": "0", "k": "0", "n": "0", "dims": "3", "order": "7", "path": "sideways", "path_index": "-1"}
+	bad := map[string]string{"d": "0", "k": "0", "n": "0", "dims": "3", "order": "7", "path": "sideways", "path_index": "-1", "tie": "sideways"}
 	for _, k := range Kinds() {
 		s, _ := k.Defaults()
 		s.Routing = "no-such-routing"

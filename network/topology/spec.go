@@ -29,6 +29,9 @@ type Spec struct {
 	Path string `yaml:"path" json:"path,omitempty"`
 	// PathIndex is the path taken when Path is given (0 ≤ index < 2^m).
 	PathIndex int `yaml:"path_index" json:"path_index,omitempty"`
+	// Tie is the direction a torus route takes at exactly half a ring:
+	// plus (the + way) or random (drawn once per packet and dimension).
+	Tie string `yaml:"tie" json:"tie,omitempty"`
 	// Routing is the routing function (the config's top-level routing key);
 	// empty means the kind's default.
 	Routing string `yaml:"-" json:"-"`

@@ -580,7 +580,8 @@ func TestBadSpecs(t *testing.T) {
 
 func TestKindsAndDefaults(t *testing.T) {
 	want := map[string]string{"hypercube": "ecube", "mesh": "dor", "torus": "dor", "omega": "destination-tag",
-		"baseline": "destination-tag", "butterfly": "destination-tag", "cube": "destination-tag", "esmin": "destination-tag"}
+		"baseline": "destination-tag", "butterfly": "destination-tag", "cube": "destination-tag", "esmin": "destination-tag",
+		"dshuffle": "standard", "ccc": "standard", "ccc-plus": "upfal", "shuffle-exchange": "standard"}
 	if len(Kinds()) != len(want) {
 		t.Errorf("%d kinds", len(Kinds()))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,13 +41,18 @@ func cmdList(args []string, stdout io.Writer) error {
 
 	var rows, params [][]string
 	usedBy := map[string][]string{}
-	routingDesc := map[string]string{}
+	// A routing name several kinds use with different meanings ("standard"
+	// is each network's own route) gets each kind's description.
+	routingDesc := map[string][]kindsDesc{} // name → its distinct descriptions
 	for _, k := range topology.Kinds() {
 		rows = append(rows, []string{k.Name, strings.Join(k.ParamNames(), ", "), strings.Join(k.RoutingNames(), ", "), k.Desc})
 		for _, r := range k.Routings {
 			usedBy[r.Name] = append(usedBy[r.Name], k.Name)
-			if routingDesc[r.Name] == "" {
-				routingDesc[r.Name] = r.Desc
+			ds := routingDesc[r.Name]
+			if i := slices.IndexFunc(ds, func(d kindsDesc) bool { return d.desc == r.Desc }); i >= 0 {
+				ds[i].kinds = append(ds[i].kinds, k.Name)
+			} else if r.Desc != "" {
+				routingDesc[r.Name] = append(ds, kindsDesc{[]string{k.Name}, r.Desc})
 			}
 		}
 		for _, p := range k.Params {
@@ -64,7 +70,7 @@ func cmdList(args []string, stdout io.Writer) error {
 	sort.Strings(routings)
 	rows = nil
 	for _, r := range routings {
-		rows = append(rows, []string{r, strings.Join(usedBy[r], ", "), routingDesc[r]})
+		rows = append(rows, []string{r, strings.Join(usedBy[r], ", "), routingDescText(routingDesc[r])})
 	}
 	add("Routing functions (routing)", []string{"routing", "topologies", "description"}, rows)
 
@@ -106,4 +112,22 @@ func cmdList(args []string, stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+type kindsDesc struct {
+	kinds []string
+	desc  string
+}
+
+// routingDescText is a routing's description, or when kinds describe it
+// differently each one, "kinds: description", joined by "; ".
+func routingDescText(ds []kindsDesc) string {
+	if len(ds) == 1 {
+		return ds[0].desc
+	}
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = strings.Join(d.kinds, ", ") + ": " + d.desc
+	}
+	return strings.Join(parts, "; ")
 }

@@ -31,7 +31,7 @@ func init() {
 		if torus {
 			k.Params = append(k.Params, tieParam)
 			k.Name = "torus"
-			k.Desc = "k-ary n-cube with wraparound links; dimension-order routing the shorter way round (ties go +)"
+			k.Desc = "k-ary n-cube with wraparound links; dimension-order routing the shorter way round (at half a ring as topology.tie says)"
 		}
 		Register(k)
 	}

@@ -122,8 +122,16 @@ func Kind(name string) (KindSpec, bool) {
 	return c, true
 }
 
+// routings is the kind's own routings and then RegisterRouting's. A copy
+// from Kinds or Kind already holds both: those are not added twice.
 func (k *KindSpec) routings() []Routing {
-	return append(slices.Clone(k.Routings), extra[k.Name]...)
+	rs := slices.Clone(k.Routings)
+	for _, r := range extra[k.Name] {
+		if !slices.ContainsFunc(rs, func(x Routing) bool { return x.Name == r.Name }) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
 }
 
 // Param is the kind's declaration of key, if it has one.

@@ -322,7 +322,9 @@ func TestUnusedKeysWarn(t *testing.T) {
 func TestShippedConfigsHaveNoUnusedKeys(t *testing.T) {
 	files, _ := filepath.Glob("*.yaml")
 	more, _ := filepath.Glob("chiang/*.yaml")
-	if len(files) < 3 || len(more) < 10 {
+	topos, _ := filepath.Glob("topologies/*.yaml")
+	more = append(more, topos...)
+	if len(files) < 3 || len(more) < 15 {
 		t.Fatalf("found %d and %d configs", len(files), len(more))
 	}
 	for _, f := range append(files, more...) {

@@ -180,6 +180,18 @@ func corpus() []corpusRun {
 		{"routing-esmin-latest", run(with(corpusTopologies[7].sets, window, []string{"topology.path=latest"})...)},
 		{"routing-esmin-random", run(with(corpusTopologies[7].sets, window, []string{"topology.path=random"})...)},
 		{"routing-esmin-given", run(with(corpusTopologies[7].sets, window, []string{"topology.path=given", "topology.path_index=1"})...)},
+		{"routing-hypercube-random-order", run(with(corpusTopologies[0].sets, window, []string{"routing=random-order", "traffic.load=0.2"})...)},
+		{"routing-hypercube-semi-strict", run(with(corpusTopologies[0].sets, window, []string{"routing=semi-strict", "traffic.load=0.2"})...)},
+		{"routing-mesh-random-order", run(with(mesh4, []string{"routing=random-order", "traffic.load=0.2"})...)},
+		{"routing-torus-tie-random", run(with(corpusTopologies[2].sets, window, []string{"topology.tie=random", "traffic.load=0.2"})...)},
+
+		// Brebner's networks (configs/topologies), shortened.
+		{"topology-dshuffle", fileRun("../../configs/topologies/dshuffle.yaml", "run.measure=2000")},
+		{"topology-dshuffle-shortest", fileRun("../../configs/topologies/dshuffle.yaml", "routing=shortest", "run.measure=2000")},
+		{"topology-ccc", fileRun("../../configs/topologies/ccc.yaml", "run.measure=2000")},
+		{"topology-ccc-plus", fileRun("../../configs/topologies/ccc_plus.yaml", "run.measure=2000")},
+		{"topology-shuffle-exchange", fileRun("../../configs/topologies/shuffle_exchange.yaml", "run.measure=2000")},
+		{"topology-torus-random-order", fileRun("../../configs/topologies/torus_random_order.yaml", "run.measure=2000")},
 
 		// Timing of the switch and the link.
 		{"switch-delay-2", run(with(mesh4, []string{"switch.delay=2"})...)},

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -183,6 +184,8 @@ func TestBrebnerRouteStatistics(t *testing.T) {
 		w := &flit.Worm{}
 		mean, maxLen, _ := routeStats(t, topo, c.srcs, func() uint64 { topo.Router.Init(w, rng); return w.Aux })
 		name := topo.Kind + " " + topo.Router.Name()
+		d := diameter(topo)
+		t.Logf("%-36s N=%-5d published mean %-8v measured %.6f  longest %d  diameter %d", fmt.Sprintf("%s %+v", name, sizeOf(c.spec)), topo.Terminals(), c.published, mean, maxLen, d)
 		if !math.IsNaN(c.exact) && math.Abs(mean-c.exact) > 1e-9 {
 			t.Errorf("%s %+v: mean route %.6f, closed form %.6f", name, c.spec, mean, c.exact)
 		}
@@ -193,7 +196,7 @@ func TestBrebnerRouteStatistics(t *testing.T) {
 		if maxLen != c.maxLen {
 			t.Errorf("%s %+v: longest route %d, want %d", name, c.spec, maxLen, c.maxLen)
 		}
-		if d := diameter(topo); d != c.diam {
+		if d != c.diam {
 			t.Errorf("%s %+v: diameter %d, want %d", name, c.spec, d, c.diam)
 		}
 	}
@@ -218,4 +221,31 @@ func TestDShuffleLemma35(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUpfalRouteLengths: on the CCC⁺ every Upfal route has 2s + (Δp mod s)
+// hops whatever the random flips (digest §2.4: between 2s and 3s), so the
+// mean over all pairs is 2s + (s−1)/2 and the longest 3s − 1.
+func TestUpfalRouteLengths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for s := 2; s <= 6; s++ {
+		topo := mustBuild(t, Spec{Kind: "ccc-plus", N: s})
+		w := &flit.Worm{}
+		mean, maxLen, _ := routeStats(t, topo, 0, func() uint64 { topo.Router.Init(w, rng); return w.Aux })
+		if want := 2*float64(s) + float64(s-1)/2; math.Abs(mean-want) > 1e-9 || maxLen != 3*s-1 {
+			t.Errorf("s=%d: mean %.6f (want %.6f), longest %d (want %d)", s, mean, want, maxLen, 3*s-1)
+		}
+	}
+}
+
+// sizeOf is the size parameters of s, for the log.
+func sizeOf(s Spec) string {
+	out := ""
+	for _, k := range []string{"d", "k", "n"} {
+		if s.IsSet(k) {
+			v, _ := s.Value(k)
+			out += " " + k + "=" + v
+		}
+	}
+	return out
 }

@@ -28,6 +28,7 @@ func smallTopologies() []topoCase {
 		{"butterfly2^3", TopologyConfig{Kind: "butterfly", K: 2, N: 3}},
 		{"cube2^4", TopologyConfig{Kind: "cube", K: 2, N: 4}},
 		{"esmin8:5", TopologyConfig{Kind: "esmin", Dims: IntList{1, 2, 1, 2, 0}}},
+		{"ccc3", TopologyConfig{Kind: "ccc", N: 3}},
 	}
 }
 

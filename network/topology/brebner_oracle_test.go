@@ -276,3 +276,37 @@ func TestRandomOrdersAreUniform(t *testing.T) {
 }
 
 func newWorm(src, dst int) *flit.Worm { return &flit.Worm{Src: int32(src), Dst: int32(dst)} }
+
+// TestStatelessViewsDeliver: the stateless Route of the routings that keep
+// per-packet state (multicast worms take it) reaches every destination
+// without crossing a router twice.
+func TestStatelessViewsDeliver(t *testing.T) {
+	for _, s := range []Spec{{Kind: "dshuffle", D: 2, N: 5}, {Kind: "dshuffle", D: 3, N: 3}, {Kind: "shuffle-exchange", N: 1},
+		{Kind: "shuffle-exchange", N: 6}, {Kind: "ccc-plus", N: 2}, {Kind: "ccc-plus", N: 4}} {
+		topo := mustBuild(t, s)
+		if _, ok := topo.Router.(StatefulRouter); !ok {
+			t.Fatalf("%s: not stateful", s.Kind)
+		}
+		for src := range topo.Terminals() {
+			for dst := range topo.Terminals() {
+				w := newWorm(src, dst)
+				sw, in := int(topo.InSwitch[src]), int(topo.InPort[src])
+				seen := map[int]bool{}
+				for {
+					if seen[sw] {
+						t.Fatalf("%s %d→%d: router %d crossed twice", s.Kind, src, dst, sw)
+					}
+					seen[sw] = true
+					e := topo.Switches[sw].Out[topo.Router.Route(sw, in, w).First()]
+					if e.ToTerminal() {
+						if int(e.Terminal) != dst {
+							t.Fatalf("%s %d→%d: ejected at %d", s.Kind, src, dst, e.Terminal)
+						}
+						break
+					}
+					sw, in = int(e.Switch), int(e.Port)
+				}
+			}
+		}
+	}
+}

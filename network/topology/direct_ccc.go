@@ -152,10 +152,22 @@ func (r *upfalRouter) Name() string { return "upfal" }
 
 func (r *upfalRouter) Init(w *flit.Worm, rng *rand.Rand) { w.Aux = rng.Uint64() }
 
-// Route is the stateless view: the first hop of the route.
-func (r *upfalRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
-	var st flit.RouteState
-	return r.RouteHead(sw, in, w, &st)
+// Route is the stateless view, which multicast worms take (a tree cannot
+// cross a router twice): straight on round the cycle, flipping each
+// position's bit where it differs, until the router is the destination.
+// The differing bits only ever clear, and a whole turn clears them all, so
+// no router is crossed twice.
+func (r *upfalRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
+	s := r.s
+	c, p := sw/s, sw%s
+	c2, p2 := int(w.Dst)/s, int(w.Dst)%s
+	switch {
+	case c == c2 && p == p2:
+		return xbar.Port(2)
+	case (c^c2)>>p&1 != 0:
+		return xbar.Port(1)
+	}
+	return xbar.Port(0)
 }
 
 func (r *upfalRouter) RouteHead(sw, _ int, w *flit.Worm, st *flit.RouteState) xbar.PortSet {

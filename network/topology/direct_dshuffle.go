@@ -151,22 +151,22 @@ func (r *dshuffleRouter) Name() string {
 
 func (r *dshuffleRouter) Init(*flit.Worm, *rand.Rand) {}
 
-// Route is the stateless view: the shortest route, or the standard route's
-// first hop (what RouteHead gives a fresh worm).
-func (r *dshuffleRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
-	var st flit.RouteState
-	return r.RouteHead(sw, in, w, &st)
+// Route is the stateless view, which multicast worms take (a tree cannot
+// cross a router twice): the shortest route, for both routings.
+func (r *dshuffleRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
+	dst := int(w.Dst)
+	k := r.overlap(sw, dst)
+	if k == r.n {
+		return xbar.Port(r.d)
+	}
+	return xbar.Port(dst / r.pow[r.n-k-1] % r.d)
 }
 
-func (r *dshuffleRouter) RouteHead(sw, _ int, w *flit.Worm, st *flit.RouteState) xbar.PortSet {
-	dst := int(w.Dst)
+func (r *dshuffleRouter) RouteHead(sw, in int, w *flit.Worm, st *flit.RouteState) xbar.PortSet {
 	if r.shortest {
-		k := r.overlap(sw, dst)
-		if k == r.n {
-			return xbar.Port(r.d)
-		}
-		return xbar.Port(dst / r.pow[r.n-k-1] % r.d)
+		return r.Route(sw, in, w)
 	}
+	dst := int(w.Dst)
 	k := int(st.Count)
 	if k >= r.n {
 		return xbar.Port(r.d)

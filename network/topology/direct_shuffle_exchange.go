@@ -76,10 +76,34 @@ func (r *seRouter) Name() string { return "standard" }
 
 func (r *seRouter) Init(*flit.Worm, *rand.Rand) {}
 
-// Route is the stateless view: the first hop of the route.
-func (r *seRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
-	var st flit.RouteState
-	return r.RouteHead(sw, in, w, &st)
+// Route is the stateless view, which multicast worms take (a tree cannot
+// cross a router twice). It emulates the 2-shuffle's shortest route: with L
+// the longest suffix of the router's address that is a prefix of the
+// destination's, exchange if that lengthens L, else shuffle. A shuffle
+// followed by the exchange it may call for lengthens L by at least one, and
+// an exchange never follows an exchange, so the route ends (L = n) within
+// n shuffles and crosses no router twice.
+func (r *seRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
+	dst := int(w.Dst)
+	l := r.overlap(sw, dst)
+	switch {
+	case l == r.n:
+		return xbar.Port(2)
+	case r.overlap(sw^1, dst) > l:
+		return xbar.Port(1)
+	}
+	return xbar.Port(0)
+}
+
+// overlap is the length of the longest suffix of x that is a prefix of y
+// (n when x = y).
+func (r *seRouter) overlap(x, y int) int {
+	for k := r.n; k > 0; k-- {
+		if x&(1<<k-1) == y>>(r.n-k) {
+			return k
+		}
+	}
+	return 0
 }
 
 func (r *seRouter) RouteHead(sw, _ int, w *flit.Worm, st *flit.RouteState) xbar.PortSet {

@@ -203,8 +203,9 @@ func fillMeasures(rep *layoutReport, emb *gridlayout.Embedding, nodes int, g []g
 	rep.Checked = true
 }
 
-// dshuffleBounds prints Thm 5.9's bound and fails: the d-shuffle has no
-// topology yet (issue 15 item 2), so there is nothing to lay out or check.
+// dshuffleBounds prints Thm 5.9's bound and fails: the d-shuffle's grid
+// layout (Thm 5.11–5.12, built on the Kleitman–Leighton–Lepley–Miller
+// shuffle-exchange layout) is not constructed, so there is nothing to check.
 func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) error {
 	if tc.D < 2 {
 		return badLayout("topology.d", tc.D, "an integer ≥ 2 (the d-shuffle's degree)")
@@ -224,7 +225,7 @@ func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) 
 		Topology: fmt.Sprintf("dshuffle d=%d n=%d", tc.D, tc.N), Kind: "dshuffle", D: tc.D, N: tc.N, Nodes: nodes,
 		Bisection: gridlayout.Bisection{Lower: lower,
 			LowerSource: "Brebner Thm 5.9: ⌊N/2⌋·⌈N/2⌉ standard n-step paths, at most n·d^(n−1) through an edge"},
-		Note: "no layout: the dshuffle topology comes with issue 15 item 2",
+		Note: "no layout: the d-shuffle's grid layout (Thm 5.11–5.12) is not built yet",
 	}
 	switch format {
 	case "json":
@@ -249,7 +250,7 @@ func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) 
 		}
 	}
 	return badLayout("topology.kind", tc.Kind,
-		"torus, hypercube: the d-shuffle's layout waits for its topology (issue 15 item 2); only its bisection bound is printed")
+		"torus, hypercube: the d-shuffle's grid layout (Thm 5.11–5.12) is not built yet; only its bisection bound is printed")
 }
 
 // badLayout is the one-line bad-input error (exit 2) for a topology key the

@@ -104,7 +104,7 @@ func TestLayoutSVG(t *testing.T) {
 
 func TestLayoutDShuffleBoundOnly(t *testing.T) {
 	code, out, stderr := runMain(t, "layout", "--set", "topology.kind=dshuffle", "--set", "topology.d=3", "--set", "topology.n=6", "-f", "json")
-	if code != 2 || !strings.Contains(stderr, "topology.kind: dshuffle") || !strings.Contains(stderr, "waits for its topology") {
+	if code != 2 || !strings.Contains(stderr, "topology.kind: dshuffle") || !strings.Contains(stderr, "not built yet") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	var r struct {

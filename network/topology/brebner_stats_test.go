@@ -249,3 +249,34 @@ func sizeOf(s Spec) string {
 	}
 	return out
 }
+
+// TestDShuffleEdgeLoads checks the fact Thm 5.9's bisection bound rests on
+// (digest §6.4), on the built network: under the standard route every link,
+// self-loops included, is the i-th hop of exactly d^{n−1} of the d^{2n}
+// (source, destination) pairs for each i, so it carries n·d^{n−1} routes.
+func TestDShuffleEdgeLoads(t *testing.T) {
+	for _, dn := range [][2]int{{2, 5}, {3, 3}, {4, 2}} {
+		d, n := dn[0], dn[1]
+		topo := mustBuild(t, Spec{Kind: "dshuffle", D: d, N: n})
+		load := map[[3]int]int{} // (router, output port, hop index)
+		for src := range topo.Terminals() {
+			for dst := range topo.Terminals() {
+				hops, err := Trace(topo, newWorm(src, dst))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, h := range hops[:len(hops)-1] {
+					load[[3]int{h.Switch, h.Out, i}]++
+				}
+			}
+		}
+		if want := ipow(d, n) * d * n; len(load) != want {
+			t.Fatalf("d=%d n=%d: %d (link, hop) pairs used, want %d", d, n, len(load), want)
+		}
+		for k, c := range load {
+			if c != ipow(d, n-1) {
+				t.Fatalf("d=%d n=%d: router %d port %d is hop %d of %d routes, want %d", d, n, k[0], k[1], k[2], c, ipow(d, n-1))
+			}
+		}
+	}
+}

@@ -310,3 +310,41 @@ func TestStatelessViewsDeliver(t *testing.T) {
 		}
 	}
 }
+
+// TestBrebnerRoutersDoNotAllocate: a head is routed at every switch it
+// crosses, so the routing functions (and Init) must not allocate.
+func TestBrebnerRoutersDoNotAllocate(t *testing.T) {
+	for _, s := range []Spec{{Kind: "dshuffle", D: 3, N: 4}, {Kind: "dshuffle", D: 3, N: 4, Routing: "shortest"},
+		{Kind: "ccc", N: 4, Tie: "random"}, {Kind: "ccc-plus", N: 4}, {Kind: "shuffle-exchange", N: 6},
+		{Kind: "hypercube", D: 8, Routing: "random-order"}, {Kind: "hypercube", D: 8, Routing: "semi-strict"},
+		{Kind: "mesh", K: 6, N: 3, Routing: "random-order"}, {Kind: "torus", K: 6, N: 2, Tie: "random", Routing: "random-order"},
+		{Kind: "torus", K: 6, N: 2, Tie: "random"}} {
+		topo := mustBuild(t, s)
+		rng := rand.New(rand.NewPCG(1, 1))
+		nt := topo.Terminals()
+		sr, stateful := topo.Router.(StatefulRouter)
+		w := newWorm(0, 0)
+		var st flit.RouteState
+		i, hops := 0, 0
+		if a := testing.AllocsPerRun(500, func() {
+			i++
+			w.Src, w.Dst, st = int32(i%nt), int32(i*7%nt), flit.RouteState{}
+			topo.Router.Init(w, rng)
+			sw, in := int(topo.InSwitch[w.Src]), int(topo.InPort[w.Src])
+			for {
+				ps := topo.Router.Route(sw, in, w)
+				if stateful {
+					ps = sr.RouteHead(sw, in, w, &st)
+				}
+				e := topo.Switches[sw].Out[ps.First()]
+				if e.Switch < 0 {
+					break
+				}
+				sw, in = int(e.Switch), int(e.Port)
+				hops++
+			}
+		}); a != 0 || hops == 0 {
+			t.Errorf("%s %s: %v allocations per route (%d hops)", s.Kind, topo.Router.Name(), a, hops)
+		}
+	}
+}

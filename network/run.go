@@ -84,6 +84,7 @@ func Build(c Config) (*Network, error) {
 	}
 	spec := c.Topology
 	spec.Routing = c.Routing
+	spec.Seed = c.Run.Seed
 	topo, err := topology.Build(spec)
 	if err != nil {
 		return nil, err

@@ -200,6 +200,15 @@ func (s *Spec) Set(key, value string) error {
 		v.Set(reflect.ValueOf(l))
 	case string:
 		v.SetString(value)
+	case bool:
+		b := false
+		if value != "" {
+			var err error
+			if b, err = strconv.ParseBool(strings.TrimSpace(value)); err != nil {
+				return fmt.Errorf("%q is not true or false", value)
+			}
+		}
+		v.SetBool(b)
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ func Trace(t *Topology, w *flit.Worm) ([]Hop, error) {
 // Validate checks the wiring: every link ends at an existing input port or
 // terminal, every input port is fed by exactly one output port or terminal
 // (or by none when its paired output port — same number — is unconnected, as
-// at a mesh edge), every terminal injects into one input port and is reached
+// at a mesh edge, or when t.Directed), every terminal injects into one input port and is reached
 // by exactly one output port, and no switch has more than xbar.MaxPorts ports.
 func (t *Topology) Validate() error {
 	nt := len(t.InSwitch)
@@ -124,7 +124,7 @@ func (t *Topology) Validate() error {
 			switch f := fed[off[i]+p]; {
 			case f > 1:
 				return fmt.Errorf("switch %d (%s) input %d is fed %d times", i, s.Label, p, f)
-			case f == 0 && s.Out[p].Connected():
+			case f == 0 && s.Out[p].Connected() && !t.Directed:
 				return fmt.Errorf("switch %d (%s) input %d is not fed", i, s.Label, p)
 			}
 		}

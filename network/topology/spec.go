@@ -32,9 +32,16 @@ type Spec struct {
 	// Tie is the direction a torus route takes at exactly half a ring:
 	// plus (the + way) or random (drawn once per packet and dimension).
 	Tie string `yaml:"tie" json:"tie,omitempty"`
+	// Symmetric asks for a symmetric member of a random class (a
+	// permutation cube whose every link s→t has its reverse t→s).
+	Symmetric bool `yaml:"symmetric" json:"symmetric,omitempty"`
 	// Routing is the routing function (the config's top-level routing key);
 	// empty means the kind's default.
 	Routing string `yaml:"-" json:"-"`
+	// Seed is the run's seed (run.seed): kinds whose members are drawn at
+	// random (a pseudocube's links) draw them from it, so one seed is one
+	// network. Like Routing it is set by the caller, not a topology key.
+	Seed uint64 `yaml:"-" json:"-"`
 }
 
 // Value is the value of the parameter key (a yaml key of Spec, e.g. "k") as
@@ -52,6 +59,8 @@ func (s Spec) Value(key string) (v string, ok bool) {
 		return joinInts(x), true
 	case string:
 		return x, true
+	case bool:
+		return strconv.FormatBool(x), true
 	}
 	return "", false
 }

@@ -54,6 +54,12 @@ type Topology struct {
 	// when nil, ports are named by number.
 	PortNames []string
 
+	// Directed marks a network of unidirectional links whose in- and
+	// out-degrees differ per switch (a pseudocube, an enhanced cube): an
+	// input port may then be unfed although its paired output port has a
+	// link. Otherwise every connected output's paired input is fed.
+	Directed bool
+
 	Router Router
 }
 

@@ -1,0 +1,117 @@
+package topology
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/flitsim/flitsim/flit"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+// The folded cube (Adams & Siegel; Varvarigos 1992 Definition 4 and the
+// folded-cube paper §2): the binary d-cube plus a complementary link from
+// every node s to s ⊕ 1^d. Router i serves terminal i.
+
+func init() {
+	Register(KindSpec{
+		Name: "folded-cube",
+		Desc: "binary d-cube plus a complement link s→s⊕1…1 per node (degree d+1, diameter ⌈d/2⌉); shortest routes take the complement link first when more than half the bits differ",
+		Params: []Param{
+			{Key: "d", Default: "4", Allowed: "an integer from 2 to 20 (2^d routers)",
+				Desc: "dimension: 2^d nodes",
+				Check: func(s Spec) string {
+					if s.D < 2 || s.D > 20 {
+						return "an integer from 2 to 20 (2^d routers)"
+					}
+					return ""
+				}},
+			orderParam(func(s Spec) int { return s.D }),
+		},
+		Routings: []Routing{
+			{Name: "shortest", Aliases: []string{"minimal"}, New: newFoldedShortest,
+				Desc: "a shortest path: the complement link first when it is shorter (h > (d+1)/2 differing bits), then the differing bits in topology.order"},
+		},
+		Build: buildFoldedCube,
+	})
+}
+
+// buildFoldedCube wires the d-cube (port j, j < d, along dimension j, as in
+// buildHypercube), the complement link on port d (arriving on port d of
+// s⊕1^d) and the terminal on port d+1.
+func buildFoldedCube(s Spec) (*Topology, error) {
+	d := s.D
+	n := 1 << d
+	all := n - 1
+	t := &Topology{
+		Switches: newSwitches(n, d+2),
+		InSwitch: make([]int32, n),
+		InPort:   make([]int32, n),
+		Radix:    2,
+		Digits:   d,
+	}
+	for i := range t.Switches {
+		sw := &t.Switches[i]
+		sw.Label = fmt.Sprintf("n%d", i)
+		for j := 0; j < d; j++ {
+			sw.Out[j] = End{Switch: int32(i ^ 1<<j), Port: int32(j), Terminal: -1}
+		}
+		sw.Out[d] = End{Switch: int32(i ^ all), Port: int32(d), Terminal: -1}
+		sw.Out[d+1] = End{Switch: -1, Terminal: int32(i)}
+		t.InSwitch[i] = int32(i)
+		t.InPort[i] = int32(d + 1)
+	}
+	t.PortNames = make([]string, d+2)
+	for j := 0; j < d; j++ {
+		t.PortNames[j] = fmt.Sprintf("d%d", j)
+	}
+	t.PortNames[d] = "c"
+	t.PortNames[d+1] = "local"
+	return t, nil
+}
+
+// FoldedDistance is the length of a shortest path between folded-cube
+// nodes a and b: min(h, d+1−h) for Hamming distance h (digest 000b §2.7).
+func FoldedDistance(d, a, b int) int {
+	h := bits.OnesCount(uint(a ^ b))
+	return min(h, d+1-h)
+}
+
+func newFoldedShortest(_ *Topology, s Spec) (Router, error) {
+	r := &foldedRouter{d: s.D, order: orderOf(s.Order, s.D), name: "shortest"}
+	if !isIdentity(r.order) {
+		r.name += " order=" + joinInts(r.order)
+	}
+	return r, nil
+}
+
+// foldedRouter takes the complement link when more than (d+1)/2 bits
+// differ (then d−h < h remain), else corrects the differing bits in order.
+// With d odd and h = (d+1)/2 both ways are shortest; it goes direct. The
+// complement link is only ever taken first, and the bits in one fixed
+// order, so the channel dependencies are acyclic (c, then order[0], …):
+// wormhole routing cannot deadlock.
+type foldedRouter struct {
+	d     int
+	order []int
+	name  string
+}
+
+func (r *foldedRouter) Name() string                { return r.name }
+func (r *foldedRouter) Init(*flit.Worm, *rand.Rand) {}
+
+func (r *foldedRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
+	diff := sw ^ int(w.Dst)
+	if diff == 0 {
+		return xbar.Port(r.d + 1)
+	}
+	if 2*bits.OnesCount(uint(diff)) > r.d+1 {
+		return xbar.Port(r.d)
+	}
+	for _, j := range r.order {
+		if diff>>j&1 != 0 {
+			return xbar.Port(j)
+		}
+	}
+	return 0
+}

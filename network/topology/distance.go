@@ -87,8 +87,12 @@ func GraphDistances(t *Topology) (Distances, error) {
 
 // RouteDistances traces t's routing function (Trace) from every terminal
 // to every terminal, self included, and counts the links each route
-// crosses between switches. Router.Init runs per packet with rng first.
+// crosses between switches. Router.Init runs per packet with rng first (a
+// fixed stream when rng is nil).
 func RouteDistances(t *Topology, rng *rand.Rand) (Distances, error) {
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(1, 2))
+	}
 	n := t.Terminals()
 	d := Distances{Terminals: n}
 	for src := range n {

@@ -660,6 +660,11 @@ func TestRouteDoesNotAllocate(t *testing.T) {
 		{Kind: "butterfly", K: 4, N: 3},
 		{Kind: "esmin", Dims: []int{1, 2, 1, 2, 0}, Path: "random"},
 		{Kind: "esmin", Dims: []int{1, 2, 1, 2, 0}, Path: "latest"},
+		{Kind: "folded-cube", D: 6},
+		{Kind: "pseudocube", D: 6},
+		{Kind: "permutation-cube", D: 6},
+		{Kind: "enhanced-cube", D: 6},
+		{Kind: "enhanced-cube", D: 6, Routing: "valiant"},
 	} {
 		topo := mustBuild(t, s)
 		w := &flit.Worm{Src: 1, Dst: int32(topo.Terminals() - 1), Aux: 3}

@@ -160,6 +160,8 @@ type distances struct {
 	max     int
 	minHops int
 	n       int
+	sum     int64
+	hist    []int // hist[h]: packets that crossed h links
 }
 
 // allPairs sends one single-flit packet between every ordered pair of
@@ -184,6 +186,10 @@ func allPairs(t network.TopologyConfig, self bool) (distances, error) {
 		cnt++
 		d.max = max(d.max, h)
 		d.minHops = min(d.minHops, h)
+		for len(d.hist) <= h {
+			d.hist = append(d.hist, 0)
+		}
+		d.hist[h]++
 	}
 	nt := k.Topo.Terminals()
 	want := 0
@@ -202,6 +208,7 @@ func allPairs(t network.TopologyConfig, self bool) (distances, error) {
 		}
 	}
 	d.n = cnt
+	d.sum = sum
 	d.mean = float64(sum) / float64(cnt)
 	return d, nil
 }

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -109,5 +110,25 @@ func TestFoldedCubeRoutes(t *testing.T) {
 	}
 	if FoldedDistance(5, 0, 0b11111) != 1 || FoldedDistance(5, 0, 0b00111) != 3 || FoldedDistance(4, 0, 0b0111) != 2 {
 		t.Error("FoldedDistance")
+	}
+}
+
+// On networks whose routing is minimal the built graph's distances and the
+// routes' agree pair for pair in total: hypercube, mesh and torus (with
+// 65 to 100 sources, so more than one BFS batch of 64).
+func TestGraphDistancesMatchMinimalRoutes(t *testing.T) {
+	for _, s := range []Spec{{Kind: "hypercube", D: 7}, {Kind: "mesh", K: 10, N: 2}, {Kind: "torus", K: 5, N: 3}, {Kind: "mesh", K: 65, N: 1}} {
+		topo := mustBuild(t, s)
+		g, err := GraphDistances(topo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := RouteDistances(topo, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(g) != fmt.Sprint(r) {
+			t.Errorf("%+v: graph %v, routes %v", s, g, r)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package topology
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
@@ -43,46 +44,90 @@ func (d *Distances) add(h int, count int64) {
 
 // GraphDistances is the shortest-path distance distribution of t's switch
 // graph (links between switches, each one hop, in their direction) between
-// the switches its terminals attach to. It fails if some terminal cannot
-// reach another. It costs a BFS per switch that has terminals.
+// the switches its terminals attach to — for direct networks, where a
+// terminal injects into and ejects from one switch. It fails if some
+// terminal cannot reach another. It runs the BFS from 64 sources at once, one bit per
+// source in a word per switch, so a level costs one pass over the links.
 func GraphDistances(t *Topology) (Distances, error) {
 	ns := len(t.Switches)
 	terms := make([]int64, ns) // terminals per switch
 	for _, s := range t.InSwitch {
 		terms[s]++
 	}
+	var srcs []int32
+	off := make([]int32, ns+1) // out-neighbours of u: adj[off[u]:off[u+1]]
+	var adj []int32
+	for u, sw := range t.Switches {
+		if terms[u] > 0 {
+			srcs = append(srcs, int32(u))
+		}
+		for _, e := range sw.Out {
+			if e.Switch >= 0 {
+				adj = append(adj, e.Switch)
+			}
+		}
+		off[u+1] = int32(len(adj))
+	}
 	d := Distances{Terminals: t.Terminals()}
-	dist := make([]int32, ns)
-	queue := make([]int32, 0, ns)
-	for src := range ns {
-		if terms[src] == 0 {
-			continue
+	seen := make([]uint64, ns)
+	front := make([]uint64, ns)
+	next := make([]uint64, ns)
+	for b := 0; b < len(srcs); b += 64 {
+		batch := srcs[b:min(b+64, len(srcs))]
+		clear(seen)
+		clear(front)
+		for i, s := range batch {
+			front[s] |= 1 << i
+			seen[s] |= 1 << i
 		}
-		for i := range dist {
-			dist[i] = -1
-		}
-		dist[src] = 0
-		queue = append(queue[:0], int32(src))
-		for q := 0; q < len(queue); q++ {
-			u := queue[q]
-			for _, e := range t.Switches[u].Out {
-				if e.Switch >= 0 && dist[e.Switch] < 0 {
-					dist[e.Switch] = dist[u] + 1
-					queue = append(queue, e.Switch)
+		for level := 0; ; level++ {
+			more := false
+			for v, f := range front {
+				if f != 0 && terms[v] > 0 {
+					d.add(level, terms[v]*batchWeight(f, batch, terms))
 				}
 			}
+			clear(next)
+			for u, f := range front {
+				if f == 0 {
+					continue
+				}
+				for _, v := range adj[off[u]:off[u+1]] {
+					next[v] |= f
+				}
+			}
+			for v := range next {
+				next[v] &^= seen[v]
+				seen[v] |= next[v]
+				more = more || next[v] != 0
+			}
+			if !more {
+				break
+			}
+			front, next = next, front
+		}
+		full := uint64(1)<<len(batch) - 1
+		if len(batch) == 64 {
+			full = ^uint64(0)
 		}
 		for v := range ns {
-			if terms[v] == 0 {
-				continue
+			if terms[v] > 0 && seen[v] != full {
+				miss := batch[bits.TrailingZeros64(full&^seen[v])]
+				return d, fmt.Errorf("switch %s cannot reach switch %s", t.Switches[miss].Label, t.Switches[v].Label)
 			}
-			if dist[v] < 0 {
-				return d, fmt.Errorf("switch %s cannot reach switch %s", t.Switches[src].Label, t.Switches[v].Label)
-			}
-			d.add(int(dist[v]), terms[src]*terms[v])
 		}
 	}
 	return d, nil
+}
+
+// batchWeight is the number of terminals on the sources whose bits are
+// set in f.
+func batchWeight(f uint64, batch []int32, terms []int64) int64 {
+	var w int64
+	for ; f != 0; f &= f - 1 {
+		w += terms[batch[bits.TrailingZeros64(f)]]
+	}
+	return w
 }
 
 // RouteDistances traces t's routing function (Trace) from every terminal

@@ -29,6 +29,8 @@ func smallTopologies() []topoCase {
 		{"cube2^4", TopologyConfig{Kind: "cube", K: 2, N: 4}},
 		{"esmin8:5", TopologyConfig{Kind: "esmin", Dims: IntList{1, 2, 1, 2, 0}}},
 		{"ccc3", TopologyConfig{Kind: "ccc", N: 3}},
+		{"folded-cube3", TopologyConfig{Kind: "folded-cube", D: 3}},
+		{"enhanced-cube3", TopologyConfig{Kind: "enhanced-cube", D: 3}},
 	}
 }
 

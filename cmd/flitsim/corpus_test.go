@@ -208,6 +208,7 @@ func corpus() []corpusRun {
 			"traffic.packets=0,1,2;3;9;12,6", "run.warmup=0", "run.measure=1"})...)},
 		{"trace-file", run(with(corpusTopologies[1].sets, []string{"traffic.trace=testdata/corpus-trace.csv"})...)},
 	}
+	rs = append(rs, corpusVarvarigos()...)
 	return append(rs, corpusGrid()...)
 }
 

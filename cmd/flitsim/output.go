@@ -147,6 +147,9 @@ func describeTopology(t network.TopologyConfig) string {
 	if len(t.Order) > 0 {
 		add("order", t.Order)
 	}
+	if t.Symmetric {
+		add("symmetric", true)
+	}
 	if t.Path != "" {
 		add("path", t.Path)
 		if t.Path == "given" {

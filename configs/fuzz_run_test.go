@@ -118,7 +118,8 @@ func FuzzRun(f *testing.F) {
 // Values the structured target picks from (those the loader rejects for
 // a topology are skipped like any bad config).
 var (
-	fuzzKinds    = []string{"mesh", "torus", "hypercube", "omega", "baseline", "butterfly", "cube", "esmin"}
+	fuzzKinds = []string{"mesh", "torus", "hypercube", "omega", "baseline", "butterfly", "cube", "esmin",
+		"folded-cube", "pseudocube", "permutation-cube", "enhanced-cube"}
 	fuzzModes    = []string{"wormhole", "vct", "saf"}
 	fuzzArbiters = []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
 	fuzzPatterns = []string{"uniform", "bit-complement", "bit-reversal", "perfect-shuffle", "transpose", "tornado",
@@ -158,6 +159,14 @@ func FuzzRunKeys(f *testing.F) {
 		switch pick(fuzzKinds, kind) {
 		case "hypercube":
 			sets = append(sets, fmt.Sprintf("topology.d=%d", 1+n%6))
+		case "folded-cube":
+			sets = append(sets, fmt.Sprintf("topology.d=%d", 2+n%5))
+		case "pseudocube", "permutation-cube", "enhanced-cube":
+			// k picks the routing (enhanced cube) or a symmetric member.
+			sets = append(sets, fmt.Sprintf("topology.d=%d", 1+n%6), fmt.Sprintf("topology.symmetric=%v", k%2 == 1))
+			if pick(fuzzKinds, kind) == "enhanced-cube" {
+				sets = append(sets, "routing="+pick([]string{"greedy", "valiant"}, k))
+			}
 		case "esmin":
 			sets = append(sets, "topology.dims="+pick(fuzzDims, n), "topology.path="+pick([]string{"first", "latest", "random"}, k))
 		case "mesh", "torus":

@@ -74,3 +74,52 @@ func TestVarvarigosKindsDeliverAllPairs(t *testing.T) {
 		}
 	}
 }
+
+// An enhanced cube may draw an extra link from a node to itself, and give
+// a router several extra in-links (ports above the terminal's): a member
+// with both routes and delivers every pair, greedy and valiant, wormhole.
+func TestEnhancedCubeSelfLoopAndExtraPorts(t *testing.T) {
+	const d = 3
+	seed := uint64(0)
+	for s := uint64(1); s < 200 && seed == 0; s++ {
+		topo, err := topology.Build(topology.Spec{Kind: "enhanced-cube", D: d, Seed: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		loop, wide := false, false
+		for v, sw := range topo.Switches {
+			loop = loop || sw.Out[d].Switch == int32(v)
+			wide = wide || len(sw.Out) > d+3
+		}
+		if loop && wide {
+			seed = s
+		}
+	}
+	if seed == 0 {
+		t.Fatal("no seed below 200 draws a self-loop and a router with two extra in-links")
+	}
+	for _, routing := range []string{"greedy", "valiant"} {
+		c := Default()
+		c.Topology = TopologyConfig{Kind: "enhanced-cube", D: d}
+		c.Routing = routing
+		c.Run.Seed = seed
+		c.Run.Workers = 1
+		c.Traffic.Packets = nil
+		for src := range 1 << d {
+			for dst := range 1 << d {
+				c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("0,%d,%d,6", src, dst))
+			}
+		}
+		net, err := Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := net.RunPlain()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Deadlock != nil || r.Stall != nil || r.Violations.Total() != 0 || r.DeliveredPackets != 64 {
+			t.Fatalf("%s seed %d: delivered %d of 64, deadlock %v, violations %+v", routing, seed, r.DeliveredPackets, r.Deadlock, r.Violations)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"testing"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
 )
 
 // links lists each node's out-link targets on ports 0..n−1.
@@ -264,6 +266,35 @@ func TestRandomClassesGraphDistances(t *testing.T) {
 			if k == "pseudocube" && (g.MeanDistinct() < float64(d)/4+0.9-0.2 || g.MeanDistinct() > float64(d)/4+0.9+0.2) {
 				t.Errorf("pseudocube d=%d: MID %v, d/4+0.9 = %v", d, g.MeanDistinct(), float64(d)/4+0.9)
 			}
+		}
+	}
+}
+
+// A member needing more than xbar.MaxPorts ports at a router is refused
+// with an error naming run.seed: node 0 gets its 6 cube in-links and k
+// dimension-6 links, on k + 7 ports (the terminal's included).
+func TestDirectedTooManyInLinks(t *testing.T) {
+	const d = 7
+	for _, k := range []int{57, 58} {
+		out := make([][]int32, 1<<d)
+		for v := range out {
+			out[v] = make([]int32, d)
+			for i := range d {
+				out[v][i] = int32(v ^ 1<<i)
+			}
+			if v >= 64 && v < 64+k {
+				out[v][d-1] = 0
+			}
+		}
+		topo, err := buildDirected(d, d, out, dimNames(d), 42)
+		if k == 57 {
+			if err != nil || len(topo.Switches[0].Out) != 64 {
+				t.Fatalf("k=%d: %v", k, err)
+			}
+			continue
+		}
+		if e, ok := inputerr.As(err); !ok || e.Key != "run.seed" || e.Value != "42" {
+			t.Fatalf("k=%d: %v", k, err)
 		}
 	}
 }

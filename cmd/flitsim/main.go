@@ -7,6 +7,7 @@
 //	flitsim sweep [-c FILE] [--set key=value]... --vary KEY=start:stop:step... [--out DIR] [--shard i/n] [--jobs J]
 //	flitsim merge --out DIR FILE.json... | DIR
 //	flitsim layout [-c FILE] [--set key=value]... [--format table|json|svg]
+//	flitsim distances [-c FILE] [--set key=value]... [--seed N] [--format table|json]
 //	flitsim completion bash|zsh|fish
 //	flitsim --version
 //	flitsim help
@@ -102,6 +103,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdSearch(rest, stdout)
 	case "layout":
 		return cmdLayout(rest, stdout)
+	case "distances":
+		return cmdDistances(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	case "version", "--version":
@@ -133,6 +136,8 @@ Usage:
   flitsim layout [flags]       lay out the torus or hypercube on a grid (Brebner ch. 5),
                                check it and print its area, bisection bounds and edge
                                lengths, or draw it (--format svg)
+  flitsim distances [flags]    diameter, mean internode distance and distance histogram
+                               of the network (BFS) and of its routes
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags
@@ -155,10 +160,10 @@ Exit status:
 func cmdHelp(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout", "completion":
+		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout", "distances", "completion":
 			return dispatch([]string{args[0], "-h"}, stdout)
 		}
-		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout, completion)", args[0])
+		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout, distances, completion)", args[0])
 	}
 	_, err := io.WriteString(stdout, usage)
 	return err

@@ -16,6 +16,7 @@ type Distances struct {
 	Terminals int
 	Hist      []int64 // Hist[h]: ordered pairs (self-pairs included) at distance h
 	Sum       int64   // Σ distance over all ordered pairs
+	SelfSum   int64   // Σ distance over the pairs source = destination (a MIN's routes cross it)
 }
 
 // Diameter is the largest distance.
@@ -31,7 +32,7 @@ func (d Distances) MeanAll() float64 {
 // MeanDistinct is the mean over the N(N−1) pairs with source ≠ destination.
 func (d Distances) MeanDistinct() float64 {
 	n := float64(d.Terminals)
-	return float64(d.Sum) / (n * (n - 1))
+	return float64(d.Sum-d.SelfSum) / (n * (n - 1))
 }
 
 func (d *Distances) add(h int, count int64) {
@@ -149,6 +150,9 @@ func RouteDistances(t *Topology, rng *rand.Rand) (Distances, error) {
 				return d, err
 			}
 			d.add(len(hops)-1, 1)
+			if src == dst {
+				d.SelfSum += int64(len(hops) - 1)
+			}
 		}
 	}
 	return d, nil

@@ -1,26 +1,34 @@
 // Package plot draws a sweep's load curves: mean latency and accepted
-// throughput against the measured offered load, one line per combination of
-// the varied keys other than the load (traffic.load if it is varied,
-// otherwise the last varied key), as SVG and PNG.
+// throughput against the measured offered load, one curve per combination
+// of the varied keys other than the load (traffic.load if it is varied,
+// otherwise the last varied key), as SVG and as a 1920 × 1200 PNG.
 //
-// A deadlocked point has no meaningful latency: it is left out of the lines
-// and named in the legend. Saturated points (accepted less than offered,
-// see network.Judge) and incomplete ones (measured packets not all
-// delivered) are drawn, ringed.
+// The latency plot's axis is clipped at ClipFactor × the zero-load latency
+// (rounded up to a tick) when a point lies above that, so the region below
+// saturation fills the plot; a point above is drawn as an arrow on the top
+// edge. Each point has its 95 % confidence interval (latency_ci95) as an
+// error bar, and a dashed line shows the zero-load latency of the README's
+// closed form (network.ZeroLoadLatency). Saturated points (accepted less
+// than offered, see network.Judge) are ringed and incomplete ones (measured
+// packets not all delivered) boxed; each curve's legend entry gives its
+// saturation throughput (see Saturation). A deadlocked point has no
+// meaningful latency: it is left out of the lines and named in the legend.
 package plot
 
 import (
 	"fmt"
 	"image/color"
-	"math"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/flitsim/flitsim/network/sweep"
 )
@@ -31,25 +39,24 @@ var Files = []string{
 	"accepted-vs-offered.svg", "accepted-vs-offered.png",
 }
 
-// Size of the plots.
-const (
-	Width  = 7 * vg.Inch
-	Height = 4.5 * vg.Inch
-)
-
 // LoadKey is the key whose values run along a curve.
 const LoadKey = "traffic.load"
+
+// ClipFactor is where the latency axis is clipped, in multiples of the
+// largest zero-load latency of the curves (or, where the formula does not
+// apply, of the lowest mean latency measured).
+const ClipFactor = 4
 
 // Write draws f's two plots into dir as SVG and PNG (the names in Files).
 func Write(dir string, f *sweep.File) error {
 	for _, kind := range []Kind{Latency, Accepted} {
-		p, err := Draw(f, kind)
+		fig, err := Draw(f, kind)
 		if err != nil {
 			return err
 		}
 		for _, ext := range []string{".svg", ".png"} {
 			name := filepath.Join(dir, kind.file+ext)
-			if err := p.Save(Width, Height, name); err != nil {
+			if err := fig.save(name); err != nil {
 				return fmt.Errorf("%s: cannot write plot: %v", name, err)
 			}
 		}
@@ -71,153 +78,296 @@ var (
 		func(r *sweep.Row) float64 { return float64(r.Throughput) }}
 )
 
-// curve is one line: the rows of one combination of the other keys.
-type curve struct {
-	label string
-	rows  []*sweep.Row
+// Figure is a drawn plot with its legend, which is boxed at the top left
+// of the data area.
+type Figure struct {
+	Plot   *gplot.Plot
+	Legend gplot.Legend
 }
 
-// curves groups f's rows (in grid order) by the varied keys other than the
-// load key.
-func curves(f *sweep.File) (out []*curve) {
-	vary := f.Sweep.Vary
-	if len(vary) == 0 {
-		return []*curve{{label: "measured", rows: rowPtrs(f)}}
-	}
-	loadKey := vary[len(vary)-1].Key
-	for _, v := range vary {
-		if v.Key == LoadKey {
-			loadKey = LoadKey
-		}
-	}
-	byLabel := map[string]*curve{}
-	for i := range f.Rows {
-		r := &f.Rows[i]
-		var parts []string
-		for _, kv := range r.Values {
-			if kv.Key != loadKey {
-				parts = append(parts, kv.Key+"="+kv.Value)
-			}
-		}
-		label := strings.Join(parts, ", ")
-		c := byLabel[label]
-		if c == nil {
-			c = &curve{label: label}
-			byLabel[label] = c
-			out = append(out, c)
-		}
-		c.rows = append(c.rows, r)
-	}
-	if len(out) == 1 && out[0].label == "" {
-		for _, v := range vary {
-			if v.Key == loadKey {
-				out[0].label = v.Key + "=" + v.Spec
-			}
-		}
-	}
-	return out
+// Render draws the figure on c.
+func (fig *Figure) Render(c draw.Canvas) {
+	fig.Plot.Draw(c)
+	legendBox(c, fig.Plot, &fig.Legend)
 }
 
-func rowPtrs(f *sweep.File) []*sweep.Row {
-	out := make([]*sweep.Row, len(f.Rows))
-	for i := range f.Rows {
-		out[i] = &f.Rows[i]
+// save writes the figure as SVG or PNG, by name's extension.
+func (fig *Figure) save(name string) error {
+	var w io.WriterTo
+	switch filepath.Ext(name) {
+	case ".png":
+		c := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))
+		fig.Render(draw.New(c))
+		w = vgimg.PngCanvas{Canvas: c}
+	default:
+		c := vgsvg.New(Width, Height)
+		fig.Render(draw.New(c))
+		w = c
 	}
-	return out
+	out, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := w.WriteTo(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Draw makes one plot (Latency or Accepted) of f.
-func Draw(f *sweep.File, k Kind) (*gplot.Plot, error) {
+func Draw(f *sweep.File, k Kind) (*Figure, error) {
 	p := gplot.New()
+	styleAxes(p)
 	p.Title.Text = k.title
+	if setup := describeSetup(f); setup != "" {
+		p.Title.Text += ": " + setup
+	}
 	p.X.Label.Text = "offered load, measured (flits/node/cycle)"
 	p.Y.Label.Text = k.ylabel
-	p.Legend.Top = true
-	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
+	fig := &Figure{Plot: p, Legend: gplot.NewLegend()}
+	fig.Legend.TextStyle.Font = sans(legendSize)
+	fig.Legend.Top, fig.Legend.Left = true, true
+	fig.Legend.ThumbnailWidth = vg.Points(28)
+	fig.Legend.Padding = vg.Points(4)
 
 	cs := curves(f)
-	var deadlocked []*sweep.Row
-	var incomplete plotter.XYs
-	maxX := 0.0
-	points := 0
+	d := &drawing{fig: fig, kind: k}
+	if k.file == Latency.file {
+		d.zero, d.whys = zeroLoads(f, cs)
+		d.clipAt(cs)
+	}
 	for i, c := range cs {
-		var xys plotter.XYs
+		if err := d.curve(i, c); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.finish(f, cs); err != nil {
+		return nil, err
+	}
+	return fig, nil
+}
+
+// drawing is the state of one Draw.
+type drawing struct {
+	fig  *Figure
+	kind Kind
+	// zero is each curve's zero-load latency (NaN: none), whys why not.
+	zero []float64
+	whys []string
+	// clip is the latency axis' top when clipped (0: not clipped), clipStep
+	// its tick step and clipBase what it is a multiple of.
+	clip, clipStep float64
+	clipBase       string
+	// maxX and maxY are the largest values drawn (maxY with error bars).
+	maxX, maxY float64
+	points     int
+	// off holds the points above the clipped axis.
+	off                   offScale
+	saturated, incomplete plotter.XYs
+	deadlocked            []*sweep.Row
+}
+
+func (d *drawing) y(r *sweep.Row) float64 { return d.kind.y(r) }
+
+// clipAt sets the clip from the zero-load latencies, or from the lowest
+// measured latency where there are none, if any point lies above it.
+func (d *drawing) clipAt(cs []*curve) {
+	base, what := 0.0, "zero-load latency"
+	for _, t := range d.zero {
+		if finite(t) {
+			base = max(base, t)
+		}
+	}
+	var highest float64
+	lowest := 0.0
+	for _, c := range cs {
 		for _, r := range c.rows {
-			if r.DeadlockCycle != nil {
-				deadlocked = append(deadlocked, r)
-				continue
-			}
-			x, y := float64(r.Offered), k.y(r)
-			if !finite(x) || !finite(y) {
-				continue
-			}
-			xys = append(xys, plotter.XY{X: x, Y: y})
-			maxX = max(maxX, x)
-			if r.Saturated || r.Incomplete {
-				incomplete = append(incomplete, plotter.XY{X: x, Y: y})
+			if y := d.y(r); drawn(r) && finite(y) {
+				highest = max(highest, y)
+				if lowest == 0 || y < lowest {
+					lowest = y
+				}
 			}
 		}
-		if len(xys) == 0 {
+	}
+	if base == 0 {
+		base, what = lowest, "lowest mean latency measured"
+	}
+	if base <= 0 || highest <= ClipFactor*base {
+		return
+	}
+	d.clip, d.clipStep = axisTop(ClipFactor * base)
+	d.clipBase = fmt.Sprintf("%g× %s %.3g", float64(ClipFactor), what, base)
+}
+
+// curve draws curve i: its line and markers, error bars (latency), and
+// collects its saturated, incomplete and deadlocked points.
+func (d *drawing) curve(i int, c *curve) error {
+	var line, marks plotter.XYs
+	var bars []errBar
+	for _, r := range c.rows {
+		if r.DeadlockCycle != nil {
+			d.deadlocked = append(d.deadlocked, r)
 			continue
 		}
-		points += len(xys)
-		line, marks, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return nil, err
+		x, y := float64(r.Offered), d.y(r)
+		if !finite(x) || !finite(y) {
+			continue
 		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(i / 7)
-		marks.Color = plotutil.Color(i)
-		marks.Shape = plotutil.Shape(i)
-		p.Add(line, marks)
-		p.Legend.Add(c.label, line, marks)
+		line = append(line, plotter.XY{X: x, Y: y})
+		d.maxX = max(d.maxX, x)
+		d.maxY = max(d.maxY, y)
+		if d.clip > 0 && y > d.clip {
+			d.off.pts = append(d.off.pts, offPoint{x, curveColor(i), r.Saturated, r.Incomplete})
+			continue
+		}
+		at := plotter.XY{X: x, Y: y}
+		marks = append(marks, at)
+		if ci := float64(r.LatencyCI95); d.kind.file == Latency.file && finite(ci) && ci > 0 {
+			bars = append(bars, errBar{x, y, ci})
+			d.maxY = max(d.maxY, y+ci)
+		}
+		if r.Saturated {
+			d.saturated = append(d.saturated, at)
+		} else if r.Incomplete {
+			d.incomplete = append(d.incomplete, at)
+		}
 	}
-	if k.file == Accepted.file && maxX > 0 {
-		ref, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: maxX, Y: maxX}})
+	if len(line) == 0 {
+		return nil
+	}
+	d.points += len(line)
+	col := curveColor(i)
+	l, err := plotter.NewLine(line)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width, l.Dashes = col, curveWidth, curveDashes(i)
+	d.fig.Plot.Add(l)
+	if len(bars) > 0 {
+		d.fig.Plot.Add(&errBars{bars: bars, color: col})
+	}
+	glyph := draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: curveShape(i)}
+	thumbs := []gplot.Thumbnailer{l}
+	if len(marks) > 0 {
+		s, err := plotter.NewScatter(marks)
 		if err != nil {
-			return nil, err
+			return err
+		}
+		s.GlyphStyle = glyph
+		d.fig.Plot.Add(s)
+		thumbs = append(thumbs, s)
+	}
+	d.fig.Legend.Add(c.legendLabel(), thumbs...)
+	return nil
+}
+
+// finish adds the zero-load lines, the marks, the reference diagonal, the
+// deadlocked points' entry and the axes' ranges.
+func (d *drawing) finish(f *sweep.File, cs []*curve) error {
+	p := d.fig.Plot
+	if d.kind.file == Latency.file {
+		if err := d.zeroLoadLines(cs); err != nil {
+			return err
+		}
+	}
+	if d.kind.file == Accepted.file && d.maxX > 0 {
+		ref, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: d.maxX, Y: d.maxX}})
+		if err != nil {
+			return err
 		}
 		ref.Color = color.Gray{Y: 150}
+		ref.Width = markWidth
 		ref.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(ref)
-		p.Legend.Add("accepted = offered", ref)
+		d.fig.Legend.Add("accepted = offered", ref)
 	}
-	if len(incomplete) > 0 {
-		s, err := plotter.NewScatter(incomplete)
-		if err != nil {
-			return nil, err
+	offSat, offInc := 0, 0
+	for _, o := range d.off.pts {
+		if o.saturated {
+			offSat++
+		} else if o.incomplete {
+			offInc++
 		}
-		s.Shape = draw.RingGlyph{}
-		s.Radius = vg.Points(6)
-		s.Color = color.Black
-		p.Add(s)
-		p.Legend.Add("saturated or incomplete", s)
 	}
-	if len(deadlocked) > 0 {
-		mark, err := plotter.NewScatter(plotter.XYs{})
-		if err != nil {
-			return nil, err
+	for _, m := range []struct {
+		pts   plotter.XYs
+		off   int
+		shape draw.GlyphDrawer
+		label string
+	}{
+		{d.saturated, offSat, markGlyph{}, "saturated: accepted < offered (ringed)"},
+		{d.incomplete, offInc, markGlyph{box: true}, "incomplete: measured packets not all delivered (boxed)"},
+	} {
+		if len(m.pts)+m.off == 0 {
+			continue
 		}
-		mark.Shape = draw.CrossGlyph{}
-		mark.Color = color.RGBA{R: 200, A: 255}
-		label := fmt.Sprintf("deadlocked, not drawn: %d points", len(deadlocked))
-		if len(deadlocked) <= 3 {
-			parts := make([]string, len(deadlocked))
-			for i, r := range deadlocked {
-				parts[i] = fmt.Sprintf("point %d (%s)", r.Point, describe(r))
+		sty := draw.GlyphStyle{Color: markColor, Radius: ringRadius, Shape: m.shape}
+		if len(m.pts) > 0 {
+			s, err := plotter.NewScatter(m.pts)
+			if err != nil {
+				return err
 			}
-			label = "deadlocked, not drawn: " + strings.Join(parts, "; ")
+			s.GlyphStyle = sty
+			p.Add(s)
 		}
-		p.Legend.Add(label, mark)
+		d.fig.Legend.Add(m.label, thumb(sty))
 	}
-	if points == 0 {
+	if len(d.off.pts) > 0 {
+		p.Add(&d.off)
+		d.fig.Legend.Add(fmt.Sprintf("latency above %g cycles: arrow on the top edge", d.clip),
+			thumb{Color: markColor, Radius: arrowRadius, Shape: arrowGlyph{}})
+	}
+	if d.kind.file == Latency.file && d.points > 0 {
+		d.fig.Legend.Add("error bars: 95 % confidence interval of the mean", &errBars{color: markColor})
+	}
+	d.deadlockEntry()
+	d.axes()
+	return nil
+}
+
+// axes sets the ranges and ticks: from 0, the latency axis clipped if it
+// is, the accepted plot on the offered load's scale.
+func (d *drawing) axes() {
+	p := d.fig.Plot
+	if d.points == 0 {
 		// Nothing to draw: give the axes a range all the same.
-		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+		setAxis(&p.X, 1, 0.2)
+		setAxis(&p.Y, 1, 0.2)
+		return
 	}
-	return p, nil
+	setAxisTop(&p.X, d.maxX)
+	switch {
+	case d.clip > 0:
+		setAxis(&p.Y, d.clip, d.clipStep)
+		p.Y.Label.Text += ", clipped at " + d.clipBase
+	case d.kind.file == Accepted.file:
+		setAxisTop(&p.Y, max(d.maxX, d.maxY))
+	default:
+		setAxisTop(&p.Y, d.maxY)
+	}
+}
+
+// deadlockEntry names the deadlocked points (or counts them) in the
+// legend.
+func (d *drawing) deadlockEntry() {
+	if len(d.deadlocked) == 0 {
+		return
+	}
+	mark, _ := plotter.NewScatter(plotter.XYs{})
+	mark.Shape = draw.CrossGlyph{}
+	mark.Color = color.RGBA{R: 200, A: 255}
+	label := fmt.Sprintf("deadlocked, not drawn: %d points", len(d.deadlocked))
+	if len(d.deadlocked) <= 3 {
+		parts := make([]string, len(d.deadlocked))
+		for i, r := range d.deadlocked {
+			parts[i] = fmt.Sprintf("point %d (%s)", r.Point, describe(r))
+		}
+		label = "deadlocked, not drawn: " + strings.Join(parts, "; ")
+	}
+	d.fig.Legend.Add(label, mark)
 }
 
 func describe(r *sweep.Row) string {

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ func file(t *testing.T, vary ...string) *sweep.File {
 	f := &sweep.File{Format: sweep.Format, Sweep: *s}
 	for i := 0; i < s.Points; i++ {
 		r := &network.Result{Offered: 0.1 * float64(i%4+1), Throughput: 0.09 * float64(i%4+1),
-			Latency: network.Summary{Count: 10, Mean: 10 + float64(i*i)}}
+			Latency: network.Summary{Count: 10, Mean: 10 + float64(i*i)}, Hops: 3}
 		switch i {
 		case 3:
 			r.Deadlock = &network.Deadlock{Cycle: 500}
@@ -53,8 +54,13 @@ func checkFiles(t *testing.T, dir string) {
 				t.Errorf("%s is not an SVG: %.60q", name, data)
 			}
 		case ".png":
-			if !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) || len(data) < 1000 {
-				t.Errorf("%s is not a PNG (%d bytes)", name, len(data))
+			// Large enough for a slide.
+			cfg, err := png.DecodeConfig(bytes.NewReader(data))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if cfg.Width < 1600 || cfg.Height < 1000 {
+				t.Errorf("%s is %d×%d, want at least 1600×1000", name, cfg.Width, cfg.Height)
 			}
 		}
 	}
@@ -67,14 +73,16 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFiles(t, dir)
-	svg, _ := os.ReadFile(filepath.Join(dir, "latency-vs-offered.svg"))
-	for _, s := range []string{"topology.k=4", "topology.k=8", "deadlocked, not drawn: point 3 (topology.k=4, traffic.load=0.4)", "saturated or incomplete"} {
-		if !strings.Contains(string(svg), s) {
+	doc := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
+	for _, s := range []string{"topology.k=4", "topology.k=8", "deadlocked, not drawn: point 3 (topology.k=4, traffic.load=0.4)",
+		"saturated: accepted < offered", "incomplete: measured packets not all delivered",
+		"Mean latency vs offered load: mesh k=4,8 n=2, uniform traffic, 4-flit packets, wormhole"} {
+		if !doc.hasText(s) {
 			t.Errorf("latency SVG lacks %q", s)
 		}
 	}
-	svg, _ = os.ReadFile(filepath.Join(dir, "accepted-vs-offered.svg"))
-	if !strings.Contains(string(svg), "accepted = offered") {
+	doc = readSVG(t, filepath.Join(dir, "accepted-vs-offered.svg"))
+	if !doc.hasText("accepted = offered") {
 		t.Errorf("accepted SVG lacks the reference line")
 	}
 }
@@ -116,9 +124,54 @@ func TestSaturatedRinged(t *testing.T) {
 		if err := Write(dir, f); err != nil {
 			t.Fatal(err)
 		}
-		svg, _ := os.ReadFile(filepath.Join(dir, "accepted-vs-offered.svg"))
-		if got := strings.Contains(string(svg), "saturated or incomplete"); got != sat {
+		doc := readSVG(t, filepath.Join(dir, "accepted-vs-offered.svg"))
+		if got := doc.hasText("saturated: accepted < offered"); got != sat {
 			t.Errorf("saturated point %v: ring legend %v", sat, got)
 		}
+		if got := len(doc.where(isRing)); got != map[bool]int{false: 0, true: 2}[sat] {
+			t.Errorf("saturated point %v: %d rings (want the point's and the legend's)", sat, got)
+		}
+	}
+}
+
+func isRing(p svgPath) bool { return p.arc && p.stroke == "#000000" && p.width == 1.5 }
+
+// TestSaturation: the saturation throughput is the curve's largest accepted
+// throughput when a point of it is saturated; a curve without a saturated
+// point is "not saturated up to" its largest offered load.
+func TestSaturation(t *testing.T) {
+	row := func(off, acc float64, sat bool) *sweep.Row {
+		return &sweep.Row{Metrics: sweep.Metrics{Offered: sweep.Float(off), Throughput: sweep.Float(acc), Saturated: sat}}
+	}
+	dl := row(0.7, 0.69, true)
+	dl.DeadlockCycle = new(int64)
+	c := &curve{label: "a", rows: []*sweep.Row{row(0.1, 0.1, false), row(0.4, 0.38, true), row(0.5, 0.41, true), row(0.6, 0.37, true), dl}}
+	if s := c.saturation(); !s.Saturated || s.Throughput != 0.41 || s.From != 0.4 {
+		t.Errorf("saturation %+v, want 0.41 from 0.4 (the deadlocked point left out)", s)
+	}
+	if got, want := c.legendLabel(), "a: saturation throughput 0.410 (saturated from offered 0.4)"; got != want {
+		t.Errorf("legend %q, want %q", got, want)
+	}
+	c = &curve{label: "b", rows: []*sweep.Row{row(0.1, 0.1, false), row(0.3, 0.3, false)}}
+	if got, want := c.legendLabel(), "b: not saturated up to offered 0.3"; got != want {
+		t.Errorf("legend %q, want %q", got, want)
+	}
+}
+
+// TestFormulaApplies: the zero-load line is left out where the closed form
+// is not the zero-load latency.
+func TestFormulaApplies(t *testing.T) {
+	c := network.Default()
+	if why := formulaApplies(&c); why != "" {
+		t.Errorf("default config: %q", why)
+	}
+	c.Link.Latency = 5
+	if why := formulaApplies(&c); !strings.Contains(why, "shallower than 5") {
+		t.Errorf("4-flit buffers on 5-cycle links: %q", why)
+	}
+	c = network.Default()
+	c.Traffic.Pattern = "cluster-multicast"
+	if why := formulaApplies(&c); why != "multicast traffic" {
+		t.Errorf("multicast: %q", why)
 	}
 }

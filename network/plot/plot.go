@@ -78,17 +78,18 @@ var (
 		func(r *sweep.Row) float64 { return float64(r.Throughput) }}
 )
 
-// Figure is a drawn plot with its legend, which is boxed at the top left
-// of the data area.
+// Figure is a drawn plot with its legend, which is boxed in the corner of
+// the data area that hides the least of the curves' lines.
 type Figure struct {
 	Plot   *gplot.Plot
 	Legend gplot.Legend
+	lines  []plotter.XYs
 }
 
 // Render draws the figure on c.
 func (fig *Figure) Render(c draw.Canvas) {
 	fig.Plot.Draw(c)
-	legendBox(c, fig.Plot, &fig.Legend)
+	legendBox(c, fig.Plot, &fig.Legend, fig.lines)
 }
 
 // save writes the figure as SVG or PNG, by name's extension.
@@ -239,6 +240,7 @@ func (d *drawing) curve(i int, c *curve) error {
 		return nil
 	}
 	d.points += len(line)
+	d.fig.lines = append(d.fig.lines, line)
 	col := curveColor(i)
 	l, err := plotter.NewLine(line)
 	if err != nil {

@@ -181,29 +181,6 @@ func setAxisTop(a *gplot.Axis, v float64) {
 	setAxis(a, top, step)
 }
 
-// legendBox draws leg in a white box at the top left of the data area of
-// p drawn on c.
-func legendBox(c draw.Canvas, p *gplot.Plot, leg *gplot.Legend) {
-	dc := p.DataCanvas(c)
-	r := leg.Rectangle(dc)
-	w, h := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
-	if w <= 0 {
-		return
-	}
-	pad := vg.Points(6)
-	descent := leg.TextStyle.FontExtents().Descent
-	box := vg.Rectangle{
-		Min: vg.Point{X: dc.Min.X + pad, Y: dc.Max.Y - pad - h - descent - 2*pad},
-		Max: vg.Point{X: dc.Min.X + pad + w + 2*pad, Y: dc.Max.Y - pad},
-	}
-	c.SetColor(color.NRGBA{0xFF, 0xFF, 0xFF, 0xE6})
-	c.Fill(box.Path())
-	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 0xAA}, Width: vg.Points(0.75)})
-	c.Stroke(box.Path())
-	inner := draw.Crop(draw.Canvas{Canvas: c.Canvas, Rectangle: box}, pad, -pad, pad, -pad)
-	leg.Draw(inner)
-}
-
 // markGlyph rings (or, box, boxes) a saturated (incomplete) point with a
 // line thicker than gonum's outlined glyphs, to read at slide size.
 type markGlyph struct{ box bool }

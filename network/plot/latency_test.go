@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -31,6 +32,9 @@ func madeUp(t *testing.T, curves ...[]point) *sweep.File {
 			r := &network.Result{Offered: 0.1 * float64(j+1), Throughput: p.acc, Hops: 3.5,
 				Latency: network.Summary{Count: 1000, Mean: p.lat, CI95: p.ci}}
 			r.Saturated = p.sat
+			if math.IsNaN(p.lat) {
+				r.Latency.Count = 0 // no packet measured: a null latency
+			}
 			f.Rows = append(f.Rows, sweep.NewRow(s, i, r))
 		}
 	}
@@ -204,4 +208,35 @@ func hasRing(rings []svgPath, x, y float64) bool {
 		}
 	}
 	return false
+}
+
+// TestUnboundedPoint: a saturated point without a latency (its run stopped
+// at run.max_backlog before a measured packet arrived) is an arrow on the
+// top edge of the clipped axis, ringed, and the legend says why.
+func TestUnboundedPoint(t *testing.T) {
+	low := []point{{8, 0.2, 0.1, false}, {9, 0.3, 0.2, false}, {11, 0.5, 0.3, false}, {16, 1.5, 0.4, false}, {math.NaN(), 0, 0.42, true}}
+	f := madeUp(t, low, low)
+	dir := t.TempDir()
+	if err := Write(dir, f); err != nil {
+		t.Fatal(err)
+	}
+	doc := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
+	xm, ym := doc.axes(t)
+	top := ym.labels[len(ym.labels)-1]
+	if top != 30 {
+		t.Errorf("axis ticks %v: want it clipped at 30 (4 × 7.5)", ym.labels)
+	}
+	for c := range 2 {
+		arrows := doc.where(func(p svgPath) bool { return p.fill == svgColor(c) && len(p.pts) == 7 })
+		y := ym.at(top) - float64(c)*offSpacing.Points()
+		if len(arrows) != 1 || !hasArrow(arrows, xm.at(0.5), y) {
+			t.Errorf("curve %d: arrows %+v, want one at (%v, %v)", c, arrows, xm.at(0.5), y)
+		}
+	}
+	if len(doc.where(isRing)) != 2+1 {
+		t.Errorf("the unbounded points are not ringed")
+	}
+	if !doc.hasText("latency above 30 cycles, or none measured (run stopped at run.max_backlog): arrow on the top edge") {
+		t.Errorf("legend: %q", doc.texts)
+	}
 }

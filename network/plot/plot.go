@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,13 +165,22 @@ type drawing struct {
 	// maxX and maxY are the largest values drawn (maxY with error bars).
 	maxX, maxY float64
 	points     int
-	// off holds the points above the clipped axis.
+	// off holds the points above the clipped axis; unmeasured counts those
+	// without a latency (unbounded).
 	off                   offScale
+	unmeasured            int
 	saturated, incomplete plotter.XYs
 	deadlocked            []*sweep.Row
 }
 
 func (d *drawing) y(r *sweep.Row) float64 { return d.kind.y(r) }
+
+// unbounded reports a saturated point whose run stopped (run.max_backlog)
+// before a measured packet arrived: no mean latency, and no bound on it.
+// The latency plot draws it on the clipped axis' top edge.
+func (d *drawing) unbounded(r *sweep.Row) bool {
+	return d.kind.file == Latency.file && r.Saturated && math.IsNaN(d.y(r))
+}
 
 // clipAt sets the clip from the zero-load latencies, or from the lowest
 // measured latency where there are none, if any point lies above it.
@@ -185,9 +195,13 @@ func (d *drawing) clipAt(cs []*curve) {
 	lowest := 0.0
 	for _, c := range cs {
 		for _, r := range c.rows {
-			if y := d.y(r); drawn(r) && finite(y) {
+			y := d.y(r)
+			if d.unbounded(r) {
+				y = math.Inf(1)
+			}
+			if drawn(r) && !math.IsNaN(y) {
 				highest = max(highest, y)
-				if lowest == 0 || y < lowest {
+				if finite(y) && (lowest == 0 || y < lowest) {
 					lowest = y
 				}
 			}
@@ -214,6 +228,12 @@ func (d *drawing) curve(i int, c *curve) error {
 			continue
 		}
 		x, y := float64(r.Offered), d.y(r)
+		if d.unbounded(r) && d.clip > 0 && finite(x) {
+			d.maxX = max(d.maxX, x)
+			d.off.pts = append(d.off.pts, offPoint{x, curveColor(i), true, r.Incomplete})
+			d.unmeasured++
+			continue
+		}
 		if !finite(x) || !finite(y) {
 			continue
 		}
@@ -319,7 +339,11 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 	}
 	if len(d.off.pts) > 0 {
 		p.Add(&d.off)
-		d.fig.Legend.Add(fmt.Sprintf("latency above %g cycles: arrow on the top edge", d.clip),
+		label := fmt.Sprintf("latency above %g cycles: arrow on the top edge", d.clip)
+		if d.unmeasured > 0 {
+			label = fmt.Sprintf("latency above %g cycles, or none measured (run stopped at run.max_backlog): arrow on the top edge", d.clip)
+		}
+		d.fig.Legend.Add(label,
 			thumb{Color: markColor, Radius: arrowRadius, Shape: arrowGlyph{}})
 	}
 	if d.kind.file == Latency.file && d.points > 0 {

@@ -133,7 +133,7 @@ func TestLatencySVG(t *testing.T) {
 		"switching=wormhole: saturation throughput 0.420 (saturated from offered 0.5)",
 		"switching=vct: saturation throughput 0.380 (saturated from offered 0.4)",
 		"saturated: accepted < offered (ringed)",
-		fmt.Sprintf("latency above %g cycles: arrow on the top edge", top),
+		fmt.Sprintf("latency above %g cycles (off scale)", top),
 		"error bars: 95 % confidence interval of the mean",
 		"Mean latency vs offered load: mesh k=4 n=2, uniform traffic, 4-flit packets",
 	} {
@@ -236,7 +236,7 @@ func TestUnboundedPoint(t *testing.T) {
 	if len(doc.where(isRing)) != 2+1 {
 		t.Errorf("the unbounded points are not ringed")
 	}
-	if !doc.hasText("latency above 30 cycles, or none measured (run stopped at run.max_backlog): arrow on the top edge") {
+	if !doc.hasText("latency above 30 cycles, or none measured (stopped at run.max_backlog)") {
 		t.Errorf("legend: %q", doc.texts)
 	}
 }

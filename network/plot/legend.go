@@ -9,10 +9,11 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// legendBox draws leg in a white box in the corner of the data area of p
-// drawn on c that hides the least of the curves (lines in data
-// coordinates), top left on a tie.
-func legendBox(c draw.Canvas, p *gplot.Plot, leg *gplot.Legend, lines []plotter.XYs) {
+// legendBox draws leg in a white box at the corner (or halfway up a side)
+// of the data area of p drawn on c that hides the least of the curves
+// (lines and marks in data coordinates; a mark counts as much as a line
+// segment), top left on a tie.
+func legendBox(c draw.Canvas, p *gplot.Plot, leg *gplot.Legend, lines []plotter.XYs, marks plotter.XYs) {
 	dc := p.DataCanvas(c)
 	r := leg.Rectangle(dc)
 	w, h := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
@@ -37,22 +38,30 @@ func legendBox(c draw.Canvas, p *gplot.Plot, leg *gplot.Legend, lines []plotter.
 			}
 		}
 	}
+	var ms []vg.Point
+	for _, m := range marks {
+		ms = append(ms, vg.Point{X: trX(min(m.X, p.X.Max)), Y: trY(min(m.Y, p.Y.Max))})
+	}
+	in := func(q vg.Point, b vg.Rectangle, r vg.Length) bool {
+		return q.X >= b.Min.X-r && q.X <= b.Max.X+r && q.Y >= b.Min.Y-r && q.Y <= b.Max.Y+r
+	}
 	var box vg.Rectangle
 	best := -1
-	for _, corner := range [][2]bool{{true, true}, {false, true}, {false, false}, {true, false}} {
-		left, top := corner[0], corner[1]
-		b := vg.Rectangle{Min: vg.Point{X: dc.Min.X + pad, Y: dc.Min.Y + pad}}
-		if !left {
-			b.Min.X = dc.Max.X - pad - w
-		}
-		if top {
-			b.Min.Y = dc.Max.Y - pad - h
-		}
+	// Corners first, then halfway up the sides: 0 left/bottom, 1 right/top.
+	for _, at := range [][2]float64{{0, 1}, {1, 1}, {1, 0}, {0, 0}, {1, 0.5}, {0, 0.5}} {
+		var b vg.Rectangle
+		b.Min.X = dc.Min.X + pad + vg.Length(at[0])*(dc.Max.X-dc.Min.X-2*pad-w)
+		b.Min.Y = dc.Min.Y + pad + vg.Length(at[1])*(dc.Max.Y-dc.Min.Y-2*pad-h)
 		b.Max = vg.Point{X: b.Min.X + w, Y: b.Min.Y + h}
 		hidden := 0
 		for _, q := range pts {
-			if q.X >= b.Min.X && q.X <= b.Max.X && q.Y >= b.Min.Y && q.Y <= b.Max.Y {
+			if in(q, b, 0) {
 				hidden++
+			}
+		}
+		for _, q := range ms {
+			if in(q, b, ringRadius) {
+				hidden += 16
 			}
 		}
 		if best < 0 || hidden < best {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -122,6 +123,8 @@ func (d *drawing) zeroLoadLines(cs []*curve) error {
 			Dashes: []vg.Length{vg.Points(8), vg.Points(4)}}}
 		d.fig.Plot.Add(l)
 		d.fig.Legend.Add(label, l)
+		// The legend box avoids the line too.
+		d.fig.lines = append(d.fig.lines, plotter.XYs{{X: 0, Y: g.t}, {X: d.maxX, Y: g.t}})
 	}
 	if missing > 0 && len(d.whys) > 0 {
 		d.fig.Legend.Add(fmt.Sprintf("no zero-load line for %d of %d curves: %s", missing, len(d.zero), strings.Join(d.whys, "; ")))

@@ -79,18 +79,19 @@ var (
 		func(r *sweep.Row) float64 { return float64(r.Throughput) }}
 )
 
-// Figure is a drawn plot with its legend, which is boxed in the corner of
-// the data area that hides the least of the curves' lines.
+// Figure is a drawn plot with its legend, which is boxed where it hides
+// the least of the curves (see legendBox).
 type Figure struct {
 	Plot   *gplot.Plot
 	Legend gplot.Legend
 	lines  []plotter.XYs
+	marks  plotter.XYs
 }
 
 // Render draws the figure on c.
 func (fig *Figure) Render(c draw.Canvas) {
 	fig.Plot.Draw(c)
-	legendBox(c, fig.Plot, &fig.Legend, fig.lines)
+	legendBox(c, fig.Plot, &fig.Legend, fig.lines, fig.marks)
 }
 
 // save writes the figure as SVG or PNG, by name's extension.
@@ -261,6 +262,7 @@ func (d *drawing) curve(i int, c *curve) error {
 	}
 	d.points += len(line)
 	d.fig.lines = append(d.fig.lines, line)
+	d.fig.marks = append(d.fig.marks, marks...)
 	col := curveColor(i)
 	l, err := plotter.NewLine(line)
 	if err != nil {
@@ -339,9 +341,12 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 	}
 	if len(d.off.pts) > 0 {
 		p.Add(&d.off)
-		label := fmt.Sprintf("latency above %g cycles: arrow on the top edge", d.clip)
+		for _, o := range d.off.pts {
+			d.fig.marks = append(d.fig.marks, plotter.XY{X: o.x, Y: d.clip})
+		}
+		label := fmt.Sprintf("latency above %g cycles (off scale)", d.clip)
 		if d.unmeasured > 0 {
-			label = fmt.Sprintf("latency above %g cycles, or none measured (run stopped at run.max_backlog): arrow on the top edge", d.clip)
+			label = fmt.Sprintf("latency above %g cycles, or none measured (stopped at run.max_backlog)", d.clip)
 		}
 		d.fig.Legend.Add(label,
 			thumb{Color: markColor, Radius: arrowRadius, Shape: arrowGlyph{}})

@@ -127,7 +127,11 @@ func (d *drawing) zeroLoadLines(cs []*curve) error {
 		d.fig.lines = append(d.fig.lines, plotter.XYs{{X: 0, Y: g.t}, {X: d.maxX, Y: g.t}})
 	}
 	if missing > 0 && len(d.whys) > 0 {
-		d.fig.Legend.Add(fmt.Sprintf("no zero-load line for %d of %d curves: %s", missing, len(d.zero), strings.Join(d.whys, "; ")))
+		which := fmt.Sprintf(" for %d of %d curves", missing, len(d.zero))
+		if len(d.zero) == 1 {
+			which = ""
+		}
+		d.fig.Legend.Add(fmt.Sprintf("no zero-load line%s: %s", which, strings.Join(d.whys, "; ")))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/sweep"
+	"github.com/flitsim/flitsim/network/topology"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -249,10 +250,19 @@ func describeSetup(f *sweep.File) string {
 	return strings.Join(parts, ", ")
 }
 
-// topologyParams are the topology parameters set in t, in a fixed order.
+// topologyParams are the parameters of t's kind that are set, routing
+// details (order, path, tie) left out: what sizes the network.
 func topologyParams(t network.TopologyConfig) []string {
+	k, ok := topology.Kind(t.Kind)
+	if !ok {
+		return nil
+	}
 	var out []string
-	for _, key := range []string{"d", "k", "n", "dims"} {
+	for _, key := range k.ParamNames() {
+		switch key {
+		case "order", "path", "path_index", "tie":
+			continue
+		}
 		if t.IsSet(key) {
 			out = append(out, key)
 		}

@@ -92,40 +92,7 @@ func TestLatencySVG(t *testing.T) {
 	}
 
 	rings := doc.where(isRing)
-	stacked := map[int]int{}
-	for c, pts := range [][]point{wormhole, vct} {
-		col := svgColor(c)
-		bars := doc.where(func(p svgPath) bool { return p.stroke == col && p.width == 1.25 && p.vertical() })
-		arrows := doc.where(func(p svgPath) bool { return p.fill == col && len(p.pts) == 7 })
-		wantBars, wantArrows := 0, 0
-		for j, p := range pts {
-			x := xm.at(0.1 * float64(j+1))
-			y := ym.at(p.lat)
-			if p.lat > top {
-				// An arrow on the top edge, no error bar; below the
-				// arrows of earlier curves at the same load.
-				wantArrows++
-				y = ym.at(top) - float64(stacked[j])*offSpacing.Points()
-				stacked[j]++
-				if !hasArrow(arrows, x, y) {
-					t.Errorf("curve %d point %d (latency %v): no arrow at the top edge", c, j, p.lat)
-				}
-			} else {
-				// ± ci95, cut at the top.
-				wantBars++
-				lo, hi := ym.at(p.lat-p.ci), ym.at(min(p.lat+p.ci, top))
-				if !hasBar(bars, x, lo, hi) {
-					t.Errorf("curve %d point %d: no error bar %v..%v at x=%v among %+v", c, j, lo, hi, x, bars)
-				}
-			}
-			if p.sat && !hasRing(rings, x, y) {
-				t.Errorf("curve %d point %d is saturated but not ringed", c, j)
-			}
-		}
-		if len(bars) != wantBars || len(arrows) != wantArrows {
-			t.Errorf("curve %d: %d error bars, %d arrows; want %d, %d", c, len(bars), len(arrows), wantBars, wantArrows)
-		}
-	}
+	checkPoints(t, doc, xm, ym, rings, wormhole, vct)
 	if len(rings) != 3+1 {
 		t.Errorf("%d rings, want the 3 saturated points' and the legend's", len(rings))
 	}
@@ -178,6 +145,49 @@ func TestLatencyNotClipped(t *testing.T) {
 	if !doc.hasText("clipped at 4× lowest mean latency measured 8") ||
 		!doc.hasText("no zero-load line for 2 of 2 curves: buffers shallower than 8 flits do not pipeline") {
 		t.Errorf("without the formula: %q", doc.texts)
+	}
+}
+
+// checkPoints finds each made-up point of each curve in doc: an error bar
+// (± ci95, cut at the axis' top) or, above the top, an arrow on the edge
+// (below the arrows of earlier curves at the same load); a ring if
+// saturated.
+func checkPoints(t *testing.T, doc *svgDoc, xm, ym axisMap, rings []svgPath, curves ...[]point) {
+	t.Helper()
+	top := ym.labels[len(ym.labels)-1]
+	stacked := map[int]int{}
+	for c, pts := range curves {
+		col := svgColor(c)
+		bars := doc.where(func(p svgPath) bool { return p.stroke == col && p.width == 1.25 && p.vertical() })
+		arrows := doc.where(func(p svgPath) bool { return p.fill == col && len(p.pts) == 7 })
+		wantBars, wantArrows := 0, 0
+		for j, p := range pts {
+			x := xm.at(0.1 * float64(j+1))
+			y := ym.at(p.lat)
+			if p.lat > top {
+				// An arrow on the top edge, no error bar; below the
+				// arrows of earlier curves at the same load.
+				wantArrows++
+				y = ym.at(top) - float64(stacked[j])*offSpacing.Points()
+				stacked[j]++
+				if !hasArrow(arrows, x, y) {
+					t.Errorf("curve %d point %d (latency %v): no arrow at the top edge", c, j, p.lat)
+				}
+			} else {
+				// ± ci95, cut at the top.
+				wantBars++
+				lo, hi := ym.at(p.lat-p.ci), ym.at(min(p.lat+p.ci, top))
+				if !hasBar(bars, x, lo, hi) {
+					t.Errorf("curve %d point %d: no error bar %v..%v at x=%v among %+v", c, j, lo, hi, x, bars)
+				}
+			}
+			if p.sat && !hasRing(rings, x, y) {
+				t.Errorf("curve %d point %d is saturated but not ringed", c, j)
+			}
+		}
+		if len(bars) != wantBars || len(arrows) != wantArrows {
+			t.Errorf("curve %d: %d error bars, %d arrows; want %d, %d", c, len(bars), len(arrows), wantBars, wantArrows)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/network"
@@ -248,5 +249,55 @@ func TestUnboundedPoint(t *testing.T) {
 	}
 	if !doc.hasText("latency above 30 cycles, or none measured (stopped at run.max_backlog)") {
 		t.Errorf("legend: %q", doc.texts)
+	}
+}
+
+// TestLegendHidesNoPoint: with six curves the legend box (raising the y
+// axis if need be) covers none of the points in either plot.
+func TestLegendHidesNoPoint(t *testing.T) {
+	arbiters := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
+	s, err := sweep.NewSpec("", []string{"topology.k=4"}, []string{"arbiter=" + strings.Join(arbiters, ","), "traffic.load=0.1:0.7:0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &sweep.File{Format: sweep.Format, Sweep: *s}
+	type xy struct{ x, acc, lat float64 }
+	var pts []xy
+	for i := 0; i < s.Points; i++ {
+		off := 0.1 * float64(i%7+1)
+		limit := 0.52 + 0.01*float64(i/7)
+		acc := min(off, limit)
+		lat := 8 + 20*off*off
+		if off > limit {
+			lat = 300
+		}
+		r := &network.Result{Offered: off, Throughput: acc, Hops: 3.5,
+			Latency: network.Summary{Count: 1000, Mean: lat, CI95: 0.5}, Saturated: off > limit}
+		f.Rows = append(f.Rows, sweep.NewRow(s, i, r))
+		pts = append(pts, xy{off, acc, lat})
+	}
+	dir := t.TempDir()
+	if err := Write(dir, f); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"accepted-vs-offered.svg", "latency-vs-offered.svg"} {
+		doc := readSVG(t, filepath.Join(dir, name))
+		xm, ym := doc.axes(t)
+		boxes := doc.where(func(p svgPath) bool { return p.fill == "#FFFFFF" && p.closed && p.minX > 0 })
+		if len(boxes) != 1 {
+			t.Fatalf("%s: %d legend boxes", name, len(boxes))
+		}
+		b := boxes[0]
+		top := ym.labels[len(ym.labels)-1]
+		for _, p := range pts {
+			y := p.acc
+			if name == "latency-vs-offered.svg" {
+				y = min(p.lat, top)
+			}
+			x, yy := xm.at(p.x), ym.at(y)
+			if x >= b.minX && x <= b.maxX && yy >= b.minY && yy <= b.maxY {
+				t.Errorf("%s: the legend box %v..%v × %v..%v hides the point (%v, %v)", name, b.minX, b.maxX, b.minY, b.maxY, p.x, y)
+			}
+		}
 	}
 }

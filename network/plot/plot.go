@@ -84,14 +84,12 @@ var (
 type Figure struct {
 	Plot   *gplot.Plot
 	Legend gplot.Legend
-	lines  []plotter.XYs
-	marks  plotter.XYs
-}
-
-// Render draws the figure on c.
-func (fig *Figure) Render(c draw.Canvas) {
-	fig.Plot.Draw(c)
-	legendBox(c, fig.Plot, &fig.Legend, fig.lines, fig.marks)
+	// lines and marks are what the legend should not hide.
+	lines []plotter.XYs
+	marks plotter.XYs
+	// growStep > 0 lets Render raise the y axis from baseMax by that step
+	// to make room for the legend.
+	baseMax, growStep float64
 }
 
 // save writes the figure as SVG or PNG, by name's extension.
@@ -375,10 +373,11 @@ func (d *drawing) axes() {
 		setAxis(&p.Y, d.clip, d.clipStep)
 		p.Y.Label.Text += ", clipped at " + d.clipBase
 	case d.kind.file == Accepted.file:
-		setAxisTop(&p.Y, max(d.maxX, d.maxY))
+		d.fig.growStep = setAxisTop(&p.Y, max(d.maxX, d.maxY))
 	default:
-		setAxisTop(&p.Y, d.maxY)
+		d.fig.growStep = setAxisTop(&p.Y, d.maxY)
 	}
+	d.fig.baseMax = p.Y.Max
 }
 
 // deadlockEntry names the deadlocked points (or counts them) in the

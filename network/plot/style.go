@@ -175,10 +175,11 @@ func setAxis(a *gplot.Axis, top, step float64) {
 	a.Tick.Marker = ticks{step}
 }
 
-// setAxisTop runs a from 0 to axisTop(v).
-func setAxisTop(a *gplot.Axis, v float64) {
+// setAxisTop runs a from 0 to axisTop(v) and returns the tick step.
+func setAxisTop(a *gplot.Axis, v float64) float64 {
 	top, step := axisTop(v)
 	setAxis(a, top, step)
+	return step
 }
 
 // markGlyph rings (or, box, boxes) a saturated (incomplete) point with a

@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import (
 	"fmt"
@@ -450,4 +450,27 @@ func DestText(d []int32) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return "{" + strings.Join(s, ",") + "}"
+}
+
+// Deadlock reports a cycle in the wait-for graph.
+type Deadlock struct {
+	// Cycle is the cycle in which the check found it; Since is the first
+	// cycle in which none of the worms in it moved.
+	Cycle int64 `json:"cycle"`
+	Since int64 `json:"since"`
+	// Worms in the cycle (serial IDs with source and destination).
+	Worms []DeadlockWorm `json:"worms"`
+	// Resources describe, in cycle order, each wait of one worm for another:
+	// the buffer holding the waiting flit and the port or buffer it needs,
+	// with the worm holding that.
+	Resources []string `json:"resources"`
+	// Switches named in the cycle.
+	Switches []string `json:"switches"`
+}
+
+// DeadlockWorm names one worm of a deadlock.
+type DeadlockWorm struct {
+	ID  uint64  `json:"id"`
+	Src int32   `json:"src"`
+	Dst []int32 `json:"dst"` // one destination, or a multicast's set
 }

@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import (
 	"math/rand/v2"
@@ -51,18 +51,33 @@ type presampled struct {
 // draws 55–65 % of the terminals ahead; 4 to 64 measured the same.)
 const presampleChunk = 8
 
-// startPresampling sets n up to presample if its traffic allows it and its
-// kernel may run on two lanes (only waits for the helper give it time).
-func (n *Network) startPresampling() {
-	g, ok := n.gen.(traffic.Presampler)
-	if !ok || n.K.pair == nil {
+// StartPresampling sets the kernel up to presample g's traffic if g allows
+// it and the kernel may run on two lanes (only waits for the helper give it
+// time). The run control then calls EmitPresampled and Presample each cycle.
+func (k *Kernel) StartPresampling(g traffic.Generator) {
+	pg, ok := g.(traffic.Presampler)
+	if !ok || k.pair == nil {
 		return
 	}
-	p := &presampler{gen: g, k: n.K, cycle: -1}
+	p := &presampler{gen: pg, k: k, cycle: -1}
 	p.rng = rand.New(&p.cur)
 	p.emitFn = p.emit
-	n.pre = p
-	n.K.idle = p.step
+	k.pre = p
+	k.idle = p.step
+}
+
+// Presample starts drawing cycle c's traffic ahead (while the cycle before
+// it waits for the helper), if the kernel presamples.
+func (k *Kernel) Presample(c int64) {
+	if k.pre != nil {
+		k.pre.begin(c)
+	}
+}
+
+// EmitPresampled emits cycle now's packets from the draws made ahead and
+// reports whether it did; if not, the traffic generator must run.
+func (k *Kernel) EmitPresampled(now int64) bool {
+	return k.pre != nil && k.pre.emitDrawn(now)
 }
 
 // begin starts drawing cycle c, from the kernel source's present state.

@@ -1,8 +1,10 @@
 package kernel_test
 
 import (
+	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/kernel"
+	xbar "github.com/flitsim/flitsim/switch"
 
 	"encoding/json"
 	"fmt"
@@ -16,32 +18,68 @@ import (
 )
 
 // TestFastPathMatchesGeneral runs every small topology and buffer
-// arrangement three times in lockstep: with the general path only, with the
-// fast path, and with the fast path on two lanes (two threads) wherever the
-// network can be cut, switching now and then to one lane and back, as the
-// automatic mode does, and deciding flow as in a large network (flowLarge).
-// It requires the same moves in every cycle (the same buffers; the fast path
-// lists them in another order) and the same result. Some runs add multicast
-// worms of every kind on top of the unicast traffic, so the kernel switches
-// between the paths mid-worm.
+// arrangement three times in lockstep: with the general path only (whose
+// flow is the movement rule, rule.go), with the fast path, and with the
+// fast path on two lanes (two threads) wherever the network can be cut,
+// switching now and then to one lane and back, as the automatic mode does,
+// and deciding flow as in a large network (flowLarge). It requires the
+// same moves in every cycle (the same buffers; the fast path lists them in
+// another order) and the same result. Some runs add multicast worms of
+// every kind on top of the unicast traffic, so the kernel switches between
+// the paths mid-worm. Every arbiter (xbar.PolicyNames) and every switching
+// mode (link.ModeNames) runs; the fast path must run in wormhole cycles and
+// in no others.
 func TestFastPathMatchesGeneral(t *testing.T) {
-	policies := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
+	policies := xbar.PolicyNames()
+	type run struct {
+		name  string
+		c     network.Config
+		mixed bool
+	}
+	var runs []run
+	used := map[string]bool{}
 	i := 0
-	for _, tc := range smallTopologies() {
+	add := func(tc topoCase, mode string, b bufCase, mixed bool) {
+		i++
+		flits := 6
+		if mode != link.Wormhole.String() {
+			// Cut-through and store-and-forward buffers hold a whole packet.
+			b.in, b.out = min(b.in, 1)*flits, min(b.out, 1)*flits
+		}
+		c := zeroLoadConfig(tc.t, mode, b, 1+i%2, i%3/2, 4)
+		reuse := i%5 != 0
+		c.Switch.Reuse = &reuse
+		c.Arbiter = policies[i%len(policies)]
+		used[c.Arbiter] = true
+		c.Traffic.Flits = network.FlitRange{Min: 1, Max: flits}
+		c.Traffic.Load = 0.25 + 0.1*float64(i%3)
+		c.Run = network.RunConfig{Warmup: 100, Measure: 800, Drain: 20000, Seed: uint64(i), DeadlockCheck: 64, StallLimit: 5000}
+		name := fmt.Sprintf("%s/%s/%s/lat%d/delay%d/%s/mixed=%v", tc.name, mode, b.name, c.Link.Latency, c.Switch.Delay, c.Arbiter, mixed)
+		runs = append(runs, run{name, c, mixed})
+	}
+	topos := smallTopologies()
+	for _, tc := range topos {
 		for _, b := range bufCases {
 			for _, mixed := range []bool{false, true} {
-				i++
-				c := zeroLoadConfig(tc.t, "wormhole", b, 1+i%2, i%3/2, 4)
-				reuse := i%5 != 0
-				c.Switch.Reuse = &reuse
-				c.Arbiter = policies[i%len(policies)]
-				c.Traffic.Flits = network.FlitRange{Min: 1, Max: 6}
-				c.Traffic.Load = 0.25 + 0.1*float64(i%3)
-				c.Run = network.RunConfig{Warmup: 100, Measure: 800, Drain: 20000, Seed: uint64(i), DeadlockCheck: 64, StallLimit: 5000}
-				name := fmt.Sprintf("%s/%s/lat%d/delay%d/%s/mixed=%v", tc.name, b.name, c.Link.Latency, c.Switch.Delay, c.Arbiter, mixed)
-				t.Run(name, func(t *testing.T) { lockstep(t, c, mixed) })
+				add(tc, link.Wormhole.String(), b, mixed)
 			}
 		}
+	}
+	// The other modes on a few topologies: the fast path does not apply,
+	// and the general path's runs must agree with themselves.
+	for j, mode := range link.ModeNames() {
+		if mode == link.Wormhole.String() {
+			continue
+		}
+		for bi, b := range bufCases {
+			add(topos[(j*len(bufCases)+bi)%len(topos)], mode, b, bi%2 == 1)
+		}
+	}
+	if len(used) != len(policies) {
+		t.Fatalf("the runs use arbiters %v of %v", used, policies)
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) { lockstep(t, r.c, r.mixed) })
 	}
 }
 
@@ -52,8 +90,8 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 	slow.K.ForceGeneral()
 	c.Run.Workers = 2
 	par := mustBuild(t, c)
-	if par.K.Workers() != 2 {
-		t.Fatal("the network was not cut in two lanes")
+	if wormhole := c.Switching == link.Wormhole.String(); wormhole != (par.K.Workers() == 2) {
+		t.Fatalf("switching %s: %d lanes (two for wormhole, the fast path's case)", c.Switching, par.K.Workers())
 	}
 	par.K.SetLargeAt(0) // the two lanes decide flow as in a large network
 	casts := []flit.Cast{flit.Tree, flit.SyncTree, flit.Path}
@@ -76,7 +114,7 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 		if fast.K.FastOK() {
 			fastCycles++
 		}
-		if rng.IntN(16) == 0 {
+		if rng.IntN(16) == 0 && par.K.HasPair() {
 			par.K.UseLanes(par.K.Workers() == 1)
 		}
 		now := fast.K.Now()
@@ -93,8 +131,8 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 			t.Fatalf("cycle %d: one run ended before the other", now)
 		}
 	}
-	if fastCycles == 0 {
-		t.Fatal("the fast path never ran")
+	if wormhole := c.Switching == link.Wormhole.String(); wormhole != (fastCycles > 0) {
+		t.Fatalf("switching %s: the fast path ran %d cycles", c.Switching, fastCycles)
 	}
 	for _, k := range []*network.Kernel{fast.K, par.K} {
 		// Flow reads a terminal's room from its record past the buffers:

@@ -4,7 +4,6 @@ import (
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 )
 
 // flow decides which front flits move this cycle.
@@ -53,7 +52,7 @@ func (k *Kernel) canMove(b int32) bool {
 		return *m&3 == memoYes
 	}
 	*m = k.epoch<<2 | memoVisiting
-	if k.evalMove(b, &k.bs[b]) {
+	if k.moveRule(b, &k.bs[b], nil) {
 		*m = k.epoch<<2 | memoYes
 		return true
 	}
@@ -68,68 +67,6 @@ func (k *Kernel) moving(b int32) bool {
 		m = k.lanes[k.laneOf(b)].memo[b] // a two-lane fast cycle
 	}
 	return m == k.epoch<<2|memoYes
-}
-
-func (k *Kernel) evalMove(b int32, x *bufState) bool {
-	if x.Empty() {
-		return false
-	}
-	f := x.Front()
-	if !f.Ready(k.now) || x.rSw >= 0 && x.worm != f.Worm {
-		return false // on a link, or not bound yet
-	}
-	need := 1
-	if k.syncLive > 0 || k.pathLive > 0 || k.mode != link.Wormhole {
-		var ok bool
-		if need, ok = k.specialMove(b, x, f); !ok {
-			return false
-		}
-	}
-	if x.rSw < 0 {
-		return k.hasRoom(x.fixed, need)
-	}
-	cm := k.need(x, f)
-	if cm&^x.mask != 0 {
-		return false
-	}
-	base := k.portBase[x.rSw]
-	for m := cm; m != 0; {
-		if !k.hasRoom(k.pDest[base+int32(m.Next())], need) {
-			return false
-		}
-	}
-	return true
-}
-
-// specialMove holds the checks that only synchronous or path-based worms
-// and cut-through or store-and-forward switching need, off the common path.
-// It returns the free slots each destination must offer.
-func (k *Kernel) specialMove(b int32, x *bufState, f *flit.Flit) (int, bool) {
-	if x.also >= 0 && x.worm != f.Worm {
-		return 0, false // not bound yet
-	}
-	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
-		return 0, false // a synchronous worm held back by another branch
-	}
-	need := 1
-	if f.Seq == 0 && k.mode != link.Wormhole {
-		w := &k.Pool.Worms[f.Worm]
-		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
-			return 0, false // the source holds the whole packet by construction
-		}
-		if k.mode == link.VCT {
-			need = int(w.Len)
-		}
-	}
-	if x.also >= 0 && (!k.relayFree(x) || !k.hasRoom(x.also, need)) {
-		return 0, false
-	}
-	if x.kind == kindSource && k.pathLive > 0 {
-		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
-			return 0, false // a path worm is relaying through this node
-		}
-	}
-	return need, true
 }
 
 // wholeIn reports whether every flit of worm w is in b and ready

@@ -184,7 +184,8 @@ type Kernel struct {
 	rolledAt []int64 // per global port: last cycle a grant of it was given back
 	rolledBy []int32 // per global port: the synchronous worm that gave it back
 
-	tr Tracer // nil unless tracing
+	tr         Tracer // nil unless tracing
+	traceHolds holds  // blockReason's
 
 	// Pool's worm array is read by the lanes; its free list (on lines of
 	// its own, see flit.Pool) is the main thread's.

@@ -64,7 +64,7 @@ func (k *Kernel) detect() *Deadlock {
 	k.findRears()
 	k.collectSync()
 	for b := range k.activeBuffers() {
-		if k.moving(b) {
+		if k.stepper.moves(k, b) {
 			continue
 		}
 		first := int32(len(g.edges))
@@ -137,7 +137,7 @@ func (k *Kernel) waits(b int32) bool {
 	}
 	h := &g.holds
 	h.all, h.list = true, h.list[:0]
-	k.moveRule(b, x, h)
+	k.stepper.rule(k, b, h)
 	soft := func() bool { g.edges = g.edges[:n0]; return false }
 	ports, owners := false, 0
 	for _, w := range h.list {

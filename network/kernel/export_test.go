@@ -7,7 +7,7 @@ import "time"
 // this one).
 
 // ForceGeneral makes every cycle take the general path.
-func (k *Kernel) ForceGeneral() { k.fast = false }
+func (k *Kernel) ForceGeneral() { k.fast, k.stepper = false, generalStepper{} }
 
 // FastOK reports whether this cycle may take the fast path.
 func (k *Kernel) FastOK() bool { return k.fastOK() }
@@ -96,4 +96,15 @@ func (k *Kernel) Presampled() (used, dropped int64, ok bool) {
 		return 0, 0, false
 	}
 	return k.pre.used, k.pre.dropped, true
+}
+
+// StepperName names the kernel's stepper (for tests of the seam).
+func (k *Kernel) StepperName() string {
+	switch k.stepper.(type) {
+	case fastStepper:
+		return "fast"
+	case generalStepper:
+		return "general"
+	}
+	return "other"
 }

@@ -108,6 +108,7 @@ type Kernel struct {
 	rng           *rand.Rand
 	src           *rand.PCG // rng's source (presampling copies its state)
 	Hooks         Hooks
+	stepper       Stepper // the switch model's (step.go)
 
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer

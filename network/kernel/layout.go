@@ -1,7 +1,10 @@
 package kernel
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
@@ -20,6 +23,8 @@ type KernelSpec struct {
 	Reuse    bool
 	Policy   xbar.Policy
 	Seed     uint64
+	// Model names the switch model (switchModels; "" is the flit crossbar).
+	Model string
 }
 
 // NewKernel lays out the buffers, ports and links of topology t.
@@ -50,6 +55,12 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 	k.rng = rand.New(k.src)
 	k.spec = s
 	k.layout(s, -1, 0)
+	model, ok := switchModels[s.Model]
+	if !ok {
+		names := slices.Sorted(maps.Keys(switchModels))[1:] // (not "")
+		return nil, inputerr.New("switch model", s.Model, "%s", strings.Join(names, ", "))
+	}
+	k.stepper = model(k)
 	return k, nil
 }
 

@@ -1,14 +1,66 @@
 package kernel
 
+// A Stepper is a switch model: how the switches of a network decide and
+// make the moves of one cycle. The kernel around it keeps what every model
+// shares: injection (source queues and registers, inject.go), ejection and
+// statistics (eject.go, collect.go), deadlock reporting (deadlock.go),
+// tracing (tracer.go) and, through package network, the run control and
+// Akita hosting. A model's state lives in its stepper or in the kernel's
+// buffers (layout.go); its methods are unexported because a model works on
+// the kernel's internals, so a new one is a file of this package that
+// registers itself in switchModels (see README, "Adding a switch model").
+//
+// Today's model is the flit crossbar, with two steppers: the general one
+// (any switching, multicast, tracing) and the fast one, which takes the
+// wormhole unicast cycles and leaves the others to the general one.
+type Stepper interface {
+	// step simulates cycle k.now: it places the packets generated for the
+	// cycle (k.placeLater), routes, allocates and moves flits — into
+	// buffers, or through k.arriveOne/k.eject into terminals — refills
+	// the source registers it emptied (k.refill), runs the deadlock check
+	// when asked (k.CheckDeadlock) or when no flit moved while some wait
+	// (k.detect), reports to the tracer (k.tr) and advances k.now.
+	step(k *Kernel)
+	// moves reports whether the front flit of buffer b moves in the cycle
+	// being stepped, once the stepper has decided its moves (the deadlock
+	// detector and the tracer ask).
+	moves(k *Kernel, b int32) bool
+	// rule is the model's movement rule: whether b's front flit moves this
+	// cycle and, if not, what it waits for, reported to h (see moveRule).
+	// The deadlock detector turns the holds into wait-for edges, the tracer
+	// reports the first.
+	rule(k *Kernel, b int32, h *holds) bool
+}
+
+// switchModels are the switch models by name (KernelSpec.Model; "" is the
+// flit crossbar). A model's file adds itself here (in an init function), so
+// adding one edits no other model.
+var switchModels = map[string]func(k *Kernel) Stepper{
+	"":              newFlitCrossbar,
+	"flit-crossbar": newFlitCrossbar,
+}
+
+// newFlitCrossbar picks the flit crossbar's stepper: the fast one when the
+// switching allows it (wormhole), else the general one.
+func newFlitCrossbar(k *Kernel) Stepper {
+	if k.fast {
+		return fastStepper{}
+	}
+	return generalStepper{}
+}
+
 // Step simulates one cycle.
-func (k *Kernel) Step() {
-	if k.tuner != nil {
-		k.tune()
-	}
-	if k.fastOK() {
-		k.stepFast()
-		return
-	}
+func (k *Kernel) Step() { k.stepper.step(k) }
+
+// generalStepper is the flit crossbar's cycle in full generality: any
+// switching mode, multicast worms of every kind, tracing. The phases run
+// in order over the whole network (one lane): route (route.go), allocate
+// (allocate.go), flow (flow.go, by the movement rule in rule.go), the
+// synchronous worms' veto (mcast.go), the deadlock check, commit
+// (commit.go) and the deliveries (eject.go).
+type generalStepper struct{}
+
+func (generalStepper) step(k *Kernel) {
 	k.placeLater()
 	k.route(&k.whole)
 	k.allocate(&k.whole)
@@ -30,61 +82,6 @@ func (k *Kernel) Step() {
 	k.now++
 }
 
-// The fast path is Step specialised to the common case: wormhole switching,
-// no tracer, and no multicast worm alive, so every bound worm holds exactly
-// one port and every move has one destination (bufState.to). It keeps the
-// general path's state and the order of the side effects that depend on
-// order (ejections: statistics and hooks), so a run gives the same result
-// whichever path each cycle takes (TestFastPathMatchesGeneral);
-// the general path takes over for any cycle in which a multicast worm lives.
-// Its phases run on each lane (lanes.go), so the fast path is also the one
-// that uses a second core.
+func (generalStepper) moves(k *Kernel, b int32) bool { return k.moving(b) }
 
-// fastOK reports whether this cycle may take the fast path.
-func (k *Kernel) fastOK() bool { return k.fast && k.castLive == 0 && k.tr == nil }
-
-// stepFast is Step for a fastOK cycle.
-func (k *Kernel) stepFast() {
-	k.fastNow = true
-	k.denseNow = k.nb < k.largeAt
-	k.nextEpoch()
-	if k.lanes == nil {
-		k.placeLater()
-	}
-	if k.CheckDeadlock {
-		// The wait-for graph is read between flow and leave.
-		k.phase(phaseRoute)
-		k.phase(phaseFlow)
-		k.countMoves()
-		if k.Deadlock == nil {
-			k.Deadlock = k.detect()
-		}
-		k.phase(phaseLeave)
-	} else {
-		k.phase(phaseCycle)
-		k.countMoves()
-		// With no move, leave changed nothing: the graph is as flow saw it.
-		if k.Deadlock == nil && k.nmoved == 0 && k.AnyActive() {
-			k.Deadlock = k.detect()
-		}
-	}
-	k.later[0], k.later[1] = k.later[0][:0], k.later[1][:0] // (placed by the lanes)
-	if k.lanes == nil {
-		k.settle(&k.whole) // (phase settles the two lanes)
-	}
-	k.fastNow, k.denseNow = false, false
-	k.now++
-}
-
-// countMoves sets nmoved. With two lanes the moves stay in the lanes'
-// lists (k.moves is left empty): this thread need not read the other
-// lane's.
-func (k *Kernel) countMoves() {
-	if k.lanes == nil {
-		k.moves = k.whole.moves
-		k.nmoved = len(k.moves)
-	} else {
-		k.moves = k.moves[:0]
-		k.nmoved = len(k.lanes[0].moves) + len(k.lanes[1].moves)
-	}
-}
+func (generalStepper) rule(k *Kernel, b int32, h *holds) bool { return k.moveRule(b, &k.bs[b], h) }

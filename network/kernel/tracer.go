@@ -124,7 +124,7 @@ func itoa(v int) string {
 // traceBlocked reports every front flit that does not move this cycle.
 func (k *Kernel) traceBlocked() {
 	for b := range k.activeBuffers() {
-		if k.moving(b) {
+		if k.stepper.moves(k, b) {
 			continue
 		}
 		reason, who, at := k.blockReason(b)
@@ -137,7 +137,7 @@ func (k *Kernel) traceBlocked() {
 func (k *Kernel) blockReason(b int32) (Wait, int32, int32) {
 	h := &k.traceHolds
 	h.list = h.list[:0]
-	if k.moveRule(b, &k.bs[b], h) || len(h.list) == 0 {
+	if k.stepper.rule(k, b, h) || len(h.list) == 0 {
 		return WaitSpace, -1, -1 // (flow found no move: it cannot happen)
 	}
 	w := h.list[0]

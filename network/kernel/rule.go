@@ -60,6 +60,9 @@ func (h *holds) add(why Wait, who, at, buf int32) bool {
 //     counts a slot whose own front flit moves on in this cycle (with
 //     switch.reuse), which is the combinational chain canMove resolves.
 func (k *Kernel) moveRule(b int32, x *bufState, h *holds) bool {
+	// (With h nil, flow's case, every failed check returns at once; the
+	// holds are reported off that path, so that flow pays nothing for
+	// them.)
 	if x.Empty() {
 		return false
 	}
@@ -68,40 +71,63 @@ func (k *Kernel) moveRule(b int32, x *bufState, h *holds) bool {
 		h.add(WaitLink, -1, -1, -1)
 		return false
 	}
-	ok := true
-	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
-		if ok = false; !h.add(WaitSync, f.Worm, -1, -1) {
-			return false
-		}
-	}
 	var cm xbar.PortSet
 	if x.rSw >= 0 {
 		if x.worm != f.Worm {
-			h.add(WaitArb, -1, -1, -1) // routed in the next routing pass
+			if h != nil && k.syncHold(f, h) {
+				h.add(WaitArb, -1, -1, -1) // routed in the next routing pass
+			}
 			return false
 		}
 		cm = k.need(x, f)
 		if miss := cm &^ x.mask; miss != 0 {
-			k.portHolds(x, miss, h)
+			if h != nil && k.syncHold(f, h) {
+				k.portHolds(x, miss, h)
+			}
 			return false
 		}
 	}
-	need := 1
+	ok, need := true, 1
 	if k.syncLive > 0 || k.pathLive > 0 || k.mode != link.Wormhole {
-		var sok, more bool
-		if need, sok, more = k.specialRule(b, x, f, h); !more {
+		var more bool
+		if need, ok, more = k.specialRule(b, x, f, h); !more {
 			return false
 		}
-		ok = ok && sok
 	}
 	if x.rSw < 0 {
 		if !k.hasRoom(x.fixed, need) {
-			h.add(WaitSpace, k.frontWorm(x.fixed), x.fixed, x.fixed)
+			if h != nil {
+				h.add(WaitSpace, k.frontWorm(x.fixed), x.fixed, x.fixed)
+			}
 			return false
 		}
 		return ok
 	}
+	if h != nil {
+		return k.roomHolds(x, cm, need, h) && ok
+	}
 	base := k.portBase[x.rSw]
+	for m := cm; m != 0; {
+		if !k.hasRoom(k.pDest[base+int32(m.Next())], need) {
+			return false
+		}
+	}
+	return ok
+}
+
+// syncHold reports a synchronous worm held back by another branch
+// (WaitSync), and whether the rule should look for more.
+func (k *Kernel) syncHold(f *flit.Flit, h *holds) bool {
+	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
+		return h.add(WaitSync, f.Worm, -1, -1)
+	}
+	return true
+}
+
+// roomHolds reports the destinations of the ports cm (at x's switch) that
+// cannot take need flits, and whether all can.
+func (k *Kernel) roomHolds(x *bufState, cm xbar.PortSet, need int, h *holds) bool {
+	base, ok := k.portBase[x.rSw], true
 	for m := cm; m != 0; {
 		if d := k.pDest[base+int32(m.Next())]; !k.hasRoom(d, need) {
 			if ok = false; !h.add(WaitSpace, k.frontWorm(d), d, d) {
@@ -119,12 +145,20 @@ func (k *Kernel) moveRule(b int32, x *bufState, h *holds) bool {
 // decide the room).
 func (k *Kernel) specialRule(b int32, x *bufState, f *flit.Flit, h *holds) (need int, ok, more bool) {
 	need, ok = 1, true
+	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
+		if ok = false; !h.add(WaitSync, f.Worm, -1, -1) {
+			return 0, false, false
+		}
+	}
 	if x.also >= 0 {
 		if x.worm != f.Worm {
 			h.add(WaitArb, -1, -1, -1) // not bound yet
 			return 0, false, false
 		}
 		if o, src, free := k.relayWait(x); !free {
+			if h == nil {
+				return 0, false, false
+			}
 			if src >= 0 {
 				o = k.bs[src].Front().Worm // the node's own packet goes first
 			}
@@ -153,6 +187,9 @@ func (k *Kernel) specialRule(b int32, x *bufState, f *flit.Flit, h *holds) (need
 		}
 	}
 	if x.also >= 0 && !k.hasRoom(x.also, need) {
+		if h == nil {
+			return 0, false, false
+		}
 		if ok = false; !h.add(WaitSpace, k.frontWorm(x.also), x.also, x.also) {
 			return 0, false, false
 		}
@@ -164,9 +201,6 @@ func (k *Kernel) specialRule(b int32, x *bufState, f *flit.Flit, h *holds) (need
 // not hold: every one, held (WaitPort) or free (WaitArb, at the port), to
 // a list of all holds; else the first held one, or WaitArb.
 func (k *Kernel) portHolds(x *bufState, miss xbar.PortSet, h *holds) {
-	if h == nil {
-		return
-	}
 	base := k.portBase[x.rSw]
 	held := false
 	for m := miss; m != 0; {

@@ -1,12 +1,11 @@
 package kernel_test
 
 import (
-	"github.com/flitsim/flitsim/network"
-
 	"fmt"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network"
 )
 
 func benchConfig(t network.TopologyConfig, load float64) network.Config {

@@ -1,10 +1,10 @@
 package kernel_test
 
 import (
-	"github.com/flitsim/flitsim/network"
-
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/network"
 )
 
 func ringConfig(kind string) network.Config {

@@ -1,11 +1,6 @@
 package kernel_test
 
 import (
-	"github.com/flitsim/flitsim/link"
-	"github.com/flitsim/flitsim/network"
-	"github.com/flitsim/flitsim/network/kernel"
-	xbar "github.com/flitsim/flitsim/switch"
-
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -15,6 +10,10 @@ import (
 	"time"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/link"
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/kernel"
+	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // TestFastPathMatchesGeneral runs every small topology and buffer

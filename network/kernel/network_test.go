@@ -1,8 +1,6 @@
 package kernel_test
 
 import (
-	"github.com/flitsim/flitsim/network"
-
 	"encoding/json"
 	"fmt"
 	"math/bits"
@@ -10,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network"
 )
 
 // topoCase is a small instance of every topology kind.

@@ -22,7 +22,7 @@ type Stats struct {
 	hops, hopN   int64 // switches crossed by measured packets, and their number
 
 	// perMessage: latency is measured per software multicast message (see
-	// swmcast.go), not per packet; the measured counts are messages.
+	// network/swmcast.go), not per packet; the measured counts are messages.
 	perMessage bool
 	// onDelivered sees every delivered packet before the statistics do
 	// (the software multicast driver).

@@ -19,58 +19,82 @@ import (
 // cycle; the general path interleaves them in buffer order, which differs
 // only if a Hooks callback enqueued packets, and hooks must not.)
 func (k *Kernel) leave(l *lane) {
-	now := k.now
 	moves, tails, srcs := l.moves, l.tails[:cap(l.tails)], l.srcs[:cap(l.srcs)]
 	popped := l.popped[:len(moves)]
 	nt, hops := k.pop(moves, popped, tails)
 	ns := k.markChannels(l, moves, srcs)
-	bs := k.bs
 	l.popped = popped
 	l.hops += int64(hops)
-	nb, nbuf := k.nb, l.nbuf
 	if k.lanes == nil {
-		if k.denseNow && k.delay == 0 {
-			k.arrive(l, moves[:nbuf], popped)
-		} else {
-			for i, b := range moves[:nbuf] {
-				x := elem(bs, b)
-				k.push(l, x.to, elem(popped, i), now+int64(x.lat))
-			}
-		}
-		for i := nbuf; i < len(moves); i++ {
-			x := elem(bs, moves[i])
-			k.eject(x.to-nb, &popped[i], now+int64(x.lat))
-		}
+		k.enter(l, moves, popped)
 	} else {
-		// Flits for this lane's buffers go straight in (the other lane
-		// touches none of them in this phase); the rest wait in lists.
-		cross, ej := l.cross[:0], l.ej
-		lo, span := l.lo, uint32(l.hi-l.lo)
+		k.enterOwn(l, moves, popped)
+	}
+	k.leaveTails(l, moves, tails[:nt])
+	if k.lanes != nil {
+		l.reach(stepHanded)
+	}
+	k.leaveSources(moves, popped, srcs[:ns])
+	if k.lanes != nil {
+		k.take(l, &k.lanes[1-k.laneOf(l.lo)])
+	}
+}
+
+// enter puts the flits of the whole-network lane's moves into their
+// destinations: buffers (the first l.nbuf moves), then terminals.
+func (k *Kernel) enter(l *lane, moves []int32, popped []flit.Flit) {
+	now, bs, nb, nbuf := k.now, k.bs, k.nb, l.nbuf
+	if k.denseNow && k.delay == 0 {
+		k.arrive(l, moves[:nbuf], popped)
+	} else {
 		for i, b := range moves[:nbuf] {
 			x := elem(bs, b)
-			if d, due := x.to, now+int64(x.lat); uint32(d-lo) < span {
-				k.push(l, d, elem(popped, i), due)
-			} else {
-				cross = append(cross, arrival{f: *elem(popped, i), at: due, d: d})
-			}
+			k.push(l, x.to, elem(popped, i), now+int64(x.lat))
 		}
-		for i := nbuf; i < len(moves); i++ {
-			// The lane sinks the flit at its terminal; settle delivers
-			// tails, in buffer order (and, for the Ejected hook, every
-			// flit).
-			x := elem(bs, moves[i])
-			d, due := x.to, now+int64(x.lat)
-			switch f := &popped[i]; {
-			case k.Hooks.Ejected != nil:
-				ej = append(ej, sunk{f: *f, at: due, d: d})
-			case k.sink(l, d-nb, f, due):
-				ej = append(ej, k.sinkTail(f, due, d))
-			}
-		}
-		l.cross, l.ej = cross, ej
 	}
+	for i := nbuf; i < len(moves); i++ {
+		x := elem(bs, moves[i])
+		k.eject(x.to-nb, &popped[i], now+int64(x.lat))
+	}
+}
+
+// enterOwn is enter for one of two lanes: flits for this lane's buffers go
+// straight in (the other lane touches none of them in this phase); flits
+// for the other lane's wait in l.cross (take), and the lane sinks the
+// flits for terminals, whose tails settle delivers in buffer order (and,
+// for the Ejected hook, every flit).
+func (k *Kernel) enterOwn(l *lane, moves []int32, popped []flit.Flit) {
+	now, bs, nb, nbuf := k.now, k.bs, k.nb, l.nbuf
+	cross, ej := l.cross[:0], l.ej
+	lo, span := l.lo, uint32(l.hi-l.lo)
+	for i, b := range moves[:nbuf] {
+		x := elem(bs, b)
+		if d, due := x.to, now+int64(x.lat); uint32(d-lo) < span {
+			k.push(l, d, elem(popped, i), due)
+		} else {
+			cross = append(cross, arrival{f: *elem(popped, i), at: due, d: d})
+		}
+	}
+	for i := nbuf; i < len(moves); i++ {
+		x := elem(bs, moves[i])
+		d, due := x.to, now+int64(x.lat)
+		switch f := &popped[i]; {
+		case k.Hooks.Ejected != nil:
+			ej = append(ej, sunk{f: *f, at: due, d: d})
+		case k.sink(l, d-nb, f, due):
+			ej = append(ej, k.sinkTail(f, due, d))
+		}
+	}
+	l.cross, l.ej = cross, ej
+}
+
+// leaveTails releases the ports the tails of this cycle's moves held (at
+// positions tails in moves) and unbinds their buffers; ports of the other
+// lane's switches are listed in l.rels for it.
+func (k *Kernel) leaveTails(l *lane, moves, tails []int32) {
+	bs := k.bs
 	rels, me := l.rels[:0], k.laneOf(l.lo)
-	for _, i := range tails[:nt] {
+	for _, i := range tails {
 		b := *elem(moves, i)
 		x := elem(bs, b)
 		if x.rSw >= 0 {
@@ -89,10 +113,14 @@ func (k *Kernel) leave(l *lane) {
 		x.worm = -1 // the next worm binds afresh
 	}
 	l.rels = rels
-	if k.lanes != nil {
-		l.reach(stepHanded)
-	}
-	for _, i := range srcs[:ns] {
+}
+
+// leaveSources updates the sources whose registers this cycle's moves left
+// (at positions srcs in moves): the injection channel's owner, the head's
+// injection cycle, and the register's next flit.
+func (k *Kernel) leaveSources(moves []int32, popped []flit.Flit, srcs []int32) {
+	now := k.now
+	for _, i := range srcs {
 		f := elem(popped, i)
 		t := *elem(k.bSw, *elem(moves, i))
 		// A head enters the network now and its worm holds the source
@@ -108,9 +136,6 @@ func (k *Kernel) leave(l *lane) {
 			elem(k.Pool.Worms, f.Worm).InjCycle = now
 		}
 		k.refill(t, now+1)
-	}
-	if k.lanes != nil {
-		k.take(l, &k.lanes[1-k.laneOf(l.lo)])
 	}
 }
 

@@ -94,17 +94,12 @@ func (k *Kernel) moveRule(b int32, x *bufState, h *holds) bool {
 			return false
 		}
 	}
-	if x.rSw < 0 {
-		if !k.hasRoom(x.fixed, need) {
-			if h != nil {
-				h.add(WaitSpace, k.frontWorm(x.fixed), x.fixed, x.fixed)
-			}
-			return false
-		}
-		return ok
-	}
 	if h != nil {
 		return k.roomHolds(x, cm, need, h) && ok
+	}
+	// (Here every check so far passed: with h nil a failed one returns.)
+	if x.rSw < 0 {
+		return k.hasRoom(x.fixed, need)
 	}
 	base := k.portBase[x.rSw]
 	for m := cm; m != 0; {
@@ -112,7 +107,7 @@ func (k *Kernel) moveRule(b int32, x *bufState, h *holds) bool {
 			return false
 		}
 	}
-	return ok
+	return true
 }
 
 // syncHold reports a synchronous worm held back by another branch
@@ -124,9 +119,17 @@ func (k *Kernel) syncHold(f *flit.Flit, h *holds) bool {
 	return true
 }
 
-// roomHolds reports the destinations of the ports cm (at x's switch) that
-// cannot take need flits, and whether all can.
+// roomHolds reports the destinations of x's front flit that cannot take
+// need flits (its fixed one, or those of the ports cm at x's switch), and
+// whether all can.
 func (k *Kernel) roomHolds(x *bufState, cm xbar.PortSet, need int, h *holds) bool {
+	if x.rSw < 0 {
+		if !k.hasRoom(x.fixed, need) {
+			h.add(WaitSpace, k.frontWorm(x.fixed), x.fixed, x.fixed)
+			return false
+		}
+		return true
+	}
 	base, ok := k.portBase[x.rSw], true
 	for m := cm; m != 0; {
 		if d := k.pDest[base+int32(m.Next())]; !k.hasRoom(d, need) {

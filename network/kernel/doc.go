@@ -38,4 +38,14 @@
 // and through the next crossbar into one or more output buffers. With both, the
 // crossbar move (input to output buffer, one cycle) and the link move (output
 // buffer to next input buffer, L cycles) are separate.
+//
+// # Switch models and files
+//
+// Step runs the network's Stepper, its switch model (step.go). The flit
+// crossbar described above has two: the general stepper and the fast one
+// for wormhole unicast cycles (step_fast.go, flow_fast.go, commit_fast.go,
+// on one or two threads: lanes.go, crew.go, tune.go, presample.go). The
+// phases live in inject.go, route.go, allocate.go, flow.go, commit.go and
+// eject.go; rule.go states the movement rule the general flow, the tracer
+// (tracer.go) and the deadlock detector (deadlock.go) share.
 package kernel

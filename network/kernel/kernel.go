@@ -108,7 +108,6 @@ type Kernel struct {
 	rng           *rand.Rand
 	src           *rand.PCG // rng's source (presampling copies its state)
 	Hooks         Hooks
-	stepper       Stepper // the switch model's (step.go)
 
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer
@@ -185,8 +184,7 @@ type Kernel struct {
 	rolledAt []int64 // per global port: last cycle a grant of it was given back
 	rolledBy []int32 // per global port: the synchronous worm that gave it back
 
-	tr         Tracer // nil unless tracing
-	traceHolds holds  // blockReason's
+	tr Tracer // nil unless tracing
 
 	// Pool's worm array is read by the lanes; its free list (on lines of
 	// its own, see flit.Pool) is the main thread's.
@@ -196,6 +194,10 @@ type Kernel struct {
 	// in the group: a field before the hot ones would move them to longer
 	// offsets and change the fast path's code layout.)
 	stateful topology.StatefulRouter
+	// The switch model's stepper (step.go), and blockReason's scratch (with
+	// stateful, after the hot fields, for the same reason).
+	stepper    Stepper
+	traceHolds holds
 
 	// The cycle: written by the main thread between a cycle's phases.
 	_     [64]byte

@@ -61,10 +61,8 @@ func (b *Buffer) Push(f Flit) {
 	b.n++
 }
 
-// PushReady appends a copy of *f that may leave from cycle at. It copies
-// from memory and sets the ready time in place, which is cheaper on the hot
-// path than Push of a modified value (a narrow store followed by a wide
-// load of the same bytes stalls the CPU's store forwarding).
+// PushReady appends a copy of *f that may leave from cycle at (Push of a
+// flit with a new ready time, without the copy; see network/kernel/speed.md).
 func (b *Buffer) PushReady(f *Flit, at int64) {
 	if int(b.n) == len(b.slots) {
 		panic("flit: push on a full buffer")
@@ -90,11 +88,11 @@ func (b *Buffer) Pop() Flit {
 }
 
 // Drop removes the front flit, which the caller has read with Front (so
-// the buffer is not empty). On the hot path it saves Pop's copy of the flit.
+// the buffer is not empty): Pop without the copy.
 func (b *Buffer) Drop() {
 	h := b.head + 1
 	if int(h) == len(b.slots) {
-		h = 0 // (a conditional move: the wrap is no branch to mispredict)
+		h = 0
 	}
 	b.head = h
 	b.n--

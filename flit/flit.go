@@ -33,11 +33,7 @@ func (k Kind) String() string {
 
 // KindOf derives the kind of flit seq in a worm of length n.
 func KindOf(seq, n int32) Kind {
-	// Head is bit 0 and Tail bit 1 (HeadTail both), set without jumps: a
-	// source emits heads, bodies and tails in turn, a pattern the CPU
-	// would mispredict.
-	// (Flags of 1, shifted: with Tail's 2 the compiler made the second
-	// test a jump.)
+	// Head is bit 0 and Tail bit 1 (HeadTail both).
 	var head, tail Kind
 	if seq == 0 {
 		head = 1

@@ -4,12 +4,9 @@ package flit
 
 import "unsafe"
 
-// slot is &b.slots[j] without the bounds check: the kernel moves every flit
-// through Front and PushReady, whose ring index is below the depth by
-// construction. (As network's elem: measured with callgrind, the checks
-// were 2 instructions per access on the hot path.) Building with -tags
-// checked puts the check back (slot_checked.go); CI runs the tests that way
-// too.
+// slot is &b.slots[j] for a ring index j below the depth, which Front and
+// PushReady guarantee; this build does not check it, the checked build
+// (slot_checked.go, -tags checked) does. Why: network/kernel/speed.md.
 func (b *Buffer) slot(j int) *Flit {
 	return (*Flit)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b.slots)), uintptr(j)*unsafe.Sizeof(Flit{})))
 }

@@ -64,11 +64,8 @@ type RouteState struct {
 // Pool recycles worm records so that steady-state traffic allocates nothing.
 // Indexes stay valid until Put.
 type Pool struct {
-	Worms []Worm
-	// The free list and counts change with every packet, the array header
-	// only when the pool grows: the padding keeps them on separate cache
-	// lines for readers of Worms on other cores.
-	_      [64]byte
+	Worms  []Worm
+	_      [64]byte // (see network/kernel/speed.md)
 	free   []int32
 	serial uint64
 	live   int

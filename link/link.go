@@ -70,8 +70,8 @@ type Link struct {
 	Flits   uint64 // flits carried since the last Reset
 	Latency int32
 	// last is 1 + the cycle of the last flit, modulo 2^32, to check one
-	// flit per cycle (16 bytes a link keeps a large network's links in
-	// cache; a false alarm would need a link idle for exactly 2^32 cycles).
+	// flit per cycle (a false alarm would need a link idle for exactly 2^32
+	// cycles; why 32 bits: network/kernel/speed.md).
 	last uint32
 }
 

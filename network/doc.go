@@ -1,40 +1,9 @@
-// Package network assembles switches, links and terminals into a network and
-// advances it cycle by cycle.
+// Package network builds an experiment from its configuration and runs it:
+// it checks the settings, builds the topology, lays out the cycle kernel
+// (package kernel), drives the traffic generator and the run control
+// (measurement window, drain, deadlock and stall checks) and hosts the
+// network in Akita, as one ticking component with an endpoint per terminal.
 //
-// # One cycle
-//
-// The whole fabric is one kernel whose Step advances every switch, link and
-// terminal exactly one clock cycle in two phases, like clocked RTL:
-//
-// Evaluate (reads only the state registered at the end of the previous cycle):
-//  1. Traffic: terminals create packets and queue them at their source
-//     interface; a new head may leave in the same cycle.
-//  2. Routing: every head flit at the front of a buffer asks the routing unit
-//     for the SET of output ports it needs at the next switch.
-//  3. Allocation: each switch grants output ports that no worm holds, one
-//     winner per port chosen by the arbiter policy, all-or-nothing per head.
-//  4. Flow: a front flit moves if its worm holds the ports on its way and every
-//     destination buffer has a free slot. A slot counts as free if it was free
-//     at the start of the cycle or (with switch.reuse) its own front flit moves
-//     on in this cycle — a combinational ready chain, resolved by a memoised
-//     walk so the answer does not depend on visiting order. Virtual
-//     cut-through needs room for the whole packet; store-and-forward moves a
-//     head only when its tail is in the same buffer.
-//
-// Commit: all moving flits leave their buffers, then all are written into
-// their destinations (every destination of a replicated flit gets a copy);
-// tails release the ports they held; flits reaching a terminal are delivered.
-//
-// A move crosses at most one link, whose latency L delays the flit: it may
-// leave its new buffer from cycle t+L on. The slot it will occupy is reserved
-// from cycle t, as credit flow control does, so no flit is ever dropped.
-//
-// # Buffers and moves
-//
-// With input buffers only, a flit moves from an input buffer through the
-// crossbar and the link into the next switch's input buffer. With output
-// buffers only (Chiang's switch), it moves from an output buffer over the link
-// and through the next crossbar into one or more output buffers. With both, the
-// crossbar move (input to output buffer, one cycle) and the link move (output
-// buffer to next input buffer, L cycles) are separate.
+// The cycle itself — injection, routing, allocation, flow, commit and
+// ejection — is package kernel's; see its documentation.
 package network

@@ -90,60 +90,12 @@ type Result struct {
 	InterruptedAt *int64 `json:"interrupted_at,omitempty"`
 }
 
-// Summary describes a latency distribution in cycles.
-type Summary struct {
-	Count int64   `json:"count"`
-	Mean  float64 `json:"mean"`
-	P50   float64 `json:"p50"`
-	P95   float64 `json:"p95"`
-	P99   float64 `json:"p99"`
-	Max   float64 `json:"max"`
-	// CI95 is the half-width of the 95 % confidence interval of the mean, by
-	// batch means over 20 batches of the measurement window.
-	CI95 float64 `json:"ci95"`
-}
-
-// Deadlock reports a cycle in the wait-for graph.
-type Deadlock struct {
-	// Cycle is the cycle in which the check found it; Since is the first
-	// cycle in which none of the worms in it moved.
-	Cycle int64 `json:"cycle"`
-	Since int64 `json:"since"`
-	// Worms in the cycle (serial IDs with source and destination).
-	Worms []DeadlockWorm `json:"worms"`
-	// Resources describe, in cycle order, each wait of one worm for another:
-	// the buffer holding the waiting flit and the port or buffer it needs,
-	// with the worm holding that.
-	Resources []string `json:"resources"`
-	// Switches named in the cycle.
-	Switches []string `json:"switches"`
-}
-
-// DeadlockWorm names one worm of a deadlock.
-type DeadlockWorm struct {
-	ID  uint64  `json:"id"`
-	Src int32   `json:"src"`
-	Dst []int32 `json:"dst"` // one destination, or a multicast's set
-}
-
 // Stall reports a run stopped because nothing moved: from Since to Cycle no
 // flit moved although flits were waiting, and the wait-for graph held no
 // deadlock (for example synchronous worms that keep giving back ports).
 type Stall struct {
 	Cycle int64 `json:"cycle"`
 	Since int64 `json:"since"`
-}
-
-// Delivery is one packet delivered: from Src to Dst (a multicast's set),
-// generated and delivered (its tail at the last destination) in the cycles
-// given.
-type Delivery struct {
-	ID        uint64  `json:"id"`
-	Src       int32   `json:"src"`
-	Dst       []int32 `json:"dst"`
-	Generated int64   `json:"generated"`
-	Delivered int64   `json:"delivered"`
-	Latency   int64   `json:"latency"`
 }
 
 // ChannelLoad is one channel's traffic over the measurement window.

@@ -36,7 +36,6 @@ type Network struct {
 	scheme       traffic.Scheme // hardware or a software multicast
 	emitErr      error          // first multicast the kernel refused
 	payloads     map[uint64]any // external packets' payloads by worm ID
-	pre          *presampler    // draws the next cycle's traffic ahead (two lanes)
 	flow         shortfall      // offered minus accepted flits per batch (verdict.go)
 	maxLive      int64          // run.max_backlog in packets (0: no limit)
 	backlogStop  *BacklogStop   // set when the backlog passed maxLive
@@ -102,7 +101,7 @@ func Build(c Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.setWorkers(c.Run.Workers)
+	k.SetWorkers(c.Run.Workers)
 	n := &Network{Cfg: c, K: k}
 	if n.cast, err = parseWorm(c.Multicast.Worm); err != nil {
 		return nil, err
@@ -116,14 +115,13 @@ func Build(c Config) (*Network, error) {
 	if err := n.buildTraffic(mode); err != nil {
 		return nil, err
 	}
-	k.stats = newCollector(n.start, n.end)
-	k.stats.keep = n.trace
+	k.CollectStats(n.start, n.end, n.trace)
 	n.flow = shortfall{start: n.start, end: n.end}
 	n.maxLive = n.backlogLimit()
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
-	n.startPresampling()
+	k.StartPresampling(n.gen)
 	return n, nil
 }
 
@@ -179,7 +177,7 @@ func (n *Network) buildTraffic(mode link.Mode) error {
 	g, err := traffic.NewWorkload(traffic.PatternArgs{
 		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
 		Load: c.Traffic.Load, Length: length, Cluster: c.Traffic.Cluster,
-		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: k.rng,
+		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: k.Rand(),
 	})
 	if err != nil {
 		return err
@@ -213,7 +211,7 @@ const minExpectedPackets = 10
 func (n *Network) Warnings() []string { return n.warnings }
 
 // Emit queues a packet created by the traffic generator.
-func (n *Network) Emit(src, dst, flits int) { n.K.enqueueLater(src, dst, flits) }
+func (n *Network) Emit(src, dst, flits int) { n.K.EnqueueLater(src, dst, flits) }
 
 // EmitMulticast queues a packet with several destinations (a trace line).
 func (n *Network) EmitMulticast(src int, dsts []int, flits int) {
@@ -239,26 +237,23 @@ func parseWorm(s string) (flit.Cast, error) {
 // the deadlock check.
 func (n *Network) Cycle() {
 	k := n.K
-	now := k.now
+	now := k.Now()
 	if now == n.start {
-		for i := range k.chans {
-			k.chans[i].Reset()
-		}
+		k.ResetChannels()
 	}
 	if now == n.end && !n.trace {
 		n.snapshotUtil()
 	}
-	if n.gen.NextAt(now) == now && (n.pre == nil || !n.pre.emitDrawn(now)) {
+	if n.gen.NextAt(now) == now && !k.EmitPresampled(now) {
 		n.gen.Generate(now, n)
 	}
-	if n.pre != nil {
-		n.pre.begin(now + 1) // (drawn while this cycle waits for the helper)
-	}
+	k.Presample(now + 1) // (drawn while this cycle waits for the helper)
 	k.CheckDeadlock = now%n.Cfg.Run.DeadlockCheck == 0
 	k.Step()
-	n.flow.add(now, k.stats.winGen, k.stats.winEj)
+	offered, ejected := k.Stats().Window()
+	n.flow.add(now, offered, ejected)
 	n.checkBacklog(now)
-	if k.nmoved > 0 || !k.anyActive() {
+	if k.Moved() > 0 || !k.AnyActive() {
 		n.lastProgress = now
 	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.K.Deadlock == nil {
 		n.stall = &Stall{Cycle: now, Since: n.lastProgress + 1}
@@ -270,9 +265,9 @@ func (n *Network) snapshotUtil() {
 		return
 	}
 	n.utilDone = true
-	n.util = make([]uint64, len(n.K.chans))
-	for i := range n.K.chans {
-		n.util[i] = n.K.chans[i].Flits
+	n.util = make([]uint64, n.K.Channels())
+	for i := range n.util {
+		n.util[i] = n.K.ChannelFlits(int32(i))
 	}
 }
 
@@ -308,21 +303,21 @@ func (n *Network) Done() bool {
 // finished is Done without the interrupt.
 func (n *Network) finished() bool {
 	k := n.K
-	if n.K.Deadlock != nil || n.stall != nil || n.backlogStop != nil || n.stopped || n.stopAt > 0 && k.now >= n.stopAt {
+	if n.K.Deadlock != nil || n.stall != nil || n.backlogStop != nil || n.stopped || n.stopAt > 0 && k.Now() >= n.stopAt {
 		return true
 	}
-	if n.external || k.now < n.end {
+	if n.external || k.Now() < n.end {
 		return false
 	}
-	st := k.stats
+	st := k.Stats().Counts()
 	if n.trace {
-		if k.Idle() && n.gen.NextAt(k.now) == math.MaxInt64 {
+		if k.Idle() && n.gen.NextAt(k.Now()) == math.MaxInt64 {
 			return true
 		}
-	} else if st.measuredDone == st.measured {
+	} else if st.MeasuredDone == st.Measured {
 		return true
 	}
-	return k.now >= n.end+n.Cfg.Run.Drain
+	return k.Now() >= n.end+n.Cfg.Run.Drain
 }
 
 // RunPlain runs to the end with a plain loop (no event engine); benchmarks
@@ -348,18 +343,18 @@ func (n *Network) skipIdle() int64 {
 	if !k.Idle() {
 		return -1
 	}
-	next := n.gen.NextAt(k.now)
-	if next == math.MaxInt64 || next <= k.now {
+	next := n.gen.NextAt(k.Now())
+	if next == math.MaxInt64 || next <= k.Now() {
 		return -1
 	}
 	// Never jump over the window boundaries (they reset counters).
-	if k.now <= n.start && next > n.start {
+	if k.Now() <= n.start && next > n.start {
 		next = n.start
 	}
-	if k.now <= n.end && next > n.end {
+	if k.Now() <= n.end && next > n.end {
 		next = n.end
 	}
-	if next <= k.now {
+	if next <= k.Now() {
 		return -1
 	}
 	k.SkipTo(next)
@@ -394,54 +389,55 @@ func (n *Network) RunAkitaHooked(hooks ...sim.Hook) (*Result, error) {
 // Result summarises the run.
 func (n *Network) Result() *Result {
 	k := n.K
-	st := k.stats
+	st := k.Stats().Counts()
+	lat, netLat := k.Stats().Latency()
 	n.snapshotUtil()
 	r := &Result{
 		Config:             n.Cfg,
-		Cycles:             k.now,
+		Cycles:             k.Now(),
 		Terminals:          k.Topo.Terminals(),
-		InjectedPackets:    st.genPk,
-		DeliveredPackets:   st.delPk,
-		InjectedFlits:      st.genFl,
-		DeliveredFlits:     st.delFl,
-		MeasuredPackets:    st.measured,
-		MeasuredDelivered:  st.measuredDone,
-		Latency:            summary(&st.lat, st.latBM),
-		NetworkLatency:     summary(&st.net, st.netBM),
+		InjectedPackets:    st.GeneratedPackets,
+		DeliveredPackets:   st.DeliveredPackets,
+		InjectedFlits:      st.GeneratedFlits,
+		DeliveredFlits:     st.DeliveredFlits,
+		MeasuredPackets:    st.Measured,
+		MeasuredDelivered:  st.MeasuredDone,
+		Latency:            lat,
+		NetworkLatency:     netLat,
 		MaxBufferOccupancy: k.MaxOccupancy(),
 		Deadlock:           n.K.Deadlock,
 		Stall:              n.stall,
-		Deliveries:         st.deliveries,
+		Deliveries:         k.Stats().Deliveries(),
 		Violations:         k.Violations,
 	}
-	win := min(n.end, k.now) - n.start
+	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())
 	if win > 0 {
-		r.Offered = float64(st.winGen) / nt / float64(win)
-		r.Throughput = float64(st.winEj) / nt / float64(win)
-	} else if n.backlogStop != nil && k.now > 0 {
+		r.Offered = float64(st.WindowOffered) / nt / float64(win)
+		r.Throughput = float64(st.WindowEjected) / nt / float64(win)
+	} else if n.backlogStop != nil && k.Now() > 0 {
 		// Stopped before the window opened: what the whole run offered
 		// and accepted.
-		r.Offered = float64(st.genOff) / nt / float64(k.now)
-		r.Throughput = float64(st.delFl) / nt / float64(k.now)
+		r.Offered = float64(st.Offered) / nt / float64(k.Now())
+		r.Throughput = float64(st.DeliveredFlits) / nt / float64(k.Now())
 	}
 	r.ShortfallCI95 = -1
 	if !n.trace && !n.external {
-		r.ShortfallCI95 = n.flow.ci95(k.Topo.Terminals(), k.now)
+		r.ShortfallCI95 = n.flow.ci95(k.Topo.Terminals(), k.Now())
 	}
 	r.Backlog = int64(k.Pool.Live())
 	r.BacklogStop = n.backlogStop
 	if n.trace {
 		// A trace's window is its injection cycles; its channels count
 		// every flit it moved, over the whole run.
-		win = k.now - n.start
+		win = k.Now() - n.start
 	}
 	if win > 0 {
 		var sum, best uint64
 		busiest := -1
 		used := 0
 		for i, f := range n.util[:len(k.Links)] {
-			if k.pDest[i] < 0 {
+			if !k.ChannelConnected(int32(i)) {
 				continue // unconnected port (mesh edge)
 			}
 			used++
@@ -459,8 +455,8 @@ func (n *Network) Result() *Result {
 			r.Channels = n.channelLoads(win)
 		}
 	}
-	if st.hopN > 0 {
-		r.Hops = float64(st.hops) / float64(st.hopN)
+	if st.HopCount > 0 {
+		r.Hops = float64(st.Hops) / float64(st.HopCount)
 	}
 	if n.interrupted {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles
@@ -500,7 +496,7 @@ func (c *Component) Tick(now sim.VTimeInSec) bool {
 	if n.Done() {
 		return false
 	}
-	if n.external && n.K.Idle() && n.gen.NextAt(n.K.now) == math.MaxInt64 {
+	if n.external && n.K.Idle() && n.gen.NextAt(n.K.Now()) == math.MaxInt64 {
 		return false // asleep until an endpoint hands over a packet
 	}
 	if next := n.skipIdle(); next >= 0 {

@@ -99,8 +99,7 @@ func newSWDriver(n *Network, inner traffic.Generator, scheme traffic.Scheme) *sw
 		sent: map[uint64]swRef{},
 		cpu:  make([]int64, n.K.Topo.Terminals()),
 	}
-	n.K.stats.perMessage = true
-	n.K.stats.onDelivered = d.delivered
+	n.K.Stats().PerMessage(d.delivered)
 	return d
 }
 
@@ -149,7 +148,7 @@ func (d *swDriver) EmitMulticast(src int, dsts []int, flits int) {
 	m := &d.msgs[mi]
 	*m = swMsg{sends: sends, src: int32(src), flits: int32(flits), left: int32(len(sends)),
 		gen: d.now, inj: -1, last: d.now}
-	m.measured = d.n.K.stats.message(d.now)
+	m.measured = d.n.K.Stats().Message(d.now)
 	d.has(mi, int32(src), d.now)
 }
 
@@ -202,7 +201,7 @@ func (d *swDriver) delivered(w *flit.Worm, arrive int64) {
 		return
 	}
 	if m.measured {
-		d.n.K.stats.messageDone(m.gen, m.inj, m.last, m.hops, m.n)
+		d.n.K.Stats().MessageDone(m.gen, m.inj, m.last, m.hops, m.n)
 	}
 	m.sends = nil
 	d.free = append(d.free, ref.msg)

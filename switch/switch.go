@@ -223,5 +223,5 @@ func (s *Switch) grabs(a, b *Request, p int) bool {
 // round is how far input in comes after input from, going round the switch.
 func (s *Switch) round(in, from int32) int32 {
 	d := in - from
-	return d + int32(len(s.Owner))&(d>>31) // (wrapped without a jump: a coin toss to the CPU)
+	return d + int32(len(s.Owner))&(d>>31) // (+ the radix when d < 0)
 }

@@ -38,25 +38,30 @@ type MulticastEmitter interface {
 	EmitMulticast(src int, dsts []int, flits int)
 }
 
-// A Presampler is a Generator whose packets for the next cycle can be drawn
-// ahead of Generate by the caller, from a copy of the random source (the
-// network draws them while its main thread waits for its helper): every
-// draw depends on nothing but the source, the cycle and the terminal.
-type Presampler interface {
+// Trials describes one cycle of a Bernoulli process drawn trial by trial:
+// each terminal i of N in turn creates a packet when a 64-bit draw from the
+// source is below Threshold (always, and without a draw, with All), then
+// draws the packet's destination from Pattern and its length from Length.
+type Trials struct {
+	N         int
+	All       bool
+	Threshold uint64
+	Pattern   Pattern
+	Length    Length
+}
+
+// A TrialGenerator is a Generator whose cycles are Trials, so that whoever
+// holds its random source may draw a cycle's packets itself (the network
+// kernel draws them ahead of time).
+type TrialGenerator interface {
 	Generator
-	// Terminals is the number of terminals (the range of Presample).
-	Terminals() int
-	// Presample draws from src what terminals [from, to) would create in
-	// cycle now if Generate(now, e) came next, calling emit for each packet
-	// as Generate would call e.Emit (emit may draw from src too, as the
-	// emitter may). rng is a rand.Rand over src (for the draws that need
-	// one; the coin tosses call src directly, at half the cost). It changes
-	// nothing in the generator, and reports false, having drawn nothing, if
-	// Generate(now) would do more than cycle now's draws in terminal order.
-	Presample(now int64, from, to int, src *rand.PCG, rng *rand.Rand, emit func(src, dst, flits int)) bool
-	// Presampled records that the caller has emitted cycle now's packets
-	// from Presample's draws, in place of Generate(now).
-	Presampled(now int64)
+	// Trials describes cycle now, if Generate(now) would draw exactly that
+	// cycle's trials next; ok is false otherwise.
+	Trials(now int64) (t Trials, ok bool)
+	// Drawn records that cycle now's packets were created by the caller,
+	// drawn as Trials(now) describes from the generator's source, in
+	// place of Generate(now).
+	Drawn(now int64)
 }
 
 // Generator creates packets over time.
@@ -88,8 +93,8 @@ type Generator interface {
 //     (cycle, terminal). A cycle costs O(packets · log n), not n draws, and
 //     NextAt lets the caller skip idle cycles.
 //   - p ≥ 0.03: one 64-bit draw per terminal per cycle compared with
-//     ⌊p·2^64⌋; NextAt is always now. Measured faster from about p = 0.03
-//     (heap + logarithm ≈ 85–110 ns per packet vs ≈ 3 ns per trial).
+//     ⌊p·2^64⌋ (Trials); NextAt is always now. (The threshold is where the
+//     two run equally fast: see BenchmarkBernoulli*.)
 //
 // Generate does not allocate.
 func NewBernoulli(n int, load float64, length Length, pat Pattern, rng *rand.Rand) Generator {
@@ -225,23 +230,15 @@ func (g *bernoulli) NextAt(now int64) int64 {
 	return max(t, now)
 }
 
-func (g *bernoulli) Terminals() int { return g.n }
-
-// Presample is Generate's per-cycle trials, from another source; only the
-// trials sampler keeps no state but the last cycle done.
-func (g *bernoulli) Presample(now int64, from, to int, src *rand.PCG, rng *rand.Rand, emit func(src, dst, flits int)) bool {
+// Trials: only the trials sampler keeps no state but the last cycle done.
+func (g *bernoulli) Trials(now int64) (Trials, bool) {
 	if !g.started || !g.trials || g.done != now-1 {
-		return false
+		return Trials{}, false
 	}
-	for i := from; i < to; i++ {
-		if g.all || src.Uint64() < g.thr {
-			emit(i, g.pat.Dest(i, rng), g.length.Draw(rng))
-		}
-	}
-	return true
+	return Trials{N: g.n, All: g.all, Threshold: g.thr, Pattern: g.pat, Length: g.length}, true
 }
 
-func (g *bernoulli) Presampled(now int64) { g.done = now }
+func (g *bernoulli) Drawn(now int64) { g.done = now }
 
 func (g *bernoulli) Generate(now int64, e Emitter) {
 	if !g.started {

@@ -230,10 +230,20 @@ func BenchmarkBernoulli(b *testing.B)          { benchGen(b, 0) }
 func BenchmarkBernoulliGeometric(b *testing.B) { benchGen(b, 'g') }
 func BenchmarkBernoulliTrials(b *testing.B)    { benchGen(b, 't') }
 
-// Presampling a cycle from a copy of the source, in chunks, then
-// Presampled, gives the packets and the source state that Generate gives;
-// and Presample refuses, drawing nothing, what Generate would not do next.
-func TestBernoulliPresample(t *testing.T) {
+// drawTrials creates terminals [from, to) of a cycle as t describes,
+// drawing from src (coin tosses) and rng (a rand.Rand over src).
+func drawTrials(t Trials, from, to int, src *rand.PCG, rng *rand.Rand, e Emitter) {
+	for i := from; i < to; i++ {
+		if t.All || src.Uint64() < t.Threshold {
+			e.Emit(i, t.Pattern.Dest(i, rng), t.Length.Draw(rng))
+		}
+	}
+}
+
+// Drawing a cycle as Trials describes it, in chunks, from a copy of the
+// source, then Drawn, gives the packets and the source state that Generate
+// gives; and Trials refuses what Generate would not do next.
+func TestBernoulliTrials(t *testing.T) {
 	const n = 32
 	pat := mustPattern(t, "uniform", Shape{N: n})
 	ref, refSrc := newBernoulli(n, 0.5, Length{1, 3}, pat, nil, 0), rand.NewPCG(3, 4)
@@ -244,33 +254,31 @@ func TestBernoulliPresample(t *testing.T) {
 	for now := int64(0); now < 300; now++ {
 		want.cycle, got.cycle = now, now
 		ref.Generate(now, &want)
-		if now%3 == 0 { // every third cycle as Generate, the rest presampled
+		if now%3 == 0 { // every third cycle as Generate, the rest drawn
 			g.Generate(now, &got)
 			continue
+		}
+		tr, ok := g.Trials(now)
+		if !ok {
+			t.Fatalf("cycle %d: no trials", now)
 		}
 		cp := *src
 		rng := rand.New(&cp)
 		for from := 0; from < n; from += 5 {
-			if !g.Presample(now, from, min(from+5, n), &cp, rng, got.Emit) {
-				t.Fatalf("cycle %d: presample refused", now)
-			}
+			drawTrials(tr, from, min(from+5, n), &cp, rng, &got)
 		}
 		*src = cp
-		g.Presampled(now)
+		g.Drawn(now)
 	}
 	if len(got.pkts) == 0 || !reflect.DeepEqual(got.pkts, want.pkts) || *src != *refSrc {
-		t.Fatalf("presampled run differs: %d packets against %d", len(got.pkts), len(want.pkts))
+		t.Fatalf("drawn run differs: %d packets against %d", len(got.pkts), len(want.pkts))
 	}
-	geo := NewBernoulli(n, 0.01, Length{1, 1}, pat, g.rng).(Presampler) // p < geomBelow: geometric gaps
+	geo := NewBernoulli(n, 0.01, Length{1, 1}, pat, g.rng).(TrialGenerator) // p < geomBelow: geometric gaps
 	geo.NextAt(0)
-	before := *src
-	if g.Presample(301, 0, n, src, g.rng, got.Emit) { // 300 was skipped
-		t.Error("presampled a cycle that is not the next")
+	if _, ok := g.Trials(301); ok { // 300 was skipped
+		t.Error("trials for a cycle that is not the next")
 	}
-	if geo.Presample(0, 0, n, src, g.rng, got.Emit) {
-		t.Error("presampled the geometric sampler")
-	}
-	if *src != before {
-		t.Error("a refused presample drew")
+	if _, ok := geo.Trials(0); ok {
+		t.Error("trials of the geometric sampler")
 	}
 }

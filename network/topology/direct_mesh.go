@@ -200,9 +200,8 @@ func (r *dorRouter) portTo(sw, dst int, aux uint64) int {
 		if x == d {
 			continue
 		}
-		// The direction is computed, not branched on (it is a coin toss
-		// to the CPU): + when the destination lies ahead (on a torus,
-		// within half the ring ahead).
+		// + when the destination lies ahead (on a torus, within half the
+		// ring ahead).
 		up := d > x
 		if r.torus {
 			delta := d - x + r.k&-b2i(d < x)
@@ -217,12 +216,11 @@ func (r *dorRouter) portTo(sw, dst int, aux uint64) int {
 }
 
 // tableNodes is the most nodes for which Route looks its answer up in a
-// table (nodes² bytes: 64 KiB) instead of comparing coordinates: a head's
-// next port is then one load, with none of the jumps on coordinates the
-// CPU cannot predict.
+// table (nodes² bytes: 64 KiB) instead of comparing coordinates (see
+// network/kernel/speed.md).
 const tableNodes = 256
 
-// b2i is 1 for true and 0 for false (a flag move, no jump).
+// b2i is 1 for true and 0 for false.
 func b2i(c bool) int {
 	var i int
 	if c {

@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import "testing"
 

@@ -1,6 +1,6 @@
 //go:build checked
 
-package network
+package kernel
 
 // elem is &s[i], bounds-checked: the checked build of index.go's elem.
 func elem[T any, I int | int32](s []T, i I) *T { return &s[i] }

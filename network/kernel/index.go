@@ -1,6 +1,6 @@
 //go:build !checked
 
-package network
+package kernel
 
 import "unsafe"
 

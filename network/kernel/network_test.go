@@ -1,4 +1,4 @@
-package network
+package kernel_test
 
 import (
 	"encoding/json"
@@ -8,29 +8,30 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network"
 )
 
 // topoCase is a small instance of every topology kind.
 type topoCase struct {
 	name string
-	t    TopologyConfig
+	t    network.TopologyConfig
 }
 
 func smallTopologies() []topoCase {
 	return []topoCase{
-		{"mesh4x4", TopologyConfig{Kind: "mesh", K: 4, N: 2}},
-		{"mesh3x3x2", TopologyConfig{Kind: "mesh", K: 3, N: 3}},
-		{"torus5x5", TopologyConfig{Kind: "torus", K: 5, N: 2}},
-		{"ring6", TopologyConfig{Kind: "torus", K: 6, N: 1}},
-		{"hypercube4", TopologyConfig{Kind: "hypercube", D: 4}},
-		{"omega2^4", TopologyConfig{Kind: "omega", K: 2, N: 4}},
-		{"baseline4^2", TopologyConfig{Kind: "baseline", K: 4, N: 2}},
-		{"butterfly2^3", TopologyConfig{Kind: "butterfly", K: 2, N: 3}},
-		{"cube2^4", TopologyConfig{Kind: "cube", K: 2, N: 4}},
-		{"esmin8:5", TopologyConfig{Kind: "esmin", Dims: IntList{1, 2, 1, 2, 0}}},
-		{"ccc3", TopologyConfig{Kind: "ccc", N: 3}},
-		{"folded-cube3", TopologyConfig{Kind: "folded-cube", D: 3}},
-		{"enhanced-cube3", TopologyConfig{Kind: "enhanced-cube", D: 3}},
+		{"mesh4x4", network.TopologyConfig{Kind: "mesh", K: 4, N: 2}},
+		{"mesh3x3x2", network.TopologyConfig{Kind: "mesh", K: 3, N: 3}},
+		{"torus5x5", network.TopologyConfig{Kind: "torus", K: 5, N: 2}},
+		{"ring6", network.TopologyConfig{Kind: "torus", K: 6, N: 1}},
+		{"hypercube4", network.TopologyConfig{Kind: "hypercube", D: 4}},
+		{"omega2^4", network.TopologyConfig{Kind: "omega", K: 2, N: 4}},
+		{"baseline4^2", network.TopologyConfig{Kind: "baseline", K: 4, N: 2}},
+		{"butterfly2^3", network.TopologyConfig{Kind: "butterfly", K: 2, N: 3}},
+		{"cube2^4", network.TopologyConfig{Kind: "cube", K: 2, N: 4}},
+		{"esmin8:5", network.TopologyConfig{Kind: "esmin", Dims: network.IntList{1, 2, 1, 2, 0}}},
+		{"ccc3", network.TopologyConfig{Kind: "ccc", N: 3}},
+		{"folded-cube3", network.TopologyConfig{Kind: "folded-cube", D: 3}},
+		{"enhanced-cube3", network.TopologyConfig{Kind: "enhanced-cube", D: 3}},
 	}
 }
 
@@ -41,11 +42,11 @@ type bufCase struct {
 
 var bufCases = []bufCase{{"in", 4, 0}, {"out", 0, 1}, {"inout", 2, 1}}
 
-func zeroLoadConfig(t TopologyConfig, mode string, b bufCase, lat, delay, flits int) Config {
-	c := Default()
+func zeroLoadConfig(t network.TopologyConfig, mode string, b bufCase, lat, delay, flits int) network.Config {
+	c := network.Default()
 	c.Topology = t
 	c.Switching = mode
-	c.Buffers = BufferConfig{Input: b.in, Output: b.out}
+	c.Buffers = network.BufferConfig{Input: b.in, Output: b.out}
 	// Full pipelining over a link of latency L needs L slots (the credit
 	// round trip); see ZeroLoadLatency.
 	if b.out > 0 {
@@ -65,13 +66,13 @@ func zeroLoadConfig(t TopologyConfig, mode string, b bufCase, lat, delay, flits 
 	c.Link.Latency = lat
 	c.Switch.Delay = delay
 	c.Traffic.Load = 0
-	c.Traffic.Flits = FlitRange{flits, flits}
+	c.Traffic.Flits = network.FlitRange{Min: flits, Max: flits}
 	return c
 }
 
 // lone sends one packet through an otherwise empty network and returns its
 // latency and the number of switches it crossed.
-func lone(t *testing.T, n *Network, src, dst, flits int) (int64, int32) {
+func lone(t *testing.T, n *network.Network, src, dst, flits int) (int64, int32) {
 	t.Helper()
 	k := n.K
 	lat, hops := int64(-1), int32(-1)
@@ -102,7 +103,7 @@ func TestZeroLoadLatencyMatchesClosedForm(t *testing.T) {
 					name := fmt.Sprintf("%s/%s/%s/L%d-D%d-F%d", tc.name, mode, b.name, p.lat, p.delay, p.flits)
 					t.Run(name, func(t *testing.T) {
 						c := zeroLoadConfig(tc.t, mode, b, p.lat, p.delay, p.flits)
-						n, err := Build(c)
+						n, err := network.Build(c)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -110,7 +111,7 @@ func TestZeroLoadLatencyMatchesClosedForm(t *testing.T) {
 						for i := 0; i < 6; i++ {
 							s, d := rng.IntN(nt), rng.IntN(nt)
 							got, hops := lone(t, n, s, d, p.flits)
-							want := ZeroLoadLatency(c, int(hops), p.flits)
+							want := network.ZeroLoadLatency(c, int(hops), p.flits)
 							if got != want {
 								t.Fatalf("%d→%d (%d switches): latency %d, closed form %d", s, d, hops, got, want)
 							}
@@ -124,11 +125,11 @@ func TestZeroLoadLatencyMatchesClosedForm(t *testing.T) {
 
 // TestWormholePipelining: one more cycle per extra flit, whatever the hops.
 func TestWormholePipelining(t *testing.T) {
-	c := zeroLoadConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, "wormhole", bufCases[0], 1, 0, 1)
+	c := zeroLoadConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, "wormhole", bufCases[0], 1, 0, 1)
 	for _, pair := range [][2]int{{0, 1}, {0, 63}, {9, 54}} {
 		var prev int64
 		for f := 1; f <= 8; f++ {
-			n, err := Build(c)
+			n, err := network.Build(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,17 +146,17 @@ func TestWormholePipelining(t *testing.T) {
 // a MIN.
 func TestHopCounts(t *testing.T) {
 	cases := []struct {
-		t    TopologyConfig
+		t    network.TopologyConfig
 		dist func(s, d int) int
 	}{
-		{TopologyConfig{Kind: "hypercube", D: 5}, func(s, d int) int { return bits.OnesCount(uint(s^d)) + 1 }},
-		{TopologyConfig{Kind: "mesh", K: 5, N: 2}, func(s, d int) int { return abs(s%5-d%5) + abs(s/5-d/5) + 1 }},
-		{TopologyConfig{Kind: "torus", K: 6, N: 2}, func(s, d int) int { return ring(s%6, d%6, 6) + ring(s/6, d/6, 6) + 1 }},
-		{TopologyConfig{Kind: "butterfly", K: 4, N: 3}, func(s, d int) int { return 3 }},
+		{network.TopologyConfig{Kind: "hypercube", D: 5}, func(s, d int) int { return bits.OnesCount(uint(s^d)) + 1 }},
+		{network.TopologyConfig{Kind: "mesh", K: 5, N: 2}, func(s, d int) int { return abs(s%5-d%5) + abs(s/5-d/5) + 1 }},
+		{network.TopologyConfig{Kind: "torus", K: 6, N: 2}, func(s, d int) int { return ring(s%6, d%6, 6) + ring(s/6, d/6, 6) + 1 }},
+		{network.TopologyConfig{Kind: "butterfly", K: 4, N: 3}, func(s, d int) int { return 3 }},
 	}
 	for _, tc := range cases {
 		c := zeroLoadConfig(tc.t, "wormhole", bufCases[0], 1, 0, 2)
-		n, err := Build(c)
+		n, err := network.Build(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,9 +185,9 @@ func ring(a, b, k int) int {
 }
 
 // randomRun runs a loaded network with invariant accounting.
-func randomRun(t *testing.T, c Config) (*Network, *Result) {
+func randomRun(t *testing.T, c network.Config) (*network.Network, *network.Result) {
 	t.Helper()
-	n, err := Build(c)
+	n, err := network.Build(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,13 +217,13 @@ func TestInvariantsOnRandomRuns(t *testing.T) {
 			for _, b := range bufCases {
 				t.Run(tc.name+"/"+mode+"/"+b.name, func(t *testing.T) {
 					c := zeroLoadConfig(tc.t, mode, b, 1, 0, 4)
-					c.Traffic.Flits = FlitRange{1, 6}
+					c.Traffic.Flits = network.FlitRange{Min: 1, Max: 6}
 					if mode != "wormhole" {
 						c.Buffers.Input = max(c.Buffers.Input, 6) * sign(c.Buffers.Input)
 						c.Buffers.Output = max(c.Buffers.Output, 6) * sign(c.Buffers.Output)
 					}
 					c.Traffic.Load = 0.3
-					c.Run = RunConfig{Warmup: 200, Measure: 1500, Drain: 20000, Seed: 3, DeadlockCheck: 64}
+					c.Run = network.RunConfig{Warmup: 200, Measure: 1500, Drain: 20000, Seed: 3, DeadlockCheck: 64}
 					n, r := randomRun(t, c)
 					if r.Deadlock == nil && r.MeasuredDelivered != r.MeasuredPackets {
 						t.Fatalf("measured %d, delivered %d, no deadlock", r.MeasuredPackets, r.MeasuredDelivered)
@@ -247,11 +248,11 @@ func sign(x int) int {
 
 // TestDeterminism: the same config and seed give identical JSON.
 func TestDeterminism(t *testing.T) {
-	c := Default()
+	c := network.Default()
 	c.Run.Measure = 2000
 	c.Traffic.Load = 0.35
-	out := func(c Config) string {
-		r, err := Run(c)
+	out := func(c network.Config) string {
+		r, err := network.Run(c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,17 +1,19 @@
-package network
+package kernel_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/network"
 )
 
-func ringConfig(kind string) Config {
-	c := Default()
-	c.Topology = TopologyConfig{Kind: kind, K: 8, N: 1}
-	c.Buffers = BufferConfig{Input: 2}
+func ringConfig(kind string) network.Config {
+	c := network.Default()
+	c.Topology = network.TopologyConfig{Kind: kind, K: 8, N: 1}
+	c.Buffers = network.BufferConfig{Input: 2}
 	c.Traffic.Load = 0.6
-	c.Traffic.Flits = FlitRange{16, 16}
-	c.Run = RunConfig{Warmup: 0, Measure: 5000, Drain: 200000, Seed: 1, DeadlockCheck: 128}
+	c.Traffic.Flits = network.FlitRange{Min: 16, Max: 16}
+	c.Run = network.RunConfig{Warmup: 0, Measure: 5000, Drain: 200000, Seed: 1, DeadlockCheck: 128}
 	return c
 }
 
@@ -66,7 +68,7 @@ func TestMeshWithSameTrafficCompletes(t *testing.T) {
 // further never moves any worm of the cycle.
 func TestReportedDeadlockIsPermanent(t *testing.T) {
 	c := ringConfig("torus")
-	n, err := Build(c)
+	n, err := network.Build(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func TestReportedDeadlockIsPermanent(t *testing.T) {
 
 // DebugState lists every non-empty buffer with its flits and binding.
 func TestDebugStateNamesBuffers(t *testing.T) {
-	n, err := Build(ringConfig("torus"))
+	n, err := network.Build(ringConfig("torus"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import (
 	"math/rand/v2"
@@ -20,22 +20,23 @@ import (
 // state after this cycle's traffic, and the next cycle uses the draws only
 // if the source is still in that state (nothing drew from it in between:
 // hooks, Enqueue, a program's own use of Rand) and the generator is where it
-// was (traffic.Presampler); it then moves the source to the copy's state.
+// was (its Trials still describe that cycle); it then moves the source to
+// the copy's state and tells the generator the cycle is drawn.
 // Otherwise the draws are dropped and the generator runs as usual. A
 // packet's per-worm draws (the router's Init) are made after its own, as
 // newUnicast makes them, on a scratch worm; only its Aux is kept.
 type presampler struct {
-	gen   traffic.Presampler
-	k     *Kernel
-	cycle int64 // the cycle being drawn, or -1
-	next  int   // its next terminal to draw
+	gen    traffic.TrialGenerator
+	k      *Kernel
+	cycle  int64          // the cycle being drawn, or -1
+	trials traffic.Trials // its trials
+	next   int            // its next terminal to draw
 	// from is the kernel source's state when the drawing began; cur, the
 	// copy drawn from (through rng).
 	from, cur rand.PCG
 	rng       *rand.Rand
 	pkts      []presampled
 	w         flit.Worm // scratch for the router's draws
-	emitFn    func(src, dst, flits int)
 	// Cycles whose traffic came from the draws, and cycles that had to
 	// drop them (for tests).
 	used, dropped int64
@@ -51,23 +52,42 @@ type presampled struct {
 // draws 55–65 % of the terminals ahead; 4 to 64 measured the same.)
 const presampleChunk = 8
 
-// startPresampling sets n up to presample if its traffic allows it and its
-// kernel may run on two lanes (only waits for the helper give it time).
-func (n *Network) startPresampling() {
-	g, ok := n.gen.(traffic.Presampler)
-	if !ok || n.K.pair == nil {
+// StartPresampling sets the kernel up to presample g's traffic if g allows
+// it and the kernel may run on two lanes (only waits for the helper give it
+// time). The run control then calls EmitPresampled and Presample each cycle.
+func (k *Kernel) StartPresampling(g traffic.Generator) {
+	pg, ok := g.(traffic.TrialGenerator)
+	if !ok || k.pair == nil {
 		return
 	}
-	p := &presampler{gen: g, k: n.K, cycle: -1}
+	p := &presampler{gen: pg, k: k, cycle: -1}
 	p.rng = rand.New(&p.cur)
-	p.emitFn = p.emit
-	n.pre = p
-	n.K.idle = p.step
+	k.pre = p
+	k.idle = p.step
+}
+
+// Presample starts drawing cycle c's traffic ahead (while the cycle before
+// it waits for the helper), if the kernel presamples.
+func (k *Kernel) Presample(c int64) {
+	if k.pre != nil {
+		k.pre.begin(c)
+	}
+}
+
+// EmitPresampled emits cycle now's packets from the draws made ahead and
+// reports whether it did; if not, the traffic generator must run.
+func (k *Kernel) EmitPresampled(now int64) bool {
+	return k.pre != nil && k.pre.emitDrawn(now)
 }
 
 // begin starts drawing cycle c, from the kernel source's present state.
 func (p *presampler) begin(c int64) {
-	p.cycle, p.next = c, 0
+	t, ok := p.gen.Trials(c)
+	if !ok {
+		p.cycle = -1
+		return
+	}
+	p.cycle, p.trials, p.next = c, t, 0
 	p.from = *p.k.src
 	p.cur = p.from
 	p.pkts = p.pkts[:0]
@@ -75,13 +95,23 @@ func (p *presampler) begin(c int64) {
 
 // step draws the next few terminals of the cycle being drawn.
 func (p *presampler) step() {
-	if p.cycle < 0 || p.next >= p.gen.Terminals() {
+	if p.cycle < 0 || p.next >= p.trials.N {
 		return
 	}
-	to := min(p.next+presampleChunk, p.gen.Terminals())
-	if !p.gen.Presample(p.cycle, p.next, to, &p.cur, p.rng, p.emitFn) {
-		p.cycle = -1
-		return
+	to := min(p.next+presampleChunk, p.trials.N)
+	p.draw(to)
+}
+
+// draw draws terminals [p.next, to) of the cycle's trials, as
+// traffic.Trials describes them: the coin tosses straight from the PCG
+// (half the cost of going through rand.Rand, and the same numbers), the
+// destination and length through rng.
+func (p *presampler) draw(to int) {
+	t := &p.trials
+	for i := p.next; i < to; i++ {
+		if t.All || p.cur.Uint64() < t.Threshold {
+			p.emit(i, t.Pattern.Dest(i, p.rng), t.Length.Draw(p.rng))
+		}
 	}
 	p.next = to
 }
@@ -97,18 +127,17 @@ func (p *presampler) emit(src, dst, flits int) {
 // and reports whether it did (else the generator must run).
 func (p *presampler) emitDrawn(now int64) bool {
 	k := p.k
-	// (Presample also checks that the generator is where it was: with
-	// every terminal drawn, it draws nothing.)
-	if p.cycle != now || p.from != *k.src || !p.gen.Presample(now, p.next, p.gen.Terminals(), &p.cur, p.rng, p.emitFn) {
+	if _, ok := p.gen.Trials(now); p.cycle != now || p.from != *k.src || !ok {
 		p.cycle = -1
 		p.dropped++
 		return false
 	}
+	p.draw(p.trials.N)
 	for _, s := range p.pkts {
 		k.enqueueDrawn(int(s.src), int(s.dst), int(s.flits), s.aux)
 	}
 	*k.src = p.cur
-	p.gen.Presampled(now)
+	p.gen.Drawn(now)
 	p.cycle = -1
 	p.used++
 	return true

@@ -1,4 +1,4 @@
-package network
+package kernel_test
 
 import (
 	"encoding/json"
@@ -10,49 +10,89 @@ import (
 	"time"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/link"
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/kernel"
+	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // TestFastPathMatchesGeneral runs every small topology and buffer
-// arrangement three times in lockstep: with the general path only, with the
-// fast path, and with the fast path on two lanes (two threads) wherever the
-// network can be cut, switching now and then to one lane and back, as the
-// automatic mode does, and deciding flow as in a large network (flowLarge).
-// It requires the same moves in every cycle (the same buffers; the fast path
-// lists them in another order) and the same result. Some runs add multicast
-// worms of every kind on top of the unicast traffic, so the kernel switches
-// between the paths mid-worm.
+// arrangement three times in lockstep: with the general path only (whose
+// flow is the movement rule, rule.go), with the fast path, and with the
+// fast path on two lanes (two threads) wherever the network can be cut,
+// switching now and then to one lane and back, as the automatic mode does,
+// and deciding flow as in a large network (flowLarge). It requires the
+// same moves in every cycle (the same buffers; the fast path lists them in
+// another order) and the same result. Some runs add multicast worms of
+// every kind on top of the unicast traffic, so the kernel switches between
+// the paths mid-worm. Every arbiter (xbar.PolicyNames) and every switching
+// mode (link.ModeNames) runs; the fast path must run in wormhole cycles and
+// in no others.
 func TestFastPathMatchesGeneral(t *testing.T) {
-	policies := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
+	policies := xbar.PolicyNames()
+	type run struct {
+		name  string
+		c     network.Config
+		mixed bool
+	}
+	var runs []run
+	used := map[string]bool{}
 	i := 0
-	for _, tc := range smallTopologies() {
+	add := func(tc topoCase, mode string, b bufCase, mixed bool) {
+		i++
+		flits := 6
+		if mode != link.Wormhole.String() {
+			// Cut-through and store-and-forward buffers hold a whole packet.
+			b.in, b.out = min(b.in, 1)*flits, min(b.out, 1)*flits
+		}
+		c := zeroLoadConfig(tc.t, mode, b, 1+i%2, i%3/2, 4)
+		reuse := i%5 != 0
+		c.Switch.Reuse = &reuse
+		c.Arbiter = policies[i%len(policies)]
+		used[c.Arbiter] = true
+		c.Traffic.Flits = network.FlitRange{Min: 1, Max: flits}
+		c.Traffic.Load = 0.25 + 0.1*float64(i%3)
+		c.Run = network.RunConfig{Warmup: 100, Measure: 800, Drain: 20000, Seed: uint64(i), DeadlockCheck: 64, StallLimit: 5000}
+		name := fmt.Sprintf("%s/%s/%s/lat%d/delay%d/%s/mixed=%v", tc.name, mode, b.name, c.Link.Latency, c.Switch.Delay, c.Arbiter, mixed)
+		runs = append(runs, run{name, c, mixed})
+	}
+	topos := smallTopologies()
+	for _, tc := range topos {
 		for _, b := range bufCases {
 			for _, mixed := range []bool{false, true} {
-				i++
-				c := zeroLoadConfig(tc.t, "wormhole", b, 1+i%2, i%3/2, 4)
-				reuse := i%5 != 0
-				c.Switch.Reuse = &reuse
-				c.Arbiter = policies[i%len(policies)]
-				c.Traffic.Flits = FlitRange{1, 6}
-				c.Traffic.Load = 0.25 + 0.1*float64(i%3)
-				c.Run = RunConfig{Warmup: 100, Measure: 800, Drain: 20000, Seed: uint64(i), DeadlockCheck: 64, StallLimit: 5000}
-				name := fmt.Sprintf("%s/%s/lat%d/delay%d/%s/mixed=%v", tc.name, b.name, c.Link.Latency, c.Switch.Delay, c.Arbiter, mixed)
-				t.Run(name, func(t *testing.T) { lockstep(t, c, mixed) })
+				add(tc, link.Wormhole.String(), b, mixed)
 			}
 		}
 	}
+	// The other modes on a few topologies: the fast path does not apply,
+	// and the general path's runs must agree with themselves.
+	for j, mode := range link.ModeNames() {
+		if mode == link.Wormhole.String() {
+			continue
+		}
+		for bi, b := range bufCases {
+			add(topos[(j*len(bufCases)+bi)%len(topos)], mode, b, bi%2 == 1)
+		}
+	}
+	if len(used) != len(policies) {
+		t.Fatalf("the runs use arbiters %v of %v", used, policies)
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) { lockstep(t, r.c, r.mixed) })
+	}
 }
 
-func lockstep(t *testing.T, c Config, mixed bool) {
+func lockstep(t *testing.T, c network.Config, mixed bool) {
 	c.Run.Workers = 1
 	fast := mustBuild(t, c)
 	slow := mustBuild(t, c)
-	slow.K.fast = false
+	slow.K.ForceGeneral()
 	c.Run.Workers = 2
 	par := mustBuild(t, c)
-	if par.K.lanes == nil {
-		t.Fatal("the network was not cut in two lanes")
+	if wormhole := c.Switching == link.Wormhole.String(); wormhole != (par.K.Workers() == 2) {
+		t.Fatalf("switching %s: %d lanes (two for wormhole, the fast path's case)", c.Switching, par.K.Workers())
 	}
-	par.K.largeAt = 0 // the two lanes decide flow as in a large network
+	par.K.SetLargeAt(0) // the two lanes decide flow as in a large network
 	casts := []flit.Cast{flit.Tree, flit.SyncTree, flit.Path}
 	rng := rand.New(rand.NewPCG(c.Run.Seed, 7))
 	nt := fast.K.Topo.Terminals()
@@ -63,50 +103,50 @@ func lockstep(t *testing.T, c Config, mixed bool) {
 			dests := []int{rng.IntN(nt), rng.IntN(nt), rng.IntN(nt)}
 			cast := casts[rng.IntN(len(casts))]
 			flits := 1 + rng.IntN(5)
-			_, e1 := fast.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
-			_, e2 := slow.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
-			_, e3 := par.K.EnqueueMulticast(src, dests, flits, cast, SingleFlit)
+			_, e1 := fast.K.EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
+			_, e2 := slow.K.EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
+			_, e3 := par.K.EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
 			if (e1 == nil) != (e2 == nil) || (e1 == nil) != (e3 == nil) {
 				t.Fatalf("enqueue: %v vs %v vs %v", e1, e2, e3)
 			}
 		}
-		if fast.K.fastOK() {
+		if fast.K.FastOK() {
 			fastCycles++
 		}
-		if rng.IntN(16) == 0 {
-			par.K.useLanes(par.K.lanes == nil)
+		if rng.IntN(16) == 0 && par.K.HasPair() {
+			par.K.UseLanes(par.K.Workers() == 1)
 		}
-		now := fast.K.now
+		now := fast.K.Now()
 		fast.Cycle()
 		slow.Cycle()
 		par.Cycle()
-		if !sameMoves(fast.K.lastMoves(), slow.K.moves) {
-			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, fast.K.moves, slow.K.moves)
+		if !sameMoves(fast.K.LastMoves(), slow.K.Moves()) {
+			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, fast.K.Moves(), slow.K.Moves())
 		}
-		if pm := par.K.unaligned(par.K.lastMoves()); !sameMoves(fast.K.lastMoves(), pm) {
-			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, fast.K.lastMoves(), pm)
+		if pm := par.K.Unaligned(par.K.LastMoves()); !sameMoves(fast.K.LastMoves(), pm) {
+			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, fast.K.LastMoves(), pm)
 		}
 		if slow.Done() != fast.Done() || par.Done() != fast.Done() {
 			t.Fatalf("cycle %d: one run ended before the other", now)
 		}
 	}
-	if fastCycles == 0 {
-		t.Fatal("the fast path never ran")
+	if wormhole := c.Switching == link.Wormhole.String(); wormhole != (fastCycles > 0) {
+		t.Fatalf("switching %s: the fast path ran %d cycles", c.Switching, fastCycles)
 	}
-	for _, k := range []*Kernel{fast.K, par.K} {
+	for _, k := range []*network.Kernel{fast.K, par.K} {
 		// Flow reads a terminal's room from its record past the buffers:
 		// one per terminal, with room, never filled.
-		all := k.sinkRecords()
-		if len(all) != int(k.nb)+nt {
-			t.Fatalf("%d records past %d buffers for %d terminals", len(all)-int(k.nb), k.nb, nt)
+		held, room := k.SinkRoom()
+		if len(held) != nt {
+			t.Fatalf("%d records past %d buffers for %d terminals", len(held), k.Buffers(), nt)
 		}
-		for i := k.nb; i < int32(len(all)); i++ {
-			if all[i].Len() != 0 || all[i].Free() == 0 {
-				t.Fatalf("terminal %d's record holds %d flits, room %d", i-k.nb, all[i].Len(), all[i].Free())
+		for i := range held {
+			if held[i] != 0 || room[i] == 0 {
+				t.Fatalf("terminal %d's record holds %d flits, room %d", i, held[i], room[i])
 			}
 		}
 	}
-	res := func(n *Network) string {
+	res := func(n *network.Network) string {
 		r := n.Result()
 		r.Config.Run.Workers = 0
 		b, _ := json.Marshal(r)
@@ -130,23 +170,22 @@ func TestAutoWorkers(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one processor: automatic mode uses one lane")
 	}
-	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	c := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 	c.Run.Workers = 1
 	one := mustBuild(t, c)
 	c.Run.Workers = 0
 	auto := mustBuild(t, c)
-	tu := auto.K.tuner
-	if tu == nil {
+	if !auto.K.HasTuner() {
 		t.Fatal("no tuner for an 8×8 mesh with run.workers 0")
 	}
-	tu.window, tu.period, tu.maxPeriod = 8, 16, 64
+	auto.K.Tune(func(tu *kernel.TunerKnobs) { tu.Window, tu.Period, tu.MaxPeriod = 8, 16, 64 })
 	used := [3]int{}
 	for range 3000 {
 		one.Cycle()
 		auto.Cycle()
 		used[auto.K.Workers()]++
-		if am := auto.K.unaligned(auto.K.lastMoves()); !sameMoves(one.K.moves, am) {
-			t.Fatalf("cycle %d: one lane moved %v, automatic %v", one.K.now, one.K.moves, am)
+		if am := auto.K.Unaligned(auto.K.LastMoves()); !sameMoves(one.K.Moves(), am) {
+			t.Fatalf("cycle %d: one lane moved %v, automatic %v", one.K.Now(), one.K.Moves(), am)
 		}
 	}
 	if used[1] == 0 || used[2] == 0 {
@@ -165,8 +204,9 @@ func TestAutoWorkers(t *testing.T) {
 // lanes turn fast again it returns to them soon.
 func TestTunerWatchesSpeed(t *testing.T) {
 	n, elapsed := clockedTuner(t)
-	tu := n.K.tuner
-	tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 16, 64, 64, 1<<30, 128
+	n.K.Tune(func(tu *kernel.TunerKnobs) {
+		tu.Window, tu.First, tu.Period, tu.MaxPeriod, tu.Watch = 16, 64, 64, 1<<30, 128
+	})
 	cost := [3]time.Duration{0, 2 * time.Microsecond, time.Microsecond} // by workers
 	for i := range 3000 {
 		n.Cycle()
@@ -193,16 +233,16 @@ func TestTunerWatchesSpeed(t *testing.T) {
 // clock reads *elapsed, which the test advances by what it says a cycle
 // costs. (It skips the test on one processor: automatic mode then keeps one
 // lane.)
-func clockedTuner(t *testing.T) (*Network, *time.Duration) {
+func clockedTuner(t *testing.T) (*network.Network, *time.Duration) {
 	t.Helper()
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one processor: automatic mode uses one lane")
 	}
-	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	c := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 	c.Run.Workers = 0
 	n := mustBuild(t, c)
 	elapsed := new(time.Duration)
-	n.K.tuner.clock = func() time.Time { return time.Unix(0, 0).Add(*elapsed) }
+	n.K.Tune(func(tu *kernel.TunerKnobs) { tu.Clock = func() time.Time { return time.Unix(0, 0).Add(*elapsed) } })
 	return n, elapsed
 }
 
@@ -217,11 +257,12 @@ func TestTunerEndsClearTrialsEarly(t *testing.T) {
 		twoRuns int           // cycles the first trial runs on two lanes
 	}{{16 * time.Microsecond, 8}, {14 * time.Microsecond, 32}, {time.Millisecond, 2}} {
 		n, elapsed := clockedTuner(t)
-		tu := n.K.tuner
-		tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 64, 1<<20, 1<<20, 1<<30, 1<<20 // stretches of 8 cycles
+		n.K.Tune(func(tu *kernel.TunerKnobs) {
+			tu.Window, tu.First, tu.Period, tu.MaxPeriod, tu.Watch = 64, 1<<20, 1<<20, 1<<30, 1<<20 // stretches of 8 cycles
+		})
 		cost := [3]time.Duration{0, 10 * time.Microsecond, tc.slower}
 		two, i := 0, 0
-		for ; i < 100 && (i == 0 || tu.trial); i++ {
+		for ; i < 100 && (i == 0 || n.K.InTrial()); i++ {
 			n.Cycle()
 			*elapsed += cost[n.K.Workers()]
 			two += n.K.Workers() - 1
@@ -241,23 +282,26 @@ func TestLanesAlignedCut(t *testing.T) {
 	for _, tc := range smallTopologies() {
 		c := zeroLoadConfig(tc.t, "wormhole", bufCases[0], 1, 0, 4)
 		c.Traffic.Load = 0.3
-		c.Run = RunConfig{Warmup: 0, Measure: 500, Drain: 20000, Seed: 3, DeadlockCheck: 64, Workers: 1}
+		c.Run = network.RunConfig{Warmup: 0, Measure: 500, Drain: 20000, Seed: 3, DeadlockCheck: 64, Workers: 1}
 		one := mustBuild(t, c)
 		c.Run.Workers = 2
 		two := mustBuild(t, c)
 		k := two.K
-		if k.lanes == nil {
+		if k.Workers() != 2 {
 			continue // (not cut: nothing to align)
 		}
-		gaps += int(b2u(k.gapLen > 0))
-		if k.cutAt%64 != 0 || k.cutAt != k.gapAt+k.gapLen {
-			t.Fatalf("%s: cut %d, gap %d+%d", tc.name, k.cutAt, k.gapAt, k.gapLen)
+		gapAt, gapLen, cutAt := k.Gap()
+		if gapLen > 0 {
+			gaps++
 		}
-		for b := range one.K.nb {
+		if cutAt%64 != 0 || cutAt != gapAt+gapLen {
+			t.Fatalf("%s: cut %d, gap %d+%d", tc.name, cutAt, gapAt, gapLen)
+		}
+		for b := range one.K.Buffers() {
 			sw, port, out, src, depth := one.K.BufferInfo(b)
 			id := b
-			if b >= k.gapAt {
-				id += k.gapLen
+			if b >= gapAt {
+				id += gapLen
 			}
 			sw2, port2, out2, src2, depth2 := k.BufferInfo(id)
 			if sw != sw2 || port != port2 || out != out2 || src != src2 || depth != depth2 || depth == 0 {
@@ -266,8 +310,8 @@ func TestLanesAlignedCut(t *testing.T) {
 		}
 		for !two.Done() {
 			two.Cycle()
-			for b := k.gapAt; b < k.cutAt; b++ {
-				if _, _, _, _, d := k.BufferInfo(b); d != 0 || k.bs[b].Len() != 0 || k.active.has(b) {
+			for b := gapAt; b < cutAt; b++ {
+				if _, _, _, _, d := k.BufferInfo(b); d != 0 || k.Occupancy(b) != 0 || k.IsActive(b) {
 					t.Fatalf("%s: gap id %d holds a flit or has depth %d", tc.name, b, d)
 				}
 			}
@@ -286,22 +330,22 @@ func TestListRunsSameOnTwoLanes(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one processor")
 	}
-	listed := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0)
+	listed := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 400 {
 		listed.Traffic.Packets = append(listed.Traffic.Packets,
 			fmt.Sprintf("%d,%d,%d,%d", i/2, rng.IntN(64), rng.IntN(64), 1+rng.IntN(6)))
 	}
-	listed.Run = RunConfig{Measure: 1, Drain: 20000, Seed: 1, DeadlockCheck: 256}
-	soft := benchConfig(TopologyConfig{Kind: "hypercube", D: 8}, 0.1)
+	listed.Run = network.RunConfig{Measure: 1, Drain: 20000, Seed: 1, DeadlockCheck: 256}
+	soft := benchConfig(network.TopologyConfig{Kind: "hypercube", D: 8}, 0.1)
 	soft.Traffic.Pattern, soft.Multicast.Scheme = "cluster", "umin"
-	soft.Run = RunConfig{Warmup: 200, Measure: 2000, Drain: 20000, Seed: 2, DeadlockCheck: 256}
-	for _, c := range []Config{listed, soft} {
+	soft.Run = network.RunConfig{Warmup: 200, Measure: 2000, Drain: 20000, Seed: 2, DeadlockCheck: 256}
+	for _, c := range []network.Config{listed, soft} {
 		var out [2]string
 		for i, w := range []int{1, 2} {
 			c.Run.Workers = w
 			n := mustBuild(t, c)
-			if w == 2 && n.K.pair == nil {
+			if w == 2 && !n.K.HasPair() {
 				t.Fatal("the network was not cut in two lanes")
 			}
 			r, err := n.RunPlain()
@@ -328,7 +372,7 @@ func TestHooksSeeOneOrder(t *testing.T) {
 		cycle     int64
 	}
 	run := func(workers int, ejected bool) []event {
-		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+		c := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 		c.Run.Workers = workers
 		n := mustBuild(t, c)
 		var log []event
@@ -356,11 +400,11 @@ func TestHooksSeeOneOrder(t *testing.T) {
 // TestCrewSequenceWraps: the phase numbers the two threads exchange wrap
 // after 2^30 phases; a run crossing the wrap goes on.
 func TestCrewSequenceWraps(t *testing.T) {
-	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	c := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 	c.Run.Workers = 2
 	n := mustBuild(t, c)
 	n.Cycle()
-	n.K.crew.seq = seqMask - 4
+	n.K.SetCrewSeq(kernel.SeqMask - 4)
 	done := make(chan struct{})
 	go func() {
 		for range 10 {
@@ -373,8 +417,8 @@ func TestCrewSequenceWraps(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the kernel waits forever for its helper after the phase numbers wrap")
 	}
-	if n.K.crew.seq >= seqMask-4 {
-		t.Fatalf("seq %d did not wrap", n.K.crew.seq)
+	if n.K.CrewSeq() >= kernel.SeqMask-4 {
+		t.Fatalf("seq %d did not wrap", n.K.CrewSeq())
 	}
 }
 
@@ -383,10 +427,10 @@ func TestCrewSequenceWraps(t *testing.T) {
 func TestCrewStopsWithItsNetwork(t *testing.T) {
 	base := runtime.NumGoroutine()
 	for range 3 {
-		c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+		c := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 		c.Run.Workers = 2
 		n := mustBuild(t, c)
-		if n.K.lanes == nil {
+		if n.K.Workers() != 2 {
 			t.Fatal("the 8×8 mesh was not cut in two lanes")
 		}
 		for range 100 {
@@ -407,32 +451,10 @@ func TestCrewStopsWithItsNetwork(t *testing.T) {
 // waited for a full destination's answer last of the others; the order of
 // moves changes nothing but the order of ejections, which it keeps, as the
 // identical results show.)
-// lastMoves is the buffers whose front flit moved in the last cycle (a
-// two-lane cycle leaves them in the lanes' lists).
-func (k *Kernel) lastMoves() []int32 {
-	if len(k.moves) == 0 && k.nmoved > 0 {
-		return append(slices.Clone(k.lanes[0].moves), k.lanes[1].moves...)
-	}
-	return k.moves
-}
-
-// unaligned maps buffer ids of a kernel laid out for two lanes to those of
-// the same network laid out for one (without alignCut's gap).
-func (k *Kernel) unaligned(ids []int32) []int32 {
-	out := make([]int32, len(ids))
-	for i, b := range ids {
-		out[i] = b
-		if b >= k.gapAt+k.gapLen {
-			out[i] -= k.gapLen
-		}
-	}
-	return out
-}
-
 // mustBuild builds c, failing the test on an error.
-func mustBuild(t testing.TB, c Config) *Network {
+func mustBuild(t testing.TB, c network.Config) *network.Network {
 	t.Helper()
-	n, err := Build(c)
+	n, err := network.Build(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,13 +474,13 @@ func TestPresamplingKeepsRun(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one processor")
 	}
-	run := RunConfig{Warmup: 200, Measure: 2000, Drain: 20000, Seed: 3, DeadlockCheck: 256}
-	mesh := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
-	cube := benchConfig(TopologyConfig{Kind: "hypercube", D: 7}, 0.3)
+	run := network.RunConfig{Warmup: 200, Measure: 2000, Drain: 20000, Seed: 3, DeadlockCheck: 256}
+	mesh := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	cube := benchConfig(network.TopologyConfig{Kind: "hypercube", D: 7}, 0.3)
 	cube.Routing = "ecube-random" // Init draws a start dimension per packet
-	esmin := benchConfig(TopologyConfig{Kind: "esmin", K: 2, N: 6, Dims: IntList{1, 2, 3, 4, 5, 1, 0}, Path: "random"}, 0.2)
-	esmin.Buffers = BufferConfig{Output: 1}
-	for _, c := range []Config{mesh, cube, esmin} {
+	esmin := benchConfig(network.TopologyConfig{Kind: "esmin", K: 2, N: 6, Dims: network.IntList{1, 2, 3, 4, 5, 1, 0}, Path: "random"}, 0.2)
+	esmin.Buffers = network.BufferConfig{Output: 1}
+	for _, c := range []network.Config{mesh, cube, esmin} {
 		c.Run = run
 		for _, foreign := range []bool{false, true} {
 			var out [2]string
@@ -472,11 +494,11 @@ func TestPresamplingKeepsRun(t *testing.T) {
 					}
 				}
 				if w == 2 {
-					switch p := n.pre; {
-					case p == nil || n.K.pair == nil:
+					switch used, dropped, ok := n.K.Presampled(); {
+					case !ok || !n.K.HasPair():
 						t.Fatalf("%s: no presampling on two lanes", c.Topology.Kind)
-					case p.used == 0, foreign && p.dropped < p.used/10:
-						t.Fatalf("%s foreign=%v: %d cycles from draws made ahead, %d dropped", c.Topology.Kind, foreign, p.used, p.dropped)
+					case used == 0, foreign && dropped < used/10:
+						t.Fatalf("%s foreign=%v: %d cycles from draws made ahead, %d dropped", c.Topology.Kind, foreign, used, dropped)
 					}
 				}
 				r := n.Result()
@@ -496,8 +518,9 @@ func TestPresamplingKeepsRun(t *testing.T) {
 // be slower still.
 func TestTunerIgnoresSlowOneLane(t *testing.T) {
 	n, elapsed := clockedTuner(t)
-	tu := n.K.tuner
-	tu.window, tu.first, tu.period, tu.maxPeriod, tu.watch = 16, 1<<20, 1<<20, 1<<30, 128
+	n.K.Tune(func(tu *kernel.TunerKnobs) {
+		tu.Window, tu.First, tu.Period, tu.MaxPeriod, tu.Watch = 16, 1<<20, 1<<20, 1<<30, 128
+	})
 	cost := [3]time.Duration{0, time.Microsecond, 2 * time.Microsecond} // two lanes slower
 	two := 0
 	for i := range 3000 {

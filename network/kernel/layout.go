@@ -1,7 +1,10 @@
-package network
+package kernel
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
@@ -20,6 +23,8 @@ type KernelSpec struct {
 	Reuse    bool
 	Policy   xbar.Policy
 	Seed     uint64
+	// Model names the switch model (switchModels; "" is the flit crossbar).
+	Model string
 }
 
 // NewKernel lays out the buffers, ports and links of topology t.
@@ -50,6 +55,12 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 	k.rng = rand.New(k.src)
 	k.spec = s
 	k.layout(s, -1, 0)
+	model, ok := switchModels[s.Model]
+	if !ok {
+		names := slices.Sorted(maps.Keys(switchModels))[1:] // (not "")
+		return nil, inputerr.New("switch model", s.Model, "%s", strings.Join(names, ", "))
+	}
+	k.stepper = model(k)
 	return k, nil
 }
 
@@ -57,9 +68,18 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 // gapLen empty ids (kindGap) at id gapAt, a group boundary, before the
 // group that starts there.
 func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
-	t := k.Topo
-	k.bSw, k.bPort, k.bGroup = nil, nil, nil
 	k.gapAt, k.gapLen = gapAt, gapLen
+	np := k.layoutPorts()
+	pl := k.layoutIDs(s, np, gapAt, gapLen)
+	k.makeBuffers(pl)
+	k.wire(s, np, pl)
+	k.makeSideState(s, np)
+}
+
+// layoutPorts numbers the switches' output ports globally (portBase,
+// portSw) and returns their number.
+func (k *Kernel) layoutPorts() int32 {
+	t := k.Topo
 	ns := len(t.Switches)
 	k.portBase = make([]int32, ns+1)
 	for i, sw := range t.Switches {
@@ -72,6 +92,26 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 			k.portSw[p] = int32(i)
 		}
 	}
+	return np
+}
+
+// idPlan is what layoutIDs decides: the buffer ids of every input and
+// output port (-1: none), and each buffer's kind and depth.
+type idPlan struct {
+	inID, outID []int32
+	kinds       []uint8
+	depth       []int
+}
+
+// layoutIDs gives every buffer its id. Buffers are laid out in groups, one
+// per switch: the buffers whose worms are routed at the switch (its input
+// buffers; without input buffers, the output buffers of the switches
+// feeding it), its other output buffers, and the source registers of the
+// terminals injecting into it. A cut between groups (lanes.go) then leaves
+// every switch on one side with everything that requests its ports.
+func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
+	t := k.Topo
+	k.bSw, k.bPort, k.bGroup = nil, nil, nil
 	// Which input ports are fed (by a link or a terminal).
 	fed := make([]bool, np)
 	for _, sw := range t.Switches {
@@ -84,28 +124,16 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 	for term := range t.InSwitch {
 		fed[k.portBase[t.InSwitch[term]]+t.InPort[term]] = true
 	}
-	inID := make([]int32, np)
-	outID := make([]int32, np)
-	for i := range inID {
-		inID[i], outID[i] = -1, -1
-	}
-	var depth []int
-	var kinds []uint8
+	pl := &idPlan{inID: fill(int(np), -1), outID: fill(int(np), -1)}
 	add := func(kind uint8, sw, port int32, d int, group int32) int32 {
-		id := int32(len(kinds))
-		kinds = append(kinds, kind)
+		id := int32(len(pl.kinds))
+		pl.kinds = append(pl.kinds, kind)
 		k.bSw = append(k.bSw, sw)
 		k.bPort = append(k.bPort, port)
 		k.bGroup = append(k.bGroup, group)
-		depth = append(depth, d)
+		pl.depth = append(pl.depth, d)
 		return id
 	}
-	// Buffers are laid out in groups, one per switch: the buffers whose
-	// worms are routed at the switch (its input buffers; without input
-	// buffers, the output buffers of the switches feeding it), its other
-	// output buffers, and the source registers of the terminals injecting
-	// into it. A cut between groups (lanes.go) then leaves every switch on
-	// one side with everything that requests its ports.
 	nterm := t.Terminals()
 	k.srcBuf = make([]int32, nterm)
 	k.issued = make([]int32, nterm)
@@ -128,43 +156,40 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 	}
 	for si, sw := range t.Switches {
 		g := int32(si)
-		if int32(len(kinds)) == gapAt {
+		if int32(len(pl.kinds)) == gapAt {
 			for range gapLen {
 				add(kindGap, g-1, -1, 0, g-1) // (the group before the boundary)
 			}
 		}
 		for p := range sw.Out {
 			if gp := k.portBase[si] + int32(p); s.InDepth > 0 && fed[gp] {
-				inID[gp] = add(kindIn, g, int32(p), s.InDepth, g)
+				pl.inID[gp] = add(kindIn, g, int32(p), s.InDepth, g)
 			}
 		}
 		for _, o := range outs[si] {
-			outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth, g)
+			pl.outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth, g)
 		}
 		for _, term := range srcs[si] {
 			k.srcBuf[term] = add(kindSource, term, -1, 1, g)
 		}
 	}
-	nb := int32(len(kinds))
-	k.nb = nb
-	sink := func(term int32) int32 { return nb + term }
-	// farIn is the buffer or sink a flit reaches over the link of port gp.
-	farIn := func(e topology.End) int32 {
-		if e.Switch < 0 {
-			return sink(e.Terminal)
-		}
-		return inID[k.portBase[e.Switch]+e.Port]
-	}
+	k.nb = int32(len(pl.kinds))
+	return pl
+}
 
-	// Past its length, k.bs holds a record per terminal (sinkRecords).
-	k.bs = make([]bufState, nb, int(nb)+nterm)
+// makeBuffers allocates the buffers' storage in one array and sets every
+// buffer's state to unbound and unwired. Past its length, k.bs holds a
+// record per terminal (sinkRecords).
+func (k *Kernel) makeBuffers(pl *idPlan) {
+	nb := k.nb
+	k.bs = make([]bufState, nb, int(nb)+k.Topo.Terminals())
 	total := 0
-	for _, d := range depth {
+	for _, d := range pl.depth {
 		total += d
 	}
 	storage := make([]flit.Flit, total+1)
 	off := 0
-	for i, d := range depth {
+	for i, d := range pl.depth {
 		k.bs[i].Init(storage[off : off+d : off+d])
 		off += d
 	}
@@ -175,7 +200,22 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 		x := &k.bs[i]
 		x.rSw, x.rIn, x.fixed, x.lat, x.rel, x.ch = -1, -1, -1, 1, -1, -1
 		x.worm, x.ent, x.also, x.relT, x.ejT = -1, -1, -1, -1, -1
-		x.kind = kinds[i]
+		x.kind = pl.kinds[i]
+	}
+}
+
+// wire connects the buffers: where each port leads (pDest), the links, and
+// per buffer where its moves go, which switch routes them, the channel
+// they cross and how long they take.
+func (k *Kernel) wire(s KernelSpec, np int32, pl *idPlan) {
+	t, nb := k.Topo, k.nb
+	nterm := t.Terminals()
+	// farIn is the buffer or sink a flit reaches over a link to e.
+	farIn := func(e topology.End) int32 {
+		if e.Switch < 0 {
+			return nb + e.Terminal
+		}
+		return pl.inID[k.portBase[e.Switch]+e.Port]
 	}
 	k.pDest = fill(int(np), -1)
 	k.chans = make([]link.Link, int(np)+nterm)
@@ -188,11 +228,11 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 		for p, e := range sw.Out {
 			gp := k.portBase[si] + int32(p)
 			if s.OutDepth > 0 {
-				k.pDest[gp] = outID[gp]
+				k.pDest[gp] = pl.outID[gp]
 			} else if e.Switch >= 0 || e.Terminal >= 0 {
 				k.pDest[gp] = farIn(e)
 			}
-			if b := inID[gp]; b >= 0 {
+			if b := pl.inID[gp]; b >= 0 {
 				k.bs[b].rSw, k.bs[b].rIn = int32(si), int32(p)
 				if s.OutDepth > 0 {
 					k.bs[b].lat = 1 // crossbar only
@@ -200,7 +240,7 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 					k.bs[b].lat, k.bs[b].ch = L, chanRouted
 				}
 			}
-			if b := outID[gp]; b >= 0 {
+			if b := pl.outID[gp]; b >= 0 {
 				k.bs[b].lat, k.bs[b].rel, k.bs[b].ch = L, gp, gp
 				switch {
 				case s.InDepth > 0 || e.Switch < 0:
@@ -216,7 +256,7 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 		k.bs[b].lat, k.bs[b].ch = L, np+int32(term)
 		in := k.portBase[t.InSwitch[term]] + t.InPort[term]
 		if s.InDepth > 0 {
-			k.bs[b].fixed = inID[in]
+			k.bs[b].fixed = pl.inID[in]
 		} else {
 			k.bs[b].rSw, k.bs[b].rIn = t.InSwitch[term], t.InPort[term]
 		}
@@ -229,6 +269,14 @@ func (k *Kernel) layout(s KernelSpec, gapAt, gapLen int32) {
 			x.ejT = x.fixed - nb
 		}
 	}
+}
+
+// makeSideState allocates the per-terminal, per-port and per-switch state
+// beside the buffers: relays, sinks, switches and their owner table,
+// source queues, the buffer sets, lanes and allocation scratch.
+func (k *Kernel) makeSideState(s KernelSpec, np int32) {
+	t, nb := k.Topo, k.nb
+	nterm, ns := t.Terminals(), len(t.Switches)
 	// A path-based worm relayed at terminal t enters the network where t's
 	// own packets do: t's injection buffer (input-buffered switches), or
 	// through t's first switch's crossbar (output-buffered only).

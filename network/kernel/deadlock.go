@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
-	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // Deadlock detection works on a wait-for graph over buffers. Its nodes are
@@ -43,6 +41,7 @@ const (
 )
 
 type waitGraph struct {
+	holds holds   // waits' scratch
 	start []int32 // per node: first edge index; node ids are buffer ids
 	edges []waitEdge
 	in    []bool
@@ -65,7 +64,7 @@ func (k *Kernel) detect() *Deadlock {
 	k.findRears()
 	k.collectSync()
 	for b := range k.activeBuffers() {
-		if k.moving(b) {
+		if k.stepper.moves(k, b) {
 			continue
 		}
 		first := int32(len(g.edges))
@@ -114,7 +113,11 @@ func (g *waitGraph) end(i int) int32 {
 }
 
 // waits appends b's wait edges and reports whether b is a node (blocked for
-// a lasting reason).
+// a lasting reason). It takes what b's front flit waits for from the
+// movement rule (rule.go) and keeps what lasts: a full buffer, a port held
+// by a worm (waiting for that worm's rearmost flit, which frees it), an
+// injection channel in use, its own tail; and, for a synchronous worm,
+// every other branch.
 func (k *Kernel) waits(b int32) bool {
 	g := &k.wg
 	x := &k.bs[b]
@@ -122,9 +125,8 @@ func (k *Kernel) waits(b int32) bool {
 	if !f.Ready(k.now) {
 		return false
 	}
-	w := &k.Pool.Worms[f.Worm]
 	n0 := len(g.edges)
-	if w.Cast == flit.SyncTree {
+	if k.Pool.Worms[f.Worm].Cast == flit.SyncTree {
 		// A synchronous worm moves all its flits or none: each of its
 		// buffers waits for every other one.
 		for _, m := range k.syncGroup(f.Worm) {
@@ -133,87 +135,64 @@ func (k *Kernel) waits(b int32) bool {
 			}
 		}
 	}
+	h := &g.holds
+	h.all, h.list = true, h.list[:0]
+	k.stepper.rule(k, b, h)
 	soft := func() bool { g.edges = g.edges[:n0]; return false }
-	if (x.rSw >= 0 || x.also >= 0) && x.worm != f.Worm {
-		return soft() // binds in the next routing pass
-	}
-	if x.rSw >= 0 {
-		if miss := k.need(x, f) &^ x.mask; miss != 0 {
-			owners := 0
-			for m := miss; m != 0; {
-				p := m.Next()
-				o := k.sw[x.rSw].Owner[p]
-				if gp := k.portBase[x.rSw] + int32(p); o == xbar.Free && k.rolledAt[gp] == k.now && k.rolledBy[gp] != f.Worm {
-					o = k.rolledBy[gp] // won by a synchronous worm that gave it back
-				}
-				if o != xbar.Free {
-					if k.rearSeq[o] < 0 {
-						return soft() // the holder has no flit left to wait for
-					}
-					// Held, perhaps by this worm itself (a path worm
-					// crossing its own earlier route): freed when the
-					// holder's rearmost flit gets through.
-					g.edges = append(g.edges, waitEdge{to: k.rear[o], port: k.portBase[x.rSw] + int32(p), who: o, kind: waitPort})
-					owners++
-				}
+	ports, owners := false, 0
+	for _, w := range h.list {
+		switch w.why {
+		case WaitArb:
+			if w.at < 0 {
+				return soft() // binds in the next routing pass
 			}
-			if owners == 0 {
-				if k.rolledB[b] == k.now && len(g.edges) > n0 {
-					// Granted, but given back because another branch of
-					// this synchronous worm could not move: it waits for
-					// that branch (the sync edges).
-					return true
-				}
-				return soft() // lost an arbitration for free ports
+			ports = true
+			if k.rolledAt[w.at] != k.now || k.rolledBy[w.at] == f.Worm {
+				continue // lost an arbitration for a free port
 			}
-			return true
-		}
-	}
-	if x.also >= 0 {
-		switch o, src, free := k.relayWait(x); {
-		case free:
-		case src >= 0: // the node's own packet goes first
-			g.edges = append(g.edges, waitEdge{to: src, port: x.relT, who: k.bs[src].Front().Worm, kind: waitInject})
-		case k.rearSeq[o] < 0:
-			return soft()
-		default:
-			g.edges = append(g.edges, waitEdge{to: k.rear[o], port: x.relT, who: o, kind: waitInject})
-		}
-	}
-	if x.kind == kindSource {
-		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
-			if k.rearSeq[o] < 0 {
+			// Won by a synchronous worm that gave it back: a worm that
+			// lost it waits for that worm as surely as for an owner.
+			w.who = k.rolledBy[w.at]
+			fallthrough
+		case WaitPort:
+			ports = true
+			if k.rearSeq[w.who] < 0 {
+				return soft() // the holder has no flit left to wait for
+			}
+			// Held, perhaps by this worm itself (a path worm crossing its
+			// own earlier route): freed when the holder's rearmost flit
+			// gets through.
+			g.edges = append(g.edges, waitEdge{to: k.rear[w.who], port: w.at, who: w.who, kind: waitPort})
+			owners++
+		case WaitInject:
+			switch {
+			case w.buf >= 0: // the node's own packet goes first
+				g.edges = append(g.edges, waitEdge{to: w.buf, port: w.at, who: w.who, kind: waitInject})
+			case k.rearSeq[w.who] < 0:
 				return soft()
+			default:
+				g.edges = append(g.edges, waitEdge{to: k.rear[w.who], port: w.at, who: w.who, kind: waitInject})
 			}
-			g.edges = append(g.edges, waitEdge{to: k.rear[o], port: k.bSw[b], who: o, kind: waitInject})
-		}
-	}
-	need := 1
-	if f.Seq == 0 && k.mode != link.Wormhole {
-		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
-			if k.rear[f.Worm] == b {
+		case WaitTail:
+			if k.rear[w.who] == b {
 				// The tail is in this buffer already, still on the link
 				// (latency ≥ 2): it arrives by itself. (Was a self-loop:
 				// a false deadlock with no resources.)
 				return soft()
 			}
-			g.edges = append(g.edges, waitEdge{to: k.rear[f.Worm], port: -1, who: f.Worm, kind: waitTail})
+			g.edges = append(g.edges, waitEdge{to: k.rear[w.who], port: -1, who: w.who, kind: waitTail})
+		case WaitSpace:
+			g.edges = append(g.edges, waitEdge{to: w.at, port: -1, who: -1, kind: waitSpace})
+		}
+	}
+	if ports && owners == 0 {
+		// Granted, but given back because another branch of this
+		// synchronous worm could not move: it waits for that branch (the
+		// sync edges). Otherwise it lost an arbitration for free ports.
+		if k.rolledB[b] == k.now && len(g.edges) > n0 {
 			return true
 		}
-		if k.mode == link.VCT {
-			need = int(w.Len)
-		}
-	}
-	if x.also >= 0 {
-		k.spaceWait(x.also, need)
-	}
-	if x.rSw < 0 {
-		k.spaceWait(x.fixed, need)
-	} else {
-		base := k.portBase[x.rSw]
-		for m := k.need(x, f); m != 0; {
-			k.spaceWait(k.pDest[base+int32(m.Next())], need)
-		}
+		return soft()
 	}
 	return len(g.edges) > n0
 }
@@ -256,12 +235,6 @@ func (k *Kernel) collectSync() {
 }
 
 type syncMember struct{ worm, b int32 }
-
-func (k *Kernel) spaceWait(d int32, need int) {
-	if d < k.nb && !k.hasRoom(d, need) {
-		k.wg.edges = append(k.wg.edges, waitEdge{to: d, port: -1, who: -1, kind: waitSpace})
-	}
-}
 
 // report describes the deadlocked set: it projects the buffer-level waits
 // onto worms, finds a cycle of worms waiting for one another and names, for
@@ -450,4 +423,27 @@ func DestText(d []int32) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return "{" + strings.Join(s, ",") + "}"
+}
+
+// Deadlock reports a cycle in the wait-for graph.
+type Deadlock struct {
+	// Cycle is the cycle in which the check found it; Since is the first
+	// cycle in which none of the worms in it moved.
+	Cycle int64 `json:"cycle"`
+	Since int64 `json:"since"`
+	// Worms in the cycle (serial IDs with source and destination).
+	Worms []DeadlockWorm `json:"worms"`
+	// Resources describe, in cycle order, each wait of one worm for another:
+	// the buffer holding the waiting flit and the port or buffer it needs,
+	// with the worm holding that.
+	Resources []string `json:"resources"`
+	// Switches named in the cycle.
+	Switches []string `json:"switches"`
+}
+
+// DeadlockWorm names one worm of a deadlock.
+type DeadlockWorm struct {
+	ID  uint64  `json:"id"`
+	Src int32   `json:"src"`
+	Dst []int32 `json:"dst"` // one destination, or a multicast's set
 }

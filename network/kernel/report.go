@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import (
 	"fmt"
@@ -109,3 +109,15 @@ func (k *Kernel) DebugState() string {
 
 // Moved is the number of flit moves in the last cycle.
 func (k *Kernel) Moved() int { return k.nmoved }
+
+// ResetChannels zeroes every channel's flit count (the measurement window
+// starts).
+func (k *Kernel) ResetChannels() {
+	for i := range k.chans {
+		k.chans[i].Reset()
+	}
+}
+
+// ChannelFlits is the number of flits channel ch carried since the last
+// ResetChannels.
+func (k *Kernel) ChannelFlits(ch int32) uint64 { return k.chans[ch].Flits }

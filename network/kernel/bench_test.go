@@ -1,27 +1,26 @@
-package network
+package kernel_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
-
-	"github.com/sarchlab/akita/v3/sim"
+	"github.com/flitsim/flitsim/network"
 )
 
-func benchConfig(t TopologyConfig, load float64) Config {
-	c := Default()
+func benchConfig(t network.TopologyConfig, load float64) network.Config {
+	c := network.Default()
 	c.Topology = t
 	c.Traffic.Load = load
-	c.Traffic.Flits = FlitRange{4, 4}
-	c.Run = RunConfig{Warmup: 0, Measure: 1 << 40, Drain: 0, Seed: 1, DeadlockCheck: 256}
+	c.Traffic.Flits = network.FlitRange{Min: 4, Max: 4}
+	c.Run = network.RunConfig{Warmup: 0, Measure: 1 << 40, Drain: 0, Seed: 1, DeadlockCheck: 256}
 	return c
 }
 
 // benchCycles warms the network up, then times b.N cycles and reports
 // simulated cycles/s and flit-hops/s (flits crossing a switch).
-func benchCycles(b *testing.B, c Config) {
-	n, err := Build(c)
+func benchCycles(b *testing.B, c network.Config) {
+	n, err := network.Build(c)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +38,7 @@ func benchCycles(b *testing.B, c Config) {
 
 // reportRates stops the timer and reports simulated cycles/s and
 // flit-hops/s since hops0, failing on a deadlock or a broken invariant.
-func reportRates(b *testing.B, k *Kernel, hops0 int64) {
+func reportRates(b *testing.B, k *network.Kernel, hops0 int64) {
 	b.StopTimer()
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/sec, "cycles/s")
@@ -52,19 +51,19 @@ func reportRates(b *testing.B, k *Kernel, hops0 int64) {
 // BenchmarkMesh8x8 is the reference point: 8×8 mesh, wormhole, DOR,
 // uniform traffic, 4-flit packets, load 0.3.
 func BenchmarkMesh8x8(b *testing.B) {
-	benchCycles(b, benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3))
+	benchCycles(b, benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3))
 }
 
 // The larger networks run on one thread and on two (run.workers).
 func BenchmarkMesh16x16(b *testing.B) {
-	benchWorkers(b, benchConfig(TopologyConfig{Kind: "mesh", K: 16, N: 2}, 0.1))
+	benchWorkers(b, benchConfig(network.TopologyConfig{Kind: "mesh", K: 16, N: 2}, 0.1))
 }
 
 func BenchmarkHypercube10(b *testing.B) {
-	benchWorkers(b, benchConfig(TopologyConfig{Kind: "hypercube", D: 10}, 0.3))
+	benchWorkers(b, benchConfig(network.TopologyConfig{Kind: "hypercube", D: 10}, 0.3))
 }
 
-func benchWorkers(b *testing.B, c Config) {
+func benchWorkers(b *testing.B, c network.Config) {
 	for _, w := range []int{1, 2} {
 		c.Run.Workers = w
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) { benchCycles(b, c) })
@@ -74,46 +73,21 @@ func benchWorkers(b *testing.B, c Config) {
 // BenchmarkMIN4096 is a 4096-terminal cube MIN of 2×2 switches with Chiang's
 // one-flit output buffers, below its saturation load (about 0.17).
 func BenchmarkMIN4096(b *testing.B) {
-	c := benchConfig(TopologyConfig{Kind: "cube", K: 2, N: 12}, 0.1)
-	c.Buffers = BufferConfig{Output: 1}
+	c := benchConfig(network.TopologyConfig{Kind: "cube", K: 2, N: 12}, 0.1)
+	c.Buffers = network.BufferConfig{Output: 1}
 	benchWorkers(b, c)
-}
-
-// BenchmarkMesh8x8Akita runs the reference point under Akita's engine, one
-// tick per cycle, to show the engine's share.
-func BenchmarkMesh8x8Akita(b *testing.B) {
-	c := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
-	n, err := Build(c)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < 2000; i++ {
-		n.Cycle()
-	}
-	hops0 := n.K.FlitHops
-	stop := n.K.now + int64(b.N)
-	n.stopAt = stop
-	engine := sim.NewSerialEngine()
-	h := NewComponent("Network", engine, n)
-	b.ReportAllocs()
-	b.ResetTimer()
-	h.TickNow(sim.VTimeInSec(float64(n.K.now) / 1e9))
-	if err := engine.Run(); err != nil {
-		b.Fatal(err)
-	}
-	reportRates(b, n.K, hops0)
 }
 
 // The kernel allocates nothing per cycle in steady state.
 func TestNoAllocationsPerCycle(t *testing.T) {
-	twoLanes := benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
+	twoLanes := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 	twoLanes.Run.Workers = 2
-	for _, c := range []Config{
-		benchConfig(TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3),
-		benchConfig(TopologyConfig{Kind: "hypercube", D: 6}, 0.3),
+	for _, c := range []network.Config{
+		benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3),
+		benchConfig(network.TopologyConfig{Kind: "hypercube", D: 6}, 0.3),
 		twoLanes,
 	} {
-		n, err := Build(c)
+		n, err := network.Build(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,12 +105,12 @@ func TestNoAllocationsPerCycle(t *testing.T) {
 // multicasts 16-flit packets to the other 7 members of its 8-node base cube
 // (asynchronous worms). flit-hops count every replicated copy.
 func BenchmarkMulticastMIN(b *testing.B) {
-	c := Default()
-	c.Topology = TopologyConfig{Kind: "cube", K: 2, N: 6}
-	c.Buffers = BufferConfig{Output: 1}
+	c := network.Default()
+	c.Topology = network.TopologyConfig{Kind: "cube", K: 2, N: 6}
+	c.Buffers = network.BufferConfig{Output: 1}
 	c.Traffic.Load = 0
-	c.Run = RunConfig{Warmup: 0, Measure: 1 << 40, Seed: 1, DeadlockCheck: 256}
-	n, err := Build(c)
+	c.Run = network.RunConfig{Warmup: 0, Measure: 1 << 40, Seed: 1, DeadlockCheck: 256}
+	n, err := network.Build(c)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -157,7 +131,7 @@ func BenchmarkMulticastMIN(b *testing.B) {
 	step := func() {
 		for s := 0; s < 64; s++ {
 			if rng.Float64() < p {
-				if _, err := k.EnqueueMulticast(s, dests[s], 16, flit.Tree, SingleFlit); err != nil {
+				if _, err := k.EnqueueMulticast(s, dests[s], 16, flit.Tree, network.SingleFlit); err != nil {
 					b.Fatal(err)
 				}
 			}

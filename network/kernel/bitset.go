@@ -1,4 +1,4 @@
-package network
+package kernel
 
 import (
 	"iter"
@@ -28,7 +28,8 @@ func (s bitset) wordOf(b int32) *uint64 { return elem(s, (b>>6)*bitsetStride) }
 
 func (s bitset) has(b int32) bool { return *s.wordOf(b)&(1<<uint(b&63)) != 0 }
 
-func (s bitset) set(b int32)   { *s.wordOf(b) |= 1 << uint(b&63) }
+func (s bitset) set(b int32) { *s.wordOf(b) |= 1 << uint(b&63) }
+
 func (s bitset) clear(b int32) { *s.wordOf(b) &^= 1 << uint(b&63) }
 
 // or sets b when v is 1 and leaves it when v is 0, with no branch on v (for

@@ -1,8 +1,7 @@
-package network
+package kernel
 
 import (
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -125,7 +124,7 @@ func itoa(v int) string {
 // traceBlocked reports every front flit that does not move this cycle.
 func (k *Kernel) traceBlocked() {
 	for b := range k.activeBuffers() {
-		if k.moving(b) {
+		if k.stepper.moves(k, b) {
 			continue
 		}
 		reason, who, at := k.blockReason(b)
@@ -133,59 +132,14 @@ func (k *Kernel) traceBlocked() {
 	}
 }
 
-// blockReason classifies why b's front flit does not move (the first reason
-// found, in the order the flow checks them).
+// blockReason is the first thing b's front flit waits for, by the
+// movement rule (rule.go).
 func (k *Kernel) blockReason(b int32) (Wait, int32, int32) {
-	x := &k.bs[b]
-	f := x.Front()
-	if !f.Ready(k.now) {
-		return WaitLink, -1, -1
+	h := &k.traceHolds
+	h.list = h.list[:0]
+	if k.stepper.rule(k, b, h) || len(h.list) == 0 {
+		return WaitSpace, -1, -1 // (flow found no move: it cannot happen)
 	}
-	if k.syncLive > 0 && k.vetoAt[f.Worm] == k.now {
-		return WaitSync, f.Worm, -1
-	}
-	if x.rSw >= 0 {
-		if miss := k.need(x, f) &^ x.mask; miss != 0 || x.worm != f.Worm {
-			for m := miss; m != 0; {
-				p := m.Next()
-				if o := k.sw[x.rSw].Owner[p]; o != xbar.Free {
-					return WaitPort, o, k.portBase[x.rSw] + int32(p)
-				}
-			}
-			return WaitArb, -1, -1
-		}
-	}
-	if x.also >= 0 {
-		if o, src, free := k.relayWait(x); !free {
-			if src >= 0 {
-				o = k.bs[src].Front().Worm
-			}
-			return WaitInject, o, x.relT
-		}
-	}
-	if x.kind == kindSource {
-		if o := k.injOwner[k.bSw[b]]; o >= 0 && o != f.Worm {
-			return WaitInject, o, k.bSw[b]
-		}
-	}
-	if f.Seq == 0 && k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, &k.Pool.Worms[f.Worm]) {
-		return WaitTail, f.Worm, -1
-	}
-	full := func(d int32) bool { return d < k.nb && !k.moving(d) && k.bs[d].Free() == 0 }
-	if x.rSw < 0 {
-		if full(x.fixed) {
-			return WaitSpace, k.bs[x.fixed].Front().Worm, x.fixed
-		}
-	} else {
-		base := k.portBase[x.rSw]
-		for m := k.need(x, f); m != 0; {
-			if d := k.pDest[base+int32(m.Next())]; full(d) {
-				return WaitSpace, k.bs[d].Front().Worm, d
-			}
-		}
-	}
-	if x.also >= 0 && full(x.also) {
-		return WaitSpace, k.bs[x.also].Front().Worm, x.also
-	}
-	return WaitSpace, -1, -1 // room for fewer flits than a cut-through needs
+	w := h.list[0]
+	return w.why, w.who, w.at
 }

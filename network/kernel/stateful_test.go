@@ -1,4 +1,4 @@
-package network
+package kernel_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 )
@@ -79,16 +80,16 @@ func TestKernelRoutesStatefulHeads(t *testing.T) {
 		return hops
 	}
 	for _, b := range bufCases {
-		c := Default()
-		c.Topology = TopologyConfig{Kind: "mesh", K: 4, N: 2}
+		c := network.Default()
+		c.Topology = network.TopologyConfig{Kind: "mesh", K: 4, N: 2}
 		c.Routing = "test-two-phase-rec"
-		c.Buffers = BufferConfig{Input: b.in, Output: b.out}
+		c.Buffers = network.BufferConfig{Input: b.in, Output: b.out}
 		c.Run.Workers = 1
 		c.Traffic.Packets = nil
 		for i := range 40 {
 			c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,3", i*40, i%16, (i*7+3)%16))
 		}
-		n, err := Build(c)
+		n, err := network.Build(c)
 		if err != nil {
 			t.Fatal(err)
 		}

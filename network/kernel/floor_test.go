@@ -1,4 +1,4 @@
-package network
+package kernel_test
 
 import (
 	"math"

@@ -1,6 +1,8 @@
-package network
+package kernel
 
-import "time"
+import (
+	"time"
+)
 
 // Automatic workers (run.workers 0). Whether a second thread pays depends
 // on how much work a cycle holds (network size, load, buffer arrangement)

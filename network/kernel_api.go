@@ -1,0 +1,52 @@
+package network
+
+import "github.com/flitsim/flitsim/network/kernel"
+
+// The cycle kernel lives in package kernel; these names keep the network
+// package's API (the trace writers, the command and the verify suite use
+// them).
+type (
+	Kernel       = kernel.Kernel
+	KernelSpec   = kernel.KernelSpec
+	Hooks        = kernel.Hooks
+	Violations   = kernel.Violations
+	Tracer       = kernel.Tracer
+	Wait         = kernel.Wait
+	Location     = kernel.Location
+	Deadlock     = kernel.Deadlock
+	DeadlockWorm = kernel.DeadlockWorm
+	Delivery     = kernel.Delivery
+	Summary      = kernel.Summary
+	Encoding     = kernel.Encoding
+)
+
+// Reasons a front flit waits (Tracer.Blocked).
+const (
+	WaitLink   = kernel.WaitLink
+	WaitPort   = kernel.WaitPort
+	WaitArb    = kernel.WaitArb
+	WaitSpace  = kernel.WaitSpace
+	WaitTail   = kernel.WaitTail
+	WaitSync   = kernel.WaitSync
+	WaitInject = kernel.WaitInject
+)
+
+// Multicast header encodings.
+const (
+	SingleFlit           = kernel.SingleFlit
+	AllDestination       = kernel.AllDestination
+	PseudoAllDestination = kernel.PseudoAllDestination
+)
+
+// batches is the number of time batches for batch-means intervals (the
+// kernel's latency statistics, the verdict's shortfall).
+const batches = kernel.Batches
+
+// NewKernel lays out the buffers, ports and links of a topology.
+var NewKernel = kernel.NewKernel
+
+// ParseEncoding reads a kernel header encoding name.
+func ParseEncoding(s string) (Encoding, error) { return kernel.ParseEncoding(s) }
+
+// DestText writes a destination list: 5, or {3,4,5}.
+func DestText(d []int32) string { return kernel.DestText(d) }

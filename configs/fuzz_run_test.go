@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,9 +95,7 @@ func FuzzRun(f *testing.F) {
 	f.Add(DefaultYAML(), "traffic.load=0.3")
 	f.Add(DefaultYAML(), "switching=vct")
 	f.Add(DefaultYAML(), "traffic.pattern=cluster-multicast")
-	seeds, _ := filepath.Glob("*.yaml")
-	chiang, _ := filepath.Glob(filepath.Join("chiang", "*.yaml"))
-	for _, name := range append(seeds, chiang...) {
+	for _, name := range shippedConfigs(f) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b, "run.workers=1")
 		}

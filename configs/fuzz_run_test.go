@@ -58,8 +58,9 @@ func fuzzTerminalsOf(t network.TopologyConfig) int {
 // fuzzBounded is network.Validate for configs within the fuzz bounds.
 func fuzzBounded(c *network.Config) error {
 	if fuzzTerminalsOf(c.Topology) > fuzzTerminals || c.Buffers.Input > fuzzDepth || c.Buffers.Output > fuzzDepth ||
-		c.Link.Latency > fuzzDepth || c.Switch.Delay > fuzzDepth || c.Traffic.Trace != "" {
-		return errFuzzTooBig // (a trace file would read the fuzzer's disk)
+		c.Link.Latency > fuzzDepth || c.Switch.Delay > fuzzDepth || c.Traffic.Trace != "" ||
+		strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "file") {
+		return errFuzzTooBig // (a trace or topology file would read the fuzzer's disk; FuzzParseFile covers the latter)
 	}
 	return network.Validate(c)
 }

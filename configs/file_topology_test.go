@@ -3,6 +3,8 @@ package configs
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
@@ -57,4 +59,36 @@ func TestTopologyFileErrors(t *testing.T) {
 	wantErr(t, err, filepath.Join(dir, "none.yaml")+":3: topology.file: cannot read "+filepath.Join(dir, "missing.topo"))
 	_, err = Load(write("empty.yaml", "topology:\n  kind: file\n"), nil)
 	wantErr(t, err, "topology.file", "(not given)", "the path of a topology file")
+}
+
+// TestReadmeTopologyFileExample: the README's example is the shipped
+// configs/topologies/ring6.topo, statement for statement.
+func TestReadmeTopologyFileExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(readme), "### Topology files")
+	_, block, ok2 := strings.Cut(sec, "```\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README has no Topology files section with an example")
+	}
+	file, err := os.ReadFile("topologies/ring6.topo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	statements := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			l, _, _ = strings.Cut(l, "#")
+			if f := strings.Fields(l); len(f) > 0 {
+				out = append(out, strings.Join(f, " "))
+			}
+		}
+		return out
+	}
+	if got, want := statements(block), statements(string(file)); !slices.Equal(got, want) || len(want) < 10 {
+		t.Errorf("README example\n%q\nconfigs/topologies/ring6.topo\n%q", got, want)
+	}
 }

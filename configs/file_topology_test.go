@@ -13,14 +13,14 @@ import (
 // TestTopologyFilePath: topology.file in a config file is relative to that
 // file's folder; from --set it is relative to the working directory.
 func TestTopologyFilePath(t *testing.T) {
-	c, err := Load("file_ring.yaml", nil)
+	c, err := Load(filepath.Join("topologies", "file_ring.yaml"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join("topologies", "ring6.topo"); c.Topology.File != want {
 		t.Errorf("from configs/: %q, want %q", c.Topology.File, want)
 	}
-	c, err = Load(filepath.Join("..", "configs", "file_ring.yaml"), nil)
+	c, err = Load(filepath.Join("..", "configs", "topologies", "file_ring.yaml"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

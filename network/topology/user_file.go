@@ -42,16 +42,32 @@ func init() {
 // buildFile reads and parses s.File. ParseFile also sets the Router the
 // file gives, which the routing "file" keeps.
 func buildFile(s Spec) (*Topology, error) {
-	data, err := os.ReadFile(s.File)
-	if err != nil {
+	bad := func(err error) error {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, &inputerr.Error{Key: "topology.file", Value: s.File, Problem: fmt.Sprintf("cannot read %s: %v", s.File, err)}
+		return &inputerr.Error{Key: "topology.file", Value: s.File, Problem: fmt.Sprintf("cannot read %s: %v", s.File, err)}
+	}
+	// Only a regular file of bounded size: a pipe or device would block
+	// or never end.
+	switch st, err := os.Stat(s.File); {
+	case err != nil:
+		return nil, bad(err)
+	case !st.Mode().IsRegular():
+		return nil, bad(errors.New("not a regular file"))
+	case st.Size() > maxFileBytes:
+		return nil, bad(fmt.Errorf("larger than %d MiB", maxFileBytes>>20))
+	}
+	data, err := os.ReadFile(s.File)
+	if err != nil {
+		return nil, bad(err)
 	}
 	return ParseFile(data, s.File)
 }
+
+// maxFileBytes bounds a topology file's size.
+const maxFileBytes = 64 << 20
 
 // noPort marks a routing table entry that is not set.
 const noPort = -1

@@ -112,9 +112,11 @@ func TestFileKind(t *testing.T) {
 			t.Errorf("%s: 0→3 %v %v, want 4 hops leaving on port %d", c.topo.Router.Name(), hops, err, c.out)
 		}
 	}
-	_, err := Build(Spec{Kind: "file", File: "testdata/no-such.topo"})
-	if e, ok := inputerr.As(err); !ok || e.Key != "topology.file" || !strings.Contains(e.Error(), "no such file") {
-		t.Errorf("missing file: %v", err)
+	for file, want := range map[string]string{"testdata/no-such.topo": "no such file", "testdata": "not a regular file"} {
+		_, err := Build(Spec{Kind: "file", File: file})
+		if e, ok := inputerr.As(err); !ok || e.Key != "topology.file" || !strings.Contains(e.Error(), want) {
+			t.Errorf("%s: %v, want …%s…", file, err, want)
+		}
 	}
 }
 

@@ -281,9 +281,9 @@ func (f *fileNet) addTerminal(l fileLine) error {
 }
 
 // checkWiring checks what the links and terminals say as a whole: some
-// switch and terminal, terminals numbered without gaps, and an input fed
-// wherever the paired output is used (the kernel pairs input and output
-// port numbers: a port whose output is wired needs its input wired too).
+// switch and terminal, and terminals numbered without gaps. A port whose
+// output is wired but whose input is not makes the network Directed (in-
+// and out-degrees differ), which the kernel accepts.
 func (f *fileNet) checkWiring() error {
 	if len(f.t.Switches) == 0 {
 		return &inputerr.Error{Key: "switch", Problem: "the file declares no switch", Allowed: "statements " + fileUsage, Pos: f.name}
@@ -303,7 +303,7 @@ func (f *fileNet) checkWiring() error {
 	for s := range f.t.Switches {
 		for p, line := range f.outLine[s] {
 			if line != 0 && f.inLine[s][p] == 0 {
-				return f.errAt(line, f.stmt[line], "nothing feeds input port %s, whose output this line uses", "a link or terminal into every port whose output is wired (input and output port i pair up)", f.label(portRef{s, p}))
+				f.t.Directed = true
 			}
 		}
 	}

@@ -72,3 +72,13 @@ func stripNames(t *testing.T, b []byte) []byte {
 	out, _ := json.Marshal(r)
 	return out
 }
+
+// TestFileDirectedRuns: a Directed network from a file (ports with a link
+// out but none in) delivers every packet on the kernel.
+func TestFileDirectedRuns(t *testing.T) {
+	cfg := network.Default()
+	cfg.Topology = network.TopologyConfig{Kind: "file", File: "testdata/directed3.topo"}
+	cfg.Traffic.Load = 0.1
+	cfg.Run.Warmup, cfg.Run.Measure = 100, 2000
+	runJSON(t, cfg)
+}

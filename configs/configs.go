@@ -37,6 +37,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -210,6 +211,7 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 	if err := l.decodeStruct(root, reflect.ValueOf(&cfg).Elem(), ""); err != nil {
 		return cfg, err
 	}
+	l.resolveFile(&cfg)
 	if l.unchecked {
 		return cfg, nil
 	}
@@ -220,6 +222,18 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// resolveFile makes a relative topology.file that a config file gave
+// relative to that file's folder, as a trace or include would be read;
+// one a --set gave stays relative to the working directory.
+func (l *loader) resolveFile(cfg *network.Config) {
+	f := cfg.Topology.File
+	pos, given := l.where["topology.file"]
+	if f == "" || !given || pos == inputerr.CommandLine || l.embedded || filepath.IsAbs(f) {
+		return
+	}
+	cfg.Topology.File = filepath.Join(filepath.Dir(l.name), f)
 }
 
 // --- the YAML node tree ---

@@ -318,16 +318,14 @@ func TestUnusedKeysWarn(t *testing.T) {
 	}
 }
 
-// TestShippedConfigsHaveNoUnusedKeys loads every config in this folder.
+// TestShippedConfigsHaveNoUnusedKeys loads every config in this folder and
+// its subfolders.
 func TestShippedConfigsHaveNoUnusedKeys(t *testing.T) {
-	files, _ := filepath.Glob("*.yaml")
-	more, _ := filepath.Glob("chiang/*.yaml")
-	topos, _ := filepath.Glob("topologies/*.yaml")
-	more = append(more, topos...)
-	if len(files) < 3 || len(more) < 15 {
-		t.Fatalf("found %d and %d configs", len(files), len(more))
+	files := shippedConfigs(t)
+	if len(files) < 20 {
+		t.Fatalf("found %d configs", len(files))
 	}
-	for _, f := range append(files, more...) {
+	for _, f := range files {
 		if _, warnings, err := LoadWarn(f, nil); err != nil || len(warnings) > 0 {
 			t.Errorf("%s: %v %q", f, err, warnings)
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,8 +58,9 @@ func fuzzTerminalsOf(t network.TopologyConfig) int {
 // fuzzBounded is network.Validate for configs within the fuzz bounds.
 func fuzzBounded(c *network.Config) error {
 	if fuzzTerminalsOf(c.Topology) > fuzzTerminals || c.Buffers.Input > fuzzDepth || c.Buffers.Output > fuzzDepth ||
-		c.Link.Latency > fuzzDepth || c.Switch.Delay > fuzzDepth || c.Traffic.Trace != "" {
-		return errFuzzTooBig // (a trace file would read the fuzzer's disk)
+		c.Link.Latency > fuzzDepth || c.Switch.Delay > fuzzDepth || c.Traffic.Trace != "" ||
+		strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "file") {
+		return errFuzzTooBig // (a trace or topology file would read the fuzzer's disk; FuzzParseFile covers the latter)
 	}
 	return network.Validate(c)
 }
@@ -96,9 +96,7 @@ func FuzzRun(f *testing.F) {
 	f.Add(DefaultYAML(), "traffic.load=0.3")
 	f.Add(DefaultYAML(), "switching=vct")
 	f.Add(DefaultYAML(), "traffic.pattern=cluster-multicast")
-	seeds, _ := filepath.Glob("*.yaml")
-	chiang, _ := filepath.Glob(filepath.Join("chiang", "*.yaml"))
-	for _, name := range append(seeds, chiang...) {
+	for _, name := range shippedConfigs(f) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b, "run.workers=1")
 		}

@@ -156,6 +156,9 @@ func describeTopology(t network.TopologyConfig) string {
 			add("path_index", t.PathIndex)
 		}
 	}
+	if t.File != "" {
+		add("file", t.File)
+	}
 	return s
 }
 

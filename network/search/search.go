@@ -6,6 +6,7 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -295,6 +296,13 @@ func replayable(c network.Config) map[string]any {
 	switch c.Topology.Kind {
 	case "hypercube":
 		topo["d"] = c.Topology.D
+	case "file":
+		// Absolute: the replay file may be written to another folder.
+		f, err := filepath.Abs(c.Topology.File)
+		if err != nil {
+			f = c.Topology.File
+		}
+		topo["file"] = f
 	case "esmin":
 		topo["dims"] = c.Topology.Dims.String()
 		if c.Topology.Path != "" {

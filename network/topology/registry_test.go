@@ -3,6 +3,7 @@ package topology
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestEveryKindBuildsWithItsDefaults(t *testing.T) {
 		t.Fatal("no kinds registered")
 	}
 	for _, k := range Kinds() {
-		s, err := k.Defaults()
+		s, err := testDefaults(k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,13 +47,24 @@ func TestEveryKindBuildsWithItsDefaults(t *testing.T) {
 	}
 }
 
+// testDefaults is k.Defaults() with a file parameter's default (a path
+// from the repository's root, as `flitsim list` shows it) made relative to
+// this package's folder, where the tests run.
+func testDefaults(k KindSpec) (Spec, error) {
+	s, err := k.Defaults()
+	if s.File != "" {
+		s.File = filepath.Join("..", "..", s.File)
+	}
+	return s, err
+}
+
 // TestDeclarationsDriveErrors checks, for every kind, that the unknown
 // routing error lists all its routing functions, and that each parameter
 // with a Check rejects a value with an error naming topology.KEY.
 func TestDeclarationsDriveErrors(t *testing.T) {
-	bad := map[string]string{"d": "0", "k": "0", "n": "0", "dims": "3", "order": "7", "path": "sideways", "path_index": "-1", "tie": "sideways"}
+	bad := map[string]string{"d": "0", "k": "0", "n": "0", "dims": "3", "order": "7", "path": "sideways", "path_index": "-1", "tie": "sideways", "file": ""}
 	for _, k := range Kinds() {
-		s, _ := k.Defaults()
+		s, _ := testDefaults(k)
 		s.Routing = "no-such-routing"
 		_, err := Build(s)
 		e, ok := inputerr.As(err)
@@ -72,7 +84,7 @@ func TestDeclarationsDriveErrors(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no bad value for parameter %s in this test", k.Name, p.Key)
 			}
-			s, _ := k.Defaults()
+			s, _ := testDefaults(k)
 			if err := s.Set(p.Key, v); err != nil {
 				t.Fatal(err)
 			}

@@ -35,6 +35,11 @@ type Spec struct {
 	// Symmetric asks for a symmetric member of a random class (a
 	// permutation cube whose every link s→t has its reverse t→s).
 	Symmetric bool `yaml:"symmetric" json:"symmetric,omitempty"`
+	// File is the topology file of kind file (README "Topology files").
+	// In a config file a relative path is relative to that file's folder;
+	// the loader resolves it, so File is then relative to the working
+	// directory (or absolute).
+	File string `yaml:"file" json:"file,omitempty"`
 	// Routing is the routing function (the config's top-level routing key);
 	// empty means the kind's default.
 	Routing string `yaml:"-" json:"-"`

@@ -78,6 +78,10 @@ func (k *Kernel) queue(wi int32) {
 // place puts packet wi in its source queue, and its first flit in the
 // source register if that is empty.
 func (k *Kernel) place(wi int32) {
+	if p, ok := k.stepper.(*packetRouter); ok {
+		p.place(k, wi) // (a packet joins its first queue: packet.go)
+		return
+	}
 	src := k.Pool.Worms[wi].Src
 	k.queues[src].push(wi)
 	k.refill(src, k.now)

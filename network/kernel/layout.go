@@ -25,6 +25,8 @@ type KernelSpec struct {
 	Seed     uint64
 	// Model names the switch model (switchModels; "" is the flit crossbar).
 	Model string
+	// Packet configures the packet-switched router (Model "packet").
+	Packet PacketSpec
 }
 
 // NewKernel lays out the buffers, ports and links of topology t.

@@ -99,6 +99,9 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 			return -1, fmt.Errorf("destination %d is not a terminal (allowed: 0 to %d)", d, n-1)
 		}
 	}
+	if _, ok := k.stepper.(*packetRouter); ok && (cast != flit.Unicast || len(dests) != 1) {
+		return -1, fmt.Errorf("a multicast packet from %d: switching packet carries unicast packets only", src)
+	}
 	if cast == flit.Unicast {
 		if len(dests) != 1 {
 			return -1, fmt.Errorf("a unicast packet has one destination, not %d", len(dests))

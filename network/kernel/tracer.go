@@ -61,15 +61,29 @@ func (k *Kernel) Buffers() int32 { return k.nb }
 // gap that aligns the lanes of a two-thread kernel); it never holds a flit.
 func (k *Kernel) BufferInfo(b int32) (sw, port int32, output, source bool, depth int) {
 	x := &k.bs[b]
-	return k.bSw[b], k.bPort[b], x.kind == kindOut, x.kind == kindSource, x.Depth()
+	depth = x.Depth()
+	if p, ok := k.stepper.(*packetRouter); ok && x.kind == kindOut {
+		depth = p.depth()
+	}
+	return k.bSw[b], k.bPort[b], x.kind == kindOut, x.kind == kindSource, depth
 }
 
 // Occupancy is the number of flits in buffer b (slots reserved by flits on
 // the link count).
-func (k *Kernel) Occupancy(b int32) int { return k.bs[b].Len() }
+func (k *Kernel) Occupancy(b int32) int {
+	if p, ok := k.stepper.(*packetRouter); ok {
+		return p.occupancy(b)
+	}
+	return k.bs[b].Len()
+}
 
 // Owner is the worm bound at buffer b (the one whose flits it routes), or -1.
-func (k *Kernel) Owner(b int32) int32 { return k.bs[b].worm }
+func (k *Kernel) Owner(b int32) int32 {
+	if p, ok := k.stepper.(*packetRouter); ok {
+		return p.owner(b)
+	}
+	return k.bs[b].worm
+}
 
 // Channels is the number of channels: every switch output port's link, then
 // every terminal's injection link.

@@ -1,0 +1,238 @@
+package kernel
+
+import (
+	"math/rand/v2"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// The packet-switched router (switching: packet), Brebner 1983 ch. 3: a
+// store-and-forward, output-queued router whose packets are one unit that
+// crosses a link in one cycle. Every node (switch) keeps one queue per
+// out-link (or, with Shared, one queue for all its out-links); ports that
+// lead to a terminal are ejection, which takes any number of packets per
+// cycle. A terminal's new packet is routed at its switch and joins the
+// queue of its first link in the cycle it is created.
+//
+// Cycle t (Step), two-phase and order-independent:
+//
+//  1. Injection: the packets created for cycle t join their first queue
+//     (with a bounded queue they wait in their terminal's source queue
+//     until it has room, before any link arrival of the cycle); a packet
+//     whose route is empty arrives at once (latency 0).
+//  2. Evaluate, on the state registered at the end of cycle t−1 plus the
+//     injections: every non-empty queue picks one packet by its discipline
+//     (fifo: the oldest; furthest-first: most hops left in its leg, oldest
+//     among ties; random: uniformly among the queued); a shared queue sends
+//     the one it picks over the link that packet needs. With bounded
+//     queues (Capacity > 0, backpressure) a packet moves only if its next
+//     queue had a free slot at the start of the evaluation; when more
+//     packets ask for a queue than it has free slots, the ones arriving on
+//     the lowest in-port counted from (t mod in-ports) win. A refused
+//     packet stays where it is.
+//  3. Commit: the chosen packets leave their queues and cross their links
+//     (one packet per link per cycle). At the next node a packet either
+//     arrives (its leg's target: delivered at cycle t+1, or parked at an
+//     intermediate node) or is routed and joins the queue of its next link
+//     in the same cycle; it cannot move again before cycle t+1. Packets
+//     joining one queue in one cycle join in random order
+//     (ArrivalOrder "random", the default) or in scan order (by the global
+//     port they arrived over, injections in creation order).
+//  4. Measures (digest §3.3), sampled at the start of each phase and after
+//     each cycle's arrivals: node population = packets queued at the node
+//     + packets that arrived there in this phase; the longest queue.
+//  5. Phase barrier (Legs with Barrier): when every packet has reached its
+//     phase-p target, the packets parked at each node are shuffled and
+//     start their next leg in the same instant.
+//
+// Routes: with SourceRoutes (the default) the source traces the whole leg
+// through the topology's routing function when the leg starts and the
+// packet carries the list of ports; otherwise each node calls the routing
+// function as the packet arrives. Routers are pure given the packet's Aux
+// (drawn once per leg by Router.Init), so both give the same paths.
+// Everything random draws from the kernel's one source in a fixed order, so
+// a seed fixes the run.
+
+// PacketSpec configures the packet-switched router (KernelSpec.Packet).
+type PacketSpec struct {
+	// Discipline picks the packet a queue sends: "fifo" (or ""),
+	// "furthest-first" or "random".
+	Discipline string
+	// Shared keeps one queue per node for all its out-links (§3.7.4).
+	Shared bool
+	// ArrivalOrder is the order of same-cycle joins to a queue: "random"
+	// (or "") or "scan".
+	ArrivalOrder string
+	// HopRoutes decides routes hop by hop instead of carrying the route
+	// computed at the source.
+	HopRoutes bool
+	// Capacity bounds every queue (backpressure); 0 is unbounded.
+	Capacity int
+	// Via, when set, gives each new packet an intermediate terminal (or −1
+	// for none): the packet travels two legs, source → via → destination
+	// (Valiant's phases). With Barrier, the second leg of every packet
+	// starts only when every packet has finished its first.
+	Via     func(w *flit.Worm, rng *rand.Rand) int32
+	Barrier bool
+}
+
+// Queue disciplines.
+const (
+	discFIFO uint8 = iota
+	discFurthest
+	discRandom
+)
+
+// PhaseMeasures are one phase's measures in a batch experiment (digest
+// §3.3): its completion time (from the phase's start to its last arrival),
+// the largest node population and the longest queue at any sampled instant.
+type PhaseMeasures struct {
+	Time          int64
+	MaxPopulation int32
+	MaxQueue      int32
+}
+
+func init() { switchModels["packet"] = newPacketRouter }
+
+// pktQueue is one queue: its packets are buf[head:], oldest first.
+type pktQueue struct {
+	buf  []int32
+	head int32
+}
+
+func (q *pktQueue) n() int32 { return int32(len(q.buf)) - q.head }
+
+func (q *pktQueue) at(i int32) int32 { return q.buf[q.head+i] }
+
+// remove takes out the packet at position i (shifting the older ones up).
+func (q *pktQueue) remove(i int32) {
+	copy(q.buf[q.head+1:q.head+i+1], q.buf[q.head:q.head+i])
+	q.head++
+	if q.head == int32(len(q.buf)) {
+		q.buf, q.head = q.buf[:0], 0
+	} else if q.head >= 32 && 2*q.head >= int32(len(q.buf)) {
+		n := copy(q.buf, q.buf[q.head:])
+		q.buf, q.head = q.buf[:n], 0
+	}
+}
+
+// join is a packet joining queue q at the end of a cycle's arrivals (or the
+// injections), held until the cycle's joins are ordered.
+type join struct {
+	q, wi int32
+}
+
+// send is a queue's choice for the cycle: the packet at position pos.
+type send struct {
+	q, pos, wi int32
+	to         int32 // queue it joins at the next node, -1 for ejection or not known yet
+	rank       int32 // backpressure priority at the target (lower wins)
+	ok         bool
+}
+
+// packetRouter is the stepper.
+type packetRouter struct {
+	spec       PacketSpec
+	disc       uint8
+	scan       bool
+	cap        int32
+	qOf        []int32 // per global port: its queue, or −1 (ejection, unconnected)
+	qSw        []int32 // per queue: its switch
+	outBuf     []int32 // per global port: the kernel buffer id that names it in traces, or −1
+	portOfBuf  []int32 // per buffer id: its global port (output buffers), or −1
+	queues     []pktQueue
+	perPort    []int32 // per global port: packets queued to leave by it
+	queued     []int32 // per switch: packets queued there
+	arrivedAt  []int32 // per switch: packets arrived there in this phase
+	joins      []join
+	sends      []send
+	moved      []bool // per queue: sent this cycle
+	lastMove   []int64
+	parked     []int32 // packets at their intermediate node, waiting for the barrier
+	outstand   int64   // packets not yet at their current leg's target
+	legStarted []int32 // scratch
+
+	// Per packet (worm pool index).
+	pSw    []int32 // switch it is at
+	pIn    []int32 // input port it arrived on there
+	pPort  []int32 // global port it leaves by (its queue's link)
+	pLeft  []int32 // hops left in its leg
+	pHops  []int32 // links crossed so far
+	pFinal []int32 // final destination while on its first leg, else −1
+	pLeg   []uint8
+	routes [][]uint8 // source routes: the leg's ports, pRoute[wi][pPos[wi]] next
+	pPos   []int32
+
+	phases     []PhaseMeasures
+	phaseStart int64
+	lastArrive int64
+	scratch    flit.Worm
+}
+
+func newPacketRouter(k *Kernel) Stepper {
+	s := k.spec.Packet
+	p := &packetRouter{spec: s, cap: int32(s.Capacity), scan: s.ArrivalOrder == "scan"}
+	switch s.Discipline {
+	case "furthest-first":
+		p.disc = discFurthest
+	case "random":
+		p.disc = discRandom
+	}
+	k.fast = false // (the flit crossbar's fast path and lanes do not apply)
+	p.layout(k)
+	p.phases = []PhaseMeasures{{}}
+	return p
+}
+
+// layout numbers the queues and maps ports to the kernel's output buffers
+// (which name them in traces and reports).
+func (p *packetRouter) layout(k *Kernel) {
+	t := k.Topo
+	np := k.portBase[len(t.Switches)]
+	p.qOf = fill(int(np), -1)
+	p.outBuf = fill(int(np), -1)
+	p.perPort = make([]int32, np)
+	p.portOfBuf = fill(int(k.nb), -1)
+	for b := int32(0); b < k.nb; b++ {
+		if k.bs[b].kind == kindOut {
+			gp := k.portBase[k.bSw[b]] + k.bPort[b]
+			p.outBuf[gp], p.portOfBuf[b] = b, gp
+		}
+	}
+	for si, sw := range t.Switches {
+		first := int32(len(p.qSw))
+		for o, e := range sw.Out {
+			if e.Switch < 0 {
+				continue
+			}
+			gp := k.portBase[si] + int32(o)
+			if p.spec.Shared && int32(len(p.qSw)) > first {
+				p.qOf[gp] = first
+				continue
+			}
+			p.qOf[gp] = int32(len(p.qSw))
+			p.qSw = append(p.qSw, int32(si))
+		}
+	}
+	nq := len(p.qSw)
+	p.queues = make([]pktQueue, nq)
+	p.moved = make([]bool, nq)
+	p.lastMove = make([]int64, nq)
+	p.queued = make([]int32, len(t.Switches))
+	p.arrivedAt = make([]int32, len(t.Switches))
+}
+
+// grow makes the per-packet arrays cover pool index wi.
+func (p *packetRouter) grow(wi int32) {
+	for int(wi) >= len(p.pSw) {
+		p.pSw = append(p.pSw, 0)
+		p.pIn = append(p.pIn, 0)
+		p.pPort = append(p.pPort, 0)
+		p.pLeft = append(p.pLeft, 0)
+		p.pHops = append(p.pHops, 0)
+		p.pFinal = append(p.pFinal, -1)
+		p.pLeg = append(p.pLeg, 0)
+		p.routes = append(p.routes, nil)
+		p.pPos = append(p.pPos, 0)
+	}
+}

@@ -1,0 +1,385 @@
+package kernel
+
+import (
+	"slices"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// step simulates cycle k.now (see packet.go for the semantics).
+func (p *packetRouter) step(k *Kernel) {
+	k.placeLater() // → place: injections join p.joins
+	if p.cap > 0 {
+		p.admit(k)
+	}
+	p.commitJoins(k, k.now)
+	p.barrier(k, k.now)
+	p.evaluate(k)
+	if p.cap > 0 {
+		p.grant(k)
+	}
+	if k.Deadlock == nil && p.cap > 0 && (k.CheckDeadlock || p.sentNone() && p.anyQueued()) {
+		k.Deadlock = p.detect(k)
+	}
+	if k.tr != nil {
+		p.traceBlocked(k)
+	}
+	p.commit(k)
+	p.commitJoins(k, k.now+1)
+	p.barrier(k, k.now+1)
+	k.settle(&k.whole)
+	if k.tr != nil {
+		k.tr.EndCycle(k.now)
+	}
+	k.now++
+}
+
+// place is where a new packet enters the model (Enqueue, EnqueueLater).
+func (p *packetRouter) place(k *Kernel, wi int32) {
+	p.grow(wi)
+	w := &k.Pool.Worms[wi]
+	p.pHops[wi], p.pLeg[wi], p.pFinal[wi] = 0, 0, -1
+	if v := p.spec.Via; v != nil {
+		if mid := v(w, k.rng); mid >= 0 {
+			p.pFinal[wi], w.Dst = w.Dst, mid
+			k.Topo.Router.Init(w, k.rng)
+		}
+	}
+	p.outstand++
+	src := w.Src
+	if !p.route(k, wi, k.Topo.InSwitch[src], k.Topo.InPort[src]) {
+		w.InjCycle = k.now
+		p.legEnd(k, wi, k.now)
+		return
+	}
+	if p.cap > 0 {
+		k.queues[src].push(wi) // waits for room (admit)
+		return
+	}
+	w.InjCycle = k.now
+	p.enter(k, wi, src)
+}
+
+// enter puts packet wi, routed at its source switch, in its first queue.
+func (p *packetRouter) enter(k *Kernel, wi, src int32) {
+	if k.tr != nil {
+		f := flit.Flit{Worm: wi, Kind: flit.HeadTail}
+		k.tr.Move(k.now, f, k.srcBuf[src], p.outBuf[p.pPort[wi]], -1, k.now)
+	}
+	p.joins = append(p.joins, join{p.qOf[p.pPort[wi]], wi})
+}
+
+// admit moves packets from the terminals' source queues into their first
+// queues while these have room (bounded queues).
+func (p *packetRouter) admit(k *Kernel) {
+	pend := p.pendingCounts()
+	for src := range k.queues {
+		sq := &k.queues[src]
+		for sq.n > 0 {
+			wi := sq.front()
+			q := p.qOf[p.pPort[wi]]
+			if p.queues[q].n()+pend[q] >= p.cap {
+				break
+			}
+			pend[q]++
+			sq.popIf(1)
+			k.Pool.Worms[wi].InjCycle = k.now
+			p.enter(k, wi, int32(src))
+		}
+	}
+	clear(pend)
+}
+
+// pendingCounts counts the joins listed so far per queue (scratch in
+// p.legStarted, reused).
+func (p *packetRouter) pendingCounts() []int32 {
+	if len(p.legStarted) < len(p.queues) {
+		p.legStarted = make([]int32, len(p.queues))
+	}
+	pend := p.legStarted[:len(p.queues)]
+	for _, j := range p.joins {
+		pend[j.q]++
+	}
+	return pend
+}
+
+// route starts packet wi's leg at switch sw (entered on port in): with
+// source routes it traces the whole leg; it sets the hops left and the
+// first port. It reports false when the leg is empty (the target is here).
+func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
+	w := &k.Pool.Worms[wi]
+	p.pSw[wi], p.pIn[wi] = sw, in
+	if !p.spec.HopRoutes || p.disc == discFurthest {
+		r := p.routes[wi][:0]
+		t := k.Topo
+		s, i := int(sw), int(in)
+		for n := 0; ; n++ {
+			o := t.Router.Route(s, i, w).First()
+			r = append(r, uint8(o))
+			e := t.Switches[s].Out[o]
+			if e.Switch < 0 || n > 4*len(t.Switches)+16 {
+				if e.Terminal != w.Dst {
+					k.Violations.Misdelivered++ // (a routing function that does not reach its target)
+				}
+				break
+			}
+			s, i = int(e.Switch), int(e.Port)
+		}
+		p.routes[wi], p.pPos[wi], p.pLeft[wi] = r, 0, int32(len(r)-1)
+	}
+	return p.decide(k, wi)
+}
+
+// decide sets the port packet wi leaves its present switch by, from its
+// route or by the routing function, and reports false if it has arrived.
+func (p *packetRouter) decide(k *Kernel, wi int32) bool {
+	sw := p.pSw[wi]
+	var o int32
+	if p.spec.HopRoutes {
+		o = int32(k.Topo.Router.Route(int(sw), int(p.pIn[wi]), &k.Pool.Worms[wi]).First())
+	} else {
+		o = int32(p.routes[wi][p.pPos[wi]])
+		p.pPos[wi]++
+	}
+	gp := k.portBase[sw] + o
+	p.pPort[wi] = gp
+	return p.qOf[gp] >= 0
+}
+
+// legEnd is packet wi reaching its leg's target at instant at: it is
+// delivered, parked for the barrier or sent on its second leg.
+func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
+	sw := k.portSw[p.pPort[wi]]
+	p.arrivedAt[sw]++
+	p.notePop(sw)
+	p.outstand--
+	p.lastArrive = at
+	if mid := k.Pool.Worms[wi].Dst; p.pFinal[wi] >= 0 {
+		if p.spec.Barrier {
+			p.parked = append(p.parked, wi)
+			return
+		}
+		p.nextLeg(k, wi, mid)
+		return
+	}
+	term := k.Topo.Switches[sw].Out[p.pPort[wi]-k.portBase[sw]].Terminal
+	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.pHops[wi])}
+	k.eject(term, &f, at)
+}
+
+// nextLeg starts packet wi's second leg from terminal mid.
+func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
+	w := &k.Pool.Worms[wi]
+	w.Dst, p.pFinal[wi], p.pLeg[wi] = p.pFinal[wi], -1, 1
+	k.Topo.Router.Init(w, k.rng)
+	p.outstand++
+	if !p.route(k, wi, k.Topo.InSwitch[mid], k.Topo.InPort[mid]) {
+		p.legEnd(k, wi, p.lastArrive)
+		return
+	}
+	p.joins = append(p.joins, join{p.qOf[p.pPort[wi]], wi})
+}
+
+// commitJoins appends the listed joins to their queues, in random or scan
+// order, at instant at, and samples the measures.
+func (p *packetRouter) commitJoins(k *Kernel, at int64) {
+	js := p.joins
+	if !p.scan {
+		for i := len(js) - 1; i > 0; i-- {
+			j := k.rng.IntN(i + 1)
+			js[i], js[j] = js[j], js[i]
+		}
+	}
+	ph := &p.phases[len(p.phases)-1]
+	for _, j := range js {
+		q := &p.queues[j.q]
+		q.buf = append(q.buf, j.wi)
+		gp := p.pPort[j.wi]
+		if p.perPort[gp]++; p.perPort[gp] == 1 && p.outBuf[gp] >= 0 {
+			k.setActive(p.outBuf[gp])
+		}
+		sw := p.qSw[j.q]
+		p.queued[sw]++
+		p.notePop(sw)
+		if n := q.n(); n > ph.MaxQueue {
+			ph.MaxQueue = n
+			k.maxOcc = max(k.maxOcc, n)
+		}
+	}
+	p.joins = js[:0]
+}
+
+func (p *packetRouter) notePop(sw int32) {
+	ph := &p.phases[len(p.phases)-1]
+	ph.MaxPopulation = max(ph.MaxPopulation, p.queued[sw]+p.arrivedAt[sw])
+}
+
+// barrier ends the phase at instant at when every packet has reached its
+// leg's target and some wait at an intermediate node: each node's packets
+// start their second leg, in random order, in the same instant.
+func (p *packetRouter) barrier(k *Kernel, at int64) {
+	for p.outstand == 0 && len(p.parked) > 0 {
+		ph := &p.phases[len(p.phases)-1]
+		ph.Time = p.lastArrive - p.phaseStart
+		p.phases = append(p.phases, PhaseMeasures{})
+		p.phaseStart, p.lastArrive = at, at
+		clear(p.arrivedAt)
+		ps := p.parked
+		for i := len(ps) - 1; i > 0; i-- {
+			j := k.rng.IntN(i + 1)
+			ps[i], ps[j] = ps[j], ps[i]
+		}
+		for _, wi := range ps {
+			p.nextLeg(k, wi, k.Pool.Worms[wi].Dst)
+		}
+		p.parked = ps[:0]
+		p.commitJoins(k, at)
+	}
+}
+
+// evaluate picks every non-empty queue's packet for the cycle.
+func (p *packetRouter) evaluate(k *Kernel) {
+	p.sends = p.sends[:0]
+	for q := range p.queues {
+		x := &p.queues[q]
+		n := x.n()
+		if n == 0 {
+			continue
+		}
+		var pos int32
+		switch p.disc {
+		case discFurthest:
+			best := int32(-1)
+			for i := range n {
+				if l := p.pLeft[x.at(i)]; l > best {
+					best, pos = l, i
+				}
+			}
+		case discRandom:
+			pos = int32(k.rng.IntN(int(n)))
+		}
+		p.sends = append(p.sends, send{q: int32(q), pos: pos, wi: x.at(pos), to: -1, ok: true})
+	}
+}
+
+// grant applies backpressure: a packet moves only into a queue that had a
+// free slot, the lowest-ranked requests first (see packet.go).
+func (p *packetRouter) grant(k *Kernel) {
+	t := k.Topo
+	contested := false
+	pend := p.pendingCounts() // (empty: requests per target, counted here)
+	for i := range p.sends {
+		s := &p.sends[i]
+		e := t.Switches[k.portSw[p.pPort[s.wi]]].Out[p.pPort[s.wi]-k.portBase[k.portSw[p.pPort[s.wi]]]]
+		o := p.peek(k, s.wi, e.Switch, e.Port)
+		if gp := k.portBase[e.Switch] + o; p.qOf[gp] >= 0 {
+			s.to = p.qOf[gp]
+			deg := int32(len(t.Switches[e.Switch].Out))
+			s.rank = ((e.Port-int32(k.now%int64(deg)))%deg + deg) % deg
+			if pend[s.to]++; pend[s.to] > p.cap-p.queues[s.to].n() {
+				contested = true
+			}
+		}
+	}
+	if contested {
+		slices.SortFunc(p.sends, func(a, b send) int {
+			if a.to != b.to {
+				return int(a.to - b.to)
+			}
+			return int(a.rank - b.rank)
+		})
+		p.grantSorted()
+		// (back to queue order, which scan-order joins follow)
+		slices.SortFunc(p.sends, func(a, b send) int { return int(a.q - b.q) })
+	}
+	clear(pend)
+}
+
+// grantSorted grants, per target queue, its free slots to the first
+// requests in rank order (sends sorted by target, then rank).
+func (p *packetRouter) grantSorted() {
+	for i := 0; i < len(p.sends); {
+		j := i + 1
+		to := p.sends[i].to
+		for j < len(p.sends) && p.sends[j].to == to {
+			j++
+		}
+		if to >= 0 {
+			free := p.cap - p.queues[to].n()
+			for x := i; x < j; x++ {
+				p.sends[x].ok = int32(x-i) < free
+			}
+		}
+		i = j
+	}
+}
+
+// peek is the port packet wi will take at switch sw, entered on port in
+// (the next hop of its route), without advancing the route.
+func (p *packetRouter) peek(k *Kernel, wi, sw, in int32) int32 {
+	if p.spec.HopRoutes {
+		return int32(k.Topo.Router.Route(int(sw), int(in), &k.Pool.Worms[wi]).First())
+	}
+	return int32(p.routes[wi][p.pPos[wi]])
+}
+
+// commit moves the granted packets over their links and routes them at the
+// next node (joins listed, arrivals delivered or parked).
+func (p *packetRouter) commit(k *Kernel) {
+	t := k.Topo
+	k.nmoved = 0
+	for i := range p.sends {
+		s := &p.sends[i]
+		if !s.ok {
+			continue
+		}
+		p.queues[s.q].remove(s.pos)
+		gp := p.pPort[s.wi]
+		if p.perPort[gp]--; p.perPort[gp] == 0 && p.outBuf[gp] >= 0 {
+			k.clearActive(p.outBuf[gp])
+		}
+		p.queued[p.qSw[s.q]]--
+		if !k.chans[gp].Carry(k.now) {
+			k.Violations.ChannelOverUse++
+		}
+		p.lastMove[s.q] = k.now
+		k.nmoved++
+	}
+	k.FlitHops += int64(k.nmoved)
+	for i := range p.sends {
+		s := &p.sends[i]
+		if !s.ok {
+			continue
+		}
+		wi, gp := s.wi, p.pPort[s.wi]
+		sw := k.portSw[gp]
+		e := t.Switches[sw].Out[gp-k.portBase[sw]]
+		p.pSw[wi], p.pIn[wi] = e.Switch, e.Port
+		p.pHops[wi]++
+		p.pLeft[wi]--
+		arrived := !p.decide(k, wi)
+		if k.tr != nil {
+			to := k.nb + t.Switches[e.Switch].Out[p.pPort[wi]-k.portBase[e.Switch]].Terminal
+			if !arrived {
+				to = p.outBuf[p.pPort[wi]]
+			}
+			k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.pHops[wi])}, p.outBuf[gp], to, gp, k.now+1)
+		}
+		if arrived {
+			p.legEnd(k, wi, k.now+1)
+			continue
+		}
+		p.joins = append(p.joins, join{p.qOf[p.pPort[wi]], wi})
+	}
+}
+
+func (p *packetRouter) sentNone() bool {
+	for i := range p.sends {
+		if p.sends[i].ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *packetRouter) anyQueued() bool { return len(p.sends) > 0 }

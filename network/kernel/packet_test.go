@@ -1,0 +1,103 @@
+package kernel
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/link"
+	"github.com/flitsim/flitsim/network/topology"
+)
+
+func packetKernel(t testing.TB, ts topology.Spec, ps PacketSpec, seed uint64) *Kernel {
+	t.Helper()
+	topo, err := topology.Build(ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := NewKernel(topo, KernelSpec{Mode: link.SAF, OutDepth: 1, Latency: 1, Seed: seed, Model: "packet", Packet: ps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.CollectStats(0, 1, false)
+	return k
+}
+
+// batch puts the packets src → dst(src, j) at every node at cycle 0 and
+// steps until all are delivered; it returns the cycles taken.
+func batch(t testing.TB, k *Kernel, h int, dst func(src, j int) int) int64 {
+	t.Helper()
+	n := k.Topo.Terminals()
+	for src := range n {
+		for j := range h {
+			k.EnqueueLater(src, dst(src, j), 1)
+		}
+	}
+	for !k.Idle() || len(k.later[0]) > 0 {
+		if k.Now() > 100000 {
+			t.Fatalf("batch not done after %d cycles", k.Now())
+		}
+		k.Step()
+	}
+	if v := k.Violations; v.Total() != 0 {
+		t.Fatalf("violations %+v", v)
+	}
+	return k.Now()
+}
+
+// TestPacketTwoCubePhaseOneExact: on the 2-cube no two phase-1 packets
+// ever compete (digest §5.5 item 1), so the phase-1 time is the longest
+// route. Run every one of the 4^4 choices of intermediate nodes and check
+// the phase's time and queues, then the exact mean 430/256 = 1.680 and its
+// distribution (1, 80, 175 of 256).
+func TestPacketTwoCubePhaseOneExact(t *testing.T) {
+	var hist [3]int
+	for choice := range 256 {
+		mids := [4]int32{}
+		for i := range mids {
+			mids[i] = int32(choice >> (2 * i) & 3)
+		}
+		ps := PacketSpec{Barrier: true, Via: func(w *flit.Worm, _ *rand.Rand) int32 { return mids[w.Src] }}
+		k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 2, Routing: "ecube"}, ps, uint64(choice))
+		batch(t, k, 1, func(src, _ int) int { return src })
+		longest := 0
+		for i, m := range mids {
+			longest = max(longest, bits.OnesCount(uint(i)^uint(m)))
+		}
+		ph := k.PacketMeasures()
+		if len(ph) != 2 || ph[0].Time != int64(longest) || ph[0].MaxQueue > 1 || (longest > 0) != (ph[0].MaxQueue == 1) {
+			t.Fatalf("mids %v: phases %+v, longest route %d", mids, ph, longest)
+		}
+		// Phase 2's routes are phase 1's backwards, so it takes at least
+		// as long; the run lasts the sum of the phases.
+		if ph[1].Time < int64(longest) || ph[0].Time+ph[1].Time > 0 && k.Now() != ph[0].Time+ph[1].Time {
+			t.Fatalf("mids %v: phases %+v over %d cycles", mids, ph, k.Now())
+		}
+		hist[longest]++
+	}
+	if hist != [3]int{1, 80, 175} {
+		t.Fatalf("phase-1 time histogram %v, want [1 80 175]", hist)
+	}
+	if mean := float64(hist[1]+2*hist[2]) / 256; math.Abs(mean-1.6797) > 1e-4 {
+		t.Fatalf("mean %.4f", mean)
+	}
+}
+
+// TestPacketTwoCubePhaseOneSampled: with the intermediate nodes drawn by
+// the model (uniform over all four), the mean phase-1 time over 4000
+// experiments is 1.680 within 4 standard errors (variance 0.226).
+func TestPacketTwoCubePhaseOneSampled(t *testing.T) {
+	const m = 4000
+	sum := 0.0
+	uniform := func(w *flit.Worm, rng *rand.Rand) int32 { return int32(rng.IntN(4)) }
+	for e := range m {
+		k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 2, Routing: "ecube-random"}, PacketSpec{Barrier: true, Via: uniform}, uint64(e+1))
+		batch(t, k, 1, func(src, _ int) int { return src })
+		sum += float64(k.PacketMeasures()[0].Time)
+	}
+	if mean, se := sum/m, math.Sqrt(0.226/m); math.Abs(mean-430.0/256) > 4*se {
+		t.Fatalf("mean phase-1 time %.4f over %d experiments, want 1.680 ± %.4f", mean, m, 4*se)
+	}
+}

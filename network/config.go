@@ -24,6 +24,33 @@ type Config struct {
 	Traffic   TrafficConfig   `yaml:"traffic" json:"traffic"`
 	Multicast MulticastConfig `yaml:"multicast" json:"multicast"`
 	Run       RunConfig       `yaml:"run" json:"run"`
+	// Queue sets the packet-switched router's queues (switching: packet).
+	Queue QueueConfig `yaml:"queue" json:"queue,omitzero"`
+}
+
+// QueueConfig sets the queues of the packet-switched router (switching:
+// packet; README, "The packet-switched router"). Empty values are the
+// defaults.
+type QueueConfig struct {
+	// Discipline picks the packet a queue sends: fifo (default; alias
+	// fcfs), furthest-first (most hops left in its phase, oldest among
+	// ties; alias ftgfo) or random (alias riro).
+	Discipline string `yaml:"discipline" json:"discipline,omitempty"`
+	// Shared keeps one queue per node for all its out-links: it sends one
+	// packet a cycle, over the link that packet needs.
+	Shared bool `yaml:"shared" json:"shared,omitempty"`
+	// ArrivalOrder is the order in which packets joining one queue in one
+	// cycle join it: random (default) or scan (in the order of the links
+	// they arrive over; injections in creation order).
+	ArrivalOrder string `yaml:"arrival_order" json:"arrival_order,omitempty"`
+	// Routes: source (default: the source computes the route and the
+	// packet carries it) or hop (each node calls the routing function);
+	// both give the same paths.
+	Routes string `yaml:"routes" json:"routes,omitempty"`
+	// Full is what a queue does when full: unbounded (default: queues never
+	// fill) or backpressure (a queue holds at most buffers.output packets
+	// and refuses arrivals; the packet stays in its upstream queue).
+	Full string `yaml:"full" json:"full,omitempty"`
 }
 
 // MulticastConfig sets how packets with several destinations (multicast
@@ -104,6 +131,12 @@ type TrafficConfig struct {
 	Hotspots IntList `yaml:"hotspots" json:"hotspots,omitempty"`
 	// HotspotFraction is the share of packets sent to the hotspots.
 	HotspotFraction float64 `yaml:"hotspot_fraction" json:"hotspot_fraction,omitempty"`
+	// Mode is open (default: packets arrive by traffic.load) or batch
+	// (switching packet: every node holds traffic.h packets at cycle 0 and
+	// the run ends when all are delivered).
+	Mode string `yaml:"mode" json:"mode,omitempty"`
+	// H is the number of packets per node in a batch (default 1).
+	H int `yaml:"h" json:"h,omitempty"`
 }
 
 // RunConfig sets the run's length and seed.
@@ -134,6 +167,9 @@ type RunConfig struct {
 	// the result (Result.Channels), not only the mean, the maximum and the
 	// busiest channel.
 	Channels bool `yaml:"channels" json:"channels"`
+	// Experiments repeats a batch experiment this many times with
+	// independent random streams (on all cores; default 1).
+	Experiments int `yaml:"experiments" json:"experiments,omitempty"`
 }
 
 // IntList is a list of integers written either as a YAML sequence or as a

@@ -88,6 +88,9 @@ type Result struct {
 	// JSON of a run that was not interrupted.
 	Interrupted   bool   `json:"interrupted,omitempty"`
 	InterruptedAt *int64 `json:"interrupted_at,omitempty"`
+	// Experiments summarises a batch's experiments (traffic.mode: batch);
+	// the fields above describe the first.
+	Experiments *Experiments `json:"experiments,omitempty"`
 }
 
 // Stall reports a run stopped because nothing moved: from Since to Cycle no

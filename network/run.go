@@ -70,9 +70,17 @@ func Build(c Config) (*Network, error) {
 	if err := checkScalars(&c); err != nil {
 		return nil, err
 	}
-	mode, err := link.ParseMode(c.Switching)
+	pspec, err := packetSpec(&c)
 	if err != nil {
-		return nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf")
+		return nil, err
+	}
+	mode, err := link.ParseMode(c.Switching)
+	model := ""
+	if isPacket(&c) {
+		mode, err, model = link.SAF, nil, "packet"
+	}
+	if err != nil {
+		return nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet")
 	}
 	pol, err := xbar.ParsePolicy(c.Arbiter)
 	if err != nil {
@@ -88,16 +96,22 @@ func Build(c Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mode != link.Wormhole && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
+	if mode != link.Wormhole && model == "" && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
 		if err := checkWholePacket(&c, mode, c.Traffic.Flits.Max, "traffic.flits", c.Traffic.Flits); err != nil {
 			return nil, err
 		}
 	}
-	k, err := NewKernel(topo, KernelSpec{
+	kspec := KernelSpec{
 		Mode: mode, InDepth: c.Buffers.Input, OutDepth: c.Buffers.Output,
 		Latency: c.Link.Latency, Delay: c.Switch.Delay, Reuse: c.ReuseOn(),
 		Policy: pol, Seed: c.Run.Seed,
-	})
+	}
+	if model != "" {
+		// The packet router's queues are named by output buffers (one per
+		// link); it keeps their packets itself.
+		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Packet = 0, 1, model, pspec
+	}
+	k, err := NewKernel(topo, kspec)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +165,14 @@ func (n *Network) buildTraffic(mode link.Mode) error {
 			longest = max(longest, p.Flits)
 		}
 
-		if mode != link.Wormhole {
+		if isPacket(c) && longest > 1 {
+			src, val := "traffic.trace", any(c.Traffic.Trace)
+			if c.Traffic.Trace == "" {
+				src, val = "traffic.packets", fmt.Sprintf("a packet of %d flits", longest)
+			}
+			return inputerr.New(src, val, "packets of 1 flit with switching: packet")
+		}
+		if mode != link.Wormhole && !isPacket(c) {
 			// The same rule as traffic.flits: a longer packet could never
 			// be wholly received and would look like a deadlock.
 			src, val := "traffic.trace", any(c.Traffic.Trace)
@@ -174,6 +195,9 @@ func (n *Network) buildTraffic(mode link.Mode) error {
 	}
 	length := traffic.Length{Min: c.Traffic.Flits.Min, Max: c.Traffic.Flits.Max}
 	n.start, n.end = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
+	if isBatch(c) {
+		return n.batchTraffic()
+	}
 	g, err := traffic.NewWorkload(traffic.PatternArgs{
 		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
 		Load: c.Traffic.Load, Length: length, Cluster: c.Traffic.Cluster,
@@ -333,7 +357,7 @@ func (n *Network) RunPlain() (*Result, error) {
 	if n.emitErr != nil {
 		return nil, n.emitErr
 	}
-	return n.Result(), nil
+	return n.batchResult()
 }
 
 // skipIdle jumps over cycles in which the network is empty and no packet is
@@ -383,7 +407,7 @@ func (n *Network) RunAkitaHooked(hooks ...sim.Hook) (*Result, error) {
 	if n.emitErr != nil {
 		return nil, n.emitErr
 	}
-	return n.Result(), nil
+	return n.batchResult()
 }
 
 // Result summarises the run.

@@ -110,6 +110,7 @@ func writeTable(w io.Writer, r *network.Result) error {
 	if st := r.Stall; st != nil {
 		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
 	}
+	rows = append(rows, experimentRows(r.Experiments)...)
 	for _, c := range r.Channels {
 		rows = append(rows, []string{"channel " + c.Channel,
 			fmt.Sprintf("→ %s: %d flits, %.4g per cycle", c.To, c.Flits, c.Utilisation)})

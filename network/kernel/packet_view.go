@@ -123,6 +123,16 @@ func (p *packetRouter) finalDst(k *Kernel, wi int32) int32 {
 	return k.Pool.Worms[wi].Dst
 }
 
+// inFlight is the number of packets in the network: queued, joining a
+// queue, or waiting at an intermediate node for the barrier.
+func (p *packetRouter) inFlight() int {
+	n := len(p.joins) + len(p.parked)
+	for _, c := range p.queued {
+		n += int(c)
+	}
+	return n
+}
+
 // occupancy is the number of packets waiting for buffer b's link.
 func (p *packetRouter) occupancy(b int32) int {
 	if gp := p.portOfBuf[b]; gp >= 0 {

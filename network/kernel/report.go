@@ -8,6 +8,9 @@ import (
 // InFlight reports the number of flits held in switch buffers (source
 // registers excluded).
 func (k *Kernel) InFlight() int {
+	if p, ok := k.stepper.(*packetRouter); ok {
+		return p.inFlight()
+	}
 	n := 0
 	for b := int32(0); b < k.nb; b++ {
 		if k.bs[b].kind != kindSource {

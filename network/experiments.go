@@ -121,7 +121,7 @@ func (n *Network) restart(i int) bool {
 	if !n.K.RestartIdle(n.Cfg.Run.Seed, streamOf(i), 0, 1) {
 		return false
 	}
-	n.stall, n.stopped, n.lastProgress, n.utilDone, n.util = nil, false, 0, false, nil
+	n.stall, n.stopped, n.lastProgress, n.utilDone = nil, false, 0, false
 	n.K.Violations = Violations{}
 	return n.buildTraffic(link.SAF) == nil // (batches are the packet router's)
 }

@@ -289,7 +289,9 @@ func (n *Network) snapshotUtil() {
 		return
 	}
 	n.utilDone = true
-	n.util = make([]uint64, n.K.Channels())
+	if len(n.util) != int(n.K.Channels()) { // (a batch's experiments reuse it)
+		n.util = make([]uint64, n.K.Channels())
+	}
 	for i := range n.util {
 		n.util[i] = n.K.ChannelFlits(int32(i))
 	}

@@ -136,14 +136,16 @@ type packetRouter struct {
 	disc       uint8
 	scan       bool
 	cap        int32
-	qOf        []int32 // per global port: its queue, or −1 (ejection, unconnected)
-	qSw        []int32 // per queue: its switch
-	outBuf     []int32 // per global port: the kernel buffer id that names it in traces, or −1
-	portOfBuf  []int32 // per buffer id: its global port (output buffers), or −1
+	qOf        []int32  // per global port: its queue, or −1 (ejection, unconnected)
+	far        []farEnd // per global port: where its link leads
+	qSw        []int32  // per queue: its switch
+	outBuf     []int32  // per global port: the kernel buffer id that names it in traces, or −1
+	portOfBuf  []int32  // per buffer id: its global port (output buffers), or −1
 	queues     []pktQueue
-	perPort    []int32 // per global port: packets queued to leave by it
-	queued     []int32 // per switch: packets queued there
-	arrivedAt  []int32 // per switch: packets arrived there in this phase
+	nonEmpty   []uint64 // bit q: queue q holds a packet (evaluate visits only these)
+	perPort    []int32  // per global port: packets queued to leave by it
+	queued     []int32  // per switch: packets queued there
+	arrivedAt  []int32  // per switch: packets arrived there in this phase
 	joins      []join
 	sends      []send
 	moved      []bool // per queue: sent this cycle
@@ -152,16 +154,10 @@ type packetRouter struct {
 	outstand   int64   // packets not yet at their current leg's target
 	legStarted []int32 // scratch
 
-	// Per packet (worm pool index).
-	pSw    []int32 // switch it is at
-	pIn    []int32 // input port it arrived on there
-	pPort  []int32 // global port it leaves by (its queue's link)
-	pLeft  []int32 // hops left in its leg
-	pHops  []int32 // links crossed so far
-	pFinal []int32 // final destination while on its first leg, else −1
-	pLeg   []uint8
-	routes [][]uint8 // source routes: the leg's ports, pRoute[wi][pPos[wi]] next
-	pPos   []int32
+	// Per packet (worm pool index): its state in one record (a hop reads
+	// one cache line), and its source route.
+	ps     []pktState
+	routes [][]uint8 // source routes: the leg's ports, routes[wi][pos] next
 
 	phases     []PhaseMeasures
 	phaseStart int64
@@ -199,13 +195,16 @@ func (p *packetRouter) layout(k *Kernel) {
 			p.outBuf[gp], p.portOfBuf[b] = b, gp
 		}
 	}
+	p.far = make([]farEnd, np)
 	for si, sw := range t.Switches {
 		first := int32(len(p.qSw))
 		for o, e := range sw.Out {
+			gp := k.portBase[si] + int32(o)
+			p.far[gp] = farEnd{e.Switch, e.Port}
 			if e.Switch < 0 {
+				p.far[gp].in = e.Terminal
 				continue
 			}
-			gp := k.portBase[si] + int32(o)
 			if p.spec.Shared && int32(len(p.qSw)) > first {
 				p.qOf[gp] = first
 				continue
@@ -216,23 +215,33 @@ func (p *packetRouter) layout(k *Kernel) {
 	}
 	nq := len(p.qSw)
 	p.queues = make([]pktQueue, nq)
+	p.nonEmpty = make([]uint64, (nq+63)/64)
 	p.moved = make([]bool, nq)
 	p.lastMove = make([]int64, nq)
 	p.queued = make([]int32, len(t.Switches))
 	p.arrivedAt = make([]int32, len(t.Switches))
 }
 
+// farEnd is the far end of a port's link: input port in of switch sw, or
+// (sw −1) terminal in.
+type farEnd struct{ sw, in int32 }
+
+// pktState is a packet's state in the router.
+type pktState struct {
+	sw    int32 // switch it is at
+	in    int32 // input port it arrived on there
+	port  int32 // global port it leaves by (its queue's link)
+	left  int32 // hops left in its leg
+	hops  int32 // links crossed so far
+	final int32 // final destination while on its first leg, else −1
+	pos   int32 // next entry of its source route
+	leg   uint8
+}
+
 // grow makes the per-packet arrays cover pool index wi.
 func (p *packetRouter) grow(wi int32) {
-	for int(wi) >= len(p.pSw) {
-		p.pSw = append(p.pSw, 0)
-		p.pIn = append(p.pIn, 0)
-		p.pPort = append(p.pPort, 0)
-		p.pLeft = append(p.pLeft, 0)
-		p.pHops = append(p.pHops, 0)
-		p.pFinal = append(p.pFinal, -1)
-		p.pLeg = append(p.pLeg, 0)
+	for int(wi) >= len(p.ps) {
+		p.ps = append(p.ps, pktState{final: -1})
 		p.routes = append(p.routes, nil)
-		p.pPos = append(p.pPos, 0)
 	}
 }

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/flitsim/flitsim/flit"
@@ -38,10 +39,10 @@ func (p *packetRouter) step(k *Kernel) {
 func (p *packetRouter) place(k *Kernel, wi int32) {
 	p.grow(wi)
 	w := &k.Pool.Worms[wi]
-	p.pHops[wi], p.pLeg[wi], p.pFinal[wi] = 0, 0, -1
+	p.ps[wi].hops, p.ps[wi].leg, p.ps[wi].final = 0, 0, -1
 	if v := p.spec.Via; v != nil {
 		if mid := v(w, k.rng); mid >= 0 {
-			p.pFinal[wi], w.Dst = w.Dst, mid
+			p.ps[wi].final, w.Dst = w.Dst, mid
 			k.Topo.Router.Init(w, k.rng)
 		}
 	}
@@ -64,9 +65,9 @@ func (p *packetRouter) place(k *Kernel, wi int32) {
 func (p *packetRouter) enter(k *Kernel, wi, src int32) {
 	if k.tr != nil {
 		f := flit.Flit{Worm: wi, Kind: flit.HeadTail}
-		k.tr.Move(k.now, f, k.srcBuf[src], p.outBuf[p.pPort[wi]], -1, k.now)
+		k.tr.Move(k.now, f, k.srcBuf[src], p.outBuf[p.ps[wi].port], -1, k.now)
 	}
-	p.joins = append(p.joins, join{p.qOf[p.pPort[wi]], wi})
+	p.joins = append(p.joins, join{p.qOf[p.ps[wi].port], wi})
 }
 
 // admit moves packets from the terminals' source queues into their first
@@ -77,7 +78,7 @@ func (p *packetRouter) admit(k *Kernel) {
 		sq := &k.queues[src]
 		for sq.n > 0 {
 			wi := sq.front()
-			q := p.qOf[p.pPort[wi]]
+			q := p.qOf[p.ps[wi].port]
 			if p.queues[q].n()+pend[q] >= p.cap {
 				break
 			}
@@ -108,7 +109,7 @@ func (p *packetRouter) pendingCounts() []int32 {
 // first port. It reports false when the leg is empty (the target is here).
 func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 	w := &k.Pool.Worms[wi]
-	p.pSw[wi], p.pIn[wi] = sw, in
+	p.ps[wi].sw, p.ps[wi].in = sw, in
 	if !p.spec.HopRoutes || p.disc == discFurthest {
 		r := p.routes[wi][:0]
 		t := k.Topo
@@ -125,7 +126,7 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 			}
 			s, i = int(e.Switch), int(e.Port)
 		}
-		p.routes[wi], p.pPos[wi], p.pLeft[wi] = r, 0, int32(len(r)-1)
+		p.routes[wi], p.ps[wi].pos, p.ps[wi].left = r, 0, int32(len(r)-1)
 	}
 	return p.decide(k, wi)
 }
@@ -133,28 +134,28 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 // decide sets the port packet wi leaves its present switch by, from its
 // route or by the routing function, and reports false if it has arrived.
 func (p *packetRouter) decide(k *Kernel, wi int32) bool {
-	sw := p.pSw[wi]
+	sw := p.ps[wi].sw
 	var o int32
 	if p.spec.HopRoutes {
-		o = int32(k.Topo.Router.Route(int(sw), int(p.pIn[wi]), &k.Pool.Worms[wi]).First())
+		o = int32(k.Topo.Router.Route(int(sw), int(p.ps[wi].in), &k.Pool.Worms[wi]).First())
 	} else {
-		o = int32(p.routes[wi][p.pPos[wi]])
-		p.pPos[wi]++
+		o = int32(p.routes[wi][p.ps[wi].pos])
+		p.ps[wi].pos++
 	}
 	gp := k.portBase[sw] + o
-	p.pPort[wi] = gp
+	p.ps[wi].port = gp
 	return p.qOf[gp] >= 0
 }
 
 // legEnd is packet wi reaching its leg's target at instant at: it is
 // delivered, parked for the barrier or sent on its second leg.
 func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
-	sw := k.portSw[p.pPort[wi]]
+	sw := k.portSw[p.ps[wi].port]
 	p.arrivedAt[sw]++
 	p.notePop(sw)
 	p.outstand--
 	p.lastArrive = at
-	if mid := k.Pool.Worms[wi].Dst; p.pFinal[wi] >= 0 {
+	if mid := k.Pool.Worms[wi].Dst; p.ps[wi].final >= 0 {
 		if p.spec.Barrier {
 			p.parked = append(p.parked, wi)
 			return
@@ -162,22 +163,22 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 		p.nextLeg(k, wi, mid)
 		return
 	}
-	term := k.Topo.Switches[sw].Out[p.pPort[wi]-k.portBase[sw]].Terminal
-	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.pHops[wi])}
+	term := p.far[p.ps[wi].port].in
+	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}
 	k.eject(term, &f, at)
 }
 
 // nextLeg starts packet wi's second leg from terminal mid.
 func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 	w := &k.Pool.Worms[wi]
-	w.Dst, p.pFinal[wi], p.pLeg[wi] = p.pFinal[wi], -1, 1
+	w.Dst, p.ps[wi].final, p.ps[wi].leg = p.ps[wi].final, -1, 1
 	k.Topo.Router.Init(w, k.rng)
 	p.outstand++
 	if !p.route(k, wi, k.Topo.InSwitch[mid], k.Topo.InPort[mid]) {
 		p.legEnd(k, wi, p.lastArrive)
 		return
 	}
-	p.joins = append(p.joins, join{p.qOf[p.pPort[wi]], wi})
+	p.joins = append(p.joins, join{p.qOf[p.ps[wi].port], wi})
 }
 
 // commitJoins appends the listed joins to their queues, in random or scan
@@ -194,7 +195,8 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	for _, j := range js {
 		q := &p.queues[j.q]
 		q.buf = append(q.buf, j.wi)
-		gp := p.pPort[j.wi]
+		p.nonEmpty[j.q>>6] |= 1 << (j.q & 63)
+		gp := p.ps[j.wi].port
 		if p.perPort[gp]++; p.perPort[gp] == 1 && p.outBuf[gp] >= 0 {
 			k.setActive(p.outBuf[gp])
 		}
@@ -240,26 +242,31 @@ func (p *packetRouter) barrier(k *Kernel, at int64) {
 // evaluate picks every non-empty queue's packet for the cycle.
 func (p *packetRouter) evaluate(k *Kernel) {
 	p.sends = p.sends[:0]
-	for q := range p.queues {
-		x := &p.queues[q]
-		n := x.n()
-		if n == 0 {
-			continue
+	for wd, word := range p.nonEmpty {
+		for ; word != 0; word &= word - 1 {
+			q := int32(wd<<6 + bits.TrailingZeros64(word))
+			p.pick(k, q)
 		}
-		var pos int32
-		switch p.disc {
-		case discFurthest:
-			best := int32(-1)
-			for i := range n {
-				if l := p.pLeft[x.at(i)]; l > best {
-					best, pos = l, i
-				}
-			}
-		case discRandom:
-			pos = int32(k.rng.IntN(int(n)))
-		}
-		p.sends = append(p.sends, send{q: int32(q), pos: pos, wi: x.at(pos), to: -1, ok: true})
 	}
+}
+
+// pick chooses queue q's packet for the cycle by its discipline.
+func (p *packetRouter) pick(k *Kernel, q int32) {
+	x := &p.queues[q]
+	n := x.n()
+	var pos int32
+	switch p.disc {
+	case discFurthest:
+		best := int32(-1)
+		for i := range n {
+			if l := p.ps[x.at(i)].left; l > best {
+				best, pos = l, i
+			}
+		}
+	case discRandom:
+		pos = int32(k.rng.IntN(int(n)))
+	}
+	p.sends = append(p.sends, send{q: q, pos: pos, wi: x.at(pos), to: -1, ok: true})
 }
 
 // grant applies backpressure: a packet moves only into a queue that had a
@@ -270,12 +277,12 @@ func (p *packetRouter) grant(k *Kernel) {
 	pend := p.pendingCounts() // (empty: requests per target, counted here)
 	for i := range p.sends {
 		s := &p.sends[i]
-		e := t.Switches[k.portSw[p.pPort[s.wi]]].Out[p.pPort[s.wi]-k.portBase[k.portSw[p.pPort[s.wi]]]]
-		o := p.peek(k, s.wi, e.Switch, e.Port)
-		if gp := k.portBase[e.Switch] + o; p.qOf[gp] >= 0 {
+		e := p.far[p.ps[s.wi].port]
+		o := p.peek(k, s.wi, e.sw, e.in)
+		if gp := k.portBase[e.sw] + o; p.qOf[gp] >= 0 {
 			s.to = p.qOf[gp]
-			deg := int32(len(t.Switches[e.Switch].Out))
-			s.rank = ((e.Port-int32(k.now%int64(deg)))%deg + deg) % deg
+			deg := int32(len(t.Switches[e.sw].Out))
+			s.rank = ((e.in-int32(k.now%int64(deg)))%deg + deg) % deg
 			if pend[s.to]++; pend[s.to] > p.cap-p.queues[s.to].n() {
 				contested = true
 			}
@@ -320,21 +327,23 @@ func (p *packetRouter) peek(k *Kernel, wi, sw, in int32) int32 {
 	if p.spec.HopRoutes {
 		return int32(k.Topo.Router.Route(int(sw), int(in), &k.Pool.Worms[wi]).First())
 	}
-	return int32(p.routes[wi][p.pPos[wi]])
+	return int32(p.routes[wi][p.ps[wi].pos])
 }
 
 // commit moves the granted packets over their links and routes them at the
 // next node (joins listed, arrivals delivered or parked).
 func (p *packetRouter) commit(k *Kernel) {
-	t := k.Topo
 	k.nmoved = 0
 	for i := range p.sends {
 		s := &p.sends[i]
 		if !s.ok {
 			continue
 		}
-		p.queues[s.q].remove(s.pos)
-		gp := p.pPort[s.wi]
+		x := &p.queues[s.q]
+		if x.remove(s.pos); x.n() == 0 {
+			p.nonEmpty[s.q>>6] &^= 1 << (s.q & 63)
+		}
+		gp := p.ps[s.wi].port
 		if p.perPort[gp]--; p.perPort[gp] == 0 && p.outBuf[gp] >= 0 {
 			k.clearActive(p.outBuf[gp])
 		}
@@ -351,25 +360,24 @@ func (p *packetRouter) commit(k *Kernel) {
 		if !s.ok {
 			continue
 		}
-		wi, gp := s.wi, p.pPort[s.wi]
-		sw := k.portSw[gp]
-		e := t.Switches[sw].Out[gp-k.portBase[sw]]
-		p.pSw[wi], p.pIn[wi] = e.Switch, e.Port
-		p.pHops[wi]++
-		p.pLeft[wi]--
+		wi, gp := s.wi, p.ps[s.wi].port
+		e := p.far[gp]
+		p.ps[wi].sw, p.ps[wi].in = e.sw, e.in
+		p.ps[wi].hops++
+		p.ps[wi].left--
 		arrived := !p.decide(k, wi)
 		if k.tr != nil {
-			to := k.nb + t.Switches[e.Switch].Out[p.pPort[wi]-k.portBase[e.Switch]].Terminal
+			to := k.nb + p.far[p.ps[wi].port].in
 			if !arrived {
-				to = p.outBuf[p.pPort[wi]]
+				to = p.outBuf[p.ps[wi].port]
 			}
-			k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.pHops[wi])}, p.outBuf[gp], to, gp, k.now+1)
+			k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}, p.outBuf[gp], to, gp, k.now+1)
 		}
 		if arrived {
 			p.legEnd(k, wi, k.now+1)
 			continue
 		}
-		p.joins = append(p.joins, join{p.qOf[p.pPort[wi]], wi})
+		p.joins = append(p.joins, join{p.qOf[p.ps[wi].port], wi})
 	}
 }
 

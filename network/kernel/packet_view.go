@@ -29,7 +29,7 @@ func (p *packetRouter) sendAt(b int32) *send {
 	}
 	q := p.qOf[gp]
 	i, ok := slices.BinarySearchFunc(p.sends, q, func(s send, q int32) int { return int(s.q - q) })
-	if !ok || p.pPort[p.sends[i].wi] != gp {
+	if !ok || p.ps[p.sends[i].wi].port != gp {
 		return nil
 	}
 	return &p.sends[i]
@@ -45,7 +45,7 @@ func (p *packetRouter) rule(k *Kernel, b int32, h *holds) bool {
 	}
 	if p.queues[s.to].n() >= p.cap {
 		fw := p.queues[s.to].at(0)
-		h.add(WaitSpace, fw, p.outBuf[p.pPort[fw]], b)
+		h.add(WaitSpace, fw, p.outBuf[p.ps[fw].port], b)
 	} else {
 		h.add(WaitArb, -1, -1, b)
 	}
@@ -59,11 +59,11 @@ func (p *packetRouter) traceBlocked(k *Kernel) {
 		if s.ok {
 			continue
 		}
-		b := p.outBuf[p.pPort[s.wi]]
+		b := p.outBuf[p.ps[s.wi].port]
 		reason, who, at := WaitArb, int32(-1), int32(-1)
 		if p.queues[s.to].n() >= p.cap {
 			fw := p.queues[s.to].at(0)
-			reason, who, at = WaitSpace, fw, p.outBuf[p.pPort[fw]]
+			reason, who, at = WaitSpace, fw, p.outBuf[p.ps[fw].port]
 		}
 		k.tr.Blocked(k.now, flit.Flit{Worm: s.wi, Kind: flit.HeadTail}, b, reason, who, at)
 	}
@@ -106,7 +106,7 @@ func (p *packetRouter) detect(k *Kernel) *Deadlock {
 		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: []int32{p.finalDst(k, s.wi)}})
 		fw := p.queues[s.to].at(0)
 		dl.Resources = append(dl.Resources, fmt.Sprintf("packet %d (%d→%d) at %s waits for space in %s (front: packet %d)",
-			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.outBuf[p.pPort[s.wi]]), k.BufferName(p.outBuf[p.pPort[fw]]), k.Pool.Worms[fw].ID))
+			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.outBuf[p.ps[s.wi].port]), k.BufferName(p.outBuf[p.ps[fw].port]), k.Pool.Worms[fw].ID))
 		sws[k.Topo.Switches[p.qSw[q]].Label] = true
 	}
 	for s := range sws {
@@ -117,8 +117,8 @@ func (p *packetRouter) detect(k *Kernel) *Deadlock {
 }
 
 func (p *packetRouter) finalDst(k *Kernel, wi int32) int32 {
-	if p.pFinal[wi] >= 0 {
-		return p.pFinal[wi]
+	if p.ps[wi].final >= 0 {
+		return p.ps[wi].final
 	}
 	return k.Pool.Worms[wi].Dst
 }
@@ -149,7 +149,7 @@ func (p *packetRouter) owner(b int32) int32 {
 	}
 	x := &p.queues[p.qOf[gp]]
 	for i := range x.n() {
-		if wi := x.at(i); p.pPort[wi] == gp {
+		if wi := x.at(i); p.ps[wi].port == gp {
 			return wi
 		}
 	}

@@ -1,0 +1,54 @@
+package network
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkPacketBatch12Cube: Brebner-style batch routing on the 12-cube
+// (4096 nodes, one packet each, a random permutation, one phase) with the
+// packet-switched router: one experiment per iteration on one core
+// (serial), and b.N experiments spread over all cores (experiments).
+func BenchmarkPacketBatch12Cube(b *testing.B) {
+	for _, routing := range []string{"ecube", "ecube-random"} {
+		c := Default()
+		c.Topology = TopologyConfig{Kind: "hypercube", D: 12}
+		c.Switching, c.Routing = "packet", routing
+		c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
+		c.Traffic.Mode, c.Traffic.Pattern = "batch", "random-permutation"
+		b.Run(routing+"/serial", func(b *testing.B) {
+			n, err := Build(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			for i := range b.N {
+				if i > 0 && !n.restart(i) {
+					b.Fatal("restart")
+				}
+				for !n.Done() {
+					n.Cycle()
+				}
+			}
+			s := time.Since(start).Seconds()
+			b.ReportMetric(float64(n.K.FlitHops)/s, "packet-hops/s")
+			b.ReportMetric(float64(b.N)/s, "experiments/s")
+		})
+		b.Run(routing+"/experiments", func(b *testing.B) {
+			c := c
+			c.Run.Experiments = b.N
+			n, err := Build(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			r, err := n.RunPlain()
+			if err != nil || r.Experiments.Incomplete > 0 {
+				b.Fatal(err)
+			}
+			s := time.Since(start).Seconds()
+			b.ReportMetric(float64(b.N)/s, "experiments/s")
+			b.ReportMetric(r.Experiments.Total.CompletionTime.Mean, "cycles/experiment")
+		})
+	}
+}

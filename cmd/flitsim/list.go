@@ -84,6 +84,7 @@ func cmdList(args []string, stdout io.Writer) error {
 	for _, m := range link.Modes() {
 		rows = append(rows, []string{m.String(), m.Describe()})
 	}
+	rows = append(rows, []string{"packet", "the packet-switched router (a switch model of its own): a packet is one unit that crosses a link in a cycle; one queue per out-link (queue.*), store-and-forward"})
 	add("Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows)
 
 	rows = nil

@@ -29,6 +29,7 @@ type moveLog struct {
 	overused int
 	ids      map[uint64]int
 	k        *network.Kernel
+	dirs     map[string]int // moves by the port name of their channel, e.g. x+
 }
 
 func (m *moveLog) Granted(int64, int32, int32, int32, xbar.PortSet) {}
@@ -38,6 +39,8 @@ func (m *moveLog) EndCycle(int64) {}
 func (m *moveLog) Move(cycle int64, f flit.Flit, from, to, ch int32, ready int64) {
 	m.moves = append(m.moves, fmt.Sprintf("%d:%d:%d>%d", cycle, m.k.Pool.Worms[f.Worm].ID, from, to))
 	if ch >= 0 {
+		name := m.k.ChannelName(ch)
+		m.dirs[name[strings.LastIndex(name, "[")+1:len(name)-1]]++
 		if m.perLink[[2]int64{cycle, int64(ch)}]++; m.perLink[[2]int64{cycle, int64(ch)}] > 1 {
 			m.overused++
 		}
@@ -51,7 +54,7 @@ func tracedRun(t *testing.T, c network.Config) (*moveLog, *network.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &moveLog{perLink: map[[2]int64]int{}, ids: map[uint64]int{}, k: n.K}
+	m := &moveLog{perLink: map[[2]int64]int{}, ids: map[uint64]int{}, k: n.K, dirs: map[string]int{}}
 	n.K.SetTracer(m)
 	r, err := n.RunPlain()
 	if err != nil {
@@ -176,5 +179,30 @@ func TestPacketExperimentsDeterministic(t *testing.T) {
 	}
 	if out(2, 10) == one {
 		t.Fatal("another seed gave the same experiments")
+	}
+}
+
+// TestPacketTorusTies: on a ring of even side a packet half a ring away
+// goes either way (queue.tie random, drawn per packet: both directions
+// occur, source and hop routes agree) or always + (queue.tie plus).
+func TestPacketTorusTies(t *testing.T) {
+	for _, tie := range []string{"random", "plus"} {
+		c := packetConfig(network.TopologyConfig{Kind: "torus", K: 6, N: 1}, network.QueueConfig{Tie: tie}, 0)
+		var pkts []string
+		for i := range 40 {
+			pkts = append(pkts, fmt.Sprintf("%d,%d,%d,1", i, i%6, (i%6+3)%6))
+		}
+		c.Traffic.Packets = pkts
+		m, _ := tracedRun(t, c)
+		c.Queue.Routes = "hop"
+		h, _ := tracedRun(t, c)
+		plus, minus := m.dirs["x+"], m.dirs["x-"]
+		if strings.Join(m.moves, " ") != strings.Join(h.moves, " ") {
+			t.Fatalf("tie %s: source and hop routes differ", tie)
+		}
+		t.Logf("tie %s: %d +, %d −", tie, plus, minus)
+		if tie == "plus" && minus != 0 || tie == "random" && (plus < 10 || minus < 10) {
+			t.Fatalf("tie %s: %d moves +, %d moves −", tie, plus, minus)
+		}
 	}
 }

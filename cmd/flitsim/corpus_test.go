@@ -207,10 +207,24 @@ func corpus() []corpusRun {
 		{"trace-packets-multicast", run(with(corpusTopologies[6].sets, []string{"buffers.input=0", "buffers.output=1",
 			"traffic.packets=0,1,2;3;9;12,6", "run.warmup=0", "run.measure=1"})...)},
 		{"trace-file", run(with(corpusTopologies[1].sets, []string{"traffic.trace=testdata/corpus-trace.csv"})...)},
+
+		// The packet-switched router: open-loop traffic, a batch with
+		// repeated experiments, bounded queues with backpressure, a shared
+		// queue.
+		{"packet-open-hypercube", run(with(corpusTopologies[0].sets, window, packet, []string{"traffic.load=0.3"})...)},
+		{"packet-batch-hypercube", run(with(corpusTopologies[0].sets, packet, []string{"routing=ecube-random",
+			"traffic.mode=batch", "traffic.h=2", "traffic.pattern=random-permutation", "run.experiments=40"})...)},
+		{"packet-torus-backpressure", run(with(corpusTopologies[2].sets, window, packet, []string{"queue.full=backpressure",
+			"buffers.output=2", "queue.discipline=furthest-first", "traffic.load=0.2"})...)},
+		{"packet-mesh-shared-random", run(with(mesh4, packet, []string{"queue.shared=true", "queue.discipline=random",
+			"queue.arrival_order=scan", "queue.routes=hop", "traffic.load=0.15"})...)},
 	}
 	rs = append(rs, corpusVarvarigos()...)
 	return append(rs, corpusGrid()...)
 }
+
+// packet selects the packet-switched router (one-unit packets).
+var packet = []string{"switching=packet", "traffic.flits=1"}
 
 // workersNet is an 8×8 mesh: 320 buffers, enough for the automatic mode to
 // consider two threads.

@@ -78,7 +78,7 @@ func (k *Kernel) queue(wi int32) {
 // place puts packet wi in its source queue, and its first flit in the
 // source register if that is empty.
 func (k *Kernel) place(wi int32) {
-	if p, ok := k.stepper.(*packetRouter); ok {
+	if p, ok := k.stepper.(queueModel); ok {
 		p.place(k, wi) // (a packet joins its first queue: packet.go)
 		return
 	}

@@ -8,7 +8,7 @@ import (
 // InFlight reports the number of flits held in switch buffers (source
 // registers excluded).
 func (k *Kernel) InFlight() int {
-	if p, ok := k.stepper.(*packetRouter); ok {
+	if p, ok := k.stepper.(queueModel); ok {
 		return p.inFlight()
 	}
 	n := 0

@@ -32,6 +32,19 @@ type Stepper interface {
 	rule(k *Kernel, b int32, h *holds) bool
 }
 
+// A queueModel is a switch model that keeps its packets in queues of its
+// own rather than in the kernel's flit buffers (the packet router): the
+// kernel hands it every new packet (place, instead of the source queue and
+// register) and asks it, for traces and reports, what the output buffer
+// ids that name its queues hold.
+type queueModel interface {
+	place(k *Kernel, wi int32)
+	occupancy(b int32) int // packets waiting for output buffer b's link
+	owner(b int32) int32   // the packet it sends next, or −1
+	depth() int            // a queue's capacity (MaxInt32: unbounded)
+	inFlight() int         // packets in the network
+}
+
 // switchModels are the switch models by name (KernelSpec.Model; "" is the
 // flit crossbar). A model's file adds itself here (in an init function), so
 // adding one edits no other model.

@@ -62,7 +62,7 @@ func (k *Kernel) Buffers() int32 { return k.nb }
 func (k *Kernel) BufferInfo(b int32) (sw, port int32, output, source bool, depth int) {
 	x := &k.bs[b]
 	depth = x.Depth()
-	if p, ok := k.stepper.(*packetRouter); ok && x.kind == kindOut {
+	if p, ok := k.stepper.(queueModel); ok && x.kind == kindOut {
 		depth = p.depth()
 	}
 	return k.bSw[b], k.bPort[b], x.kind == kindOut, x.kind == kindSource, depth
@@ -71,7 +71,7 @@ func (k *Kernel) BufferInfo(b int32) (sw, port int32, output, source bool, depth
 // Occupancy is the number of flits in buffer b (slots reserved by flits on
 // the link count).
 func (k *Kernel) Occupancy(b int32) int {
-	if p, ok := k.stepper.(*packetRouter); ok {
+	if p, ok := k.stepper.(queueModel); ok {
 		return p.occupancy(b)
 	}
 	return k.bs[b].Len()
@@ -79,7 +79,7 @@ func (k *Kernel) Occupancy(b int32) int {
 
 // Owner is the worm bound at buffer b (the one whose flits it routes), or -1.
 func (k *Kernel) Owner(b int32) int32 {
-	if p, ok := k.stepper.(*packetRouter); ok {
+	if p, ok := k.stepper.(queueModel); ok {
 		return p.owner(b)
 	}
 	return k.bs[b].worm

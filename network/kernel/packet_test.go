@@ -101,3 +101,73 @@ func TestPacketTwoCubePhaseOneSampled(t *testing.T) {
 		t.Fatalf("mean phase-1 time %.4f over %d experiments, want 1.680 ± %.4f", mean, m, 4*se)
 	}
 }
+
+// TestPacketPhaseInvariants (digest §5.5 items 3 and 4): on the 4-cube
+// with random intermediate nodes, every phase lasts at least its longest
+// route; at the barrier the node populations are the counts of
+// intermediate nodes, so both phases' largest population is at least the
+// fullest bin; phase 1 starts with one packet queued per node (max queue
+// ≥ 1 unless every route is empty).
+func TestPacketPhaseInvariants(t *testing.T) {
+	for e := range 200 {
+		var mids [16]int32
+		via := func(w *flit.Worm, rng *rand.Rand) int32 {
+			mids[w.Src] = int32(rng.IntN(16))
+			return mids[w.Src]
+		}
+		k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 4, Routing: "ecube-random"}, PacketSpec{Barrier: true, Via: via}, uint64(e))
+		batch(t, k, 1, func(src, _ int) int { return src })
+		var bins [16]int32
+		longest, fullest := 0, int32(0)
+		for i, m := range mids {
+			longest = max(longest, bits.OnesCount(uint(i)^uint(m)))
+			bins[m]++
+			fullest = max(fullest, bins[m])
+		}
+		ph := k.PacketMeasures()
+		if len(ph) != 2 || ph[0].Time < int64(longest) || ph[1].Time < int64(longest) ||
+			ph[0].MaxPopulation < fullest || ph[1].MaxPopulation < fullest || (longest > 0) != (ph[0].MaxQueue >= 1) {
+			t.Fatalf("experiment %d: phases %+v, longest route %d, fullest bin %d", e, ph, longest, fullest)
+		}
+		if k.Stats().Counts().DeliveredPackets != 16 || k.Now() != max(1, ph[0].Time+ph[1].Time) {
+			t.Fatalf("experiment %d: %d delivered in %d cycles, phases %+v", e, k.Stats().Counts().DeliveredPackets, k.Now(), ph)
+		}
+	}
+}
+
+// TestPacketFurthestFirstNineCube (digest §5.5 item 5): with
+// furthest-first queues, phase 1 on the 512-node cube finishes with its
+// longest route in nearly every run: mean 8.632 (E[max of 512
+// Binomial(9, ½)]), P(time = 8) = 0.367.
+func TestPacketFurthestFirstNineCube(t *testing.T) {
+	const m = 300
+	sum, eights, longer := 0.0, 0, 0
+	for e := range m {
+		var mids [512]int32
+		via := func(w *flit.Worm, rng *rand.Rand) int32 {
+			mids[w.Src] = int32(rng.IntN(512))
+			return mids[w.Src]
+		}
+		k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 9, Routing: "ecube-random"},
+			PacketSpec{Barrier: true, Via: via, Discipline: "furthest-first"}, uint64(e))
+		batch(t, k, 1, func(src, _ int) int { return src })
+		longest := 0
+		for i, m := range mids {
+			longest = max(longest, bits.OnesCount(uint(i)^uint(m)))
+		}
+		tm := k.PacketMeasures()[0].Time
+		sum += float64(tm)
+		if tm == 8 {
+			eights++
+		}
+		if tm > int64(longest) {
+			longer++
+		}
+	}
+	mean := sum / m
+	t.Logf("mean %.3f, P(8) %.3f, %d of %d runs longer than their longest route", mean, float64(eights)/m, longer, m)
+	// (Var of the max ≈ 0.232: 4 standard errors over 300 runs ≈ 0.11.)
+	if math.Abs(mean-8.632) > 0.11 || longer > m/20 {
+		t.Fatalf("mean %.3f (want 8.632), %d of %d runs longer than their longest route", mean, longer, m)
+	}
+}

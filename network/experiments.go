@@ -85,7 +85,7 @@ func (n *Network) finishBatch(r *Result) error {
 			var m *Network
 			for i := int(next.Add(1) - 1); i < count; i = int(next.Add(1) - 1) {
 				if m == nil || !m.restart(i) {
-					if m, errs[w] = Build(n.Cfg); errs[w] != nil {
+					if m, errs[w] = BuildWith(n.Cfg, n.adjust); errs[w] != nil {
 						return
 					}
 					m.restart(i)

@@ -27,21 +27,22 @@ type Network struct {
 	utilDone     bool
 	util         []uint64 // per port: flits carried in the window
 	stopped      bool
-	external     bool           // driven by Akita endpoints (see AttachEndpoints)
-	stopAt       int64          // if > 0, stop at this cycle (benchmarks)
-	lastProgress int64          // last cycle a flit moved (or nothing waited)
-	stall        *Stall         // set when no flit moved for run.stall_limit cycles
-	cast         flit.Cast      // how multicast packets travel
-	enc          Encoding       // their header
-	scheme       traffic.Scheme // hardware or a software multicast
-	emitErr      error          // first multicast the kernel refused
-	payloads     map[uint64]any // external packets' payloads by worm ID
-	flow         shortfall      // offered minus accepted flits per batch (verdict.go)
-	maxLive      int64          // run.max_backlog in packets (0: no limit)
-	backlogStop  *BacklogStop   // set when the backlog passed maxLive
-	warnings     []string       // see Warnings
-	stopFlag     *atomic.Bool   // see StopOn
-	interrupted  bool           // the run stopped because *stopFlag was set
+	external     bool              // driven by Akita endpoints (see AttachEndpoints)
+	stopAt       int64             // if > 0, stop at this cycle (benchmarks)
+	lastProgress int64             // last cycle a flit moved (or nothing waited)
+	stall        *Stall            // set when no flit moved for run.stall_limit cycles
+	cast         flit.Cast         // how multicast packets travel
+	enc          Encoding          // their header
+	scheme       traffic.Scheme    // hardware or a software multicast
+	emitErr      error             // first multicast the kernel refused
+	payloads     map[uint64]any    // external packets' payloads by worm ID
+	flow         shortfall         // offered minus accepted flits per batch (verdict.go)
+	maxLive      int64             // run.max_backlog in packets (0: no limit)
+	backlogStop  *BacklogStop      // set when the backlog passed maxLive
+	warnings     []string          // see Warnings
+	stopFlag     *atomic.Bool      // see StopOn
+	interrupted  bool              // the run stopped because *stopFlag was set
+	adjust       func(*KernelSpec) // BuildWith's hook
 }
 
 // StopOn makes the run stop at the end of the cycle in which *flag is found
@@ -66,7 +67,13 @@ func Run(c Config) (*Result, error) {
 }
 
 // Build checks c and lays out the network.
-func Build(c Config) (*Network, error) {
+func Build(c Config) (*Network, error) { return BuildWith(c, nil) }
+
+// BuildWith is Build with a hook that adjusts the kernel's settings before
+// the kernel is made (for example the packet router's phases,
+// KernelSpec.Packet.Via); a batch's other experiments are built the same
+// way.
+func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 	if err := checkScalars(&c); err != nil {
 		return nil, err
 	}
@@ -112,12 +119,15 @@ func Build(c Config) (*Network, error) {
 		// link); it keeps their packets itself.
 		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Packet = 0, 1, model, pspec
 	}
+	if adjust != nil {
+		adjust(&kspec)
+	}
 	k, err := NewKernel(topo, kspec)
 	if err != nil {
 		return nil, err
 	}
 	k.SetWorkers(c.Run.Workers)
-	n := &Network{Cfg: c, K: k}
+	n := &Network{Cfg: c, K: k, adjust: adjust}
 	if n.cast, err = parseWorm(c.Multicast.Worm); err != nil {
 		return nil, err
 	}

@@ -116,10 +116,15 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 		s, i := int(sw), int(in)
 		for n := 0; ; n++ {
 			o := t.Router.Route(s, i, w).First()
+			if o >= len(t.Switches[s].Out) {
+				k.Violations.Misdelivered++ // (no port at all)
+				break
+			}
 			r = append(r, uint8(o))
 			e := t.Switches[s].Out[o]
 			if e.Switch < 0 || n > 4*len(t.Switches)+16 {
-				if e.Terminal != w.Dst {
+				if e.Terminal != w.Dst || e.Switch >= 0 {
+					r = r[:len(r)-1]            // (decide finds the route's end)
 					k.Violations.Misdelivered++ // (a routing function that does not reach its target)
 				}
 				break
@@ -138,8 +143,18 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 	var o int32
 	if p.spec.HopRoutes {
 		o = int32(k.Topo.Router.Route(int(sw), int(p.ps[wi].in), &k.Pool.Worms[wi]).First())
+		if o >= k.portBase[sw+1]-k.portBase[sw] {
+			p.ps[wi].port = -1 // (no port at all: legEnd counts it)
+			k.Violations.Misdelivered++
+			return false
+		}
 	} else {
-		o = int32(p.routes[wi][p.ps[wi].pos])
+		r := p.routes[wi]
+		if int(p.ps[wi].pos) >= len(r) { // (a route that never reached its target: counted in route)
+			p.ps[wi].port = -1
+			return false
+		}
+		o = int32(r[p.ps[wi].pos])
 		p.ps[wi].pos++
 	}
 	gp := k.portBase[sw] + o
@@ -150,6 +165,14 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 // legEnd is packet wi reaching its leg's target at instant at: it is
 // delivered, parked for the barrier or sent on its second leg.
 func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
+	if gp := p.ps[wi].port; gp < 0 || p.far[gp].sw >= 0 || p.far[gp].in < 0 {
+		// A routing function that led nowhere (in source mode counted
+		// when the route was traced): the packet is taken out.
+		if gp >= 0 {
+			k.Violations.Misdelivered++
+		}
+		p.ps[wi].port = p.ejectPort(k, wi)
+	}
 	sw := k.portSw[p.ps[wi].port]
 	p.arrivedAt[sw]++
 	p.notePop(sw)
@@ -166,6 +189,17 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 	term := p.far[p.ps[wi].port].in
 	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}
 	k.eject(term, &f, at)
+}
+
+// ejectPort is the port that ejects into packet wi's leg target.
+func (p *packetRouter) ejectPort(k *Kernel, wi int32) int32 {
+	dst := k.Pool.Worms[wi].Dst
+	for gp, e := range p.far {
+		if e.sw < 0 && e.in == dst {
+			return int32(gp)
+		}
+	}
+	return 0
 }
 
 // nextLeg starts packet wi's second leg from terminal mid.

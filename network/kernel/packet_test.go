@@ -9,6 +9,7 @@ import (
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
 )
 
 func packetKernel(t testing.TB, ts topology.Spec, ps PacketSpec, seed uint64) *Kernel {
@@ -169,5 +170,29 @@ func TestPacketFurthestFirstNineCube(t *testing.T) {
 	// (Var of the max ≈ 0.232: 4 standard errors over 300 runs ≈ 0.11.)
 	if math.Abs(mean-8.632) > 0.11 || longer > m/20 {
 		t.Fatalf("mean %.3f (want 8.632), %d of %d runs longer than their longest route", mean, longer, m)
+	}
+}
+
+// badRouter sends every packet towards x− (off the mesh's edge at x = 0).
+type badRouter struct{ topology.Router }
+
+func (badRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet { return xbar.Port(0) }
+
+// TestPacketBadRoutingFunction: a routing function that leads off the
+// network is an invariant violation, counted, not a crash; every packet
+// still leaves the network.
+func TestPacketBadRoutingFunction(t *testing.T) {
+	for _, hop := range []bool{false, true} {
+		k := packetKernel(t, topology.Spec{Kind: "mesh", K: 3, N: 2, Routing: "dor"}, PacketSpec{HopRoutes: hop}, 1)
+		k.Topo.Router = badRouter{k.Topo.Router}
+		for src := range 9 {
+			k.EnqueueLater(src, 8-src, 1)
+		}
+		for i := 0; i < 100 && (!k.Idle() || len(k.later[0]) > 0); i++ {
+			k.Step()
+		}
+		if !k.Idle() || k.Violations.Misdelivered == 0 {
+			t.Fatalf("hop %v: idle %v, violations %+v", hop, k.Idle(), k.Violations)
+		}
 	}
 }

@@ -35,6 +35,31 @@ func experimentRows(e *network.Experiments) [][]string {
 	return rows
 }
 
+// switchingText describes the switch model and its settings.
+func switchingText(c *network.Config) string {
+	if !strings.EqualFold(strings.TrimSpace(c.Switching), "packet") {
+		return fmt.Sprintf("%s, buffers in %d / out %d flits, link latency %d, switch delay %d, reuse %v",
+			c.Switching, c.Buffers.Input, c.Buffers.Output, c.Link.Latency, c.Switch.Delay, c.ReuseOn())
+	}
+	q := c.Queue
+	or := func(v, def string) string {
+		if v == "" {
+			return def
+		}
+		return v
+	}
+	queues := "a queue per out-link"
+	if q.Shared {
+		queues = "one shared queue per node"
+	}
+	full := "unbounded"
+	if strings.EqualFold(q.Full, "backpressure") {
+		full = fmt.Sprintf("%d packets, backpressure", c.Buffers.Output)
+	}
+	return fmt.Sprintf("packet: %s (%s), %s, arrivals in %s order, %s routes, torus ties %s",
+		queues, full, or(q.Discipline, "fifo"), or(q.ArrivalOrder, "random"), or(q.Routes, "source"), or(q.Tie, "random"))
+}
+
 func histogramText(h map[int64]int64) string {
 	vals := make([]int64, 0, len(h))
 	for v := range h {

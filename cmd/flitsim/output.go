@@ -56,14 +56,16 @@ func writeTable(w io.Writer, r *network.Result) error {
 	case len(c.Traffic.Packets) > 0:
 		trafficText, loadText = fmt.Sprintf("%d packets listed in traffic.packets", len(c.Traffic.Packets)), "as listed"
 	}
+	if strings.EqualFold(c.Traffic.Mode, "batch") {
+		trafficText, loadText = fmt.Sprintf("batch of %d packets per node, %s", max(1, c.Traffic.H), c.Traffic.Pattern), "all at cycle 0"
+	}
 	if sc, err := traffic.ParseScheme(c.Multicast.Scheme); err == nil && sc.Software() {
 		measured = "measured messages"
 	}
 	rows := [][]string{
 		{"topology", describeTopology(c.Topology)},
 		{"terminals", strconv.Itoa(r.Terminals)},
-		{"switching", fmt.Sprintf("%s, buffers in %d / out %d flits, link latency %d, switch delay %d, reuse %v",
-			c.Switching, c.Buffers.Input, c.Buffers.Output, c.Link.Latency, c.Switch.Delay, c.ReuseOn())},
+		{"switching", switchingText(c)},
 		{"routing", routing + ", arbiter " + c.Arbiter},
 		{"traffic", trafficText},
 		{"load", loadText},

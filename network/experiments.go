@@ -123,7 +123,11 @@ func (n *Network) restart(i int) bool {
 	}
 	n.stall, n.stopped, n.lastProgress, n.utilDone = nil, false, 0, false
 	n.K.Violations = Violations{}
-	return n.buildTraffic(link.SAF) == nil // (batches are the packet router's)
+	if n.buildTraffic(link.SAF) != nil { // (batches are the packet router's)
+		return false
+	}
+	n.flow, n.backlogStop = shortfall{start: n.start, end: n.end}, nil
+	return true
 }
 
 func (n *Network) outcome() outcome {

@@ -127,9 +127,9 @@ func ceilMulDiv(a, b, c int64) int64 {
 // backlogLimit is the most packets an open-loop run may hold generated and
 // not delivered before it is stopped as saturated: run.max_backlog per
 // terminal; 0 for no limit (trace runs, endpoint-driven runs, or
-// run.max_backlog 0).
+// run.max_backlog 0) and batches (which hold all their packets at once).
 func (n *Network) backlogLimit() int64 {
-	if n.trace || n.external || n.Cfg.Run.MaxBacklog == 0 {
+	if n.trace || n.external || n.Cfg.Run.MaxBacklog == 0 || isBatch(&n.Cfg) {
 		return 0
 	}
 	return n.Cfg.Run.MaxBacklog * int64(n.K.Topo.Terminals())

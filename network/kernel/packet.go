@@ -132,37 +132,32 @@ type send struct {
 
 // packetRouter is the stepper.
 type packetRouter struct {
-	spec       PacketSpec
-	disc       uint8
-	scan       bool
-	cap        int32
-	qOf        []int32  // per global port: its queue, or −1 (ejection, unconnected)
-	far        []farEnd // per global port: where its link leads
-	qSw        []int32  // per queue: its switch
-	outBuf     []int32  // per global port: the kernel buffer id that names it in traces, or −1
-	portOfBuf  []int32  // per buffer id: its global port (output buffers), or −1
-	queues     []pktQueue
-	nonEmpty   []uint64 // bit q: queue q holds a packet (evaluate visits only these)
-	perPort    []int32  // per global port: packets queued to leave by it
-	queued     []int32  // per switch: packets queued there
-	arrivedAt  []int32  // per switch: packets arrived there in this phase
-	joins      []join
-	sends      []send
-	moved      []bool // per queue: sent this cycle
-	lastMove   []int64
-	parked     []int32 // packets at their intermediate node, waiting for the barrier
-	outstand   int64   // packets not yet at their current leg's target
-	legStarted []int32 // scratch
+	spec      PacketSpec
+	disc      uint8
+	scan      bool
+	cap       int32
+	pt        []portRec // per global port
+	node      []nodeRec // per switch
+	qSw       []int32   // per queue: its switch
+	portOfBuf []int32   // per buffer id: its global port (output buffers), or −1
+	queues    []pktQueue
+	nonEmpty  []uint64 // bit q: queue q holds a packet (evaluate visits only these)
+	joins     []join
+	sends     []send
+	lastMove  []int64
+	parked    []int32 // packets at their intermediate node, waiting for the barrier
+	outstand  int64   // packets not yet at their current leg's target
+	pend      []int32 // scratch: joins or requests per queue
 
 	// Per packet (worm pool index): its state in one record (a hop reads
 	// one cache line), and its source route.
 	ps     []pktState
-	routes [][]uint8 // source routes: the leg's ports, routes[wi][pos] next
+	routes [][]uint8 // source routes longer than inlineHops: the leg's ports
+	rbuf   []uint8   // scratch: the route being traced
 
 	phases     []PhaseMeasures
 	phaseStart int64
 	lastArrive int64
-	scratch    flit.Worm
 }
 
 func newPacketRouter(k *Kernel) Stepper {
@@ -185,41 +180,54 @@ func newPacketRouter(k *Kernel) Stepper {
 func (p *packetRouter) layout(k *Kernel) {
 	t := k.Topo
 	np := k.portBase[len(t.Switches)]
-	p.qOf = fill(int(np), -1)
-	p.outBuf = fill(int(np), -1)
-	p.perPort = make([]int32, np)
+	p.pt = make([]portRec, np)
+	for i := range p.pt {
+		p.pt[i].q, p.pt[i].buf = -1, -1
+	}
 	p.portOfBuf = fill(int(k.nb), -1)
 	for b := int32(0); b < k.nb; b++ {
 		if k.bs[b].kind == kindOut {
 			gp := k.portBase[k.bSw[b]] + k.bPort[b]
-			p.outBuf[gp], p.portOfBuf[b] = b, gp
+			p.pt[gp].buf, p.portOfBuf[b] = b, gp
 		}
 	}
-	p.far = make([]farEnd, np)
 	for si, sw := range t.Switches {
 		first := int32(len(p.qSw))
 		for o, e := range sw.Out {
 			gp := k.portBase[si] + int32(o)
-			p.far[gp] = farEnd{e.Switch, e.Port}
+			p.pt[gp].far = farEnd{e.Switch, e.Port}
 			if e.Switch < 0 {
-				p.far[gp].in = e.Terminal
+				p.pt[gp].far.in = e.Terminal
 				continue
 			}
 			if p.spec.Shared && int32(len(p.qSw)) > first {
-				p.qOf[gp] = first
+				p.pt[gp].q = first
 				continue
 			}
-			p.qOf[gp] = int32(len(p.qSw))
+			p.pt[gp].q = int32(len(p.qSw))
 			p.qSw = append(p.qSw, int32(si))
 		}
 	}
 	nq := len(p.qSw)
 	p.queues = make([]pktQueue, nq)
 	p.nonEmpty = make([]uint64, (nq+63)/64)
-	p.moved = make([]bool, nq)
 	p.lastMove = make([]int64, nq)
-	p.queued = make([]int32, len(t.Switches))
-	p.arrivedAt = make([]int32, len(t.Switches))
+	p.node = make([]nodeRec, len(t.Switches))
+}
+
+// portRec is what the router keeps per global port (one record, so a hop
+// reads one cache line for its port).
+type portRec struct {
+	q       int32  // its queue, or −1 (ejection, unconnected)
+	buf     int32  // the kernel buffer id that names it in traces, or −1
+	waiting int32  // packets queued to leave by it
+	far     farEnd // where its link leads
+}
+
+// nodeRec is a switch's counts for the population measure.
+type nodeRec struct {
+	queued  int32 // packets queued there
+	arrived int32 // packets that arrived there in this phase
 }
 
 // farEnd is the far end of a port's link: input port in of switch sw, or
@@ -235,8 +243,15 @@ type pktState struct {
 	hops  int32 // links crossed so far
 	final int32 // final destination while on its first leg, else −1
 	pos   int32 // next entry of its source route
+	rlen  int32 // its length
 	leg   uint8
+	// inl holds a source route of up to inlineHops ports (longer ones are
+	// in packetRouter.routes), so that a hop reads one record: 64 bytes.
+	inl [inlineHops]uint8
 }
+
+// inlineHops is the longest source route kept in the packet's record.
+const inlineHops = 31
 
 // grow makes the per-packet arrays cover pool index wi.
 func (p *packetRouter) grow(wi int32) {

@@ -65,9 +65,9 @@ func (p *packetRouter) place(k *Kernel, wi int32) {
 func (p *packetRouter) enter(k *Kernel, wi, src int32) {
 	if k.tr != nil {
 		f := flit.Flit{Worm: wi, Kind: flit.HeadTail}
-		k.tr.Move(k.now, f, k.srcBuf[src], p.outBuf[p.ps[wi].port], -1, k.now)
+		k.tr.Move(k.now, f, k.srcBuf[src], p.pt[p.ps[wi].port].buf, -1, k.now)
 	}
-	p.joins = append(p.joins, join{p.qOf[p.ps[wi].port], wi})
+	p.joins = append(p.joins, join{p.pt[p.ps[wi].port].q, wi})
 }
 
 // admit moves packets from the terminals' source queues into their first
@@ -78,7 +78,7 @@ func (p *packetRouter) admit(k *Kernel) {
 		sq := &k.queues[src]
 		for sq.n > 0 {
 			wi := sq.front()
-			q := p.qOf[p.ps[wi].port]
+			q := p.pt[p.ps[wi].port].q
 			if p.queues[q].n()+pend[q] >= p.cap {
 				break
 			}
@@ -92,12 +92,12 @@ func (p *packetRouter) admit(k *Kernel) {
 }
 
 // pendingCounts counts the joins listed so far per queue (scratch in
-// p.legStarted, reused).
+// p.pend, reused).
 func (p *packetRouter) pendingCounts() []int32 {
-	if len(p.legStarted) < len(p.queues) {
-		p.legStarted = make([]int32, len(p.queues))
+	if len(p.pend) < len(p.queues) {
+		p.pend = make([]int32, len(p.queues))
 	}
-	pend := p.legStarted[:len(p.queues)]
+	pend := p.pend[:len(p.queues)]
 	for _, j := range p.joins {
 		pend[j.q]++
 	}
@@ -111,7 +111,7 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 	w := &k.Pool.Worms[wi]
 	p.ps[wi].sw, p.ps[wi].in = sw, in
 	if !p.spec.HopRoutes || p.disc == discFurthest {
-		r := p.routes[wi][:0]
+		r := p.rbuf[:0]
 		t := k.Topo
 		s, i := int(sw), int(in)
 		for n := 0; ; n++ {
@@ -131,7 +131,14 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 			}
 			s, i = int(e.Switch), int(e.Port)
 		}
-		p.routes[wi], p.ps[wi].pos, p.ps[wi].left = r, 0, int32(len(r)-1)
+		x := &p.ps[wi]
+		x.pos, x.rlen, x.left = 0, int32(len(r)), int32(len(r)-1)
+		if len(r) <= inlineHops {
+			copy(x.inl[:], r)
+		} else {
+			p.routes[wi] = append(p.routes[wi][:0], r...)
+		}
+		p.rbuf = r
 	}
 	return p.decide(k, wi)
 }
@@ -149,23 +156,23 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 			return false
 		}
 	} else {
-		r := p.routes[wi]
-		if int(p.ps[wi].pos) >= len(r) { // (a route that never reached its target: counted in route)
-			p.ps[wi].port = -1
+		x := &p.ps[wi]
+		if x.pos >= x.rlen { // (a route that never reached its target: counted in route)
+			x.port = -1
 			return false
 		}
-		o = int32(r[p.ps[wi].pos])
-		p.ps[wi].pos++
+		o = p.hop(wi, x.pos)
+		x.pos++
 	}
 	gp := k.portBase[sw] + o
 	p.ps[wi].port = gp
-	return p.qOf[gp] >= 0
+	return p.pt[gp].q >= 0
 }
 
 // legEnd is packet wi reaching its leg's target at instant at: it is
 // delivered, parked for the barrier or sent on its second leg.
 func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
-	if gp := p.ps[wi].port; gp < 0 || p.far[gp].sw >= 0 || p.far[gp].in < 0 {
+	if gp := p.ps[wi].port; gp < 0 || p.pt[gp].far.sw >= 0 || p.pt[gp].far.in < 0 {
 		// A routing function that led nowhere (in source mode counted
 		// when the route was traced): the packet is taken out.
 		if gp >= 0 {
@@ -174,7 +181,7 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 		p.ps[wi].port = p.ejectPort(k, wi)
 	}
 	sw := k.portSw[p.ps[wi].port]
-	p.arrivedAt[sw]++
+	p.node[sw].arrived++
 	p.notePop(sw)
 	p.outstand--
 	p.lastArrive = at
@@ -186,7 +193,7 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 		p.nextLeg(k, wi, mid)
 		return
 	}
-	term := p.far[p.ps[wi].port].in
+	term := p.pt[p.ps[wi].port].far.in
 	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}
 	k.eject(term, &f, at)
 }
@@ -194,7 +201,8 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 // ejectPort is the port that ejects into packet wi's leg target.
 func (p *packetRouter) ejectPort(k *Kernel, wi int32) int32 {
 	dst := k.Pool.Worms[wi].Dst
-	for gp, e := range p.far {
+	for gp := range p.pt {
+		e := p.pt[gp].far
 		if e.sw < 0 && e.in == dst {
 			return int32(gp)
 		}
@@ -212,7 +220,7 @@ func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 		p.legEnd(k, wi, p.lastArrive)
 		return
 	}
-	p.joins = append(p.joins, join{p.qOf[p.ps[wi].port], wi})
+	p.joins = append(p.joins, join{p.pt[p.ps[wi].port].q, wi})
 }
 
 // commitJoins appends the listed joins to their queues, in random or scan
@@ -231,11 +239,11 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 		q.buf = append(q.buf, j.wi)
 		p.nonEmpty[j.q>>6] |= 1 << (j.q & 63)
 		gp := p.ps[j.wi].port
-		if p.perPort[gp]++; p.perPort[gp] == 1 && p.outBuf[gp] >= 0 {
-			k.setActive(p.outBuf[gp])
+		if p.pt[gp].waiting++; p.pt[gp].waiting == 1 && p.pt[gp].buf >= 0 {
+			k.setActive(p.pt[gp].buf)
 		}
 		sw := p.qSw[j.q]
-		p.queued[sw]++
+		p.node[sw].queued++
 		p.notePop(sw)
 		if n := q.n(); n > ph.MaxQueue {
 			ph.MaxQueue = n
@@ -247,7 +255,7 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 
 func (p *packetRouter) notePop(sw int32) {
 	ph := &p.phases[len(p.phases)-1]
-	ph.MaxPopulation = max(ph.MaxPopulation, p.queued[sw]+p.arrivedAt[sw])
+	ph.MaxPopulation = max(ph.MaxPopulation, p.node[sw].queued+p.node[sw].arrived)
 }
 
 // barrier ends the phase at instant at when every packet has reached its
@@ -259,7 +267,9 @@ func (p *packetRouter) barrier(k *Kernel, at int64) {
 		ph.Time = p.lastArrive - p.phaseStart
 		p.phases = append(p.phases, PhaseMeasures{})
 		p.phaseStart, p.lastArrive = at, at
-		clear(p.arrivedAt)
+		for i := range p.node {
+			p.node[i].arrived = 0
+		}
 		ps := p.parked
 		for i := len(ps) - 1; i > 0; i-- {
 			j := k.rng.IntN(i + 1)
@@ -311,10 +321,10 @@ func (p *packetRouter) grant(k *Kernel) {
 	pend := p.pendingCounts() // (empty: requests per target, counted here)
 	for i := range p.sends {
 		s := &p.sends[i]
-		e := p.far[p.ps[s.wi].port]
+		e := p.pt[p.ps[s.wi].port].far
 		o := p.peek(k, s.wi, e.sw, e.in)
-		if gp := k.portBase[e.sw] + o; p.qOf[gp] >= 0 {
-			s.to = p.qOf[gp]
+		if gp := k.portBase[e.sw] + o; p.pt[gp].q >= 0 {
+			s.to = p.pt[gp].q
 			deg := int32(len(t.Switches[e.sw].Out))
 			s.rank = ((e.in-int32(k.now%int64(deg)))%deg + deg) % deg
 			if pend[s.to]++; pend[s.to] > p.cap-p.queues[s.to].n() {
@@ -361,7 +371,15 @@ func (p *packetRouter) peek(k *Kernel, wi, sw, in int32) int32 {
 	if p.spec.HopRoutes {
 		return int32(k.Topo.Router.Route(int(sw), int(in), &k.Pool.Worms[wi]).First())
 	}
-	return int32(p.routes[wi][p.ps[wi].pos])
+	return p.hop(wi, p.ps[wi].pos)
+}
+
+// hop is entry i of packet wi's source route.
+func (p *packetRouter) hop(wi, i int32) int32 {
+	if x := &p.ps[wi]; x.rlen <= inlineHops {
+		return int32(x.inl[i])
+	}
+	return int32(p.routes[wi][i])
 }
 
 // commit moves the granted packets over their links and routes them at the
@@ -378,14 +396,16 @@ func (p *packetRouter) commit(k *Kernel) {
 			p.nonEmpty[s.q>>6] &^= 1 << (s.q & 63)
 		}
 		gp := p.ps[s.wi].port
-		if p.perPort[gp]--; p.perPort[gp] == 0 && p.outBuf[gp] >= 0 {
-			k.clearActive(p.outBuf[gp])
+		if p.pt[gp].waiting--; p.pt[gp].waiting == 0 && p.pt[gp].buf >= 0 {
+			k.clearActive(p.pt[gp].buf)
 		}
-		p.queued[p.qSw[s.q]]--
+		p.node[p.qSw[s.q]].queued--
 		if !k.chans[gp].Carry(k.now) {
 			k.Violations.ChannelOverUse++
 		}
-		p.lastMove[s.q] = k.now
+		if p.cap > 0 {
+			p.lastMove[s.q] = k.now // (for a deadlock's Since)
+		}
 		k.nmoved++
 	}
 	k.FlitHops += int64(k.nmoved)
@@ -395,23 +415,23 @@ func (p *packetRouter) commit(k *Kernel) {
 			continue
 		}
 		wi, gp := s.wi, p.ps[s.wi].port
-		e := p.far[gp]
+		e := p.pt[gp].far
 		p.ps[wi].sw, p.ps[wi].in = e.sw, e.in
 		p.ps[wi].hops++
 		p.ps[wi].left--
 		arrived := !p.decide(k, wi)
 		if k.tr != nil {
-			to := k.nb + p.far[p.ps[wi].port].in
+			to := k.nb + p.pt[p.ps[wi].port].far.in
 			if !arrived {
-				to = p.outBuf[p.ps[wi].port]
+				to = p.pt[p.ps[wi].port].buf
 			}
-			k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}, p.outBuf[gp], to, gp, k.now+1)
+			k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}, p.pt[gp].buf, to, gp, k.now+1)
 		}
 		if arrived {
 			p.legEnd(k, wi, k.now+1)
 			continue
 		}
-		p.joins = append(p.joins, join{p.qOf[p.ps[wi].port], wi})
+		p.joins = append(p.joins, join{p.pt[p.ps[wi].port].q, wi})
 	}
 }
 

@@ -24,10 +24,10 @@ func (p *packetRouter) moves(k *Kernel, b int32) bool {
 // sendAt is the send chosen for b's link this cycle, or nil.
 func (p *packetRouter) sendAt(b int32) *send {
 	gp := p.portOfBuf[b]
-	if gp < 0 || p.qOf[gp] < 0 {
+	if gp < 0 || p.pt[gp].q < 0 {
 		return nil
 	}
-	q := p.qOf[gp]
+	q := p.pt[gp].q
 	i, ok := slices.BinarySearchFunc(p.sends, q, func(s send, q int32) int { return int(s.q - q) })
 	if !ok || p.ps[p.sends[i].wi].port != gp {
 		return nil
@@ -45,7 +45,7 @@ func (p *packetRouter) rule(k *Kernel, b int32, h *holds) bool {
 	}
 	if p.queues[s.to].n() >= p.cap {
 		fw := p.queues[s.to].at(0)
-		h.add(WaitSpace, fw, p.outBuf[p.ps[fw].port], b)
+		h.add(WaitSpace, fw, p.pt[p.ps[fw].port].buf, b)
 	} else {
 		h.add(WaitArb, -1, -1, b)
 	}
@@ -59,11 +59,11 @@ func (p *packetRouter) traceBlocked(k *Kernel) {
 		if s.ok {
 			continue
 		}
-		b := p.outBuf[p.ps[s.wi].port]
+		b := p.pt[p.ps[s.wi].port].buf
 		reason, who, at := WaitArb, int32(-1), int32(-1)
 		if p.queues[s.to].n() >= p.cap {
 			fw := p.queues[s.to].at(0)
-			reason, who, at = WaitSpace, fw, p.outBuf[p.ps[fw].port]
+			reason, who, at = WaitSpace, fw, p.pt[p.ps[fw].port].buf
 		}
 		k.tr.Blocked(k.now, flit.Flit{Worm: s.wi, Kind: flit.HeadTail}, b, reason, who, at)
 	}
@@ -106,7 +106,7 @@ func (p *packetRouter) detect(k *Kernel) *Deadlock {
 		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: []int32{p.finalDst(k, s.wi)}})
 		fw := p.queues[s.to].at(0)
 		dl.Resources = append(dl.Resources, fmt.Sprintf("packet %d (%d→%d) at %s waits for space in %s (front: packet %d)",
-			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.outBuf[p.ps[s.wi].port]), k.BufferName(p.outBuf[p.ps[fw].port]), k.Pool.Worms[fw].ID))
+			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.pt[p.ps[s.wi].port].buf), k.BufferName(p.pt[p.ps[fw].port].buf), k.Pool.Worms[fw].ID))
 		sws[k.Topo.Switches[p.qSw[q]].Label] = true
 	}
 	for s := range sws {
@@ -127,8 +127,8 @@ func (p *packetRouter) finalDst(k *Kernel, wi int32) int32 {
 // queue, or waiting at an intermediate node for the barrier.
 func (p *packetRouter) inFlight() int {
 	n := len(p.joins) + len(p.parked)
-	for _, c := range p.queued {
-		n += int(c)
+	for i := range p.node {
+		n += int(p.node[i].queued)
 	}
 	return n
 }
@@ -136,7 +136,7 @@ func (p *packetRouter) inFlight() int {
 // occupancy is the number of packets waiting for buffer b's link.
 func (p *packetRouter) occupancy(b int32) int {
 	if gp := p.portOfBuf[b]; gp >= 0 {
-		return int(p.perPort[gp])
+		return int(p.pt[gp].waiting)
 	}
 	return 0 // (source registers: packets wait in the source queue)
 }
@@ -144,10 +144,10 @@ func (p *packetRouter) occupancy(b int32) int {
 // owner is the packet a queue sends next by FIFO order: its oldest.
 func (p *packetRouter) owner(b int32) int32 {
 	gp := p.portOfBuf[b]
-	if gp < 0 || p.qOf[gp] < 0 || p.perPort[gp] == 0 {
+	if gp < 0 || p.pt[gp].q < 0 || p.pt[gp].waiting == 0 {
 		return -1
 	}
-	x := &p.queues[p.qOf[gp]]
+	x := &p.queues[p.pt[gp].q]
 	for i := range x.n() {
 		if wi := x.at(i); p.ps[wi].port == gp {
 			return wi
@@ -197,7 +197,11 @@ func (k *Kernel) RestartIdle(seed, stream uint64, start, end int64) bool {
 	k.CollectStats(start, end, k.stats != nil && k.stats.keep)
 	p.phases = append(p.phases[:0], PhaseMeasures{})
 	p.phaseStart, p.lastArrive, p.outstand = 0, 0, 0
-	clear(p.arrivedAt)
-	clear(p.lastMove)
+	for i := range p.node {
+		p.node[i].arrived = 0
+	}
+	if p.cap > 0 {
+		clear(p.lastMove)
+	}
 	return true
 }

@@ -84,7 +84,9 @@ func (p *packetRouter) admit(k *Kernel) {
 			}
 			pend[q]++
 			sq.popIf(1)
-			k.Pool.Worms[wi].InjCycle = k.now
+			if p.ps[wi].leg == 0 {
+				k.Pool.Worms[wi].InjCycle = k.now
+			}
 			p.enter(k, wi, int32(src))
 		}
 	}
@@ -220,6 +222,10 @@ func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 		p.legEnd(k, wi, p.lastArrive)
 		return
 	}
+	if p.cap > 0 {
+		k.queues[mid].push(wi) // (bounded: waits for room at mid, as a new packet does)
+		return
+	}
 	p.joins = append(p.joins, join{p.pt[p.ps[wi].port].q, wi})
 }
 
@@ -245,6 +251,9 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 		sw := p.qSw[j.q]
 		p.node[sw].queued++
 		p.notePop(sw)
+		if p.cap > 0 && q.n() > p.cap {
+			k.Violations.Overflow++ // (a bounded queue over its capacity)
+		}
 		if n := q.n(); n > ph.MaxQueue {
 			ph.MaxQueue = n
 			k.maxOcc = max(k.maxOcc, n)

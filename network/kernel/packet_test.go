@@ -196,3 +196,21 @@ func TestPacketBadRoutingFunction(t *testing.T) {
 		}
 	}
 }
+
+// TestPacketBoundedPhases: with bounded queues (one packet each) the
+// second leg waits for room at the intermediate node like a new packet;
+// both with and without the barrier every packet arrives, no queue holds
+// more than one packet, and the phases are measured.
+func TestPacketBoundedPhases(t *testing.T) {
+	for _, barrier := range []bool{true, false} {
+		for e := range 20 {
+			via := func(w *flit.Worm, rng *rand.Rand) int32 { return int32(rng.IntN(16)) }
+			k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 4, Routing: "ecube"}, PacketSpec{Barrier: barrier, Via: via, Capacity: 1}, uint64(e))
+			batch(t, k, 3, func(src, j int) int { return (src + 5*j + 1) % 16 })
+			ph := k.PacketMeasures()
+			if k.Stats().Counts().DeliveredPackets != 48 || ph[0].MaxQueue > 1 || barrier != (len(ph) == 2) {
+				t.Fatalf("barrier %v: delivered %d, phases %+v", barrier, k.Stats().Counts().DeliveredPackets, ph)
+			}
+		}
+	}
+}

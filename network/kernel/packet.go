@@ -36,16 +36,18 @@ import (
 //     intermediate node) or is routed and joins the queue of its next link
 //     in the same cycle; it cannot move again before cycle t+1. Packets
 //     joining one queue in one cycle join in random order
-//     (ArrivalOrder "random", the default) or in scan order (by the global
-//     port they arrived over, injections in creation order).
+//     (ArrivalOrder "random", the default: one shuffle of the cycle's joins)
+//     or in scan order (by the queue they left, in queue id order: by
+//     switch, then port; injections in creation order).
 //  4. Measures (digest §3.3), sampled at the start of each phase and after
 //     each cycle's arrivals: node population = packets queued at the node
 //     + packets that arrived there in this phase; the longest queue.
-//  5. Phase barrier (Legs with Barrier): when every packet has reached its
+//  5. Phase barrier (Via with Barrier): when every packet has reached its
 //     phase-p target, the packets parked at each node are shuffled and
-//     start their next leg in the same instant.
+//     start their next leg in the same instant (with bounded queues they
+//     wait for room at the intermediate node as new packets do).
 //
-// Routes: with SourceRoutes (the default) the source traces the whole leg
+// Routes: by default (HopRoutes false) the source traces the whole leg
 // through the topology's routing function when the leg starts and the
 // packet carries the list of ports; otherwise each node calls the routing
 // function as the packet arrives. Routers are pure given the packet's Aux

@@ -564,7 +564,16 @@ func Keys() []Key {
 				walk(fv, key)
 				continue
 			}
-			out = append(out, Key{Key: key, Allowed: allowed(fv.Type()), Default: showValue(fv)})
+			k := Key{Key: key, Allowed: allowed(fv.Type()), Default: showValue(fv)}
+			// A field may say what it accepts and what its zero value means
+			// (tags allowed and default).
+			if a := t.Field(i).Tag.Get("allowed"); a != "" {
+				k.Allowed = a
+			}
+			if d := t.Field(i).Tag.Get("default"); d != "" {
+				k.Default = d
+			}
+			out = append(out, k)
 		}
 	}
 	walk(reflect.ValueOf(network.Default()), "")

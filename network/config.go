@@ -35,26 +35,26 @@ type QueueConfig struct {
 	// Discipline picks the packet a queue sends: fifo (default; alias
 	// fcfs), furthest-first (most hops left in its phase, oldest among
 	// ties; alias ftgfo) or random (alias riro).
-	Discipline string `yaml:"discipline" json:"discipline,omitempty"`
+	Discipline string `yaml:"discipline" json:"discipline,omitempty" allowed:"fifo, furthest-first, random (aliases fcfs, ftgfo, riro)" default:"fifo"`
 	// Shared keeps one queue per node for all its out-links: it sends one
 	// packet a cycle, over the link that packet needs.
 	Shared bool `yaml:"shared" json:"shared,omitempty"`
 	// ArrivalOrder is the order in which packets joining one queue in one
 	// cycle join it: random (default) or scan (in the order of the links
 	// they arrive over; injections in creation order).
-	ArrivalOrder string `yaml:"arrival_order" json:"arrival_order,omitempty"`
+	ArrivalOrder string `yaml:"arrival_order" json:"arrival_order,omitempty" allowed:"random, scan" default:"random"`
 	// Routes: source (default: the source computes the route and the
 	// packet carries it) or hop (each node calls the routing function);
 	// both give the same paths.
-	Routes string `yaml:"routes" json:"routes,omitempty"`
+	Routes string `yaml:"routes" json:"routes,omitempty" allowed:"source, hop" default:"source"`
 	// Full is what a queue does when full: unbounded (default: queues never
 	// fill) or backpressure (a queue holds at most buffers.output packets
 	// and refuses arrivals; the packet stays in its upstream queue).
-	Full string `yaml:"full" json:"full,omitempty"`
+	Full string `yaml:"full" json:"full,omitempty" allowed:"unbounded, backpressure (capacity buffers.output)" default:"unbounded"`
 	// Tie is the direction a torus packet takes at exactly half a ring from
 	// its destination: random (default: drawn once per packet and
 	// dimension) or plus (always +, as the flit crossbar's torus routing).
-	Tie string `yaml:"tie" json:"tie,omitempty"`
+	Tie string `yaml:"tie" json:"tie,omitempty" allowed:"random, plus" default:"random"`
 }
 
 // MulticastConfig sets how packets with several destinations (multicast
@@ -138,9 +138,9 @@ type TrafficConfig struct {
 	// Mode is open (default: packets arrive by traffic.load) or batch
 	// (switching packet: every node holds traffic.h packets at cycle 0 and
 	// the run ends when all are delivered).
-	Mode string `yaml:"mode" json:"mode,omitempty"`
+	Mode string `yaml:"mode" json:"mode,omitempty" allowed:"open, batch (switching: packet)" default:"open"`
 	// H is the number of packets per node in a batch (default 1).
-	H int `yaml:"h" json:"h,omitempty"`
+	H int `yaml:"h" json:"h,omitempty" allowed:"an integer from 1 to 65536 (packets per node in a batch)" default:"1"`
 }
 
 // RunConfig sets the run's length and seed.
@@ -173,7 +173,7 @@ type RunConfig struct {
 	Channels bool `yaml:"channels" json:"channels"`
 	// Experiments repeats a batch experiment this many times with
 	// independent random streams (on all cores; default 1).
-	Experiments int `yaml:"experiments" json:"experiments,omitempty"`
+	Experiments int `yaml:"experiments" json:"experiments,omitempty" allowed:"an integer from 1 to 16777216 (batch experiments)" default:"1"`
 }
 
 // IntList is a list of integers written either as a YAML sequence or as a

@@ -89,3 +89,36 @@ func TestAkitaEndpointsCarryPackets(t *testing.T) {
 		t.Fatal("A got a delivery")
 	}
 }
+
+// The packet-switched router carries Akita packets too: 0→5 on the 3-cube
+// crosses two links, so each one-unit packet arrives two cycles after it
+// entered the network.
+func TestAkitaEndpointsPacketRouter(t *testing.T) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "hypercube", D: 3}
+	c.Switching, c.Traffic.Flits, c.Traffic.Load = "packet", FlitRange{Min: 1, Max: 1}, 0
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine := sim.NewSerialEngine()
+	eps := AttachEndpoints(NewComponent("Net", engine, n))
+	a, b := newAgent("A"), newAgent("B")
+	for i, ag := range []*agent{a, b} {
+		conn := sim.NewDirectConnection(ag.Name()+"Conn", engine, 1*sim.GHz)
+		conn.PlugIn(ag.port, 4)
+		conn.PlugIn(eps[[]int{0, 5}[i]].Port, 4)
+		eps[[]int{0, 5}[i]].Peer = ag.port
+	}
+	for i, at := range []float64{10e-9, 500e-9} {
+		m := &PacketMsg{To: 5, Flits: 1, Payload: i}
+		m.Src, m.Dst = a.port, eps[0].Port
+		engine.Schedule(sendEvent{sim.NewEventBase(sim.VTimeInSec(at), sender{a}), m})
+	}
+	if err := engine.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.got) != 2 || b.got[0].Latency != 2 || b.got[1].Latency != 2 || b.got[1].Payload != 1 {
+		t.Fatalf("B got %+v", b.got)
+	}
+}

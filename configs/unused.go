@@ -32,6 +32,19 @@ func (l *loader) unused(c *network.Config) []string {
 			}
 		}
 	}
+	// The packet router's keys, and a batch's.
+	packet := strings.EqualFold(strings.TrimSpace(c.Switching), "packet")
+	batch := strings.EqualFold(strings.TrimSpace(c.Traffic.Mode), "batch")
+	for _, key := range []string{"queue.discipline", "queue.shared", "queue.arrival_order", "queue.routes", "queue.full", "queue.tie"} {
+		if _, given := l.where[key]; given && !packet {
+			warn(key, "only switching: packet reads it")
+		}
+	}
+	for _, key := range []string{"traffic.h", "run.experiments"} {
+		if _, given := l.where[key]; given && !batch {
+			warn(key, "only traffic.mode: batch reads it")
+		}
+	}
 	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 {
 		return out // the trace replaces the pattern
 	}

@@ -95,3 +95,18 @@ func TestPacketBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestPacketKeysWarnElsewhere: the packet router's keys with another
+// switching, and a batch's with open traffic, are warned about as doing
+// nothing; with them in use, no warning.
+func TestPacketKeysWarnElsewhere(t *testing.T) {
+	_, _, errOut := runMain(t, "run", "--set", "run.measure=100", "--set", "queue.discipline=ftgfo", "--set", "run.experiments=3")
+	for _, want := range []string{"queue.discipline: ignored (only switching: packet reads it)", "run.experiments: ignored (only traffic.mode: batch reads it)"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q: %s", want, errOut)
+		}
+	}
+	if code, _, errOut := runMain(t, append(packetRun, "--set", "queue.discipline=ftgfo")...); code != 0 || strings.Contains(errOut, "warning") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
+}

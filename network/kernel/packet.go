@@ -246,6 +246,7 @@ type pktState struct {
 	final int32 // final destination while on its first leg, else −1
 	pos   int32 // next entry of its source route
 	rlen  int32 // its length
+	next  int32 // hop routes with backpressure: its port at the next switch, decided, or −1
 	leg   uint8
 	// inl holds a source route of up to inlineHops ports (longer ones are
 	// in packetRouter.routes), so that a hop reads one record: 64 bytes.
@@ -253,12 +254,12 @@ type pktState struct {
 }
 
 // inlineHops is the longest source route kept in the packet's record.
-const inlineHops = 31
+const inlineHops = 27
 
 // grow makes the per-packet arrays cover pool index wi.
 func (p *packetRouter) grow(wi int32) {
 	for int(wi) >= len(p.ps) {
-		p.ps = append(p.ps, pktState{final: -1})
+		p.ps = append(p.ps, pktState{final: -1, next: -1})
 		p.routes = append(p.routes, nil)
 	}
 }

@@ -39,7 +39,7 @@ func (p *packetRouter) step(k *Kernel) {
 func (p *packetRouter) place(k *Kernel, wi int32) {
 	p.grow(wi)
 	w := &k.Pool.Worms[wi]
-	p.ps[wi].hops, p.ps[wi].leg, p.ps[wi].final = 0, 0, -1
+	p.ps[wi].hops, p.ps[wi].leg, p.ps[wi].final, p.ps[wi].next = 0, 0, -1, -1
 	if v := p.spec.Via; v != nil {
 		if mid := v(w, k.rng); mid >= 0 {
 			p.ps[wi].final, w.Dst = w.Dst, mid
@@ -116,8 +116,9 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 		r := p.rbuf[:0]
 		t := k.Topo
 		s, i := int(sw), int(in)
+		st := w.Route // (a stateful router's state, advanced along the trace)
 		for n := 0; ; n++ {
-			o := t.Router.Route(s, i, w).First()
+			o := p.routeAt(k, w, s, i, &st)
 			if o >= len(t.Switches[s].Out) {
 				k.Violations.Misdelivered++ // (no port at all)
 				break
@@ -132,6 +133,9 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 				break
 			}
 			s, i = int(e.Switch), int(e.Port)
+		}
+		if !p.spec.HopRoutes {
+			w.Route = st // (as hop by hop: the state at the leg's end)
 		}
 		x := &p.ps[wi]
 		x.pos, x.rlen, x.left = 0, int32(len(r)), int32(len(r)-1)
@@ -151,7 +155,12 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 	sw := p.ps[wi].sw
 	var o int32
 	if p.spec.HopRoutes {
-		o = int32(k.Topo.Router.Route(int(sw), int(p.ps[wi].in), &k.Pool.Worms[wi]).First())
+		if o = p.ps[wi].next; o >= 0 {
+			p.ps[wi].next = -1 // (decided when it asked for this switch's queue: grant)
+		} else {
+			w := &k.Pool.Worms[wi]
+			o = int32(p.routeAt(k, w, int(sw), int(p.ps[wi].in), &w.Route))
+		}
 		if o >= k.portBase[sw+1]-k.portBase[sw] {
 			p.ps[wi].port = -1 // (no port at all: legEnd counts it)
 			k.Violations.Misdelivered++
@@ -216,6 +225,7 @@ func (p *packetRouter) ejectPort(k *Kernel, wi int32) int32 {
 func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 	w := &k.Pool.Worms[wi]
 	w.Dst, p.ps[wi].final, p.ps[wi].leg = p.ps[wi].final, -1, 1
+	w.Route = flit.RouteState{} // (a new route: a stateful router starts afresh)
 	k.Topo.Router.Init(w, k.rng)
 	p.outstand++
 	if !p.route(k, wi, k.Topo.InSwitch[mid], k.Topo.InPort[mid]) {
@@ -378,9 +388,25 @@ func (p *packetRouter) grantSorted() {
 // (the next hop of its route), without advancing the route.
 func (p *packetRouter) peek(k *Kernel, wi, sw, in int32) int32 {
 	if p.spec.HopRoutes {
-		return int32(k.Topo.Router.Route(int(sw), int(in), &k.Pool.Worms[wi]).First())
+		// Decided here, once: decide takes this answer when the packet
+		// arrives at sw (a stateful router is asked once per switch).
+		if x := &p.ps[wi]; x.next < 0 {
+			w := &k.Pool.Worms[wi]
+			x.next = int32(p.routeAt(k, w, int(sw), int(in), &w.Route))
+		}
+		return p.ps[wi].next
 	}
 	return p.hop(wi, p.ps[wi].pos)
+}
+
+// routeAt is the output port packet w takes at switch sw, entered on port
+// in: by the routing function, or for one with per-packet state
+// (topology.StatefulRouter) by RouteHead on st, which it advances.
+func (p *packetRouter) routeAt(k *Kernel, w *flit.Worm, sw, in int, st *flit.RouteState) int {
+	if k.stateful != nil {
+		return k.stateful.RouteHead(sw, in, w, st).First()
+	}
+	return k.Topo.Router.Route(sw, in, w).First()
 }
 
 // hop is entry i of packet wi's source route.

@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
@@ -122,5 +123,51 @@ func TestKernelRoutesStatefulHeads(t *testing.T) {
 		if detours == 0 {
 			t.Errorf("%s: no packet went out of its way", b.name)
 		}
+	}
+}
+
+// TestPacketRouterStatefulHeads: the packet-switched router routes by a
+// stateful routing function too, asking it once per switch on the path,
+// with routes carried from the source or decided hop by hop (also with
+// backpressure, which decides a hop when the packet asks for the next
+// queue); both give the two-phase paths, the same moves, and deliver
+// every packet.
+func TestPacketRouterStatefulHeads(t *testing.T) {
+	var moves []string
+	for _, q := range []network.QueueConfig{{Routes: "source"}, {Routes: "hop"}, {Routes: "hop", Full: "backpressure"}, {Routes: "source", Full: "backpressure"}} {
+		c := packetConfig(network.TopologyConfig{Kind: "mesh", K: 4, N: 2}, q, 0)
+		c.Routing, c.Buffers.Output = "test-two-phase-rec", 3 // (deep enough not to deadlock)
+		for i := range 60 {
+			c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,1", i/4, i%16, (i*7+3)%16))
+		}
+		n, err := network.Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := lastRec
+		m := &moveLog{perLink: map[[2]int64]int{}, ids: map[uint64]int{}, k: n.K, dirs: map[string]int{}}
+		n.K.SetTracer(m)
+		r, err := n.RunPlain()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.DeliveredPackets != 60 || len(rec.hops) != 60 || len(rec.bad) > 0 || r.Violations.Total() != 0 {
+			t.Fatalf("%+v: delivered %d, routed %d, %v, violations %+v", q, r.DeliveredPackets, len(rec.hops), rec.bad, r.Violations)
+		}
+		for id, got := range rec.hops {
+			hops := 0
+			for _, h := range got {
+				if h.Out != 4 { // (port 4: local, the ejection)
+					hops++
+				}
+			}
+			if len(got) != hops+1 || float64(hops) > r.Latency.Max {
+				t.Fatalf("%+v: worm %d asked the router %d times for %d hops", q, id, len(got), hops)
+			}
+		}
+		moves = append(moves, strings.Join(m.moves, " "))
+	}
+	if moves[0] != moves[1] || moves[2] != moves[3] {
+		t.Fatal("source and hop routes differ")
 	}
 }

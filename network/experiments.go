@@ -14,6 +14,8 @@ import (
 // per phase, when the phases are separate (Valiant's two-phase routing with
 // a barrier), and in total, Brebner's three measures (digest §3.3).
 type Experiments struct {
+	// Count is the number of experiments run (fewer than run.experiments
+	// only if the user stopped the batch).
 	Count  int         `json:"count"`
 	Phase1 *PhaseStats `json:"phase1,omitempty"`
 	Phase2 *PhaseStats `json:"phase2,omitempty"`
@@ -46,6 +48,7 @@ type Measure struct {
 
 // outcome is one experiment's measures, by phase, or nil if incomplete.
 type outcome struct {
+	ran    bool // (false: not run, the user stopped the batch)
 	phases []kernel.PhaseMeasures
 	viol   Violations
 }
@@ -68,13 +71,14 @@ func streamOf(i int) uint64 {
 // first; the others run here, on all cores, each on its own random stream,
 // so the summary does not depend on how many cores there are.
 func (n *Network) finishBatch(r *Result) error {
-	if !isBatch(&n.Cfg) {
+	if !isBatch(&n.Cfg) || n.interrupted {
 		return nil
 	}
 	count := max(1, n.Cfg.Run.Experiments)
 	outs := make([]outcome, count)
 	outs[0] = n.outcome()
 	var next atomic.Int64
+	var stopped atomic.Bool
 	next.Store(1)
 	var wg sync.WaitGroup
 	errs := make([]error, runtime.GOMAXPROCS(0))
@@ -83,15 +87,20 @@ func (n *Network) finishBatch(r *Result) error {
 		go func() {
 			defer wg.Done()
 			var m *Network
-			for i := int(next.Add(1) - 1); i < count; i = int(next.Add(1) - 1) {
+			for i := int(next.Add(1) - 1); i < count && !stopped.Load(); i = int(next.Add(1) - 1) {
 				if m == nil || !m.restart(i) {
 					if m, errs[w] = BuildWith(n.Cfg, n.adjust); errs[w] != nil {
 						return
 					}
+					m.StopOn(n.stopFlag)
 					m.restart(i)
 				}
 				for !m.Done() {
 					m.Cycle()
+				}
+				if m.interrupted { // (the user stopped the run: this one is left out)
+					stopped.Store(true)
+					return
 				}
 				outs[i] = m.outcome()
 			}
@@ -104,6 +113,10 @@ func (n *Network) finishBatch(r *Result) error {
 		}
 	}
 	r.Experiments = summarise(outs)
+	if stopped.Load() {
+		r.Interrupted, r.InterruptedAt = true, &r.Cycles
+		Judge(r)
+	}
 	return nil
 }
 
@@ -131,7 +144,7 @@ func (n *Network) restart(i int) bool {
 }
 
 func (n *Network) outcome() outcome {
-	o := outcome{viol: n.K.Violations}
+	o := outcome{ran: true, viol: n.K.Violations}
 	st := n.K.Stats().Counts()
 	if n.K.Deadlock == nil && n.stall == nil && st.MeasuredDone == st.Measured {
 		o.phases = n.K.PacketMeasures()
@@ -140,9 +153,13 @@ func (n *Network) outcome() outcome {
 }
 
 func summarise(outs []outcome) *Experiments {
-	e := &Experiments{Count: len(outs)}
+	e := &Experiments{}
 	var p1, p2, tot [3][]int64
 	for _, o := range outs {
+		if !o.ran {
+			continue
+		}
+		e.Count++
 		v := &e.Violations
 		v.ChannelOverUse += o.viol.ChannelOverUse
 		v.OutOfOrder += o.viol.OutOfOrder

@@ -3,6 +3,7 @@ package network
 import (
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
@@ -52,5 +53,36 @@ func TestBatchPhasesSummary(t *testing.T) {
 	}
 	if e.Phase1.MaxQueue.Max > 1 {
 		t.Fatalf("phase-1 queues %+v: the 2-cube's phase 1 has no contention", e.Phase1.MaxQueue)
+	}
+}
+
+// TestBatchInterrupted: a stop request (StopOn) during a batch ends it:
+// the experiments finished so far are summarised and the run's status is
+// interrupted.
+func TestBatchInterrupted(t *testing.T) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "hypercube", D: 2}
+	c.Switching, c.Traffic.Flits = "packet", FlitRange{Min: 1, Max: 1}
+	c.Traffic.Mode, c.Traffic.Pattern, c.Run.Experiments = "batch", "bit-complement", 100000
+	var stop atomic.Bool
+	var placed atomic.Int64
+	n, err := BuildWith(c, func(s *KernelSpec) {
+		s.Packet.Via = func(*flit.Worm, *rand.Rand) int32 {
+			if placed.Add(1) == 4*50 { // (during the 50th experiment or so)
+				stop.Store(true)
+			}
+			return -1
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.StopOn(&stop)
+	r, err := n.RunPlain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Experiments; e == nil || e.Count < 1 || e.Count >= 100000 || !r.Interrupted || r.Status != StatusInterrupted {
+		t.Fatalf("experiments %+v, interrupted %v, status %s", e, r.Interrupted, r.Status)
 	}
 }

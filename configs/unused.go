@@ -35,7 +35,7 @@ func (l *loader) unused(c *network.Config) []string {
 	// The packet router's keys, and a batch's.
 	packet := strings.EqualFold(strings.TrimSpace(c.Switching), "packet")
 	batch := strings.EqualFold(strings.TrimSpace(c.Traffic.Mode), "batch")
-	for _, key := range []string{"queue.discipline", "queue.shared", "queue.arrival_order", "queue.routes", "queue.full", "queue.tie"} {
+	for _, key := range []string{"queue.discipline", "queue.shared", "queue.arrival_order", "queue.routes", "queue.full"} {
 		if _, given := l.where[key]; given && !packet {
 			warn(key, "only switching: packet reads it")
 		}

@@ -51,10 +51,6 @@ type QueueConfig struct {
 	// fill) or backpressure (a queue holds at most buffers.output packets
 	// and refuses arrivals; the packet stays in its upstream queue).
 	Full string `yaml:"full" json:"full,omitempty" allowed:"unbounded, backpressure (capacity buffers.output)" default:"unbounded"`
-	// Tie is the direction a torus packet takes at exactly half a ring from
-	// its destination: random (default: drawn once per packet and
-	// dimension) or plus (always +, as the flit crossbar's torus routing).
-	Tie string `yaml:"tie" json:"tie,omitempty" allowed:"random, plus" default:"random"`
 }
 
 // MulticastConfig sets how packets with several destinations (multicast

@@ -25,7 +25,6 @@ var (
 	routeModes    = map[string]string{"": "source", "source": "source", "hop": "hop"}
 	fullModes     = map[string]string{"": "unbounded", "unbounded": "unbounded", "backpressure": "backpressure"}
 	trafficModes  = map[string]string{"": "open", "open": "open", "batch": "batch"}
-	ties          = map[string]string{"": "random", "random": "random", "plus": "plus", "+": "plus"}
 )
 
 func lookup(m map[string]string, key, v, allowed string) (string, error) {
@@ -54,9 +53,6 @@ func packetSpec(c *Config) (kernel.PacketSpec, error) {
 	}
 	full, err := lookup(fullModes, "queue.full", q.Full, "unbounded, backpressure")
 	if err != nil {
-		return s, err
-	}
-	if _, err := lookup(ties, "queue.tie", q.Tie, "random, plus"); err != nil {
 		return s, err
 	}
 	mode, err := lookup(trafficModes, "traffic.mode", c.Traffic.Mode, "open, batch")
@@ -105,13 +101,4 @@ func (n *Network) batchTraffic() error {
 	n.gen = traffic.NewBatch(t.Terminals(), max(1, c.Traffic.H), pat, n.K.Rand())
 	n.start, n.end = 0, 1
 	return nil
-}
-
-// setTies applies queue.tie to the routing function (packet router only;
-// routers without ties at half a ring ignore it).
-func setTies(c *Config, r any) {
-	if ts, ok := r.(interface{ SetRandomTies(bool) bool }); ok {
-		tie, _ := lookup(ties, "queue.tie", c.Queue.Tie, "")
-		ts.SetRandomTies(tie == "random")
-	}
 }

@@ -114,7 +114,6 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 		Policy: pol, Seed: c.Run.Seed,
 	}
 	if model != "" {
-		setTies(&c, topo.Router)
 		// The packet router's queues are named by output buffers (one per
 		// link); it keeps their packets itself.
 		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Packet = 0, 1, model, pspec

@@ -56,8 +56,8 @@ func switchingText(c *network.Config) string {
 	if strings.EqualFold(q.Full, "backpressure") {
 		full = fmt.Sprintf("%d packets, backpressure", c.Buffers.Output)
 	}
-	return fmt.Sprintf("packet: %s (%s), %s, arrivals in %s order, %s routes, torus ties %s",
-		queues, full, or(q.Discipline, "fifo"), or(q.ArrivalOrder, "random"), or(q.Routes, "source"), or(q.Tie, "random"))
+	return fmt.Sprintf("packet: %s (%s), %s, arrivals in %s order, %s routes",
+		queues, full, or(q.Discipline, "fifo"), or(q.ArrivalOrder, "random"), or(q.Routes, "source"))
 }
 
 func histogramText(h map[int64]int64) string {

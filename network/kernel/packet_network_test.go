@@ -182,31 +182,6 @@ func TestPacketExperimentsDeterministic(t *testing.T) {
 	}
 }
 
-// TestPacketTorusTies: on a ring of even side a packet half a ring away
-// goes either way (queue.tie random, drawn per packet: both directions
-// occur, source and hop routes agree) or always + (queue.tie plus).
-func TestPacketTorusTies(t *testing.T) {
-	for _, tie := range []string{"random", "plus"} {
-		c := packetConfig(network.TopologyConfig{Kind: "torus", K: 6, N: 1}, network.QueueConfig{Tie: tie}, 0)
-		var pkts []string
-		for i := range 40 {
-			pkts = append(pkts, fmt.Sprintf("%d,%d,%d,1", i, i%6, (i%6+3)%6))
-		}
-		c.Traffic.Packets = pkts
-		m, _ := tracedRun(t, c)
-		c.Queue.Routes = "hop"
-		h, _ := tracedRun(t, c)
-		plus, minus := m.dirs["x+"], m.dirs["x-"]
-		if strings.Join(m.moves, " ") != strings.Join(h.moves, " ") {
-			t.Fatalf("tie %s: source and hop routes differ", tie)
-		}
-		t.Logf("tie %s: %d +, %d −", tie, plus, minus)
-		if tie == "plus" && minus != 0 || tie == "random" && (plus < 10 || minus < 10) {
-			t.Fatalf("tie %s: %d moves +, %d moves −", tie, plus, minus)
-		}
-	}
-}
-
 // TestPacketLongRoutes: routes longer than a packet record holds (a
 // 39-hop tornado on an 80-node ring) take the same moves from the source
 // as hop by hop, and every packet arrives.

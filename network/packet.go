@@ -5,6 +5,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/network/topology"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -101,4 +102,14 @@ func (n *Network) batchTraffic() error {
 	n.gen = traffic.NewBatch(t.Terminals(), max(1, c.Traffic.H), pat, n.K.Rand())
 	n.start, n.end = 0, 1
 	return nil
+}
+
+// packetTies makes the packet router's torus packets at exactly half a ring
+// go either way by default (a draw per packet: the digest's reading for
+// the torus, §3.3 item 5; the CCC keeps its forward default, which fits
+// Brebner's tables better, §4.5); topology.tie given by the user wins.
+func packetTies(s *topology.Spec) {
+	if s.Kind == "torus" && s.Tie == "" {
+		s.Tie = "random"
+	}
 }

@@ -99,6 +99,9 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 	spec := c.Topology
 	spec.Routing = c.Routing
 	spec.Seed = c.Run.Seed
+	if model != "" {
+		packetTies(&spec)
+	}
 	topo, err := topology.Build(spec)
 	if err != nil {
 		return nil, err

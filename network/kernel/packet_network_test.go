@@ -201,3 +201,26 @@ func TestPacketLongRoutes(t *testing.T) {
 		t.Fatal("source and hop routes differ")
 	}
 }
+
+// TestPacketTorusTies: on a ring of even side a packet half a ring away
+// goes either way under the packet router by default (topology.tie random,
+// drawn per packet: both directions occur, source and hop routes agree),
+// or always + with topology.tie plus.
+func TestPacketTorusTies(t *testing.T) {
+	for _, tie := range []string{"", "plus"} {
+		c := packetConfig(network.TopologyConfig{Kind: "torus", K: 6, N: 1, Tie: tie}, network.QueueConfig{}, 0)
+		for i := range 40 {
+			c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,1", i, i%6, (i%6+3)%6))
+		}
+		m, _ := tracedRun(t, c)
+		c.Queue.Routes = "hop"
+		h, _ := tracedRun(t, c)
+		plus, minus := m.dirs["x+"], m.dirs["x-"]
+		if strings.Join(m.moves, " ") != strings.Join(h.moves, " ") {
+			t.Fatalf("tie %q: source and hop routes differ", tie)
+		}
+		if tie == "plus" && minus != 0 || tie == "" && (plus < 10 || minus < 10) {
+			t.Fatalf("tie %q: %d moves +, %d moves −", tie, plus, minus)
+		}
+	}
+}

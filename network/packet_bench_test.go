@@ -6,11 +6,12 @@ import (
 )
 
 // BenchmarkPacketBatch12Cube: Brebner-style batch routing on the 12-cube
-// (4096 nodes, one packet each, a random permutation, one phase) with the
+// (4096 nodes, one packet each, a random permutation, one phase; strict
+// e-cube or Brebner's random order of dimensions) with the
 // packet-switched router: one experiment per iteration on one core
 // (serial), and b.N experiments spread over all cores (experiments).
 func BenchmarkPacketBatch12Cube(b *testing.B) {
-	for _, routing := range []string{"ecube", "ecube-random"} {
+	for _, routing := range []string{"ecube", "random-order"} {
 		c := Default()
 		c.Topology = TopologyConfig{Kind: "hypercube", D: 12}
 		c.Switching, c.Routing = "packet", routing

@@ -137,7 +137,8 @@ func TestPacketPhaseInvariants(t *testing.T) {
 }
 
 // TestPacketFurthestFirstNineCube (digest §5.5 item 5): with
-// furthest-first queues, phase 1 on the 512-node cube finishes with its
+// furthest-first queues and random-order routing (Brebner's), phase 1 on
+// the 512-node cube finishes with its
 // longest route in nearly every run: mean 8.632 (E[max of 512
 // Binomial(9, ½)]), P(time = 8) = 0.367.
 func TestPacketFurthestFirstNineCube(t *testing.T) {
@@ -149,7 +150,7 @@ func TestPacketFurthestFirstNineCube(t *testing.T) {
 			mids[w.Src] = int32(rng.IntN(512))
 			return mids[w.Src]
 		}
-		k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 9, Routing: "ecube-random"},
+		k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 9, Routing: "random-order"},
 			PacketSpec{Barrier: true, Via: via, Discipline: "furthest-first"}, uint64(e))
 		batch(t, k, 1, func(src, _ int) int { return src })
 		longest := 0

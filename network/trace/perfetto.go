@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/json"
 	"io"
@@ -59,14 +58,12 @@ type run struct {
 // Perfetto writes a Chrome trace-event timeline (see the package
 // documentation).
 type Perfetto struct {
-	k     *network.Kernel
-	f     *filter
-	bw    *bufio.Writer
-	buf   []byte
+	k *network.Kernel
+	f *filter
+	jsonStream
 	names []string // JSON-quoted buffer and terminal names
 	chs   []string // JSON-quoted channel names
 	nb    int32
-	first bool
 
 	heads    [][]headAt // per buffer, oldest first
 	popCycle []int64    // per buffer: cycle of the last head that left (copies of one move)
@@ -92,7 +89,7 @@ func NewPerfetto(w io.Writer, k *network.Kernel, o Options) (*Perfetto, error) {
 		return nil, err
 	}
 	l := newLayout(k)
-	p := &Perfetto{k: k, f: f, bw: bufio.NewWriterSize(w, 1<<16), nb: k.Buffers(), first: true}
+	p := &Perfetto{k: k, f: f, jsonStream: newJSONStream(w), nb: k.Buffers()}
 	for _, n := range l.names() {
 		p.names = append(p.names, jsonString(n))
 	}
@@ -481,20 +478,6 @@ func (p *Perfetto) where(b []byte, pw *pworm, lane int, ts, dur int64) []byte {
 		b = strconv.AppendInt(b, dur, 10)
 	}
 	return b
-}
-
-func (p *Perfetto) open() []byte {
-	b := p.buf[:0]
-	if !p.first {
-		b = append(b, ',')
-	}
-	p.first = false
-	return append(b, '\n')
-}
-
-func (p *Perfetto) close(b []byte) {
-	p.bw.Write(b)
-	p.buf = b
 }
 
 // Close ends the spans still open at the end of the run (args.open true),

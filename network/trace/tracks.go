@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"io"
 	"strconv"
 	"strings"
@@ -53,7 +52,7 @@ func NewTimeline(w io.Writer, k *network.Kernel, mode TrackMode, o Options) (Wri
 		return nil, err
 	}
 	l := newLayout(k)
-	t := &Tracks{k: k, f: f, l: l, mode: mode, bw: bufio.NewWriterSize(w, 1<<16), first: true,
+	t := &Tracks{k: k, f: f, l: l, mode: mode, jsonStream: newJSONStream(w),
 		names: l.names(), chNames: l.chNames(), nb: k.Buffers()}
 	t.bufs = make([]tbuf, t.nb)
 	t.links = make([]tlink, k.Channels())
@@ -68,13 +67,11 @@ func NewTimeline(w io.Writer, k *network.Kernel, mode TrackMode, o Options) (Wri
 
 // Tracks writes a timeline by router or by link (see TrackMode).
 type Tracks struct {
-	k       *network.Kernel
-	f       *filter
-	l       *layout
-	mode    TrackMode
-	bw      *bufio.Writer
-	first   bool
-	buf     []byte
+	k    *network.Kernel
+	f    *filter
+	l    *layout
+	mode TrackMode
+	jsonStream
 	names   []string
 	chNames []string
 	nb      int32
@@ -347,20 +344,6 @@ func (t *Tracks) meta(what string, pid int, tid int64, args string) {
 	b = append(b, `,"args":{`...)
 	b = append(b, args...)
 	t.close(append(b, "}}"...))
-}
-
-func (t *Tracks) open() []byte {
-	b := t.buf[:0]
-	if !t.first {
-		b = append(b, ',')
-	}
-	t.first = false
-	return append(b, '\n')
-}
-
-func (t *Tracks) close(b []byte) {
-	t.bw.Write(b)
-	t.buf = b
 }
 
 // Close writes the spans still open at the end of the run (args.open true)

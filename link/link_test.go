@@ -2,23 +2,6 @@ package link
 
 import "testing"
 
-func TestParseMode(t *testing.T) {
-	for in, want := range map[string]Mode{"wormhole": Wormhole, "VCT": VCT, "saf": SAF, "store-and-forward": SAF} {
-		got, err := ParseMode(in)
-		if err != nil || got != want {
-			t.Errorf("ParseMode(%q) = %v, %v", in, got, err)
-		}
-	}
-	if _, err := ParseMode("circuit"); err == nil {
-		t.Error("ParseMode(circuit) should fail")
-	}
-	for _, m := range []Mode{Wormhole, VCT, SAF} {
-		if back, _ := ParseMode(m.String()); back != m {
-			t.Errorf("round trip %v", m)
-		}
-	}
-}
-
 func TestCarryOneFlitPerCycle(t *testing.T) {
 	l := New(3)
 	if l.Latency != 3 {

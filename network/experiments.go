@@ -6,8 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/kernel"
+	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // Experiments summarises a batch's repeated experiments (run.experiments):
@@ -136,7 +136,7 @@ func (n *Network) restart(i int) bool {
 	}
 	n.stall, n.stopped, n.lastProgress, n.utilDone = nil, false, 0, false
 	n.K.Violations = Violations{}
-	if n.buildTraffic(link.SAF) != nil { // (batches are the packet router's)
+	if n.buildTraffic(xbar.SAF) != nil { // (batches are the packet router's)
 		return false
 	}
 	n.flow, n.backlogStop = shortfall{start: n.start, end: n.end}, nil

@@ -1,6 +1,6 @@
 package network
 
-import "github.com/flitsim/flitsim/link"
+import xbar "github.com/flitsim/flitsim/switch"
 
 // ZeroLoadLatency is the latency, in cycles from generation to delivery, of
 // a packet of f flits that crosses r switches in an otherwise empty network
@@ -39,8 +39,8 @@ func ZeroLoadLatency(c Config, r, f int) int64 {
 	if in && out {
 		sum += R
 	}
-	mode, _ := link.ParseMode(c.Switching)
-	if mode != link.SAF {
+	mode, _ := xbar.ParseMode(c.Switching)
+	if mode != xbar.SAF {
 		return sum + R*D + F
 	}
 	wait := func(d int64) int64 { return max(d, F) }

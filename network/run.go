@@ -10,7 +10,6 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
@@ -81,10 +80,10 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	mode, err := link.ParseMode(c.Switching)
+	mode, err := xbar.ParseMode(c.Switching)
 	model := ""
 	if isPacket(&c) {
-		mode, err, model = link.SAF, nil, "packet"
+		mode, err, model = xbar.SAF, nil, "packet"
 	}
 	if err != nil {
 		return nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet")
@@ -106,7 +105,7 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mode != link.Wormhole && model == "" && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
+	if mode != xbar.Wormhole && model == "" && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
 		if err := checkWholePacket(&c, mode, c.Traffic.Flits.Max, "traffic.flits", c.Traffic.Flits); err != nil {
 			return nil, err
 		}
@@ -152,7 +151,7 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 	return n, nil
 }
 
-func (n *Network) buildTraffic(mode link.Mode) error {
+func (n *Network) buildTraffic(mode xbar.Mode) error {
 	c := &n.Cfg
 	k := n.K
 	t := k.Topo
@@ -185,7 +184,7 @@ func (n *Network) buildTraffic(mode link.Mode) error {
 			}
 			return inputerr.New(src, val, "packets of 1 flit with switching: packet")
 		}
-		if mode != link.Wormhole && !isPacket(c) {
+		if mode != xbar.Wormhole && !isPacket(c) {
 			// The same rule as traffic.flits: a longer packet could never
 			// be wholly received and would look like a deadlock.
 			src, val := "traffic.trace", any(c.Traffic.Trace)
@@ -604,7 +603,7 @@ func checkScalars(c *Config) error {
 // traffic.packets, whose value is srcValue). The error blames the buffer,
 // and states the same fault for the packets and switching (Alt), so the
 // loader can name the key the user wrote.
-func checkWholePacket(c *Config, mode link.Mode, need int, src string, srcValue any) *inputerr.Error {
+func checkWholePacket(c *Config, mode xbar.Mode, need int, src string, srcValue any) *inputerr.Error {
 	what := "traffic.flits max"
 	if src != "traffic.flits" {
 		what = fmt.Sprintf("the longest packet in %s has %d flits", src, need)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
@@ -18,7 +17,7 @@ import (
 // both use it.
 func keyValues() map[string][]string {
 	m := map[string][]string{
-		"switching":          link.ModeNames(),
+		"switching":          xbar.ModeNames(),
 		"arbiter":            xbar.PolicyNames(),
 		"switch.reuse":       {"true", "false"},
 		"run.channels":       {"true", "false"},

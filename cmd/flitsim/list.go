@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
@@ -81,7 +80,7 @@ func cmdList(args []string, stdout io.Writer) error {
 	add("Arbiters (arbiter)", []string{"arbiter", "grants first", "aliases"}, rows)
 
 	rows = nil
-	for _, m := range link.Modes() {
+	for _, m := range xbar.Modes() {
 		rows = append(rows, []string{m.String(), m.Describe()})
 	}
 	rows = append(rows, []string{"packet", "the packet-switched router (a switch model of its own): a packet is one unit that crosses a link in a cycle; one queue per out-link (queue.*), store-and-forward"})

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -252,7 +251,7 @@ func TestList(t *testing.T) {
 	for _, name := range xbar.PolicyNames() {
 		row("Arbiters", name)
 	}
-	for _, m := range link.Modes() {
+	for _, m := range xbar.Modes() {
 		row("Switching modes", m.String())
 	}
 	for _, p := range traffic.AllPatterns() {

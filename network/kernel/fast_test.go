@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/kernel"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -26,7 +25,7 @@ import (
 // another order) and the same result. Some runs add multicast worms of
 // every kind on top of the unicast traffic, so the kernel switches between
 // the paths mid-worm. Every arbiter (xbar.PolicyNames) and every switching
-// mode (link.ModeNames) runs; the fast path must run in wormhole cycles and
+// mode (xbar.ModeNames) runs; the fast path must run in wormhole cycles and
 // in no others.
 func TestFastPathMatchesGeneral(t *testing.T) {
 	policies := xbar.PolicyNames()
@@ -41,7 +40,7 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 	add := func(tc topoCase, mode string, b bufCase, mixed bool) {
 		i++
 		flits := 6
-		if mode != link.Wormhole.String() {
+		if mode != xbar.Wormhole.String() {
 			// Cut-through and store-and-forward buffers hold a whole packet.
 			b.in, b.out = min(b.in, 1)*flits, min(b.out, 1)*flits
 		}
@@ -60,14 +59,14 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 	for _, tc := range topos {
 		for _, b := range bufCases {
 			for _, mixed := range []bool{false, true} {
-				add(tc, link.Wormhole.String(), b, mixed)
+				add(tc, xbar.Wormhole.String(), b, mixed)
 			}
 		}
 	}
 	// The other modes on a few topologies: the fast path does not apply,
 	// and the general path's runs must agree with themselves.
-	for j, mode := range link.ModeNames() {
-		if mode == link.Wormhole.String() {
+	for j, mode := range xbar.ModeNames() {
+		if mode == xbar.Wormhole.String() {
 			continue
 		}
 		for bi, b := range bufCases {
@@ -89,7 +88,7 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 	slow.K.ForceGeneral()
 	c.Run.Workers = 2
 	par := mustBuild(t, c)
-	if wormhole := c.Switching == link.Wormhole.String(); wormhole != (par.K.Workers() == 2) {
+	if wormhole := c.Switching == xbar.Wormhole.String(); wormhole != (par.K.Workers() == 2) {
 		t.Fatalf("switching %s: %d lanes (two for wormhole, the fast path's case)", c.Switching, par.K.Workers())
 	}
 	par.K.SetLargeAt(0) // the two lanes decide flow as in a large network
@@ -130,7 +129,7 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 			t.Fatalf("cycle %d: one run ended before the other", now)
 		}
 	}
-	if wormhole := c.Switching == link.Wormhole.String(); wormhole != (fastCycles > 0) {
+	if wormhole := c.Switching == xbar.Wormhole.String(); wormhole != (fastCycles > 0) {
 		t.Fatalf("switching %s: the fast path ran %d cycles", c.Switching, fastCycles)
 	}
 	for _, k := range []*network.Kernel{fast.K, par.K} {

@@ -102,7 +102,7 @@ type Kernel struct {
 	spec KernelSpec // kept to lay the buffers out again (alignCut)
 	// gapLen ids from gapAt are a gap (kindGap) that aligns the lanes.
 	gapAt, gapLen int32
-	mode          link.Mode
+	mode          xbar.Mode
 	reuse         bool
 	delay         int64
 	rng           *rand.Rand

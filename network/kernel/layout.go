@@ -15,7 +15,7 @@ import (
 
 // KernelSpec is what NewKernel needs beyond the topology.
 type KernelSpec struct {
-	Mode     link.Mode
+	Mode     xbar.Mode
 	InDepth  int
 	OutDepth int
 	Latency  int
@@ -44,7 +44,7 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 		delay:  int64(s.Delay),
 		src:    rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15),
 		outBuf: s.OutDepth > 0,
-		fast:   s.Mode == link.Wormhole,
+		fast:   s.Mode == xbar.Wormhole,
 		// With one-cycle links and no routing delay a flit is ready from
 		// the cycle after it arrives, the first in which it can be
 		// looked at, so flow need not read its ready time.

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 )
@@ -18,7 +17,7 @@ func packetKernel(t testing.TB, ts topology.Spec, ps PacketSpec, seed uint64) *K
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := NewKernel(topo, KernelSpec{Mode: link.SAF, OutDepth: 1, Latency: 1, Seed: seed, Model: "packet", Packet: ps})
+	k, err := NewKernel(topo, KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Seed: seed, Model: "packet", Packet: ps})
 	if err != nil {
 		t.Fatal(err)
 	}

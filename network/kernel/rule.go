@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -88,7 +87,7 @@ func (k *Kernel) moveRule(b int32, x *bufState, h *holds) bool {
 		}
 	}
 	ok, need := true, 1
-	if k.syncLive > 0 || k.pathLive > 0 || k.mode != link.Wormhole {
+	if k.syncLive > 0 || k.pathLive > 0 || k.mode != xbar.Wormhole {
 		var more bool
 		if need, ok, more = k.specialRule(b, x, f, h); !more {
 			return false
@@ -178,16 +177,15 @@ func (k *Kernel) specialRule(b int32, x *bufState, f *flit.Flit, h *holds) (need
 			}
 		}
 	}
-	if f.Seq == 0 && k.mode != link.Wormhole {
+	if f.Seq == 0 && k.mode != xbar.Wormhole {
+		// The switching mode's rules for a head (switch/mode.go).
 		w := &k.Pool.Worms[f.Worm]
 		// (The source holds the whole packet by construction.)
-		if k.mode == link.SAF && x.kind != kindSource && !k.wholeIn(x, w) {
+		if k.mode.HeadWaitsForTail() && x.kind != kindSource && !k.wholeIn(x, w) {
 			h.add(WaitTail, f.Worm, -1, -1)
 			return 0, false, false
 		}
-		if k.mode == link.VCT {
-			need = int(w.Len)
-		}
+		need = k.mode.HeadRoom(int(w.Len))
 	}
 	if x.also >= 0 && !k.hasRoom(x.also, need) {
 		if h == nil {

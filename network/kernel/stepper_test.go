@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 )
@@ -42,7 +41,7 @@ func TestSwitchModelSeam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := KernelSpec{Mode: link.Wormhole, InDepth: 2, Latency: 1, Reuse: true, Policy: xbar.RoundRobin, Seed: 1, Model: "test-recorder"}
+	spec := KernelSpec{Mode: xbar.Wormhole, InDepth: 2, Latency: 1, Reuse: true, Policy: xbar.RoundRobin, Seed: 1, Model: "test-recorder"}
 	k, err := NewKernel(topo, spec)
 	if err != nil {
 		t.Fatal(err)

@@ -46,8 +46,19 @@ type Endpoint struct {
 
 // AttachEndpoints creates one Akita endpoint per terminal of c's network and
 // switches the network to external mode: it runs while packets are in flight
-// and sleeps otherwise, until an endpoint wakes it. Synthetic traffic from
-// the config still runs alongside if its load is not zero.
+// and sleeps otherwise, until an endpoint wakes it, and the engine's Run
+// returns once no component has anything left to do; Network.Result then
+// reports the run. Synthetic traffic from the config still runs alongside
+// if its load is not zero (set traffic.load 0 for none).
+//
+// Every packet handed to an endpoint is measured, whatever the cycle it is
+// sent in: run.warmup and run.measure bound only the synthetic traffic's
+// measurement. Such a packet counts in Result.MeasuredPackets and
+// MeasuredDelivered, and its latency in Result.Latency, NetworkLatency and
+// Hops. Offered, Throughput, the channel figures and the latency's CI95
+// remain figures of the window [run.warmup, run.warmup+run.measure): set
+// run.warmup to 0 and run.measure to the cycles your model runs for if you
+// read them.
 func AttachEndpoints(c *Component) []*Endpoint {
 	n := c.Net
 	n.external = true
@@ -88,7 +99,7 @@ func (e *Endpoint) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
 			continue
 		}
 		n.K.SkipTo(int64(e.host.Freq.Cycle(now)))
-		wi := n.K.Enqueue(e.term, m.To, m.Flits)
+		wi := n.K.EnqueueMeasured(e.term, m.To, m.Flits)
 		n.payloads[n.K.Pool.Worms[wi].ID] = m.Payload
 	}
 	e.host.TickNow(e.host.Freq.ThisTick(now))

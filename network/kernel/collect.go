@@ -121,6 +121,16 @@ func (c *Stats) generated(w *flit.Worm, now int64) {
 	}
 }
 
+// generatedMeasured is generated for a packet measured whatever the cycle
+// (Kernel.EnqueueMeasured).
+func (c *Stats) generatedMeasured(w *flit.Worm, now int64) {
+	c.generated(w, now)
+	if !w.Measured {
+		w.Measured = true
+		c.measured++
+	}
+}
+
 // delivered counts a packet whose tail reached its last destination.
 func (c *Stats) delivered(w *flit.Worm, arrive int64) {
 	c.delPk++

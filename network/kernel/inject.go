@@ -13,6 +13,19 @@ func (k *Kernel) Enqueue(src, dst, flits int) int32 {
 	return wi
 }
 
+// EnqueueMeasured is Enqueue for a packet that is measured whatever the
+// cycle, inside the measurement window or not (packets handed to the Akita
+// endpoints: their sender decides when they matter, not run.warmup).
+func (k *Kernel) EnqueueMeasured(src, dst, flits int) int32 {
+	wi := k.newUnicast(src, dst, flits)
+	k.placeLater()
+	if k.stats != nil {
+		k.stats.generatedMeasured(&k.Pool.Worms[wi], k.now)
+	}
+	k.place(wi)
+	return wi
+}
+
 // EnqueueLater is Enqueue for the traffic generator, which runs just before
 // Step: the packet is created and counted now, and put in its source queue
 // when Step starts (place), on two lanes by the lane of its source, so that

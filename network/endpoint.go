@@ -1,9 +1,12 @@
 package network
 
 import (
+	"math"
+
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/traffic"
 )
 
 // PacketMsg asks an endpoint to send a packet into the network. Other Akita
@@ -45,11 +48,13 @@ type Endpoint struct {
 }
 
 // AttachEndpoints creates one Akita endpoint per terminal of c's network and
-// switches the network to external mode: it runs while packets are in flight
+// switches the network to external mode (call it before the engine runs): it runs while packets are in flight
 // and sleeps otherwise, until an endpoint wakes it, and the engine's Run
 // returns once no component has anything left to do; Network.Result then
-// reports the run. Synthetic traffic from the config still runs alongside
-// if its load is not zero (set traffic.load 0 for none).
+// reports the run. Synthetic traffic from the config (a traffic.load above
+// 0, or traffic.packets) still runs alongside, until the end of its
+// measurement window (run.warmup + run.measure); set traffic.load 0 for
+// none.
 //
 // Every packet handed to an endpoint is measured, whatever the cycle it is
 // sent in: run.warmup and run.measure bound only the synthetic traffic's
@@ -62,6 +67,12 @@ type Endpoint struct {
 func AttachEndpoints(c *Component) []*Endpoint {
 	n := c.Net
 	n.external = true
+	// The synthetic traffic ends with its measurement window: a run with
+	// endpoints has no end of its own, and would otherwise never sleep.
+	n.gen = untilWindowEnd{n.gen, n.end}
+	if n.gen.NextAt(n.K.Now()) != math.MaxInt64 {
+		c.TickNow(0) // the synthetic traffic starts with the engine
+	}
 	eps := make([]*Endpoint, n.K.Topo.Terminals())
 	for i := range eps {
 		e := &Endpoint{term: i, host: c}
@@ -85,6 +96,25 @@ func AttachEndpoints(c *Component) []*Endpoint {
 		eps[w.Dst].deliver(&DeliveryMsg{From: int(w.Src), Flits: int(w.Len), Latency: cycle - w.GenCycle, Payload: p})
 	}
 	return eps
+}
+
+// untilWindowEnd is a generator that creates no packets from cycle end on.
+type untilWindowEnd struct {
+	traffic.Generator
+	end int64
+}
+
+func (g untilWindowEnd) NextAt(now int64) int64 {
+	if next := g.Generator.NextAt(now); next < g.end {
+		return next
+	}
+	return math.MaxInt64
+}
+
+func (g untilWindowEnd) Generate(now int64, e traffic.Emitter) {
+	if now < g.end {
+		g.Generator.Generate(now, e)
+	}
 }
 
 // Handle is required by sim.Component; an endpoint schedules no events.

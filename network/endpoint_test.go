@@ -2,6 +2,7 @@ package network
 
 import (
 	"testing"
+	"time"
 
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -168,5 +169,44 @@ func TestAkitaEndpointPacketsMeasuredBeforeWarmup(t *testing.T) {
 	}
 	if r.Status != StatusOK {
 		t.Fatalf("status %s", r.Status)
+	}
+}
+
+// With synthetic traffic alongside (traffic.load > 0) a network with
+// endpoints still comes to an end: the synthetic traffic stops with its
+// window, its measured packets are delivered and the engine returns.
+func TestAkitaEndpointsWithSyntheticTrafficEnd(t *testing.T) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "hypercube", D: 3}
+	c.Traffic.Load = 0.2
+	c.Run.Warmup, c.Run.Measure = 100, 400
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine := sim.NewSerialEngine()
+	host := NewComponent("Net", engine, n)
+	eps := AttachEndpoints(host)
+	a := newAgent("A")
+	conn := sim.NewDirectConnection("Conn", engine, 1*sim.GHz)
+	conn.PlugIn(a.port, 4)
+	conn.PlugIn(eps[0].Port, 4)
+	eps[0].Peer = a.port
+	m := &PacketMsg{To: 0, Flits: 4} // sent to itself, from cycle 2000 (after the window)
+	m.Src, m.Dst = a.port, eps[0].Port
+	engine.Schedule(sendEvent{sim.NewEventBase(2000e-9, sender{a}), m})
+	done := make(chan error, 1)
+	go func() { done <- engine.Run() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the engine did not return: the synthetic traffic never ended")
+	}
+	r := n.Result()
+	if len(a.got) != 1 || r.MeasuredPackets < 100 || r.MeasuredDelivered != r.MeasuredPackets || r.Cycles < 2000 || r.Cycles > 2100 {
+		t.Fatalf("A got %d, measured %d delivered %d, %d cycles", len(a.got), r.MeasuredPackets, r.MeasuredDelivered, r.Cycles)
 	}
 }

@@ -6,4 +6,30 @@
 //
 // The cycle itself — injection, routing, allocation, flow, commit and
 // ejection — is package kernel's; see its documentation.
+//
+// # Using the package as a library
+//
+// The stable surface for other Go programs (README "Using flitsim as a Go
+// library", and the Examples):
+//
+//   - a configuration: Config (Default, or configs.Load / configs.LoadBytes
+//     from YAML), Validate;
+//   - running it: Run, or Build and then Network.RunAkita, RunPlain or
+//     RunAkitaHooked, Network.Warnings, StopOn, Now, Terminals, Result;
+//   - results: Result and the types it holds (Summary, ChannelLoad,
+//     Delivery, Deadlock, Stall, BacklogStop, Violations), Judge, the
+//     Status constants, ZeroLoadLatency;
+//   - your own Akita components: NewComponent, AttachEndpoints, Endpoint,
+//     PacketMsg, DeliveryMsg;
+//   - your own topologies: topology.Register with topology.FromEdges (an
+//     edge list and a routing function), or a topology file.
+//
+// Network.K, the Kernel type and its aliases here (KernelSpec, Hooks,
+// Tracer, NewKernel, the Wait and encoding constants), Network.Cycle, Done,
+// Emit and EmitMulticast are exported for this module's own packages and
+// the Akita host; they may change.
+//
+// Packets handed to an Endpoint are measured whatever run.warmup says (see
+// AttachEndpoints); run.warmup and run.measure bound the synthetic traffic's
+// measurement window.
 package network

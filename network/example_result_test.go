@@ -26,6 +26,7 @@ func ExampleNetwork_Result() {
 		fmt.Println(err)
 		return
 	}
+	fmt.Printf("%d terminals, %d cycles simulated (Result.Cycles %d)\n", n.Terminals(), n.Now(), r.Cycles)
 	// Status is ok, incomplete, saturated, stall, deadlock or interrupted.
 	fmt.Println("status:", r.Status, "saturated:", r.Saturated)
 	// Latency in cycles from generation to the tail's ejection (±: the
@@ -40,6 +41,7 @@ func ExampleNetwork_Result() {
 	_ = json.Unmarshal(js, &m)
 	fmt.Println("json:", m["status"], m["measured_delivered"], m["latency"].(map[string]any)["count"])
 	// Output:
+	// 16 terminals, 4512 cycles simulated (Result.Cycles 4512)
 	// status: ok saturated: false
 	// latency: mean 10.2 ± 0.2, p99 23, max 54
 	// offered 0.298, throughput 0.297

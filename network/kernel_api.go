@@ -4,7 +4,10 @@ import "github.com/flitsim/flitsim/network/kernel"
 
 // The cycle kernel lives in package kernel; these names keep the network
 // package's API (the trace writers, the command and the verify suite use
-// them).
+// them). Kernel, KernelSpec, Hooks, Tracer, NewKernel and the Wait and
+// encoding constants are this module's internals, with no compatibility
+// promise; Summary, Delivery, Deadlock, DeadlockWorm, Violations and
+// Location are read from a Result.
 type (
 	Kernel       = kernel.Kernel
 	KernelSpec   = kernel.KernelSpec

@@ -17,7 +17,11 @@ import (
 
 // Network is a built experiment: the kernel, its traffic and its run control.
 type Network struct {
-	Cfg Config
+	Cfg Config // the experiment as built (the routing key filled in)
+	// K is the cycle kernel. It is exported for this module's own packages
+	// (the tracers, the command, the verify suite and the searches) and is
+	// not part of the library's stable surface: its fields and methods
+	// change with the kernel. Use Network's methods and Result instead.
 	K   *Kernel
 	gen traffic.Generator
 

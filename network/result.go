@@ -43,6 +43,15 @@ type Result struct {
 	// (switch output links, then terminal injection links), in channel
 	// order.
 	Channels []ChannelLoad `json:"channels,omitempty"`
+	// PerNode (run.per_node) is every terminal's traffic over the window,
+	// PerPair (run.per_pair) every source–destination pair that delivered a
+	// measured unicast packet, LatencyHistogram (run.histogram) the exact
+	// distribution of Latency, and Routers (run.router_activity) every
+	// switch's activity; see stats_detail.go.
+	PerNode          []NodeStats      `json:"per_node,omitempty"`
+	PerPair          []PairStats      `json:"per_pair,omitempty"`
+	LatencyHistogram []HistogramBin   `json:"latency_histogram,omitempty"`
+	Routers          []RouterActivity `json:"routers,omitempty"`
 	// MaxBufferOccupancy is the most flits any switch buffer held (slots
 	// reserved by flits still on the link count).
 	MaxBufferOccupancy int `json:"max_buffer_occupancy"`

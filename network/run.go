@@ -46,6 +46,7 @@ type Network struct {
 	stopFlag     *atomic.Bool      // see StopOn
 	interrupted  bool              // the run stopped because *stopFlag was set
 	adjust       func(*KernelSpec) // BuildWith's hook
+	activity     *activity         // run.router_activity's blocked-cycle counter, or nil
 }
 
 // StopOn makes the run stop at the end of the cycle in which *flag is found
@@ -145,7 +146,18 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 	if err := n.buildTraffic(mode); err != nil {
 		return nil, err
 	}
-	k.CollectStats(n.start, n.end, n.trace)
+	st := k.CollectStats(n.start, n.end, n.trace)
+	if c.Run.PerNode || c.Run.PerPair {
+		st.CollectDetail(k.Topo.Terminals(), c.Run.PerPair)
+	}
+	if c.Run.RouterActivity {
+		hi := n.end
+		if n.trace {
+			hi = math.MaxInt64 // (a trace's channels count the whole run too)
+		}
+		n.activity = newActivity(k, n.start, hi)
+		k.SetTracer(n.activity)
+	}
 	n.flow = shortfall{start: n.start, end: n.end}
 	n.maxLive = n.backlogLimit()
 	if n.scheme.Software() {
@@ -497,6 +509,7 @@ func (n *Network) Result() *Result {
 			r.Channels = n.channelLoads(win)
 		}
 	}
+	n.fillDetail(r, win)
 	if st.HopCount > 0 {
 		r.Hops = float64(st.Hops) / float64(st.HopCount)
 	}

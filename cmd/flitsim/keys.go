@@ -17,14 +17,18 @@ import (
 // both use it.
 func keyValues() map[string][]string {
 	m := map[string][]string{
-		"switching":          xbar.ModeNames(),
-		"arbiter":            xbar.PolicyNames(),
-		"switch.reuse":       {"true", "false"},
-		"run.channels":       {"true", "false"},
-		"topology.path":      {"first", "latest", "random", "given"},
-		"multicast.worm":     {"async", "sync", "path"},
-		"multicast.encoding": {"single", "ad", "pseudo-ad"},
-		"multicast.scheme":   traffic.SchemeNames(),
+		"switching":           xbar.ModeNames(),
+		"arbiter":             xbar.PolicyNames(),
+		"switch.reuse":        {"true", "false"},
+		"run.channels":        {"true", "false"},
+		"run.per_node":        {"true", "false"},
+		"run.per_pair":        {"true", "false"},
+		"run.histogram":       {"true", "false"},
+		"run.router_activity": {"true", "false"},
+		"topology.path":       {"first", "latest", "random", "given"},
+		"multicast.worm":      {"async", "sync", "path"},
+		"multicast.encoding":  {"single", "ad", "pseudo-ad"},
+		"multicast.scheme":    traffic.SchemeNames(),
 	}
 	var routings []string
 	for _, k := range topology.Kinds() {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/flitsim/flitsim/network"
 )
@@ -11,6 +10,7 @@ import (
 const runSynopsis = `Usage: flitsim run [-c FILE.yaml] [--set key=value]... [--seed N] [--format table|json|csv]
                    [--trace-vcd FILE.vcd] [--trace-events FILE.csv|FILE.jsonl] [--trace-perfetto FILE.json]
                    [--trace-perfetto-tracks worm|router|link] [--trace-window A:B] [--trace-only PATTERN] [--channels FILE.csv]
+                   [--per-node FILE.csv] [--per-pair FILE.csv] [--histogram FILE.csv] [--routers FILE.csv]
 
 Runs one experiment: the file (default: the embedded configs/default.yaml, an
 8×8 mesh), with the --set overrides applied in order (dotted keys, e.g.
@@ -34,7 +34,12 @@ and exits with status 130. A second interrupt quits at once.
 --channels writes every wired channel's load over the measurement window (a
 trace's: the whole run) as flits and flits per cycle to a CSV file, one row
 per channel; it sets run.channels, which also lists them in the result.
-Each output needs a file of its own.
+Likewise --per-node (run.per_node: each terminal's packets sent and
+received, offered and accepted flits per cycle, mean and p99 latency as
+source and as destination), --per-pair (run.per_pair: each source and
+destination's packets and mean latency), --histogram (run.histogram: the
+exact latency histogram) and --routers (run.router_activity: each router's
+flits switched and blocked cycles). Each output needs a file of its own.
 
 The result's status is ok, incomplete, saturated, stall or deadlock; the
 exit status is 0 for ok, 3 for a deadlock or stall, 4 for saturated or
@@ -49,14 +54,14 @@ func cmdRun(args []string, stdout io.Writer) error {
 	seed := fs.String("seed", "", "random seed, a shortcut for --set run.seed=`N`")
 	format := fs.StringP("format", "f", "table", "output format: table, json or csv")
 	tr := addTraceFlags(fs)
-	chans := fs.String("channels", "", "write every channel's load over the measurement window to `FILE.csv`")
+	csvs := addCSVFlags(fs)
 	if help, err := parseFlags(fs, runSynopsis, args, stdout); help || err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
 		return err
 	}
-	if err := tr.check(fs, *chans); err != nil {
+	if err := tr.check(fs, csvs); err != nil {
 		return err
 	}
 	switch rest := fs.Args(); {
@@ -72,14 +77,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var chf *os.File
-	if *chans != "" {
-		// Created before the run, so that a bad path fails at once.
-		if chf, err = os.Create(*chans); err != nil {
-			return fmt.Errorf("--channels: %v", err)
-		}
-		defer chf.Close()
-		cfg.Run.Channels = true
+	defer closeCSV(csvs)
+	if err := openCSV(csvs, &cfg.Run); err != nil {
+		return err
 	}
 	release := watchInterrupts()
 	defer release()
@@ -95,14 +95,8 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if res == nil {
 		panic("network.Run returned neither a result nor an error")
 	}
-	if chf != nil {
-		err := writeChannels(chf, res.Channels)
-		if cerr := chf.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("--channels: %s: %v", chf.Name(), err)
-		}
+	if err := writeCSVOuts(csvs, res); err != nil {
+		return err
 	}
 	switch *format {
 	case "json":

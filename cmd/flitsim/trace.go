@@ -35,11 +35,15 @@ func addTraceFlags(fs *pflag.FlagSet) *traceFlags {
 
 func (t *traceFlags) on() bool { return t.vcd != "" || t.events != "" || t.perfetto != "" }
 
-// check validates the flags before anything runs; channels is --channels'
-// file ("" if none), which must not be a trace's.
-func (t *traceFlags) check(fs *pflag.FlagSet, channels string) error {
-	if err := distinctOutputs([][2]string{{"trace-vcd", t.vcd}, {"trace-events", t.events},
-		{"trace-perfetto", t.perfetto}, {"channels", channels}}); err != nil {
+// check validates the flags before anything runs; csvs are the CSV
+// outputs (--channels, --per-node, ...), which must not be a trace's file
+// nor each other's.
+func (t *traceFlags) check(fs *pflag.FlagSet, csvs []*csvOut) error {
+	outs := [][2]string{{"trace-vcd", t.vcd}, {"trace-events", t.events}, {"trace-perfetto", t.perfetto}}
+	for _, o := range csvs {
+		outs = append(outs, [2]string{o.flag, *o.path})
+	}
+	if err := distinctOutputs(outs); err != nil {
 		return err
 	}
 	if t.perfetto == "" && fs.Changed("trace-perfetto-tracks") {
@@ -181,13 +185,13 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 		}
 	}
 	if len(outs) == 1 {
-		k.SetTracer(outs[0].w)
+		n.SetTracer(outs[0].w)
 	} else {
 		m := make(trace.Multi, len(outs))
 		for i, o := range outs {
 			m[i] = o.w
 		}
-		k.SetTracer(m)
+		n.SetTracer(m)
 	}
 	p := newProgress("simulating (tracing)", sweep.Expected(c), "cycles")
 	if p == nil {

@@ -33,6 +33,8 @@ type Stats struct {
 	keep       bool
 	deliveries []Delivery
 
+	detail *Detail // per terminal and pair (run.per_node, run.per_pair), or nil
+
 	genPk, genFl  int64
 	genOff        int64 // flits offered over the whole run (a multicast's once per destination)
 	delPk, delFl  int64
@@ -92,6 +94,10 @@ func (c *Stats) Latency() (total, network Summary) {
 	return summary(&c.lat, c.latBM), summary(&c.net, c.netBM)
 }
 
+// Histogram is the exact histogram of the measured latencies (from
+// generation); read it, do not change it.
+func (c *Stats) Histogram() *stats.Histogram { return &c.lat }
+
 // Deliveries lists the first deliveries (with keep).
 func (c *Stats) Deliveries() []Delivery { return c.deliveries }
 
@@ -117,6 +123,9 @@ func (c *Stats) generated(w *flit.Worm, now int64) {
 		if !c.perMessage {
 			w.Measured = true
 			c.measured++
+			if c.detail != nil {
+				c.detail.sent(w, off)
+			}
 		}
 	}
 }
@@ -139,6 +148,9 @@ func (c *Stats) delivered(w *flit.Worm, arrive int64) {
 	}
 	if w.Measured {
 		c.done(w.GenCycle, w.InjCycle, int64(w.Hops), arrive)
+		if c.detail != nil {
+			c.detail.done(w, arrive-w.GenCycle)
+		}
 	}
 }
 

@@ -124,3 +124,25 @@ func (k *Kernel) ResetChannels() {
 // ChannelFlits is the number of flits channel ch carried since the last
 // ResetChannels.
 func (k *Kernel) ChannelFlits(ch int32) uint64 { return k.chans[ch].Flits }
+
+// ChannelSwitch is the switch whose output port channel ch leaves, or -1
+// for a terminal's injection channel.
+func (k *Kernel) ChannelSwitch(ch int32) int32 {
+	if int(ch) >= len(k.Links) {
+		return -1
+	}
+	return int32(k.switchOf(ch))
+}
+
+// ChannelTerminal is the terminal channel ch ejects to, or -1 when it
+// leads to a switch (or is an injection channel or unwired).
+func (k *Kernel) ChannelTerminal(ch int32) int32 {
+	if int(ch) >= len(k.Links) {
+		return -1
+	}
+	s := k.switchOf(ch)
+	if e := k.Topo.Switches[s].Out[ch-k.portBase[s]]; e.ToTerminal() {
+		return e.Terminal
+	}
+	return -1
+}

@@ -120,3 +120,22 @@ func (h *Histogram) Reset() {
 	h.over = nil
 	h.count, h.sum, h.osum, h.max = 0, 0, 0, 0
 }
+
+// Bins calls f for every value with samples, in ascending order, with its
+// count.
+func (h *Histogram) Bins(f func(v, count int64)) {
+	top := min(h.max, int64(len(h.bins))-1)
+	for v := int64(0); v <= top; v++ {
+		if h.bins[v] > 0 {
+			f(v, h.bins[v])
+		}
+	}
+	keys := make([]int64, 0, len(h.over))
+	for k := range h.over {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		f(k, h.over[k])
+	}
+}

@@ -1,0 +1,84 @@
+package network
+
+import (
+	"github.com/flitsim/flitsim/flit"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+// activity counts, per switch, the cycles of the window [lo, hi) in which a
+// front flit of one of its buffers was blocked (run.router_activity). It is
+// a kernel tracer: attached only when asked for.
+type activity struct {
+	k       *Kernel
+	lo, hi  int64
+	blocked []int64 // per switch
+	last    []int64 // per switch: the last cycle counted (−1 none)
+}
+
+func newActivity(k *Kernel, lo, hi int64) *activity {
+	a := &activity{k: k, lo: lo, hi: hi, blocked: make([]int64, len(k.Topo.Switches)),
+		last: make([]int64, len(k.Topo.Switches))}
+	for i := range a.last {
+		a.last[i] = -1
+	}
+	return a
+}
+
+func (a *activity) Blocked(cycle int64, _ flit.Flit, b int32, reason Wait, _, _ int32) {
+	if reason == WaitLink || cycle < a.lo || cycle >= a.hi {
+		return
+	}
+	sw, _, _, source, _ := a.k.BufferInfo(b)
+	if source || a.last[sw] == cycle {
+		return
+	}
+	a.last[sw] = cycle
+	a.blocked[sw]++
+}
+
+func (a *activity) Granted(int64, int32, int32, int32, xbar.PortSet)  {}
+func (a *activity) Move(int64, flit.Flit, int32, int32, int32, int64) {}
+func (a *activity) Delivered(int64, *flit.Worm, int32, int32)         {}
+func (a *activity) EndCycle(int64)                                    {}
+
+// tracers sends every call to each of its tracers in turn.
+type tracers []Tracer
+
+func (m tracers) Granted(c int64, b, wi, sw int32, p xbar.PortSet) {
+	for _, t := range m {
+		t.Granted(c, b, wi, sw, p)
+	}
+}
+func (m tracers) Move(c int64, f flit.Flit, from, to, ch int32, ready int64) {
+	for _, t := range m {
+		t.Move(c, f, from, to, ch, ready)
+	}
+}
+func (m tracers) Blocked(c int64, f flit.Flit, b int32, r Wait, who, at int32) {
+	for _, t := range m {
+		t.Blocked(c, f, b, r, who, at)
+	}
+}
+func (m tracers) Delivered(c int64, w *flit.Worm, wi, term int32) {
+	for _, t := range m {
+		t.Delivered(c, w, wi, term)
+	}
+}
+func (m tracers) EndCycle(c int64) {
+	for _, t := range m {
+		t.EndCycle(c)
+	}
+}
+
+// SetTracer attaches t to the kernel (nil: none), beside the counter that
+// run.router_activity attaches; use it rather than K.SetTracer.
+func (n *Network) SetTracer(t Tracer) {
+	switch {
+	case n.activity == nil:
+		n.K.SetTracer(t)
+	case t == nil:
+		n.K.SetTracer(n.activity)
+	default:
+		n.K.SetTracer(tracers{n.activity, t})
+	}
+}

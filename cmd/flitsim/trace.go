@@ -116,7 +116,7 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 		return nil, err
 	}
 	startRun(n)
-	o := trace.Options{Only: t.only}
+	o := trace.Options{Only: t.only, Activity: c.Run.RouterActivity}
 	if t.window != "" {
 		if o.Window, err = trace.ParseWindow(t.window); err != nil {
 			return nil, err

@@ -65,6 +65,9 @@ type Options struct {
 	// Only is a comma list of switch and terminal label globs (see the
 	// package documentation); empty selects everything.
 	Only string
+	// Activity adds, in the VCD, every traced switch's flits_switched and
+	// blocked signals (run.router_activity).
+	Activity bool
 }
 
 // filter is Options resolved against one kernel.

@@ -74,6 +74,7 @@ type vep struct {
 type VCD struct {
 	k        *network.Kernel
 	f        *filter
+	act      bool // per-switch activity signals
 	l        *layout
 	bw       *bufio.Writer
 	buf      []byte
@@ -93,6 +94,9 @@ type VCD struct {
 	epSeen []int32 // endpoints reported in the cycle being collected
 	epLive []int32 // endpoints last written with a state other than idle
 
+	sws   []vsw   // switches' activity signals (Options.Activity), see vcd_activity.go
+	swIdx []int32 // per switch: index into sws, or -1 (nil: none)
+
 	started bool
 	prev    int64 // last cycle emitted
 	force   bool  // write every value ($dumpvars)
@@ -108,6 +112,7 @@ func NewVCD(w io.Writer, k *network.Kernel, o Options) (*VCD, error) {
 	}
 	v := &VCD{k: k, f: f, bw: bufio.NewWriterSize(w, 1<<16), from: f.win.From, to: f.win.end(), prev: -1}
 	v.l = newLayout(k)
+	v.act = o.Activity
 	v.header(v.l)
 	return v, nil
 }
@@ -227,6 +232,9 @@ func (v *VCD) header(l *layout) {
 			continue
 		}
 		scope(l.swScope[s])
+		if v.act {
+			v.addSwitch(s, wire(32, "flits_switched"), wire(1, "blocked"))
+		}
 		for p := range t.Switches[s].Out {
 			if b := inBuf[l.portBase[s]+int32(p)]; b >= 0 {
 				scope(l.inScope[l.portBase[s]+int32(p)])
@@ -289,6 +297,7 @@ func (v *VCD) Move(cycle int64, f flit.Flit, from, to, ch int32, ready int64) {
 	if ch >= 0 {
 		if i := v.chIdx[ch]; i >= 0 {
 			c := &v.chs[i]
+			v.switched(c.owner)
 			if c.stamp != cycle {
 				c.stamp = cycle
 				c.flits++
@@ -342,6 +351,9 @@ func (v *VCD) Blocked(cycle int64, f flit.Flit, b int32, reason network.Wait, wh
 		return
 	}
 	v.touch(cycle, b)
+	if i := v.bufIdx[b]; i >= 0 && v.act {
+		v.blockedAt(cycle, i, reason)
+	}
 	if e := v.sourceEvent(cycle, b, f); e != nil {
 		e.state = StateBlocked
 		e.reason = uint8(reason)
@@ -372,6 +384,7 @@ func (v *VCD) EndCycle(cycle int64) {
 	v.channels(cycle)
 	v.buffers()
 	v.endpoints(cycle)
+	v.activity(cycle)
 	if v.force {
 		v.buf = append(v.buf, "$end\n"...)
 		v.force = false
@@ -575,6 +588,7 @@ func (v *VCD) idle(t int64) {
 		v.idleEndpoint(&v.eps[i])
 	}
 	v.live, v.epLive = v.live[:0], v.epLive[:0]
+	v.idleActivity(false)
 	v.flush()
 }
 
@@ -598,6 +612,7 @@ func (v *VCD) dumpIdle(t int64) {
 		v.idleEndpoint(&v.eps[i])
 	}
 	v.force = false
+	v.idleActivity(true)
 	v.buf = append(v.buf, "$end\n"...)
 	v.flush()
 	v.prev = t
@@ -611,7 +626,7 @@ func (v *VCD) Close() error {
 		v.started = true
 		v.dumpIdle(v.from)
 		last = v.from
-	} else if end > v.prev+1 && (len(v.live) > 0 || len(v.epLive) > 0) {
+	} else if end > v.prev+1 && (len(v.live) > 0 || len(v.epLive) > 0 || v.anyBlocked()) {
 		v.idle(v.prev + 1)
 		last = v.prev + 1
 	}

@@ -47,11 +47,13 @@ type Result struct {
 	// PerPair (run.per_pair) every source–destination pair that delivered a
 	// measured unicast packet, LatencyHistogram (run.histogram) the exact
 	// distribution of Latency, and Routers (run.router_activity) every
-	// switch's activity; see stats_detail.go.
-	PerNode          []NodeStats      `json:"per_node,omitempty"`
-	PerPair          []PairStats      `json:"per_pair,omitempty"`
-	LatencyHistogram []HistogramBin   `json:"latency_histogram,omitempty"`
-	Routers          []RouterActivity `json:"routers,omitempty"`
+	// switch's activity; see stats_detail.go. They have CSV files of
+	// their own (flitsim run --per-node F.csv, ...), not columns in
+	// --format csv's one row.
+	PerNode          []NodeStats      `json:"per_node,omitempty" csv:"-"`
+	PerPair          []PairStats      `json:"per_pair,omitempty" csv:"-"`
+	LatencyHistogram []HistogramBin   `json:"latency_histogram,omitempty" csv:"-"`
+	Routers          []RouterActivity `json:"routers,omitempty" csv:"-"`
 	// MaxBufferOccupancy is the most flits any switch buffer held (slots
 	// reserved by flits still on the link count).
 	MaxBufferOccupancy int `json:"max_buffer_occupancy"`

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -117,7 +119,32 @@ func writeTable(w io.Writer, r *network.Result) error {
 		rows = append(rows, []string{"channel " + c.Channel,
 			fmt.Sprintf("→ %s: %d flits, %.4g per cycle", c.To, c.Flits, c.Utilisation)})
 	}
+	rows = append(rows, busiestRouters(r.Routers, busiestShown)...)
 	return renderTable(w, []string{"result", "value"}, rows)
+}
+
+// busiestShown is the number of routers the table lists (run.router_activity).
+const busiestShown = 5
+
+// busiestRouters lists the n routers that switched the most flits (ties:
+// the most blocked cycles, then switch order) as table rows.
+func busiestRouters(rs []network.RouterActivity, n int) [][]string {
+	if len(rs) == 0 {
+		return nil
+	}
+	order := make([]int, len(rs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rs[b].FlitsSwitched, rs[a].FlitsSwitched), cmp.Compare(rs[b].BlockedCycles, rs[a].BlockedCycles))
+	})
+	var rows [][]string
+	for _, i := range order[:min(n, len(order))] {
+		rows = append(rows, []string{"busy router " + rs[i].Router,
+			fmt.Sprintf("%d flits switched, %d cycles blocked", rs[i].FlitsSwitched, rs[i].BlockedCycles)})
+	}
+	return rows
 }
 
 // writeChannels writes run.channels' list as CSV, a row per channel.
@@ -229,7 +256,7 @@ func writeCSV(w io.Writer, r *network.Result) error {
 
 func jsonName(f reflect.StructField) string {
 	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	if name == "-" || !f.IsExported() {
+	if name == "-" || !f.IsExported() || f.Tag.Get("csv") == "-" {
 		return ""
 	}
 	if name == "" {

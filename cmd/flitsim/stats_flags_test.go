@@ -155,3 +155,33 @@ func vcdActivity(t *testing.T, path string, end int64) (flits map[string]uint64,
 	}
 	return flits, blocked
 }
+
+// TestBusiestRoutersTable: with run.router_activity the table lists the five
+// routers that switched the most flits, most first; the one-row CSV has no
+// column for the lists (they have files of their own), and without the key
+// the table has no router rows.
+func TestBusiestRoutersTable(t *testing.T) {
+	args := []string{"run", "--set", "topology.k=4", "--set", "run.measure=500"}
+	_, stdout, _ := runMain(t, append(args, "--set", "run.router_activity=true")...)
+	var flits []int
+	for _, line := range strings.Split(stdout, "\n") {
+		if _, rest, ok := strings.Cut(line, "busy router r("); ok {
+			_, val, _ := strings.Cut(rest, "│")
+			n, err := strconv.Atoi(strings.Fields(val)[0])
+			if err != nil {
+				t.Fatalf("row %q: %v", line, err)
+			}
+			flits = append(flits, n)
+		}
+	}
+	if len(flits) != busiestShown || !slices.IsSortedFunc(flits, func(a, b int) int { return b - a }) || flits[0] == 0 {
+		t.Errorf("busy router rows: flits %v, want %d, most first\n%s", flits, busiestShown, stdout)
+	}
+	_, csvOut, _ := runMain(t, append(args, "--set", "run.router_activity=true", "--format", "csv")...)
+	if strings.Contains(csvOut, "routers") || !strings.Contains(csvOut, "config.run.router_activity") {
+		t.Errorf("--format csv header: %q", strings.SplitN(csvOut, "\n", 2)[0])
+	}
+	if _, plain, _ := runMain(t, args...); strings.Contains(plain, "busy router") {
+		t.Errorf("router rows without run.router_activity")
+	}
+}

@@ -146,3 +146,36 @@ func TestRouterFlitsAreFlitHops(t *testing.T) {
 		t.Errorf("statistics listed without their keys")
 	}
 }
+
+// TestPerNodeOnTwoThreads: the breakdowns see every packet when the kernel
+// runs as two halves (whose lanes deliver tails apart from the worm
+// records), as on one.
+func TestPerNodeOnTwoThreads(t *testing.T) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "mesh", K: 8, N: 2}
+	c.Traffic.Load = 0.2
+	c.Run.Warmup, c.Run.Measure = 100, 600
+	c.Run.PerNode, c.Run.PerPair = true, true
+	var rs []*Result
+	for _, w := range []int{1, 2} {
+		c.Run.Workers = w
+		r, err := Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recv, pairs int64
+		for _, s := range r.PerNode {
+			recv += s.Received
+		}
+		for _, p := range r.PerPair {
+			pairs += p.Packets
+		}
+		if recv != r.MeasuredDelivered || pairs != r.MeasuredDelivered || recv == 0 {
+			t.Errorf("workers %d: received %d, pairs %d, want %d", w, recv, pairs, r.MeasuredDelivered)
+		}
+		rs = append(rs, r)
+	}
+	if len(rs[0].PerPair) != len(rs[1].PerPair) || rs[0].PerNode[5] != rs[1].PerNode[5] {
+		t.Errorf("one and two threads differ: %+v vs %+v", rs[0].PerNode[5], rs[1].PerNode[5])
+	}
+}

@@ -34,6 +34,9 @@ type Stats struct {
 	deliveries []Delivery
 
 	detail *Detail // per terminal and pair (run.per_node, run.per_pair), or nil
+	// slow: keep, onDelivered or detail needs the worm's record of every
+	// delivered packet (deliverSunk reads only the lane's copy otherwise).
+	slow bool
 
 	genPk, genFl  int64
 	genOff        int64 // flits offered over the whole run (a multicast's once per destination)
@@ -55,7 +58,7 @@ func newStats(start, end int64) *Stats {
 // [start, end) are measured; with keep, the first deliveries are listed.
 func (k *Kernel) CollectStats(start, end int64, keep bool) *Stats {
 	k.stats = newStats(start, end)
-	k.stats.keep = keep
+	k.stats.keep, k.stats.slow = keep, keep
 	return k.stats
 }
 
@@ -106,6 +109,7 @@ func (c *Stats) Deliveries() []Delivery { return c.deliveries }
 // packet first.
 func (c *Stats) PerMessage(onDelivered func(w *flit.Worm, arrive int64)) {
 	c.perMessage, c.onDelivered = true, onDelivered
+	c.slow = c.slow || onDelivered != nil
 }
 
 func (c *Stats) inWindow(t int64) bool { return t >= c.start && t < c.end }

@@ -35,7 +35,7 @@ func (c *Stats) CollectDetail(n int, pairs bool) *Detail {
 	if pairs {
 		d.PairN, d.PairSum = make([]int64, n*n), make([]int64, n*n)
 	}
-	c.detail = d
+	c.detail, c.slow = d, true
 	return d
 }
 

@@ -132,7 +132,7 @@ func (k *Kernel) sinkTail(f *flit.Flit, at int64, d int32) sunk {
 // only a's copy.
 func (k *Kernel) deliverSunk(a *sunk) {
 	wi := a.f.Worm
-	if c := k.stats; k.Hooks.Delivered != nil || c != nil && (c.keep || c.onDelivered != nil) {
+	if c := k.stats; k.Hooks.Delivered != nil || c != nil && c.slow {
 		k.deliver(a.d-k.nb, &a.f, a.at)
 		return
 	}

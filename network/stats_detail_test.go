@@ -2,6 +2,7 @@ package network
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -147,7 +148,7 @@ func TestRouterFlitsAreFlitHops(t *testing.T) {
 	}
 }
 
-// TestPerNodeOnTwoThreads: the breakdowns see every packet when the kernel
+// TestPerNodeOnTwoThreads: the breakdowns and router activity see every packet when the kernel
 // runs as two halves (whose lanes deliver tails apart from the worm
 // records), as on one.
 func TestPerNodeOnTwoThreads(t *testing.T) {
@@ -155,7 +156,7 @@ func TestPerNodeOnTwoThreads(t *testing.T) {
 	c.Topology = TopologyConfig{Kind: "mesh", K: 8, N: 2}
 	c.Traffic.Load = 0.2
 	c.Run.Warmup, c.Run.Measure = 100, 600
-	c.Run.PerNode, c.Run.PerPair = true, true
+	c.Run.PerNode, c.Run.PerPair, c.Run.RouterActivity = true, true, true
 	var rs []*Result
 	for _, w := range []int{1, 2} {
 		c.Run.Workers = w
@@ -174,6 +175,9 @@ func TestPerNodeOnTwoThreads(t *testing.T) {
 			t.Errorf("workers %d: received %d, pairs %d, want %d", w, recv, pairs, r.MeasuredDelivered)
 		}
 		rs = append(rs, r)
+	}
+	if !slices.Equal(rs[0].Routers, rs[1].Routers) || rs[0].Latency != rs[1].Latency {
+		t.Errorf("router activity or latency differ between one and two threads")
 	}
 	if len(rs[0].PerPair) != len(rs[1].PerPair) || rs[0].PerNode[5] != rs[1].PerNode[5] {
 		t.Errorf("one and two threads differ: %+v vs %+v", rs[0].PerNode[5], rs[1].PerNode[5])

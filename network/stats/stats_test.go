@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -153,5 +154,20 @@ func TestBatchMeans(t *testing.T) {
 	}
 	if NewBatchMeans(5, 5, 3).CI95() != 0 || NewBatchMeans(0, 10, 0).Mean() != 0 {
 		t.Error("degenerate windows")
+	}
+}
+
+// TestHistogramBins: Bins lists the values with samples in ascending order,
+// dense and overflow alike, with their counts.
+func TestHistogramBins(t *testing.T) {
+	var h Histogram
+	for _, v := range []int64{5, 3, 5, 1 << 21, 0, 1 << 20, 1 << 21} {
+		h.Add(v)
+	}
+	var got [][2]int64
+	h.Bins(func(v, c int64) { got = append(got, [2]int64{v, c}) })
+	want := [][2]int64{{0, 1}, {3, 1}, {5, 2}, {1 << 20, 1}, {1 << 21, 2}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("bins %v, want %v", got, want)
 	}
 }

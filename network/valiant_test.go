@@ -1,0 +1,150 @@
+package network
+
+import (
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+)
+
+// brebnerBatch is a batch of Brebner's experiments on the d-cube: one-unit
+// packets, random-order routes, the given input and valiant mode.
+func brebnerBatch(d int, pattern, valiant string, experiments int) Config {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "hypercube", D: d}
+	c.Switching, c.Routing, c.Valiant = "packet", "random-order", valiant
+	c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
+	c.Traffic.Mode, c.Traffic.Pattern, c.Run.Experiments = "batch", pattern, experiments
+	return c
+}
+
+func runBatch(t *testing.T, c Config) *Experiments {
+	t.Helper()
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := n.RunPlain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Experiments; e == nil || e.Incomplete != 0 || e.Count != c.Run.Experiments {
+		t.Fatalf("experiments %+v", e)
+	}
+	return r.Experiments
+}
+
+// TestValiantKeyErrors: a bad valiant value, or two phases without the
+// packet router, is one line naming the key.
+func TestValiantKeyErrors(t *testing.T) {
+	for _, tc := range []struct {
+		set  func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Valiant = "twice" }, "valiant: twice is not allowed (allowed: off, separate, merged-priority, merged"},
+		{func(c *Config) {
+			c.Switching = "wormhole"
+			c.Traffic.Mode = ""
+			c.Traffic.Flits = FlitRange{Min: 4, Max: 4}
+		}, "valiant: separate is not allowed (allowed: off (two-phase routing only with switching: packet))"},
+		{func(c *Config) { c.Valiant, c.Queue.Discipline = "merged-priority", "ftgfo" }, "valiant: merged-priority is not allowed (allowed: off, separate, merged with queue.discipline furthest-first"},
+		{func(c *Config) { c.Traffic.Pattern = "shift" }, ""},
+		{func(c *Config) { c.Valiant = "full" }, ""},
+	} {
+		c := brebnerBatch(3, "identity", "separate", 1)
+		tc.set(&c)
+		err := Validate(&c)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("unexpected %v", err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+	}
+}
+
+// TestValiantModes: separate reports both phases and its total is their
+// sum; the merged modes report one phase (the total). On the complement
+// every packet's two legs add up to exactly n hops (digest §5.5 item 6), so
+// a merged run never ends before n; on the identity a separate phase can
+// end at 0 only if every packet's random node is its own.
+func TestValiantModes(t *testing.T) {
+	const d, m = 6, 300
+	sep := runBatch(t, brebnerBatch(d, "identity", "separate", m))
+	if sep.Phase1 == nil || sep.Phase2 == nil {
+		t.Fatalf("separate: phases missing: %+v", sep)
+	}
+	if got, want := sep.Total.CompletionTime.Mean, sep.Phase1.CompletionTime.Mean+sep.Phase2.CompletionTime.Mean; math.Abs(got-want) > 1e-9 {
+		t.Fatalf("separate: total mean %g, phases add to %g", got, want)
+	}
+	for _, v := range []string{"merged", "merged-priority"} {
+		e := runBatch(t, brebnerBatch(d, "complement", v, m))
+		if e.Phase1 != nil || e.Phase2 != nil {
+			t.Fatalf("%s: phases reported for merged phases", v)
+		}
+		for time := range e.Total.CompletionTime.Histogram {
+			if time < d {
+				t.Fatalf("%s: a complement experiment ended at %d < n = %d: %v", v, time, d, e.Total.CompletionTime.Histogram)
+			}
+		}
+		// Brebner's 256-node figure is 10.78 (n = 8); for n = 6 the total
+		// stays well under the separate phases' 2n.
+		if mean := e.Total.CompletionTime.Mean; mean > sep.Total.CompletionTime.Mean-1 {
+			t.Fatalf("%s complement: mean total %.2f not below separate identity %.2f", v, mean, sep.Total.CompletionTime.Mean)
+		}
+	}
+	off := runBatch(t, brebnerBatch(d, "identity", "off", 50))
+	if off.Total.CompletionTime.Max != 0 {
+		t.Fatalf("off: the identity without phases moves nothing, got %+v", off.Total.CompletionTime)
+	}
+}
+
+// maxBinomial is the exact distribution of the longest of N independent
+// Binomial(n, ½) route lengths (the cube's phase routes): P[k] for k = 0..n.
+func maxBinomial(n, nodes int) []float64 {
+	cdf, c := make([]float64, n+1), 0.0
+	for k := 0; k <= n; k++ {
+		c += float64(new(big.Int).Binomial(int64(n), int64(k)).Int64()) / math.Exp2(float64(n))
+		cdf[k] = math.Pow(min(c, 1), float64(nodes))
+	}
+	p := make([]float64, n+1)
+	for k := range p {
+		p[k] = cdf[k]
+		if k > 0 {
+			p[k] -= cdf[k-1]
+		}
+	}
+	return p
+}
+
+// TestFTGFOOn512Cube is digest §5.5 item 5: with furthest-first queues the
+// 9-cube's phases end when their longest route does, so each phase's time
+// has the exact distribution of the longest of 512 Binomial(9, ½) routes
+// (mean 8.632, P(8) = 0.367; thesis 8.63/8.65 and 183/500, 177/500).
+func TestFTGFOOn512Cube(t *testing.T) {
+	const m = 600
+	c := brebnerBatch(9, "identity", "separate", m)
+	c.Queue.Discipline = "furthest-first"
+	e := runBatch(t, c)
+	p := maxBinomial(9, 512)
+	mean := 0.0
+	for k, pk := range p {
+		mean += float64(k) * pk
+	}
+	if math.Abs(mean-8.632) > 0.0005 {
+		t.Fatalf("exact E[max route] %.4f, want 8.632", mean)
+	}
+	for name, ph := range map[string]*PhaseStats{"phase1": e.Phase1, "phase2": e.Phase2} {
+		h := ph.CompletionTime.Histogram
+		// Time ≥ the longest route always; FTGFO meets it "in essentially
+		// every run": allow 1 % of runs a step longer.
+		late := h[10] + h[11] + h[12]
+		if late > m/100 {
+			t.Fatalf("%s: %d of %d runs over the 9-hop maximum: %v", name, late, m, h)
+		}
+		p8 := float64(h[8]) / m
+		if math.Abs(p8-p[8]) > 4*math.Sqrt(p[8]*(1-p[8])/m) || math.Abs(ph.CompletionTime.Mean-mean) > 4*math.Sqrt(0.233/m)+0.01 {
+			t.Fatalf("%s: time %+v; exact mean %.3f, P(8) %.3f", name, ph.CompletionTime, mean, p[8])
+		}
+	}
+}

@@ -263,3 +263,40 @@ func Family(es []Entry) FamilyResult {
 	r.OK = r.Entries > 0 && r.Share <= FamilyShare && r.Worst <= FamilyWorst
 	return r
 }
+
+// BlockMax is the distribution of the maximum of a block of size draws
+// from the histogram's distribution (P(max ≤ v) = F(v)^size): the block
+// rule with every possible block, not only the few a run makes. It
+// returns the probability that the block maximum is exactly v and the
+// median block maximum.
+func BlockMax(h Histogram, size int, v int64) (pAt float64, median int64) {
+	n := float64(h.Total())
+	vs := values(h, nil)
+	if n == 0 || len(vs) == 0 {
+		return 0, 0
+	}
+	var cum, prev float64
+	median = vs[len(vs)-1]
+	found := false
+	for _, x := range vs {
+		cum += float64(h[x])
+		p := math.Pow(min(cum/n, 1), float64(size))
+		if x == v {
+			pAt = p - prev
+		}
+		if !found && p >= 0.5 {
+			median, found = x, true
+		}
+		prev = p
+	}
+	return pAt, median
+}
+
+// MaxOKHistogram is the block rule (MaxOK) on the block-maximum
+// distribution of the simulated histogram: the published maximum is a
+// block maximum with probability ≥ 1 %, or within ±1 of the median block
+// maximum.
+func MaxOKHistogram(h Histogram, pub int64) bool {
+	p, med := BlockMax(h, BlockSize, pub)
+	return p >= 0.01 || math.Abs(float64(pub-med)) <= 1
+}

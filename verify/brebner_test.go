@@ -1,0 +1,71 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBrebnerEntries: the embedded tables parse to the 829 rows less Table
+// 3-6's 11 (the multinomial, not a network); the digest's exclusions
+// (§8.1) select what it lists; every full-tier row has a quick twin only
+// for the CI subset.
+func TestBrebnerEntries(t *testing.T) {
+	es, err := brebnerEntries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 829-11 {
+		t.Fatalf("%d entries, want 818", len(es))
+	}
+	count := map[string]int{}
+	refs := 0
+	for _, e := range es {
+		if why := exclusion(e); why != "" {
+			count[strings.SplitN(why, ":", 2)[0]]++
+		}
+		if e.ref != nil {
+			refs++
+		}
+		if _, err := e.setup(1).config(1, 1); err != nil {
+			t.Errorf("%s: %v", e.id("brebner"), err)
+		}
+	}
+	want := map[string]int{
+		"CCC phase 2 for s ≥ 3":               18, // 3-17, 3-18, 3-22 for s = 3..8
+		"CCC phase-2 population for s ≥ 5":    4,
+		"shuffle-exchange phase-1 population": 11,
+		"torus of odd side":                   42,
+		"suspected copy between the phase tables (identical rows; digest §8.1 item 9)": 2,
+	}
+	for k, n := range want {
+		if count[k] != n {
+			t.Errorf("%q: %d entries excluded, want %d (all: %v)", k, count[k], n, count)
+		}
+	}
+	if refs < 400 {
+		t.Errorf("only %d entries matched a reference-model figure", refs)
+	}
+}
+
+// TestBrebnerTiers: plain verify runs the quick subset, --only brebner the
+// full set and not the quick one.
+func TestBrebnerTiers(t *testing.T) {
+	full, quick := 0, 0
+	for _, c := range Claims() {
+		switch {
+		case strings.HasPrefix(c.ID, "brebner-ci-"):
+			if c.Tier != TierQuick {
+				t.Errorf("%s: tier %q", c.ID, c.Tier)
+			}
+			quick++
+		case strings.HasPrefix(c.ID, "brebner-"):
+			if c.Tier != TierFull {
+				t.Errorf("%s: tier %q", c.ID, c.Tier)
+			}
+			full++
+		}
+	}
+	if full != 818+8 || quick < 40 || quick > 80 {
+		t.Errorf("%d full rows (818 entries + 8 families), %d quick", full, quick)
+	}
+}

@@ -15,11 +15,17 @@ type bSetup struct {
 	graph, variant string
 	d, n, h        int
 	experiments    int // in blocks of compare.BlockSize (the last may be shorter)
+	// The §3.7 variations (empty: the standard scheme): the routing,
+	// queue.discipline, queue.shared, valiant and traffic.pattern.
+	routing, discipline string
+	shared              bool
+	valiant, pattern    string
 }
 
-func (s bSetup) key() string {
-	return fmt.Sprintf("%s|%s|%d|%d|%d|%d", s.graph, s.variant, s.d, s.n, s.h, s.experiments)
-}
+func (s bSetup) key() string { return fmt.Sprintf("%+v", s) }
+
+// separate is whether the setup's phases are separate (measured each).
+func (s bSetup) separate() bool { return s.valiant == "" || s.valiant == "separate" }
 
 // config is the setup as a flitsim configuration (README: the packet
 // router, Valiant's routing, batch experiments).
@@ -49,6 +55,16 @@ func (s bSetup) config(seed uint64, experiments int) (network.Config, error) {
 	default:
 		return c, fmt.Errorf("brebner: no configuration for graph %q", s.graph)
 	}
+	if s.routing != "" {
+		c.Routing = s.routing
+	}
+	if s.valiant != "" {
+		c.Valiant = s.valiant
+	}
+	if s.pattern != "" {
+		c.Traffic.Pattern = s.pattern
+	}
+	c.Queue.Discipline, c.Queue.Shared = s.discipline, s.shared
 	return c, nil
 }
 
@@ -97,7 +113,7 @@ func runSetup(s bSetup) bResult {
 		}
 		e := r.Experiments
 		switch {
-		case e == nil || e.Phase1 == nil || e.Phase2 == nil:
+		case e == nil || s.separate() && (e.Phase1 == nil || e.Phase2 == nil):
 			return bResult{err: fmt.Errorf("%s: no per-phase experiments in the result: %w", s.key(), ErrShortfall)}
 		case e.Incomplete > 0:
 			return bResult{err: fmt.Errorf("%s: %d experiments incomplete: %w", s.key(), e.Incomplete, ErrShortfall)}

@@ -65,7 +65,7 @@ func TestBrebnerTiers(t *testing.T) {
 			full++
 		}
 	}
-	if full != 818+8 || quick < 40 || quick > 80 {
-		t.Errorf("%d full rows (818 entries + 8 families), %d quick", full, quick)
+	if full != 818+8+len(brebnerHistograms) || len(brebnerHistograms) != 106 || quick < 40 || quick > 80 {
+		t.Errorf("%d full rows (818 entries + 8 families + 106 histogram rows), %d quick", full, quick)
 	}
 }

@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"math"
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -65,7 +67,28 @@ func TestBrebnerTiers(t *testing.T) {
 			full++
 		}
 	}
-	if full != 818+8+len(brebnerHistograms) || len(brebnerHistograms) != 106 || quick < 40 || quick > 80 {
-		t.Errorf("%d full rows (818 entries + 8 families + 106 histogram rows), %d quick", full, quick)
+	if full != 818+8+len(brebnerHistograms)+2 || len(brebnerHistograms) != 106 || quick < 40 || quick > 80 {
+		t.Errorf("%d full rows (818 entries + 8 families + 106 histogram rows + 2 adversary rows), %d quick", full, quick)
+	}
+}
+
+// TestAdversaryPairs: Theorem 2.3's partial permutation for n = 16, r = 2
+// pairs all 105 2-subsets of dimensions 1..15 with disjoint ones, every
+// destination once; each packet crosses the edge with probability 1/30.
+func TestAdversaryPairs(t *testing.T) {
+	count, p := adversaryExpected(16, 2)
+	if count != 105 || math.Abs(p*float64(count)-3.5) > 1e-12 {
+		t.Fatalf("%d packets, p %g", count, p)
+	}
+	pairs := adversaryPairs(16, 2)
+	seen := map[uint32]bool{}
+	for _, ab := range pairs {
+		if ab[0]&ab[1] != 0 || ab[0]&1 != 0 || ab[1]&1 != 0 || bits.OnesCount32(ab[0]) != 2 || bits.OnesCount32(ab[1]) != 2 || seen[ab[1]] {
+			t.Fatalf("pair %b → %b", ab[0], ab[1])
+		}
+		seen[ab[1]] = true
+	}
+	if len(pairs) != 105 {
+		t.Fatalf("%d pairs", len(pairs))
 	}
 }

@@ -92,3 +92,23 @@ func TestAdversaryPairs(t *testing.T) {
 		t.Fatalf("%d pairs", len(pairs))
 	}
 }
+
+// TestExplainMakesDeviation: a measurement outside tolerance is Deviation
+// when Explain gives a reason, Fail when it gives none; a pass never asks.
+func TestExplainMakesDeviation(t *testing.T) {
+	asked := 0
+	for _, c := range []struct {
+		ok     bool
+		reason string
+		want   string
+	}{{false, "the reference model agrees", Deviation}, {false, "", Fail}, {true, "unused", Pass}} {
+		r := measure(Claim{ID: "x", Measure: func() (string, bool, error) { return "1", c.ok, nil },
+			Explain: func() string { asked++; return c.reason }})
+		if r.Status != c.want || r.Reason != map[bool]string{true: "", false: c.reason}[c.ok] {
+			t.Errorf("ok %v, reason %q: %s (%q)", c.ok, c.reason, r.Status, r.Reason)
+		}
+	}
+	if asked != 2 {
+		t.Errorf("Explain asked %d times, want 2", asked)
+	}
+}

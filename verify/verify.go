@@ -131,6 +131,8 @@ func RunOnly(prefix string) ([]Row, error) {
 	if len(cs) == 0 {
 		cs = quick
 	}
+	bBegin() // (rows of one setup share its run)
+	defer bEnd()
 	rows := make([]Row, len(cs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup

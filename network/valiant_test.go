@@ -148,3 +148,30 @@ func TestFTGFOOn512Cube(t *testing.T) {
 		}
 	}
 }
+
+// TestBrebnerExactChecks is digest §5.5 items 2 and 3: on the 8-node CCC
+// (s = 2) and the 4-node shuffle-exchange (n = 2) no two phase-1 packets
+// ever share a queue (max queue 1 in every experiment); on the standard
+// d-shuffle every route has n hops, so no phase ends before n.
+func TestBrebnerExactChecks(t *testing.T) {
+	for _, topo := range []TopologyConfig{{Kind: "ccc", N: 2}, {Kind: "shuffle-exchange", N: 2}} {
+		c := brebnerBatch(2, "identity", "separate", 400)
+		c.Topology, c.Routing = topo, "standard"
+		e := runBatch(t, c)
+		if q := e.Phase1.MaxQueue; q.Max != 1 || q.Histogram[1] != 400 {
+			t.Errorf("%s: phase-1 max queue %v, want 1 in all 400", topo.Kind, q.Histogram)
+		}
+	}
+	for _, dn := range [][2]int{{2, 4}, {3, 3}} {
+		c := brebnerBatch(2, "identity", "separate", 300)
+		c.Topology, c.Routing = TopologyConfig{Kind: "dshuffle", D: dn[0], N: dn[1]}, "standard"
+		e := runBatch(t, c)
+		for name, ph := range map[string]*PhaseStats{"phase1": e.Phase1, "phase2": e.Phase2} {
+			for v := range ph.CompletionTime.Histogram {
+				if v < int64(dn[1]) {
+					t.Errorf("%d-shuffle n=%d %s: a phase ended at %d < n: %v", dn[0], dn[1], name, v, ph.CompletionTime.Histogram)
+				}
+			}
+		}
+	}
+}

@@ -45,19 +45,14 @@ func exclusion(e bEntry) string {
 		return "torus of odd side: the thesis's times fit a diameter of 2⌈n/2⌉, shortest-path routing has n − 1 (digest §8.1 item 3)"
 	case e.table == "3-12" && e.d == 5 && e.n == 3, e.table == "3-15" && e.d == 6 && e.n == 3:
 		return "suspected copy between the phase tables (identical rows; digest §8.1 item 9)"
+	case e.graph == "wrapped grid" && e.variant == "random" && e.n == 10 && (e.table == "3-48" || e.table == "3-49"):
+		return "torus 10×10, random strategy, phase 2 (and its total): a mild outlier, the text-faithful reference model gives 10.66 / 0.58 against the thesis's 10.84 / 0.80 (digest §8.1 item 10)"
 	}
 	return ""
 }
 
-// entryZLimit is the per-entry |z| bound: 3.5, and 4 for the even torus's
-// random-strategy phase 2 at n = 10 (and its total), a mild outlier the
-// digest allows (§8.1 item 10).
-func entryZLimit(e bEntry) float64 {
-	if e.graph == "wrapped grid" && e.variant == "random" && e.n == 10 && (e.table == "3-48" || e.table == "3-49") {
-		return 4
-	}
-	return compare.EntryZ
-}
+// entryZLimit is the per-entry |z| bound.
+func entryZLimit(bEntry) float64 { return compare.EntryZ }
 
 // balanced is whether the maximum's block rule applies (digest §5.5: not
 // for the shuffle-exchange, CCC and grid, which have rogue outliers).

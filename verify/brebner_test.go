@@ -38,6 +38,7 @@ func TestBrebnerEntries(t *testing.T) {
 		"shuffle-exchange phase-1 population": 11,
 		"torus of odd side":                   42,
 		"suspected copy between the phase tables (identical rows; digest §8.1 item 9)": 2,
+		"torus 10×10, random strategy, phase 2 (and its total)":                        2,
 	}
 	for k, n := range want {
 		if count[k] != n {

@@ -47,6 +47,8 @@ func TestValiantKeyErrors(t *testing.T) {
 			c.Traffic.Flits = FlitRange{Min: 4, Max: 4}
 		}, "valiant: separate is not allowed (allowed: off (two-phase routing only with switching: packet))"},
 		{func(c *Config) { c.Valiant, c.Queue.Discipline = "merged-priority", "ftgfo" }, "valiant: merged-priority is not allowed (allowed: off, separate, merged with queue.discipline furthest-first"},
+		{func(c *Config) { c.Traffic.Mode = "open"; c.Traffic.Load = 0.1 }, "valiant: separate is not allowed (allowed: off, merged-priority, merged with traffic.mode open"},
+		{func(c *Config) { c.Traffic.Mode, c.Traffic.Pattern, c.Valiant = "open", "uniform", "merged" }, ""},
 		{func(c *Config) { c.Traffic.Pattern = "shift" }, ""},
 		{func(c *Config) { c.Valiant = "full" }, ""},
 	} {

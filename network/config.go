@@ -26,6 +26,9 @@ type Config struct {
 	Run       RunConfig       `yaml:"run" json:"run"`
 	// Queue sets the packet-switched router's queues (switching: packet).
 	Queue QueueConfig `yaml:"queue" json:"queue,omitzero"`
+	// Valiant is Valiant's two-phase randomised routing on the packet
+	// router (valiant.go): off, separate, merged-priority or merged.
+	Valiant string `yaml:"valiant" json:"valiant,omitempty" allowed:"off, separate, merged-priority, merged (switching: packet)" default:"off"`
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:

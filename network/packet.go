@@ -62,6 +62,9 @@ func packetSpec(c *Config) (kernel.PacketSpec, error) {
 	}
 	s.Shared, s.HopRoutes = q.Shared, routes == "hop"
 	packet := isPacket(c)
+	if _, err := valiantMode(c, packet, s.Discipline); err != nil {
+		return s, err
+	}
 	switch {
 	case c.Traffic.H < 0 || c.Traffic.H > 1<<16:
 		return s, inputerr.New("traffic.h", c.Traffic.H, "an integer from 1 to 65536 (packets per node in a batch; 0: 1)")

@@ -124,6 +124,8 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 		// The packet router's queues are named by output buffers (one per
 		// link); it keeps their packets itself.
 		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Packet = 0, 1, model, pspec
+		vm, _ := valiantMode(&c, true, pspec.Discipline) // (checked by packetSpec)
+		setValiant(&kspec.Packet, vm, topo.Terminals())
 	}
 	if adjust != nil {
 		adjust(&kspec)

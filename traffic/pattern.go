@@ -63,9 +63,9 @@ func init() {
 	for _, p := range []PatternSpec{
 		{Name: "uniform", New: newUniform,
 			Desc: "uniformly random over all other terminals (never itself)"},
-		{Name: "bit-complement", Needs: "N a power of two", New: permutation(pow2Only(func(n, _ int) func(int) int {
+		{Name: "bit-complement", Aliases: []string{"complement"}, Needs: "N a power of two", New: permutation(pow2Only(func(n, _ int) func(int) int {
 			return func(x int) int { return x ^ (n - 1) }
-		})), Desc: "complement every address bit"},
+		})), Desc: "complement every address bit (alias complement)"},
 		{Name: "bit-reversal", Needs: "N a power of two", New: permutation(pow2Only(func(_, nbits int) func(int) int {
 			return func(x int) int {
 				if nbits == 0 {

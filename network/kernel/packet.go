@@ -76,6 +76,10 @@ type PacketSpec struct {
 	// starts only when every packet has finished its first.
 	Via     func(w *flit.Worm, rng *rand.Rand) int32
 	Barrier bool
+	// Phase1First (with Via, no Barrier: Valiant's partial merging) makes
+	// a queue send its oldest packet still in its first leg, if any, before
+	// the others (FIFO within each leg).
+	Phase1First bool
 }
 
 // Queue disciplines.

@@ -192,18 +192,22 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 		p.ps[wi].port = p.ejectPort(k, wi)
 	}
 	sw := k.portSw[p.ps[wi].port]
-	p.node[sw].arrived++
-	p.notePop(sw)
 	p.outstand--
 	p.lastArrive = at
 	if mid := k.Pool.Worms[wi].Dst; p.ps[wi].final >= 0 {
 		if p.spec.Barrier {
+			p.node[sw].arrived++
+			p.notePop(sw)
 			p.parked = append(p.parked, wi)
 			return
 		}
+		// Merged phases: the packet is re-queued at once and arrives
+		// only at its destination (it is counted there).
 		p.nextLeg(k, wi, mid)
 		return
 	}
+	p.node[sw].arrived++
+	p.notePop(sw)
 	term := p.pt[p.ps[wi].port].far.in
 	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}
 	k.eject(term, &f, at)
@@ -318,15 +322,22 @@ func (p *packetRouter) pick(k *Kernel, q int32) {
 	x := &p.queues[q]
 	n := x.n()
 	var pos int32
-	switch p.disc {
-	case discFurthest:
+	switch {
+	case p.spec.Phase1First:
+		for i := range n {
+			if p.ps[x.at(i)].leg == 0 {
+				pos = i
+				break
+			}
+		}
+	case p.disc == discFurthest:
 		best := int32(-1)
 		for i := range n {
 			if l := p.ps[x.at(i)].left; l > best {
 				best, pos = l, i
 			}
 		}
-	case discRandom:
+	case p.disc == discRandom:
 		pos = int32(k.rng.IntN(int(n)))
 	}
 	p.sends = append(p.sends, send{q: q, pos: pos, wi: x.at(pos), to: -1, ok: true})

@@ -1,0 +1,229 @@
+// Package collective runs collective communication tasks (Varvarigos 1992,
+// digest 000a) as schedules that the simulated nodes carry out on the
+// packet-switched router (kernel.PacketSpec.Schedule): time is slotted, a
+// packet crosses a link in one slot, one packet per link direction per
+// slot, all ports at once, store-and-forward, unbounded node storage, and
+// every packet of the (static) task exists at slot 0. The router refuses a
+// schedule that breaks those rules; this package checks that every packet
+// reached every node it must, exactly once.
+//
+// Not modelled yet (digest 000a §3.3, §10.1): packets split into mini-
+// slots, and the t_p prefix channel. No task here splits a packet or
+// computes a prefix, so Result.MiniSlots is absent; a task that splits will
+// run the router with one slot per mini-slot and a packet as d mini-packets.
+package collective
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+// Result is one collective run.
+type Result struct {
+	Task        string   `json:"task"`
+	Topology    string   `json:"topology"`
+	Nodes       int      `json:"nodes"`
+	D           int      `json:"d"`
+	Params      []string `json:"params,omitempty"`
+	Slots       int64    `json:"slots"`
+	MiniSlots   *int64   `json:"mini_slots,omitempty"`
+	Formula     *float64 `json:"formula"`
+	FormulaText string   `json:"formula_text"`
+	UpperBound  *float64 `json:"upper_bound,omitempty"`
+	UpperText   string   `json:"upper_bound_text,omitempty"`
+	LowerBound  int64    `json:"lower_bound"`
+	LowerText   string   `json:"lower_bound_text"`
+	Packets     int64    `json:"packets"`
+	// Transmissions are packet-hops: packets (or copies) crossing a link.
+	Transmissions   int64   `json:"transmissions"`
+	Links           int     `json:"links"` // directed links
+	LinkUtilisation float64 `json:"link_utilisation"`
+	PerSlot         []int64 `json:"per_slot"` // links used in each slot
+	Delivered       bool    `json:"delivered"`
+	Deliveries      int64   `json:"deliveries"`
+	Missing         int64   `json:"missing"`
+	Duplicates      int64   `json:"duplicates"`
+	Stray           int64   `json:"stray"`
+	Reading         string  `json:"reading,omitempty"`
+}
+
+// Tasks are the task names Run accepts.
+var Tasks = []string{"snb", "mnb", "te", "kl-exchange"}
+
+// taskKeys are the task.* keys each task reads.
+var taskKeys = map[string][]string{
+	"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
+}
+
+// Run carries out task on the topology spec (a hypercube) with the given
+// task.* parameters.
+func Run(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
+	if _, ok := taskKeys[task]; !ok {
+		return nil, inputerr.New("--task", task, "%s", strings.Join(Tasks, ", "))
+	}
+	for key := range params {
+		if !slices.Contains(taskKeys[task], key) {
+			allowed := strings.Join(taskKeys[task], ", ")
+			if allowed == "" {
+				allowed = "none"
+			}
+			return nil, &inputerr.Error{Key: key, Value: params[key], Problem: "unknown key for task " + task, Allowed: "task keys for " + task + ": " + allowed}
+		}
+	}
+	if !strings.EqualFold(spec.Kind, "hypercube") {
+		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube (the collective tasks run on the hypercube so far)")
+	}
+	spec.Routing = topology.DefaultRouting(spec.Kind)
+	topo, err := topology.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	c, err := newCube(topo)
+	if err != nil {
+		return nil, err
+	}
+	px := &proxy{}
+	k, err := kernel.NewKernel(topo, kernel.KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Reuse: true, Seed: seed,
+		Model: "packet", Packet: kernel.PacketSpec{Schedule: px}})
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Task: task, Topology: "hypercube", Nodes: c.n, D: c.d, Links: c.n * c.d}
+	ck := newChecker(c.n)
+	if err := setup(k, c, task, params, ck, px, r); err != nil {
+		return nil, err
+	}
+	if err := drive(k, r, px.limit); err != nil {
+		return nil, err
+	}
+	r.Missing, r.Duplicates, r.Stray, r.Deliveries = ck.tally()
+	r.Delivered = r.Missing == 0 && r.Duplicates == 0 && r.Stray == 0
+	if r.Slots > 0 {
+		r.LinkUtilisation = float64(r.Transmissions) / float64(int64(r.Links)*r.Slots)
+	}
+	return r, nil
+}
+
+// drive steps the router slot by slot until every packet has left it.
+func drive(k *kernel.Kernel, r *Result, limit int64) error {
+	for !k.Idle() {
+		if k.Now() > limit {
+			return fmt.Errorf("collective %s: packets still queued after %d slots (the schedule ended)", r.Task, limit)
+		}
+		before := k.FlitHops
+		k.Step()
+		if err := k.ScheduleError(); err != nil {
+			return err
+		}
+		r.PerSlot = append(r.PerSlot, k.FlitHops-before)
+		r.Transmissions += k.FlitHops - before
+	}
+	r.Slots = k.Now()
+	if v := k.Violations; v.Total() > 0 {
+		return fmt.Errorf("collective %s: the router counted violations %+v", r.Task, v)
+	}
+	return nil
+}
+
+// proxy is the router's scheduler, set once the task is known.
+type proxy struct {
+	kernel.SlotScheduler
+	limit int64
+}
+
+// intParam is task.* key's integer value in [lo, hi], or def when unset.
+func intParam(params map[string]string, key string, def, lo, hi int) (int, error) {
+	v, ok := params[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < lo || n > hi {
+		return 0, inputerr.New(key, v, "an integer from %d to %d", lo, hi)
+	}
+	return n, nil
+}
+
+// cube is the built hypercube's ports by dimension.
+type cube struct {
+	d, n, d1 int
+	port     []int32 // node × dimension: the out-port
+	dimIn    []int32 // node × in-port: the dimension, or −1
+	term     []int   // node: its terminal
+	node     []int   // terminal: its node
+}
+
+func newCube(t *topology.Topology) (*cube, error) {
+	n := len(t.Switches)
+	d := bits.TrailingZeros(uint(n))
+	c := &cube{d: d, n: n, d1: d + 1, port: make([]int32, n*d), dimIn: make([]int32, n*(d+1)), term: make([]int, n), node: make([]int, n)}
+	for i := range c.dimIn {
+		c.dimIn[i] = -1
+	}
+	for si, sw := range t.Switches {
+		if len(sw.Out) != d+1 {
+			return nil, fmt.Errorf("hypercube node %d has %d ports, want %d", si, len(sw.Out), d+1)
+		}
+		for o, e := range sw.Out {
+			if e.Switch < 0 {
+				c.term[si], c.node[e.Terminal] = int(e.Terminal), si
+				continue
+			}
+			x := si ^ int(e.Switch)
+			if bits.OnesCount(uint(x)) != 1 {
+				return nil, fmt.Errorf("hypercube link %d→%d is not along one dimension", si, e.Switch)
+			}
+			j := bits.TrailingZeros(uint(x))
+			c.port[si*d+j] = int32(o)
+			c.dimIn[int(e.Switch)*(d+1)+int(e.Port)] = int32(j)
+		}
+	}
+	return c, nil
+}
+
+// checker counts deliveries per (node, origin): each expected pair once.
+type checker struct {
+	n     int
+	state []uint8 // 0 not expected, 1 expected, 2 received, 3 received again
+	stray int64
+	got1  int64
+}
+
+func newChecker(n int) *checker { return &checker{n: n, state: make([]uint8, n*n)} }
+
+func (c *checker) expect(node, origin int) { c.state[node*c.n+origin] = 1 }
+
+// got is a packet from origin delivered at node (ok false: it stopped at a
+// node that is not its destination).
+func (c *checker) got(node, origin int, ok bool) {
+	s := &c.state[node*c.n+origin]
+	switch {
+	case !ok || *s == 0:
+		c.stray++
+	case *s == 1:
+		*s = 2
+		c.got1++
+	default:
+		*s = 3
+	}
+}
+
+func (c *checker) tally() (missing, dup, stray, got int64) {
+	for _, s := range c.state {
+		switch s {
+		case 1:
+			missing++
+		case 3:
+			dup++
+		}
+	}
+	return missing, dup, c.stray, c.got1
+}

@@ -1,0 +1,123 @@
+package collective
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+func run(t *testing.T, d int, task string, params map[string]string) *Result {
+	t.Helper()
+	r, err := Run(topology.Spec{Kind: "hypercube", D: d}, task, params, 1)
+	if err != nil {
+		t.Fatalf("%s d=%d: %v", task, d, err)
+	}
+	if !r.Delivered || r.Deliveries == 0 {
+		t.Fatalf("%s d=%d: not delivered (missing %d, duplicates %d, stray %d)", task, d, r.Missing, r.Duplicates, r.Stray)
+	}
+	if r.Slots < r.LowerBound {
+		t.Fatalf("%s d=%d: %d slots beat the lower bound %d", task, d, r.Slots, r.LowerBound)
+	}
+	return r
+}
+
+// TE in exactly N/2 slots on the d-cube (digest 000a §4.5), every link busy
+// in every slot; SNB in d; MNB in ⌈(N−1)/d⌉, within ⌈N/d⌉+2d−1.
+func TestHypercubeExact(t *testing.T) {
+	for d := 2; d <= 8; d++ {
+		n := 1 << d
+		if r := run(t, d, "te", nil); r.Slots != int64(n/2) || r.LowerBound != int64(n/2) || r.LinkUtilisation != 1 || r.Deliveries != int64(n*(n-1)) {
+			t.Errorf("te d=%d: %d slots (lower bound %d, utilisation %g, %d deliveries), want N/2 = %d", d, r.Slots, r.LowerBound, r.LinkUtilisation, r.Deliveries, n/2)
+		}
+		if r := run(t, d, "snb", map[string]string{"task.root": "1"}); r.Slots != int64(d) || r.Deliveries != int64(n-1) {
+			t.Errorf("snb d=%d: %d slots, %d deliveries, want d", d, r.Slots, r.Deliveries)
+		}
+		r := run(t, d, "mnb", nil)
+		if want := int64((n - 1 + d - 1) / d); r.Slots != want || r.Slots > int64(*r.UpperBound) || r.Deliveries != int64(n*(n-1)) {
+			t.Errorf("mnb d=%d: %d slots, want ⌈(N−1)/d⌉ = %d (upper bound %g)", d, r.Slots, want, *r.UpperBound)
+		}
+	}
+}
+
+// (K,L)-exchange in h = max(L, Σ C(d,i)·i/d) (digest 000a §8 item 3).
+func TestKLExchange(t *testing.T) {
+	for _, c := range []struct{ d, k, l, h int }{
+		{4, 1, 1, 1}, {4, 1, 2, 4}, {4, 2, 2, 3}, {4, 2, 4, 7}, {5, 2, 3, 10}, {6, 3, 3, 10}, {6, 1, 6, 32}, {8, 1, 2, 8},
+	} {
+		r := run(t, c.d, "kl-exchange", map[string]string{"task.k": itoa(c.k), "task.l": itoa(c.l)})
+		if r.Slots != int64(c.h) || *r.Formula != float64(c.h) {
+			t.Errorf("kl-exchange d=%d (%d,%d): %d slots, formula %g, want %d", c.d, c.k, c.l, r.Slots, *r.Formula, c.h)
+		}
+	}
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }
+
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		task string
+		p    map[string]string
+		key  string
+	}{
+		{"nope", nil, "--task"},
+		{"te", map[string]string{"task.k": "1"}, "task.k"},
+		{"kl-exchange", map[string]string{"task.k": "x"}, "task.k"},
+		{"kl-exchange", map[string]string{"task.l": "9"}, "task.l"},
+		{"snb", map[string]string{"task.root": "16"}, "task.root"},
+	} {
+		_, err := Run(topology.Spec{Kind: "hypercube", D: 4}, c.task, c.p, 1)
+		var ie *inputerr.Error
+		if !errors.As(err, &ie) || ie.Key != c.key {
+			t.Errorf("%s %v: error %v, want an input error for %s", c.task, c.p, err, c.key)
+		}
+	}
+	if _, err := Run(topology.Spec{Kind: "mesh", K: 4, N: 2}, "te", nil, 1); err == nil {
+		t.Error("te on a mesh was accepted")
+	}
+}
+
+// badSched puts both packets of node 0 on its dimension-0 link in slot 0.
+type badSched struct{ wi []int32 }
+
+func (b *badSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
+	if node != 0 {
+		return out
+	}
+	for _, wi := range b.wi {
+		out = append(out, kernel.SlotSend{Packet: wi, Port: 0})
+	}
+	return out
+}
+
+func (b *badSched) Arrived(int64, int32, int32, *flit.Worm, int32) bool { return false }
+
+// The hardware refuses two packets on one link direction in one slot: the
+// error names the link, the slot and both packets, and nothing moves.
+func TestRefusesConflict(t *testing.T) {
+	topo, err := topology.Build(topology.Spec{Kind: "hypercube", D: 3, Routing: "ecube"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &badSched{}
+	k, err := kernel.NewKernel(topo, kernel.KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Model: "packet", Packet: kernel.PacketSpec{Schedule: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.wi = []int32{k.Enqueue(0, 1, 1), k.Enqueue(0, 1, 1)}
+	k.Step()
+	err = k.ScheduleError()
+	var sc *kernel.ScheduleConflict
+	if !errors.As(err, &sc) || sc.Slot != 0 || len(sc.Packets) != 2 || sc.Link == "" || !strings.Contains(err.Error(), "two packets on one link") {
+		t.Fatalf("error %v, want a conflict naming the link, slot 0 and two packets", err)
+	}
+	if k.FlitHops != 0 || k.Idle() {
+		t.Fatalf("a refused slot moved packets: %d hops", k.FlitHops)
+	}
+	t.Log(err)
+}

@@ -1,0 +1,106 @@
+package collective
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
+
+	"github.com/flitsim/flitsim/network/kernel"
+)
+
+// setup loads task's packets, sets its schedule and the seed's figures.
+func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, ck *checker, px *proxy, r *Result) error {
+	n, d := c.n, c.d
+	switch task {
+	case "te", "kl-exchange":
+		lo, hi := 1, d
+		if task == "kl-exchange" {
+			var err error
+			if lo, err = intParam(params, "task.k", 1, 1, d); err != nil {
+				return err
+			}
+			if hi, err = intParam(params, "task.l", d, 1, d); err != nil {
+				return err
+			}
+			if hi < lo {
+				return inputerr.New("task.l", hi, "an integer from task.k (%d) to %d", lo, d)
+			}
+			r.Params = []string{fmt.Sprintf("task.k=%d", lo), fmt.Sprintf("task.l=%d", hi)}
+		}
+		var tags []uint32
+		for x := 1; x < n; x++ {
+			if w := bits.OnesCount(uint(x)); w >= lo && w <= hi {
+				tags = append(tags, uint32(x))
+			}
+		}
+		s := newRowSched(c, tags, ck)
+		s.load(k, tags)
+		px.SlotScheduler, px.limit = s, int64(len(s.steps))+1
+		r.Packets = int64(n * len(tags))
+		h, _ := critical(tags, d)
+		r.LowerBound, r.LowerText = int64(h), "Theorem 1: critical sum of the task matrix (largest row or column sum)"
+		f := klFormula(d, lo, hi)
+		r.Formula = &f
+		if task == "te" {
+			r.FormulaText = "N/2 (TE by the OCTR, §2.4)"
+		} else {
+			r.FormulaText = "max(L, Σ_{i=K..L} C(d,i)·i/d) (§2.4)"
+		}
+		r.Reading = "symmetric OCTR schedule: every node applies the same switching matrix to its row slots (digest 000a §4.3, §10.5)"
+	case "snb":
+		root, err := intParam(params, "task.root", 0, 0, n-1)
+		if err != nil {
+			return err
+		}
+		r.Params = []string{fmt.Sprintf("task.root=%d", root)}
+		s := newBcastSched(c, snbSteps(d), ck)
+		s.load(k, []int{root})
+		px.SlotScheduler, px.limit = s, int64(d)+1
+		r.Packets = 1
+		f := float64(d)
+		r.Formula, r.FormulaText = &f, "d (SNB takes the diameter, §1.2)"
+		r.LowerBound, r.LowerText = int64(d), "d: the diameter (and the holders at most double per slot)"
+		r.Reading = "binomial tree: in slot t every holder sends over dimension t"
+	case "mnb":
+		steps := mnbSteps(d)
+		s := newBcastSched(c, steps, ck)
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		s.load(k, all)
+		px.SlotScheduler, px.limit = s, int64(len(steps))+1
+		r.Packets = int64(n)
+		f := float64(ceilDiv(n-1, d))
+		r.Formula, r.FormulaText = &f, "⌈(N−1)/d⌉ (optimal MNB of [BOS91], quoted in §3.6)"
+		u := float64(ceilDiv(n, d) + 2*d - 1)
+		r.UpperBound, r.UpperText = &u, "⌈N/d⌉ + 2d − 1 (Algorithm III with M = N, §3.6.3)"
+		r.LowerBound = int64(max(d, ceilDiv(n-1, d)))
+		r.LowerText = "max(d, ⌈(N−1)/d⌉): the diameter; N−1 packets enter a node over d links"
+		r.Reading = "the [BOS91] algorithm is not in the seed (digest 000a §10.6): a symmetric spanning-tree schedule, one tree edge per dimension per slot, grown by matching dimensions to new offsets"
+	}
+	return nil
+}
+
+// klFormula is h = max(L, Σ_{i=K}^{L} C(d,i)·i/d) (digest 000a §4.6).
+func klFormula(d, lo, hi int) float64 {
+	sum := 0
+	for i := lo; i <= hi; i++ {
+		sum += binom(d-1, i-1) // C(d,i)·i/d
+	}
+	return float64(max(hi, sum))
+}
+
+func binom(n, k int) int {
+	if k < 0 || k > n {
+		return 0
+	}
+	r := 1
+	for i := 1; i <= k; i++ {
+		r = r * (n - k + i) / i
+	}
+	return r
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -55,6 +55,10 @@ type Result struct {
 	Reading         string  `json:"reading,omitempty"`
 }
 
+// MaxD is the largest hypercube a collective runs on (TE on the 12-cube
+// holds 2^24 packets).
+const MaxD = 12
+
 // Tasks are the task names Run accepts.
 var Tasks = []string{"snb", "mnb", "te", "kl-exchange"}
 
@@ -80,6 +84,9 @@ func Run(spec topology.Spec, task string, params map[string]string, seed uint64)
 	}
 	if !strings.EqualFold(spec.Kind, "hypercube") {
 		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube (the collective tasks run on the hypercube so far)")
+	}
+	if spec.D > MaxD {
+		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective (a node keeps a slot per other node)", MaxD)
 	}
 	spec.Routing = topology.DefaultRouting(spec.Kind)
 	topo, err := topology.Build(spec)

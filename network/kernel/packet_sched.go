@@ -170,7 +170,6 @@ func (p *packetRouter) checkSend(k *Kernel, sw, q int32, s SlotSend) bool {
 		return fail("", fmt.Sprintf("port %d is not a link to another node", s.Port), id)
 	}
 	gp := k.portBase[sw] + s.Port
-	name := k.BufferName(p.pt[gp].buf)
 	if sc.used[gp] == k.now+1 {
 		other := uint64(0)
 		for _, m := range sc.moves {
@@ -178,10 +177,10 @@ func (p *packetRouter) checkSend(k *Kernel, sw, q int32, s SlotSend) bool {
 				other = k.Pool.Worms[m.wi].ID
 			}
 		}
-		return fail(name, "two packets on one link direction in one slot", other, id)
+		return fail(k.BufferName(p.pt[gp].buf), "two packets on one link direction in one slot", other, id)
 	}
 	if !s.Copy && sc.taken[s.Packet] == k.now+1 {
-		return fail(name, "a packet sent on two links in one slot (only copies may be)", id)
+		return fail(k.BufferName(p.pt[gp].buf), "a packet sent on two links in one slot (only copies may be)", id)
 	}
 	sc.used[gp] = k.now + 1
 	if !s.Copy {

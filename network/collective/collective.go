@@ -88,6 +88,32 @@ func Run(spec topology.Spec, task string, params map[string]string, seed uint64)
 	if spec.D > MaxD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective (a node keeps a slot per other node)", MaxD)
 	}
+	return runOn(spec, task, seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
+		return setup(k, c, task, params, ck, px, r)
+	})
+}
+
+// RunTags carries out the isotropic task whose task matrix has rows tags
+// (every node s sends a packet to s ⊕ tag for each tag) on the d-cube by
+// the symmetric OCTR schedule. Slots should equal the critical sum h
+// (Theorem 5), which is also the Theorem 1 lower bound.
+func RunTags(d int, tags []uint32, seed uint64) (*Result, error) {
+	spec := topology.Spec{Kind: "hypercube", D: d}
+	return runOn(spec, "isotropic", seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
+		for _, t := range tags {
+			if t == 0 || int(t) >= c.n {
+				return fmt.Errorf("tag %d is not a nonzero %d-bit string", t, d)
+			}
+		}
+		setupRows(k, c, tags, ck, px, r)
+		r.Formula, r.FormulaText = nil, ""
+		return nil
+	})
+}
+
+// runOn builds the hypercube of spec with a scheduled packet router, lets
+// load enqueue the task's packets and set its schedule, and runs it.
+func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kernel, *cube, *checker, *proxy, *Result) error) (*Result, error) {
 	spec.Routing = topology.DefaultRouting(spec.Kind)
 	topo, err := topology.Build(spec)
 	if err != nil {
@@ -105,7 +131,7 @@ func Run(spec topology.Spec, task string, params map[string]string, seed uint64)
 	}
 	r := &Result{Task: task, Topology: "hypercube", Nodes: c.n, D: c.d, Links: c.n * c.d}
 	ck := newChecker(c.n)
-	if err := setup(k, c, task, params, ck, px, r); err != nil {
+	if err := load(k, c, ck, px, r); err != nil {
 		return nil, err
 	}
 	if err := drive(k, r, px.limit); err != nil {

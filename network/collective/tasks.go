@@ -34,12 +34,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, ck 
 				tags = append(tags, uint32(x))
 			}
 		}
-		s := newRowSched(c, tags, ck)
-		s.load(k, tags)
-		px.SlotScheduler, px.limit = s, int64(len(s.steps))+1
-		r.Packets = int64(n * len(tags))
-		h, _ := critical(tags, d)
-		r.LowerBound, r.LowerText = int64(h), "Theorem 1: critical sum of the task matrix (largest row or column sum)"
+		setupRows(k, c, tags, ck, px, r)
 		f := klFormula(d, lo, hi)
 		r.Formula = &f
 		if task == "te" {
@@ -47,7 +42,6 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, ck 
 		} else {
 			r.FormulaText = "max(L, Σ_{i=K..L} C(d,i)·i/d) (§2.4)"
 		}
-		r.Reading = "symmetric OCTR schedule: every node applies the same switching matrix to its row slots (digest 000a §4.3, §10.5)"
 	case "snb":
 		root, err := intParam(params, "task.root", 0, 0, n-1)
 		if err != nil {
@@ -81,6 +75,18 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, ck 
 		r.Reading = "the [BOS91] algorithm is not in the seed (digest 000a §10.6): a symmetric spanning-tree schedule, one tree edge per dimension per slot, grown by matching dimensions to new offsets"
 	}
 	return nil
+}
+
+// setupRows loads an isotropic task (rows tags at every node) and its
+// symmetric OCTR schedule.
+func setupRows(k *kernel.Kernel, c *cube, tags []uint32, ck *checker, px *proxy, r *Result) {
+	s := newRowSched(c, tags, ck)
+	s.load(k, tags)
+	px.SlotScheduler, px.limit = s, int64(len(s.steps))+1
+	r.Packets = int64(c.n * len(tags))
+	h, _ := critical(tags, c.d)
+	r.LowerBound, r.LowerText = int64(h), "Theorem 1: critical sum of the task matrix (largest row or column sum)"
+	r.Reading = "symmetric OCTR schedule: every node applies the same switching matrix to its row slots (digest 000a §4.3, §10.5)"
 }
 
 // klFormula is h = max(L, Σ_{i=K}^{L} C(d,i)·i/d) (digest 000a §4.6).

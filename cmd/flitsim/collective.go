@@ -29,6 +29,9 @@ Tasks (topology.kind: hypercube):
                 (1 ≤ K ≤ L ≤ d; h = max(L, Σ C(d,i)·i/d) slots)
   snb           single-node broadcast from --set task.root=R (default 0; d slots)
   mnb           multinode broadcast (⌈(N−1)/d⌉ slots)
+  pmnb          partial multinode broadcast 𝒜_0 of --set task.m=M active nodes
+                (drawn from run.seed; default N/2): packing d + broadcast Σ⌈M/2^k⌉
+  packing       the packing phase alone: active packets to their ranks in d slots
 
 Example:
   flitsim collective --task te --set topology.kind=hypercube --set topology.d=6
@@ -104,6 +107,9 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	fmt.Fprintf(tw, "packets\t%d (%d transmissions)\n", r.Packets, r.Transmissions)
 	fmt.Fprintf(tw, "link utilisation\t%.4f\n", r.LinkUtilisation)
 	fmt.Fprintf(tw, "delivered\t%v (%d deliveries; missing %d, duplicates %d, stray %d)\n", r.Delivered, r.Deliveries, r.Missing, r.Duplicates, r.Stray)
+	if r.MaxAtNode > 0 {
+		fmt.Fprintf(tw, "packing\tat most %d packet(s) at a node after any slot (1: node-disjoint paths)\n", r.MaxAtNode)
+	}
 	if r.Reading != "" {
 		fmt.Fprintf(tw, "schedule\t%s\n", r.Reading)
 	}

@@ -53,6 +53,9 @@ type Result struct {
 	Duplicates      int64   `json:"duplicates"`
 	Stray           int64   `json:"stray"`
 	Reading         string  `json:"reading,omitempty"`
+	// MaxAtNode (packing, pmnb): the most packets a node held after a
+	// packing slot in which it received one (1: node-disjoint paths).
+	MaxAtNode int `json:"max_packets_at_a_node,omitempty"`
 }
 
 // MaxD is the largest hypercube a collective runs on (TE on the 12-cube
@@ -60,11 +63,12 @@ type Result struct {
 const MaxD = 12
 
 // Tasks are the task names Run accepts.
-var Tasks = []string{"snb", "mnb", "te", "kl-exchange"}
+var Tasks = []string{"snb", "mnb", "te", "kl-exchange", "pmnb", "packing"}
 
 // taskKeys are the task.* keys each task reads.
 var taskKeys = map[string][]string{
 	"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
+	"pmnb": {"task.m"}, "packing": {"task.m"},
 }
 
 // Run carries out task on the topology spec (a hypercube) with the given
@@ -89,7 +93,7 @@ func Run(spec topology.Spec, task string, params map[string]string, seed uint64)
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective (a node keeps a slot per other node)", MaxD)
 	}
 	return runOn(spec, task, seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
-		return setup(k, c, task, params, ck, px, r)
+		return setup(k, c, task, params, seed, ck, px, r)
 	})
 }
 
@@ -137,6 +141,9 @@ func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kerne
 	if err := drive(k, r, px.limit); err != nil {
 		return nil, err
 	}
+	if px.after != nil {
+		px.after(r)
+	}
 	r.Missing, r.Duplicates, r.Stray, r.Deliveries = ck.tally()
 	r.Delivered = r.Missing == 0 && r.Duplicates == 0 && r.Stray == 0
 	if r.Slots > 0 {
@@ -170,6 +177,7 @@ func drive(k *kernel.Kernel, r *Result, limit int64) error {
 type proxy struct {
 	kernel.SlotScheduler
 	limit int64
+	after func(*Result) // reports the schedule's own measures
 }
 
 // intParam is task.* key's integer value in [lo, hi], or def when unset.

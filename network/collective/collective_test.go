@@ -2,6 +2,7 @@ package collective
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,7 +58,7 @@ func TestKLExchange(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return string(rune('0' + i)) }
+func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestBadInput(t *testing.T) {
 	for _, c := range []struct {
@@ -120,4 +121,31 @@ func TestRefusesConflict(t *testing.T) {
 		t.Fatalf("a refused slot moved packets: %d hops", k.FlitHops)
 	}
 	t.Log(err)
+}
+
+// PMNB 𝒜_0 (no splitting, t_p = 0) takes exactly d + Σ⌈M/2^k⌉ (digest
+// 000a §7.3's 𝒜_0 column), within Lemma 5's M(N−1)/N + 2d; its packing
+// keeps the paths node-disjoint.
+func TestPMNB(t *testing.T) {
+	for _, c := range []struct{ d, m, want int }{{3, 1, 6}, {3, 4, 7}, {3, 8, 10}, {4, 5, 11}, {4, 16, 19}, {5, 16, 21}, {5, 32, 36}, {8, 16, 27}, {8, 100, 111}, {8, 256, 263}} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			r, err := Run(topology.Spec{Kind: "hypercube", D: c.d}, "pmnb", map[string]string{"task.m": itoa(c.m)}, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Delivered || r.Slots != int64(c.want) || *r.Formula != float64(c.want) || float64(r.Slots) > *r.UpperBound || r.Slots < r.LowerBound || r.MaxAtNode > 1 {
+				t.Errorf("pmnb d=%d M=%d seed %d: %d slots (formula %g, bounds %d..%g), delivered %v, %d at a node; want %d",
+					c.d, c.m, seed, r.Slots, *r.Formula, r.LowerBound, *r.UpperBound, r.Delivered, r.MaxAtNode, c.want)
+			}
+		}
+	}
+	for m := 1; m <= 64; m += 7 {
+		r, err := Run(topology.Spec{Kind: "hypercube", D: 6}, "packing", map[string]string{"task.m": itoa(m)}, uint64(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Delivered || r.Slots > 6 || r.MaxAtNode > 1 {
+			t.Errorf("packing d=6 M=%d: %d slots, delivered %v, %d at a node", m, r.Slots, r.Delivered, r.MaxAtNode)
+		}
+	}
 }

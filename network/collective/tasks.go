@@ -10,7 +10,7 @@ import (
 )
 
 // setup loads task's packets, sets its schedule and the seed's figures.
-func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, ck *checker, px *proxy, r *Result) error {
+func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, seed uint64, ck *checker, px *proxy, r *Result) error {
 	n, d := c.n, c.d
 	switch task {
 	case "te", "kl-exchange":
@@ -56,6 +56,31 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, ck 
 		r.Formula, r.FormulaText = &f, "d (SNB takes the diameter, §1.2)"
 		r.LowerBound, r.LowerText = int64(d), "d: the diameter (and the holders at most double per slot)"
 		r.Reading = "binomial tree: in slot t every holder sends over dimension t"
+	case "pmnb", "packing":
+		m, err := intParam(params, "task.m", n/2, 1, n)
+		if err != nil {
+			return err
+		}
+		r.Params = []string{fmt.Sprintf("task.m=%d", m)}
+		s := newPmnbSched(c, m, task == "pmnb", seed, ck)
+		s.load(k)
+		f := float64(s.formula())
+		px.SlotScheduler, px.limit = s, int64(f)+1
+		px.after = func(r *Result) { r.MaxAtNode = s.maxHeld }
+		r.Packets = int64(m)
+		r.Formula = &f
+		if task == "packing" {
+			r.FormulaText = "d (packing: node-disjoint greedy paths in ascending dimensions, §3.6.1)"
+			r.LowerBound, r.LowerText = 0, "none (a packet may already sit at its rank)"
+			r.Reading = "active nodes drawn from run.seed; ranks known in advance"
+			return nil
+		}
+		r.FormulaText = "d + Σ_{k=1..d} ⌈M/2^k⌉ (𝒜_0 exact with t_p = 0: packing d, broadcast Σ⌈M/2^k⌉; digest 000a §7.1 item 7, §7.3)"
+		u := float64(m*(n-1))/float64(n) + float64(2*d)
+		r.UpperBound, r.UpperText = &u, "M(N−1)/N + 2d (Lemma 5, t_p = 0)"
+		r.LowerBound = int64(max(d, ceilDiv(m-1, d)))
+		r.LowerText = "max(d, ⌈(M−1)/d⌉) (Eq. 3.11 without splitting)"
+		r.Reading = "𝒜_0 single class, no splitting; active nodes drawn from run.seed; ranks known in advance (t_p = 0: the prefix phase is not modelled); broadcast subphases of ⌈M/2^{d−l+1}⌉ slots, FIFO"
 	case "mnb":
 		steps := mnbSteps(d)
 		s := newBcastSched(c, steps, ck)

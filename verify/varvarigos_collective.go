@@ -149,4 +149,58 @@ func init() {
 			return fmt.Sprintf("%d tasks, slots = h in all", runs), true, nil
 		},
 	})
+	Register(Claim{
+		ID:     "varvarigos-pmnb-broadcast",
+		Source: "Varvarigos 1992 §3.6.2 Lemma 4 (digest 000a §7.1 item 7, §7.3)",
+		Claim: "hypercube PMNB 𝒜_0 (no splitting, ranks known: t_p = 0): broadcast phase exactly Σ_{k=1}^{d}⌈M/2^k⌉ after d packing slots, " +
+			"within Lemma 5's M(N−1)/N + 2d, never below max(d, ⌈(M−1)/d⌉); random active sets, 3 seeds each",
+		Published: "d=4 M=5: 7; d=5 M=7: 9; d=8 M=100: 103; d=8 M=256: 255; d=10 M=1024: 1023 (M = N: N−1)",
+		Tolerance: "exact; every node receives every packet once",
+		Measure: func() (string, bool, error) {
+			var parts []string
+			ok := true
+			for _, c := range []struct{ d, m, phase int }{{4, 5, 7}, {5, 7, 9}, {8, 100, 103}, {8, 256, 255}, {10, 1024, 1023}} {
+				for seed := uint64(1); seed <= 3; seed++ {
+					r, err := collective.Run(topology.Spec{Kind: "hypercube", D: c.d}, "pmnb", map[string]string{"task.m": fmt.Sprint(c.m)}, seed)
+					if err != nil {
+						return "", false, err
+					}
+					if !r.Delivered {
+						return "", false, fmt.Errorf("pmnb d=%d M=%d: %w", c.d, c.m, ErrShortfall)
+					}
+					phase := r.Slots - int64(c.d)
+					ok = ok && phase == int64(c.phase) && float64(r.Slots) <= *r.UpperBound && r.Slots >= r.LowerBound
+					if seed == 1 {
+						parts = append(parts, fmt.Sprintf("d=%d M=%d: %d (total %d)", c.d, c.m, phase, r.Slots))
+					}
+				}
+			}
+			return strings.Join(parts, "; "), ok, nil
+		},
+	})
+	Register(Claim{
+		ID:        "varvarigos-packing",
+		Source:    "Varvarigos 1992 §3.6.1 (digest 000a §5.11.1, §7.1 item 6)",
+		Claim:     "hypercube packing of M active packets to their ranks in d slots on node-disjoint paths (d = 8, M = 1..256, random sets)",
+		Published: "d = 8 slots, node-disjoint",
+		Tolerance: "≤ d slots (= d when a packet crosses dimension d−1), at most one packet at a node after any slot",
+		Measure: func() (string, bool, error) {
+			ok, most, full := true, 0, 0
+			for m := 1; m <= 256; m += 15 {
+				r, err := collective.Run(topology.Spec{Kind: "hypercube", D: 8}, "packing", map[string]string{"task.m": fmt.Sprint(m)}, uint64(m))
+				if err != nil {
+					return "", false, err
+				}
+				if !r.Delivered {
+					return "", false, fmt.Errorf("packing M=%d: %w", m, ErrShortfall)
+				}
+				ok = ok && r.Slots <= 8 && r.MaxAtNode <= 1
+				most = max(most, int(r.Slots))
+				if r.Slots == 8 {
+					full++
+				}
+			}
+			return fmt.Sprintf("at most %d slots over 18 sets (%d took all 8), node-disjoint: %v", most, full, ok), ok, nil
+		},
+	})
 }

@@ -36,10 +36,10 @@ func collSweep(task string, lo, hi int, want func(d int) int64) (string, bool, e
 		if err != nil {
 			return "", false, err
 		}
-		parts = append(parts, fmt.Sprintf("d=%d: %d", d, r.Slots))
-		ok = ok && r.Slots == want(d) && r.Slots >= r.LowerBound
+		parts = append(parts, fmt.Sprintf("d=%d: %g", d, r.Slots))
+		ok = ok && r.Slots == float64(want(d)) && r.Slots >= float64(r.LowerBound)
 		if r.UpperBound != nil {
-			ok = ok && float64(r.Slots) <= *r.UpperBound
+			ok = ok && r.Slots <= *r.UpperBound
 		}
 	}
 	return strings.Join(parts, ", "), ok, nil
@@ -72,8 +72,8 @@ func init() {
 				if err != nil {
 					return "", false, err
 				}
-				parts = append(parts, fmt.Sprintf("d=%d (%d,%d) %d", c.d, c.k, c.l, r.Slots))
-				ok = ok && r.Slots == int64(c.h) && r.Slots >= r.LowerBound
+				parts = append(parts, fmt.Sprintf("d=%d (%d,%d) %g", c.d, c.k, c.l, r.Slots))
+				ok = ok && r.Slots == float64(c.h) && r.Slots >= float64(r.LowerBound)
 			}
 			return strings.Join(parts, "; "), ok, nil
 		},
@@ -93,9 +93,9 @@ func init() {
 					if err != nil {
 						return "", false, err
 					}
-					ok = ok && r.Slots == int64(d) && r.Deliveries == int64(1<<d-1)
+					ok = ok && r.Slots == float64(d) && r.Deliveries == int64(1<<d-1)
 					if root == 0 {
-						parts = append(parts, fmt.Sprintf("d=%d: %d", d, r.Slots))
+						parts = append(parts, fmt.Sprintf("d=%d: %g", d, r.Slots))
 					}
 				}
 			}
@@ -140,8 +140,8 @@ func init() {
 					if !r.Delivered {
 						return "", false, fmt.Errorf("isotropic task on the %d-cube: %w", d, ErrShortfall)
 					}
-					if r.Slots != r.LowerBound {
-						return fmt.Sprintf("d=%d, %d rows: %d slots, h = %d", d, len(tags), r.Slots, r.LowerBound), false, nil
+					if r.Slots != float64(r.LowerBound) {
+						return fmt.Sprintf("d=%d, %d rows: %g slots, h = %d", d, len(tags), r.Slots, r.LowerBound), false, nil
 					}
 					runs++
 				}
@@ -168,10 +168,10 @@ func init() {
 					if !r.Delivered {
 						return "", false, fmt.Errorf("pmnb d=%d M=%d: %w", c.d, c.m, ErrShortfall)
 					}
-					phase := r.Slots - int64(c.d)
-					ok = ok && phase == int64(c.phase) && float64(r.Slots) <= *r.UpperBound && r.Slots >= r.LowerBound
+					phase := r.Slots - float64(c.d)
+					ok = ok && phase == float64(c.phase) && r.Slots <= *r.UpperBound && r.Slots >= float64(r.LowerBound)
 					if seed == 1 {
-						parts = append(parts, fmt.Sprintf("d=%d M=%d: %d (total %d)", c.d, c.m, phase, r.Slots))
+						parts = append(parts, fmt.Sprintf("d=%d M=%d: %g (total %g)", c.d, c.m, phase, r.Slots))
 					}
 				}
 			}

@@ -94,7 +94,7 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\t%s\n", strings.TrimSpace(r.Task+" "+strings.Join(r.Params, " ")))
 	fmt.Fprintf(tw, "network\t%s, d = %d, N = %d, %d directed links\n", r.Topology, r.D, r.Nodes, r.Links)
-	fmt.Fprintf(tw, "slots\t%d\n", r.Slots)
+	fmt.Fprintf(tw, "slots\t%s\n", num(r.Slots))
 	if r.Formula != nil {
 		fmt.Fprintf(tw, "formula\t%s = %s\n", num(*r.Formula), r.FormulaText)
 	} else {

@@ -33,7 +33,7 @@ type Result struct {
 	Nodes       int      `json:"nodes"`
 	D           int      `json:"d"`
 	Params      []string `json:"params,omitempty"`
-	Slots       int64    `json:"slots"`
+	Slots       float64  `json:"slots"` // completion time in slots (a fraction when packets are split)
 	MiniSlots   *int64   `json:"mini_slots,omitempty"`
 	Formula     *float64 `json:"formula"`
 	FormulaText string   `json:"formula_text"`
@@ -147,7 +147,7 @@ func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kerne
 	r.Missing, r.Duplicates, r.Stray, r.Deliveries = ck.tally()
 	r.Delivered = r.Missing == 0 && r.Duplicates == 0 && r.Stray == 0
 	if r.Slots > 0 {
-		r.LinkUtilisation = float64(r.Transmissions) / float64(int64(r.Links)*r.Slots)
+		r.LinkUtilisation = float64(r.Transmissions) / (float64(r.Links) * float64(len(r.PerSlot)))
 	}
 	return r, nil
 }
@@ -166,7 +166,7 @@ func drive(k *kernel.Kernel, r *Result, limit int64) error {
 		r.PerSlot = append(r.PerSlot, k.FlitHops-before)
 		r.Transmissions += k.FlitHops - before
 	}
-	r.Slots = k.Now()
+	r.Slots = float64(k.Now())
 	if v := k.Violations; v.Total() > 0 {
 		return fmt.Errorf("collective %s: the router counted violations %+v", r.Task, v)
 	}

@@ -22,8 +22,8 @@ func run(t *testing.T, d int, task string, params map[string]string) *Result {
 	if !r.Delivered || r.Deliveries == 0 {
 		t.Fatalf("%s d=%d: not delivered (missing %d, duplicates %d, stray %d)", task, d, r.Missing, r.Duplicates, r.Stray)
 	}
-	if r.Slots < r.LowerBound {
-		t.Fatalf("%s d=%d: %d slots beat the lower bound %d", task, d, r.Slots, r.LowerBound)
+	if r.Slots < float64(r.LowerBound) {
+		t.Fatalf("%s d=%d: %g slots beat the lower bound %d", task, d, r.Slots, r.LowerBound)
 	}
 	return r
 }
@@ -33,15 +33,15 @@ func run(t *testing.T, d int, task string, params map[string]string) *Result {
 func TestHypercubeExact(t *testing.T) {
 	for d := 2; d <= 8; d++ {
 		n := 1 << d
-		if r := run(t, d, "te", nil); r.Slots != int64(n/2) || r.LowerBound != int64(n/2) || r.LinkUtilisation != 1 || r.Deliveries != int64(n*(n-1)) {
-			t.Errorf("te d=%d: %d slots (lower bound %d, utilisation %g, %d deliveries), want N/2 = %d", d, r.Slots, r.LowerBound, r.LinkUtilisation, r.Deliveries, n/2)
+		if r := run(t, d, "te", nil); r.Slots != float64(n/2) || r.LowerBound != int64(n/2) || r.LinkUtilisation != 1 || r.Deliveries != int64(n*(n-1)) {
+			t.Errorf("te d=%d: %g slots (lower bound %d, utilisation %g, %d deliveries), want N/2 = %d", d, r.Slots, r.LowerBound, r.LinkUtilisation, r.Deliveries, n/2)
 		}
-		if r := run(t, d, "snb", map[string]string{"task.root": "1"}); r.Slots != int64(d) || r.Deliveries != int64(n-1) {
-			t.Errorf("snb d=%d: %d slots, %d deliveries, want d", d, r.Slots, r.Deliveries)
+		if r := run(t, d, "snb", map[string]string{"task.root": "1"}); r.Slots != float64(d) || r.Deliveries != int64(n-1) {
+			t.Errorf("snb d=%d: %g slots, %d deliveries, want d", d, r.Slots, r.Deliveries)
 		}
 		r := run(t, d, "mnb", nil)
-		if want := int64((n - 1 + d - 1) / d); r.Slots != want || r.Slots > int64(*r.UpperBound) || r.Deliveries != int64(n*(n-1)) {
-			t.Errorf("mnb d=%d: %d slots, want ⌈(N−1)/d⌉ = %d (upper bound %g)", d, r.Slots, want, *r.UpperBound)
+		if want := int64((n - 1 + d - 1) / d); r.Slots != float64(want) || r.Slots > *r.UpperBound || r.Deliveries != int64(n*(n-1)) {
+			t.Errorf("mnb d=%d: %g slots, want ⌈(N−1)/d⌉ = %d (upper bound %g)", d, r.Slots, want, *r.UpperBound)
 		}
 	}
 }
@@ -52,8 +52,8 @@ func TestKLExchange(t *testing.T) {
 		{4, 1, 1, 1}, {4, 1, 2, 4}, {4, 2, 2, 3}, {4, 2, 4, 7}, {5, 2, 3, 10}, {6, 3, 3, 10}, {6, 1, 6, 32}, {8, 1, 2, 8},
 	} {
 		r := run(t, c.d, "kl-exchange", map[string]string{"task.k": itoa(c.k), "task.l": itoa(c.l)})
-		if r.Slots != int64(c.h) || *r.Formula != float64(c.h) {
-			t.Errorf("kl-exchange d=%d (%d,%d): %d slots, formula %g, want %d", c.d, c.k, c.l, r.Slots, *r.Formula, c.h)
+		if r.Slots != float64(c.h) || *r.Formula != float64(c.h) {
+			t.Errorf("kl-exchange d=%d (%d,%d): %g slots, formula %g, want %d", c.d, c.k, c.l, r.Slots, *r.Formula, c.h)
 		}
 	}
 }
@@ -133,8 +133,8 @@ func TestPMNB(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !r.Delivered || r.Slots != int64(c.want) || *r.Formula != float64(c.want) || float64(r.Slots) > *r.UpperBound || r.Slots < r.LowerBound || r.MaxAtNode > 1 {
-				t.Errorf("pmnb d=%d M=%d seed %d: %d slots (formula %g, bounds %d..%g), delivered %v, %d at a node; want %d",
+			if !r.Delivered || r.Slots != float64(c.want) || *r.Formula != float64(c.want) || r.Slots > *r.UpperBound || r.Slots < float64(r.LowerBound) || r.MaxAtNode > 1 {
+				t.Errorf("pmnb d=%d M=%d seed %d: %g slots (formula %g, bounds %d..%g), delivered %v, %d at a node; want %d",
 					c.d, c.m, seed, r.Slots, *r.Formula, r.LowerBound, *r.UpperBound, r.Delivered, r.MaxAtNode, c.want)
 			}
 		}
@@ -145,7 +145,7 @@ func TestPMNB(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !r.Delivered || r.Slots > 6 || r.MaxAtNode > 1 {
-			t.Errorf("packing d=6 M=%d: %d slots, delivered %v, %d at a node", m, r.Slots, r.Delivered, r.MaxAtNode)
+			t.Errorf("packing d=6 M=%d: %g slots, delivered %v, %d at a node", m, r.Slots, r.Delivered, r.MaxAtNode)
 		}
 	}
 }

@@ -141,7 +141,7 @@ func init() {
 						return "", false, fmt.Errorf("isotropic task on the %d-cube: %w", d, ErrShortfall)
 					}
 					if r.Slots != float64(r.LowerBound) {
-						return fmt.Sprintf("d=%d, %d rows: %g slots, h = %d", d, len(tags), r.Slots, r.LowerBound), false, nil
+						return fmt.Sprintf("d=%d, %d rows: %g slots, h = %g", d, len(tags), r.Slots, r.LowerBound), false, nil
 					}
 					runs++
 				}
@@ -201,6 +201,31 @@ func init() {
 				}
 			}
 			return fmt.Sprintf("at most %d slots over 18 sets (%d took all 8), node-disjoint: %v", most, full, ok), ok, nil
+		},
+	})
+	Register(Claim{
+		ID:        "varvarigos-wmnb",
+		Source:    "Varvarigos 1992 §3.8 (digest 000a §5.13, §8 item 16)",
+		Claim:     "window MNB among M = 2^m nodes using all links of the d-cube, packets split into d mini-packets: M+1 mini-slots, (M+1)/d time (all 1 ≤ m < d ≤ 8)",
+		Published: "(M+1)/d; d=8, m=4: 17/8 = 2.125 (lower bound 15/8)",
+		Tolerance: "exact; every window node receives every class of every packet once",
+		Measure: func() (string, bool, error) {
+			ok, runs, ex := true, 0, ""
+			for d := 2; d <= 8; d++ {
+				for m := 1; m < d; m++ {
+					r, err := collRun(d, "wmnb", map[string]string{"task.m": fmt.Sprint(m)})
+					if err != nil {
+						return "", false, err
+					}
+					mm := int64(1) << m
+					ok = ok && r.MiniSlots != nil && *r.MiniSlots == mm+1 && r.Slots >= r.LowerBound
+					runs++
+					if d == 8 && m == 4 && r.MiniSlots != nil {
+						ex = fmt.Sprintf("d=8, m=4: %d mini-slots = %g", *r.MiniSlots, r.Slots)
+					}
+				}
+			}
+			return fmt.Sprintf("%s; M+1 in all %d cases: %v", ex, runs, ok), ok, nil
 		},
 	})
 }

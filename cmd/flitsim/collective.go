@@ -32,6 +32,9 @@ Tasks (topology.kind: hypercube):
   pmnb          partial multinode broadcast 𝒜_0 of --set task.m=M active nodes
                 (drawn from run.seed; default N/2): packing d + broadcast Σ⌈M/2^k⌉
   packing       the packing phase alone: active packets to their ranks in d slots
+  wmnb          window MNB among the 2^m nodes with the d−m high bits 0
+                (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
+                M+1 mini-slots
 
 Example:
   flitsim collective --task te --set topology.kind=hypercube --set topology.d=6
@@ -94,7 +97,11 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\t%s\n", strings.TrimSpace(r.Task+" "+strings.Join(r.Params, " ")))
 	fmt.Fprintf(tw, "network\t%s, d = %d, N = %d, %d directed links\n", r.Topology, r.D, r.Nodes, r.Links)
-	fmt.Fprintf(tw, "slots\t%s\n", num(r.Slots))
+	if r.MiniSlots != nil {
+		fmt.Fprintf(tw, "slots\t%s (%d mini-slots of 1/%d)\n", num(r.Slots), *r.MiniSlots, r.D)
+	} else {
+		fmt.Fprintf(tw, "slots\t%s\n", num(r.Slots))
+	}
 	if r.Formula != nil {
 		fmt.Fprintf(tw, "formula\t%s = %s\n", num(*r.Formula), r.FormulaText)
 	} else {
@@ -103,7 +110,7 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	if r.UpperBound != nil {
 		fmt.Fprintf(tw, "upper bound\t%s = %s\n", num(*r.UpperBound), r.UpperText)
 	}
-	fmt.Fprintf(tw, "lower bound\t%d = %s\n", r.LowerBound, r.LowerText)
+	fmt.Fprintf(tw, "lower bound\t%s = %s\n", num(r.LowerBound), r.LowerText)
 	fmt.Fprintf(tw, "packets\t%d (%d transmissions)\n", r.Packets, r.Transmissions)
 	fmt.Fprintf(tw, "link utilisation\t%.4f\n", r.LinkUtilisation)
 	fmt.Fprintf(tw, "delivered\t%v (%d deliveries; missing %d, duplicates %d, stray %d)\n", r.Delivered, r.Deliveries, r.Missing, r.Duplicates, r.Stray)

@@ -141,7 +141,7 @@ Usage:
   flitsim distances [flags]    diameter, mean internode distance and distance histogram
                                of the network (BFS) and of its routes
   flitsim collective --task T  run a collective task (te, kl-exchange, snb, mnb,
-                               pmnb, packing) as a schedule on the packet router:
+                               pmnb, packing, wmnb) as a schedule on the packet router:
                                slots, the seed's formula, bounds, link usage
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary

@@ -23,7 +23,7 @@ func run(t *testing.T, d int, task string, params map[string]string) *Result {
 		t.Fatalf("%s d=%d: not delivered (missing %d, duplicates %d, stray %d)", task, d, r.Missing, r.Duplicates, r.Stray)
 	}
 	if r.Slots < float64(r.LowerBound) {
-		t.Fatalf("%s d=%d: %g slots beat the lower bound %d", task, d, r.Slots, r.LowerBound)
+		t.Fatalf("%s d=%d: %g slots beat the lower bound %g", task, d, r.Slots, r.LowerBound)
 	}
 	return r
 }
@@ -33,8 +33,8 @@ func run(t *testing.T, d int, task string, params map[string]string) *Result {
 func TestHypercubeExact(t *testing.T) {
 	for d := 2; d <= 8; d++ {
 		n := 1 << d
-		if r := run(t, d, "te", nil); r.Slots != float64(n/2) || r.LowerBound != int64(n/2) || r.LinkUtilisation != 1 || r.Deliveries != int64(n*(n-1)) {
-			t.Errorf("te d=%d: %g slots (lower bound %d, utilisation %g, %d deliveries), want N/2 = %d", d, r.Slots, r.LowerBound, r.LinkUtilisation, r.Deliveries, n/2)
+		if r := run(t, d, "te", nil); r.Slots != float64(n/2) || r.LowerBound != float64(n/2) || r.LinkUtilisation != 1 || r.Deliveries != int64(n*(n-1)) {
+			t.Errorf("te d=%d: %g slots (lower bound %g, utilisation %g, %d deliveries), want N/2 = %d", d, r.Slots, r.LowerBound, r.LinkUtilisation, r.Deliveries, n/2)
 		}
 		if r := run(t, d, "snb", map[string]string{"task.root": "1"}); r.Slots != float64(d) || r.Deliveries != int64(n-1) {
 			t.Errorf("snb d=%d: %g slots, %d deliveries, want d", d, r.Slots, r.Deliveries)
@@ -134,7 +134,7 @@ func TestPMNB(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !r.Delivered || r.Slots != float64(c.want) || *r.Formula != float64(c.want) || r.Slots > *r.UpperBound || r.Slots < float64(r.LowerBound) || r.MaxAtNode > 1 {
-				t.Errorf("pmnb d=%d M=%d seed %d: %g slots (formula %g, bounds %d..%g), delivered %v, %d at a node; want %d",
+				t.Errorf("pmnb d=%d M=%d seed %d: %g slots (formula %g, bounds %g..%g), delivered %v, %d at a node; want %d",
 					c.d, c.m, seed, r.Slots, *r.Formula, r.LowerBound, *r.UpperBound, r.Delivered, r.MaxAtNode, c.want)
 			}
 		}
@@ -146,6 +146,20 @@ func TestPMNB(t *testing.T) {
 		}
 		if !r.Delivered || r.Slots > 6 || r.MaxAtNode > 1 {
 			t.Errorf("packing d=6 M=%d: %g slots, delivered %v, %d at a node", m, r.Slots, r.Delivered, r.MaxAtNode)
+		}
+	}
+}
+
+// WMNB with packets split into d mini-packets takes exactly M+1 mini-slots
+// for every 1 ≤ m < d ≤ 8 (digest 000a §5.13), (M+1)/d slots.
+func TestWMNB(t *testing.T) {
+	for d := 2; d <= 8; d++ {
+		for m := 1; m < d; m++ {
+			r := run(t, d, "wmnb", map[string]string{"task.m": itoa(m)})
+			mm := int64(1) << m
+			if r.MiniSlots == nil || *r.MiniSlots != mm+1 || r.Slots != float64(mm+1)/float64(d) || r.Deliveries != (mm-1)*mm*int64(d) {
+				t.Errorf("wmnb d=%d m=%d: %g slots, mini-slots %v, %d deliveries; want %d mini-slots", d, m, r.Slots, r.MiniSlots, r.Deliveries, mm+1)
+			}
 		}
 	}
 }

@@ -54,7 +54,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		r.Packets = 1
 		f := float64(d)
 		r.Formula, r.FormulaText = &f, "d (SNB takes the diameter, §1.2)"
-		r.LowerBound, r.LowerText = int64(d), "d: the diameter (and the holders at most double per slot)"
+		r.LowerBound, r.LowerText = float64(d), "d: the diameter (and the holders at most double per slot)"
 		r.Reading = "binomial tree: in slot t every holder sends over dimension t"
 	case "pmnb", "packing":
 		m, err := intParam(params, "task.m", n/2, 1, n)
@@ -78,9 +78,28 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		r.FormulaText = "d + Σ_{k=1..d} ⌈M/2^k⌉ (𝒜_0 exact with t_p = 0: packing d, broadcast Σ⌈M/2^k⌉; digest 000a §7.1 item 7, §7.3)"
 		u := float64(m*(n-1))/float64(n) + float64(2*d)
 		r.UpperBound, r.UpperText = &u, "M(N−1)/N + 2d (Lemma 5, t_p = 0)"
-		r.LowerBound = int64(max(d, ceilDiv(m-1, d)))
+		r.LowerBound = float64(max(d, ceilDiv(m-1, d)))
 		r.LowerText = "max(d, ⌈(M−1)/d⌉) (Eq. 3.11 without splitting)"
 		r.Reading = "𝒜_0 single class, no splitting; active nodes drawn from run.seed; ranks known in advance (t_p = 0: the prefix phase is not modelled); broadcast subphases of ⌈M/2^{d−l+1}⌉ slots, FIFO"
+	case "wmnb":
+		if d < 2 {
+			return inputerr.New("topology.d", d, "at least 2 for wmnb (a window 1 ≤ m < d)")
+		}
+		m, err := intParam(params, "task.m", max(1, d/2), 1, d-1)
+		if err != nil {
+			return err
+		}
+		mm := 1 << m
+		r.Params = []string{fmt.Sprintf("task.m=%d", m)}
+		*ck = *newCheckerCols(n, mm*d)
+		s := newWmnbSched(c, m, ck)
+		s.load(k)
+		px.SlotScheduler, px.limit, px.split = s, int64(mm)+2, int64(d)
+		r.Packets = int64(mm * d)
+		f := float64(mm+1) / float64(d)
+		r.Formula, r.FormulaText = &f, "(M+1)/d: M+1 mini-slots (§3.8)"
+		r.LowerBound, r.LowerText = float64(mm-1)/float64(d), "(M−1)/d (§3.8: a node of the window receives M−1 packets over d links)"
+		r.Reading = "each packet split into d mini-packets (classes); the router runs one slot per mini-slot; packets counts mini-packets; deliveries are per (node, packet, class)"
 	case "mnb":
 		steps := mnbSteps(d)
 		s := newBcastSched(c, steps, ck)
@@ -95,7 +114,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		r.Formula, r.FormulaText = &f, "⌈(N−1)/d⌉ (optimal MNB of [BOS91], quoted in §3.6)"
 		u := float64(ceilDiv(n, d) + 2*d - 1)
 		r.UpperBound, r.UpperText = &u, "⌈N/d⌉ + 2d − 1 (Algorithm III with M = N, §3.6.3)"
-		r.LowerBound = int64(max(d, ceilDiv(n-1, d)))
+		r.LowerBound = float64(max(d, ceilDiv(n-1, d)))
 		r.LowerText = "max(d, ⌈(N−1)/d⌉): the diameter; N−1 packets enter a node over d links"
 		r.Reading = "the [BOS91] algorithm is not in the seed (digest 000a §10.6): a symmetric spanning-tree schedule, one tree edge per dimension per slot, grown by matching dimensions to new offsets"
 	}
@@ -110,7 +129,7 @@ func setupRows(k *kernel.Kernel, c *cube, tags []uint32, ck *checker, px *proxy,
 	px.SlotScheduler, px.limit = s, int64(len(s.steps))+1
 	r.Packets = int64(c.n * len(tags))
 	h, _ := critical(tags, c.d)
-	r.LowerBound, r.LowerText = int64(h), "Theorem 1: critical sum of the task matrix (largest row or column sum)"
+	r.LowerBound, r.LowerText = float64(h), "Theorem 1: critical sum of the task matrix (largest row or column sum)"
 	r.Reading = "symmetric OCTR schedule: every node applies the same switching matrix to its row slots (digest 000a §4.3, §10.5)"
 }
 

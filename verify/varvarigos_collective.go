@@ -228,4 +228,27 @@ func init() {
 			return fmt.Sprintf("%s; M+1 in all %d cases: %v", ex, runs, ok), ok, nil
 		},
 	})
+	Register(Claim{
+		ID:        "varvarigos-pmnb-ii",
+		Source:    "Varvarigos 1992 §3.6.2 Theorem 8 (digest 000a §5.11.2, §7.3 II column)",
+		Claim:     "hypercube PMNB Algorithm II (packets split into d mini-packets, class c on labels rotated by c; t_p = 0): exactly 1 + Σ⌈M/2^k⌉/d, within (M/d)(N−1)/N + 2",
+		Published: "d=4 M=5: 2.75; d=8 M=100: 13.875; d=8 M=256: 32.875; d=10 M=1024: 103.3",
+		Tolerance: "exact (±1e-9); delivered exactly once per class",
+		Measure: func() (string, bool, error) {
+			var parts []string
+			ok := true
+			for _, c := range []struct {
+				d, m int
+				want float64
+			}{{4, 5, 2.75}, {8, 100, 13.875}, {8, 256, 32.875}, {10, 1024, 103.3}} {
+				r, err := collRun(c.d, "pmnb", map[string]string{"task.m": fmt.Sprint(c.m), "task.algorithm": "ii"})
+				if err != nil {
+					return "", false, err
+				}
+				parts = append(parts, fmt.Sprintf("d=%d M=%d: %g", c.d, c.m, r.Slots))
+				ok = ok && near(r.Slots, c.want) && r.Slots <= *r.UpperBound && r.Slots >= r.LowerBound
+			}
+			return strings.Join(parts, "; "), ok, nil
+		},
+	})
 }

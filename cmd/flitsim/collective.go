@@ -30,7 +30,8 @@ Tasks (topology.kind: hypercube):
   snb           single-node broadcast from --set task.root=R (default 0; d slots)
   mnb           multinode broadcast (⌈(N−1)/d⌉ slots)
   pmnb          partial multinode broadcast 𝒜_0 of --set task.m=M active nodes
-                (drawn from run.seed; default N/2): packing d + broadcast Σ⌈M/2^k⌉
+                (drawn from run.seed; default N/2): packing d + broadcast Σ⌈M/2^k⌉;
+                --set task.algorithm=ii splits packets (Algorithm II, mini-slots)
   packing       the packing phase alone: active packets to their ranks in d slots
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,

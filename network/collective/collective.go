@@ -68,7 +68,7 @@ var Tasks = []string{"snb", "mnb", "te", "kl-exchange", "pmnb", "packing", "wmnb
 // taskKeys are the task.* keys each task reads.
 var taskKeys = map[string][]string{
 	"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
-	"pmnb": {"task.m"}, "packing": {"task.m"}, "wmnb": {"task.m"},
+	"pmnb": {"task.m", "task.algorithm"}, "packing": {"task.m"}, "wmnb": {"task.m"},
 }
 
 // Run carries out task on the topology spec (a hypercube) with the given

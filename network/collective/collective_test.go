@@ -2,6 +2,7 @@ package collective
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,6 +161,24 @@ func TestWMNB(t *testing.T) {
 			if r.MiniSlots == nil || *r.MiniSlots != mm+1 || r.Slots != float64(mm+1)/float64(d) || r.Deliveries != (mm-1)*mm*int64(d) {
 				t.Errorf("wmnb d=%d m=%d: %g slots, mini-slots %v, %d deliveries; want %d mini-slots", d, m, r.Slots, r.MiniSlots, r.Deliveries, mm+1)
 			}
+		}
+	}
+}
+
+// PMNB Algorithm II (packets split into d mini-packets, class c on labels
+// rotated by c) takes exactly 1 + Σ⌈M/2^k⌉/d (digest 000a §7.3's II
+// column, t_p = 0) with no two classes on one link in a mini-slot.
+func TestPMNBII(t *testing.T) {
+	for _, c := range []struct {
+		d, m int
+		want float64
+	}{{3, 1, 2}, {3, 4, 7.0 / 3}, {4, 5, 2.75}, {4, 16, 4.75}, {5, 16, 4.2}, {8, 16, 3.375}, {8, 100, 13.875}, {8, 256, 32.875}} {
+		r, err := Run(topology.Spec{Kind: "hypercube", D: c.d}, "pmnb", map[string]string{"task.m": itoa(c.m), "task.algorithm": "ii"}, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Delivered || math.Abs(r.Slots-c.want) > 1e-9 || r.Slots > *r.UpperBound || r.Slots < r.LowerBound {
+			t.Errorf("pmnb II d=%d M=%d: %g slots (mini-slots %v), delivered %v; want %g", c.d, c.m, r.Slots, r.MiniSlots, r.Delivered, c.want)
 		}
 	}
 }

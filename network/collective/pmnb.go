@@ -32,10 +32,20 @@ type pmnbSched struct {
 	start     []int64 // per subphase l (1..d): its first slot; start[d+1] the end
 	ck        *checker
 	maxHeld   int // most packets at a node that receives one during the packing
+	// rot is the class of Algorithm II (§3.6.2, digest §5.11.2): 𝒜_rot is
+	// 𝒜_0 on labels rotated by rot bits (ranks by rotated label, packing
+	// step i over dimension (i+rot) mod d, subphase l over (d−l+rot) mod d);
+	// classes is the number of classes a packet is split into (1: 𝒜_0).
+	rot, classes int
 }
 
 func newPmnbSched(c *cube, m int, broadcast bool, seed uint64, ck *checker) *pmnbSched {
-	s := &pmnbSched{c: c, m: m, broadcast: broadcast, ck: ck}
+	return newPmnbClass(c, m, broadcast, seed, ck, 0, 1)
+}
+
+// newPmnbClass is class rot of classes (the same active set for all).
+func newPmnbClass(c *cube, m int, broadcast bool, seed uint64, ck *checker, rot, classes int) *pmnbSched {
+	s := &pmnbSched{c: c, m: m, broadcast: broadcast, ck: ck, rot: rot, classes: classes}
 	s.moving, s.held = make([][]int32, c.n), make([][]int32, c.n)
 	rng := rand.New(rand.NewPCG(seed, 0x706d6e62))
 	active := rng.Perm(c.n)[:m]
@@ -47,9 +57,9 @@ func newPmnbSched(c *cube, m int, broadcast bool, seed uint64, ck *checker) *pmn
 		s.rank[a] = 0
 	}
 	r := 0
-	for v := range s.rank { // (ranks in label order: r_s = active nodes below s)
-		if s.rank[v] == 0 {
-			s.rank[v], r = r, r+1
+	for lv := range s.rank { // (ranks in (rotated) label order: r_s = active nodes below s; rank[s] is the target node)
+		if v := s.rotL(lv); s.rank[v] == 0 {
+			s.rank[v], r = s.rotL(r), r+1
 		}
 	}
 	s.start = make([]int64, c.d+2)
@@ -76,19 +86,19 @@ func (s *pmnbSched) load(k *kernel.Kernel) {
 			continue
 		}
 		wi := k.Enqueue(s.c.term[o], s.c.term[r], 1)
-		k.Pool.Worms[wi].Aux = uint64(o)
+		k.Pool.Worms[wi].Aux = uint64(o*s.classes + s.rot)
 		if r == o {
 			s.held[o] = append(s.held[o], wi)
 		} else {
 			s.moving[o] = append(s.moving[o], wi)
 		}
 		if !s.broadcast {
-			s.ck.expect(r, o)
+			s.ck.expect(r, o*s.classes+s.rot)
 			continue
 		}
 		for v := 0; v < s.c.n; v++ {
 			if v != o || r != o { // (the origin gets its packet back when packing moved it)
-				s.ck.expect(v, o)
+				s.ck.expect(v, o*s.classes+s.rot)
 			}
 		}
 	}
@@ -99,8 +109,8 @@ func (s *pmnbSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 	if slot < int64(d) {
 		keep := s.moving[node][:0]
 		for _, wi := range s.moving[node] {
-			if (int(node)^s.target(wi))>>slot&1 == 1 {
-				out = append(out, kernel.SlotSend{Packet: wi, Port: s.c.port[int(node)*d+int(slot)]})
+			if dim := (int(slot) + s.rot) % d; (int(node)^s.target(wi))>>dim&1 == 1 {
+				out = append(out, kernel.SlotSend{Packet: wi, Port: s.c.port[int(node)*d+dim]})
 			} else {
 				keep = append(keep, wi)
 			}
@@ -120,7 +130,7 @@ func (s *pmnbSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 	}
 	pos := int(slot - s.start[l])
 	if h := s.held[node]; pos < len(h) && s.arrivedAt(h[pos]) <= s.start[l] {
-		out = append(out, kernel.SlotSend{Packet: h[pos], Port: s.c.port[int(node)*d+d-l], Copy: l < d})
+		out = append(out, kernel.SlotSend{Packet: h[pos], Port: s.c.port[int(node)*d+(d-l+s.rot)%d], Copy: l < d})
 	}
 	return out
 }
@@ -144,14 +154,14 @@ func (s *pmnbSched) setArrived(wi int32, at int64) {
 }
 
 func (s *pmnbSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
-	o := int(w.Aux)
+	o, key := int(w.Aux)/s.classes, int(w.Aux)
 	if slot < int64(s.c.d) { // packing: the packet moved on from its last node
 		s.maxHeld = max(s.maxHeld, len(s.moving[node])+len(s.held[node])+1)
 		if s.rank[o] != int(node) {
 			s.moving[node] = append(s.moving[node], wi)
 			return true
 		}
-		s.ck.got(int(node), o, true)
+		s.ck.got(int(node), key, true)
 		if !s.broadcast {
 			return false
 		}
@@ -159,7 +169,7 @@ func (s *pmnbSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int
 		s.setArrived(wi, slot+1)
 		return true
 	}
-	s.ck.got(int(node), o, true)
+	s.ck.got(int(node), key, true)
 	if slot >= s.start[s.c.d] { // (the last subphase: delivered here)
 		w.Dst = int32(s.c.term[node])
 		return false
@@ -167,4 +177,28 @@ func (s *pmnbSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int
 	s.held[node] = append(s.held[node], wi)
 	s.setArrived(wi, slot+1)
 	return true
+}
+
+// rotL moves bit i of x to bit (i+rot) mod d.
+func (s *pmnbSched) rotL(x int) int {
+	d, r := s.c.d, s.rot
+	if r == 0 {
+		return x
+	}
+	return (x<<r | x>>(d-r)) & (s.c.n - 1)
+}
+
+// pmnbSplit is Algorithm II: every packet split into d mini-packets, class
+// c run by 𝒜_c; the classes use different dimensions in every mini-slot.
+type pmnbSplit struct{ cls []*pmnbSched }
+
+func (p *pmnbSplit) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
+	for _, s := range p.cls {
+		out = s.Sends(slot, node, out)
+	}
+	return out
+}
+
+func (p *pmnbSplit) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
+	return p.cls[int(w.Aux)%len(p.cls)].Arrived(slot, node, inPort, w, wi)
 }

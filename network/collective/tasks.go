@@ -62,6 +62,12 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 			return err
 		}
 		r.Params = []string{fmt.Sprintf("task.m=%d", m)}
+		if alg := params["task.algorithm"]; task == "pmnb" && alg != "" && alg != "a0" {
+			if alg != "ii" {
+				return inputerr.New("task.algorithm", alg, "a0 (𝒜_0, no splitting), ii (Algorithm II, split into d mini-packets)")
+			}
+			return setupPmnbII(k, c, m, seed, ck, px, r)
+		}
 		s := newPmnbSched(c, m, task == "pmnb", seed, ck)
 		s.load(k)
 		f := float64(s.formula())
@@ -118,6 +124,35 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		r.LowerText = "max(d, ⌈(N−1)/d⌉): the diameter; N−1 packets enter a node over d links"
 		r.Reading = "the [BOS91] algorithm is not in the seed (digest 000a §10.6): a symmetric spanning-tree schedule, one tree edge per dimension per slot, grown by matching dimensions to new offsets"
 	}
+	return nil
+}
+
+// setupPmnbII loads Algorithm II (§3.6.2, Theorem 8): d classes of
+// mini-packets, class c by 𝒜_c; one router slot per mini-slot.
+func setupPmnbII(k *kernel.Kernel, c *cube, m int, seed uint64, ck *checker, px *proxy, r *Result) error {
+	d, n := c.d, c.n
+	r.Params = append(r.Params, "task.algorithm=ii")
+	*ck = *newCheckerCols(n, n*d)
+	p := &pmnbSplit{}
+	for cl := 0; cl < d; cl++ {
+		s := newPmnbClass(c, m, true, seed, ck, cl, d)
+		s.load(k)
+		p.cls = append(p.cls, s)
+	}
+	ms := p.cls[0].formula()
+	px.SlotScheduler, px.limit, px.split = p, ms+1, int64(d)
+	px.after = func(r *Result) {
+		for _, s := range p.cls {
+			r.MaxAtNode = max(r.MaxAtNode, s.maxHeld)
+		}
+	}
+	r.Packets = int64(m * d)
+	f := float64(ms) / float64(d)
+	r.Formula, r.FormulaText = &f, "1 + (1/d)·Σ_{k=1..d} ⌈M/2^k⌉ (Algorithm II exact with t_p = 0: packing d and broadcast Σ⌈M/2^k⌉ mini-slots; digest 000a §5.11.2, §7.3)"
+	u := float64(m)/float64(d)*float64(n-1)/float64(n) + 2
+	r.UpperBound, r.UpperText = &u, "(M/d)(N−1)/N + 2 (Theorem 8, t_p = 0)"
+	r.LowerBound, r.LowerText = float64(m-1)/float64(d), "(M−1)/d (Eq. 3.11)"
+	r.Reading = "Algorithm II: each packet split into d mini-packets, class c by 𝒜_c on labels rotated by c; the router runs one slot per mini-slot; ranks known in advance (t_p = 0); packets counts mini-packets"
 	return nil
 }
 

@@ -105,6 +105,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdLayout(rest, stdout)
 	case "distances":
 		return cmdDistances(rest, stdout)
+	case "collective":
+		return cmdCollective(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	case "version", "--version":
@@ -138,6 +140,9 @@ Usage:
                                lengths, or draw it (--format svg)
   flitsim distances [flags]    diameter, mean internode distance and distance histogram
                                of the network (BFS) and of its routes
+  flitsim collective --task T  run a collective task (te, kl-exchange, snb, mnb,
+                               pmnb, packing, wmnb) as a schedule on the packet router:
+                               slots, the seed's formula, bounds, link usage
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags
@@ -160,10 +165,10 @@ Exit status:
 func cmdHelp(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout", "distances", "completion":
+		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout", "distances", "collective", "completion":
 			return dispatch([]string{args[0], "-h"}, stdout)
 		}
-		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout, distances, completion)", args[0])
+		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout, distances, collective, completion)", args[0])
 	}
 	_, err := io.WriteString(stdout, usage)
 	return err

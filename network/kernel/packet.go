@@ -80,6 +80,9 @@ type PacketSpec struct {
 	// a queue send its oldest packet still in its first leg, if any, before
 	// the others (FIFO within each leg).
 	Phase1First bool
+	// Schedule, when set, replaces routing and the queue discipline: the
+	// nodes carry out a schedule slot by slot (packet_sched.go).
+	Schedule SlotScheduler
 }
 
 // Queue disciplines.
@@ -164,6 +167,8 @@ type packetRouter struct {
 	phases     []PhaseMeasures
 	phaseStart int64
 	lastArrive int64
+
+	sch *schedState // scheduled slots (Schedule), else nil
 }
 
 func newPacketRouter(k *Kernel) Stepper {
@@ -176,7 +181,13 @@ func newPacketRouter(k *Kernel) Stepper {
 		p.disc = discRandom
 	}
 	k.fast = false // (the flit crossbar's fast path and lanes do not apply)
+	if s.Schedule != nil {
+		p.spec.Shared = true // (one queue per node: the schedule picks the link)
+	}
 	p.layout(k)
+	if s.Schedule != nil {
+		p.initSched(k)
+	}
 	p.phases = []PhaseMeasures{{}}
 	return p
 }

@@ -15,7 +15,11 @@ func (p *packetRouter) step(k *Kernel) {
 	}
 	p.commitJoins(k, k.now)
 	p.barrier(k, k.now)
-	p.evaluate(k)
+	if p.sch != nil {
+		p.evaluateSched(k)
+	} else {
+		p.evaluate(k)
+	}
 	if p.cap > 0 {
 		p.grant(k)
 	}
@@ -25,7 +29,11 @@ func (p *packetRouter) step(k *Kernel) {
 	if k.tr != nil {
 		p.traceBlocked(k)
 	}
-	p.commit(k)
+	if p.sch != nil {
+		p.commitSched(k)
+	} else {
+		p.commit(k)
+	}
 	p.commitJoins(k, k.now+1)
 	p.barrier(k, k.now+1)
 	k.settle(&k.whole)
@@ -38,6 +46,10 @@ func (p *packetRouter) step(k *Kernel) {
 // place is where a new packet enters the model (Enqueue, EnqueueLater).
 func (p *packetRouter) place(k *Kernel, wi int32) {
 	p.grow(wi)
+	if p.sch != nil {
+		p.placeSched(k, wi)
+		return
+	}
 	w := &k.Pool.Worms[wi]
 	p.ps[wi].hops, p.ps[wi].leg, p.ps[wi].final, p.ps[wi].next = 0, 0, -1, -1
 	if v := p.spec.Via; v != nil {
@@ -256,6 +268,9 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	ph := &p.phases[len(p.phases)-1]
 	for _, j := range js {
 		q := &p.queues[j.q]
+		if p.sch != nil {
+			p.sch.qidx[j.wi] = q.n()
+		}
 		q.buf = append(q.buf, j.wi)
 		p.nonEmpty[j.q>>6] |= 1 << (j.q & 63)
 		gp := p.ps[j.wi].port

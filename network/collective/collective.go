@@ -1,0 +1,280 @@
+// Package collective runs collective communication tasks (Varvarigos 1992,
+// digest 000a) as schedules that the simulated nodes carry out on the
+// packet-switched router (kernel.PacketSpec.Schedule): time is slotted, a
+// packet crosses a link in one slot, one packet per link direction per
+// slot, all ports at once, store-and-forward, unbounded node storage, and
+// every packet of the (static) task exists at slot 0. The router refuses a
+// schedule that breaks those rules; this package checks that every packet
+// reached every node it must, exactly once.
+//
+// A task that splits packets (wmnb) runs the router with one slot per
+// mini-slot and each packet as d mini-packets (digest 000a §10.1); Slots is
+// then mini-slots/d and MiniSlots is set. Not modelled yet: the t_p prefix
+// channel (pmnb takes the ranks as known: t_p = 0).
+package collective
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+)
+
+// Result is one collective run.
+type Result struct {
+	Task        string   `json:"task"`
+	Topology    string   `json:"topology"`
+	Nodes       int      `json:"nodes"`
+	D           int      `json:"d"`
+	Params      []string `json:"params,omitempty"`
+	Slots       float64  `json:"slots"` // completion time in slots (a fraction when packets are split)
+	MiniSlots   *int64   `json:"mini_slots,omitempty"`
+	Formula     *float64 `json:"formula"`
+	FormulaText string   `json:"formula_text"`
+	UpperBound  *float64 `json:"upper_bound,omitempty"`
+	UpperText   string   `json:"upper_bound_text,omitempty"`
+	LowerBound  float64  `json:"lower_bound"`
+	LowerText   string   `json:"lower_bound_text"`
+	Packets     int64    `json:"packets"`
+	// Transmissions are packet-hops: packets (or copies) crossing a link.
+	Transmissions   int64   `json:"transmissions"`
+	Links           int     `json:"links"` // directed links
+	LinkUtilisation float64 `json:"link_utilisation"`
+	PerSlot         []int64 `json:"per_slot"` // links used in each slot
+	Delivered       bool    `json:"delivered"`
+	Deliveries      int64   `json:"deliveries"`
+	Missing         int64   `json:"missing"`
+	Duplicates      int64   `json:"duplicates"`
+	Stray           int64   `json:"stray"`
+	Reading         string  `json:"reading,omitempty"`
+	// MaxAtNode (packing, pmnb): the most packets a node held after a
+	// packing slot in which it received one (1: node-disjoint paths).
+	MaxAtNode int `json:"max_packets_at_a_node,omitempty"`
+}
+
+// MaxD is the largest hypercube a collective runs on (TE on the 12-cube
+// holds 2^24 packets).
+const MaxD = 12
+
+// Tasks are the task names Run accepts.
+var Tasks = []string{"snb", "mnb", "te", "kl-exchange", "pmnb", "packing", "wmnb"}
+
+// taskKeys are the task.* keys each task reads.
+var taskKeys = map[string][]string{
+	"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
+	"pmnb": {"task.m", "task.algorithm"}, "packing": {"task.m"}, "wmnb": {"task.m"},
+}
+
+// Run carries out task on the topology spec (a hypercube) with the given
+// task.* parameters.
+func Run(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
+	if _, ok := taskKeys[task]; !ok {
+		return nil, inputerr.New("--task", task, "%s", strings.Join(Tasks, ", "))
+	}
+	for key := range params {
+		if !slices.Contains(taskKeys[task], key) {
+			allowed := strings.Join(taskKeys[task], ", ")
+			if allowed == "" {
+				allowed = "none"
+			}
+			return nil, &inputerr.Error{Key: key, Value: params[key], Problem: "unknown key for task " + task, Allowed: "task keys for " + task + ": " + allowed}
+		}
+	}
+	if !strings.EqualFold(spec.Kind, "hypercube") {
+		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube (the collective tasks run on the hypercube so far)")
+	}
+	if spec.D > MaxD {
+		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective (a node keeps a slot per other node)", MaxD)
+	}
+	return runOn(spec, task, seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
+		return setup(k, c, task, params, seed, ck, px, r)
+	})
+}
+
+// RunTags carries out the isotropic task whose task matrix has rows tags
+// (every node s sends a packet to s ⊕ tag for each tag) on the d-cube by
+// the symmetric OCTR schedule. Slots should equal the critical sum h
+// (Theorem 5), which is also the Theorem 1 lower bound.
+func RunTags(d int, tags []uint32, seed uint64) (*Result, error) {
+	spec := topology.Spec{Kind: "hypercube", D: d}
+	return runOn(spec, "isotropic", seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
+		for _, t := range tags {
+			if t == 0 || int(t) >= c.n {
+				return fmt.Errorf("tag %d is not a nonzero %d-bit string", t, d)
+			}
+		}
+		setupRows(k, c, tags, ck, px, r)
+		r.Formula, r.FormulaText = nil, ""
+		return nil
+	})
+}
+
+// runOn builds the hypercube of spec with a scheduled packet router, lets
+// load enqueue the task's packets and set its schedule, and runs it.
+func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kernel, *cube, *checker, *proxy, *Result) error) (*Result, error) {
+	spec.Routing = topology.DefaultRouting(spec.Kind)
+	topo, err := topology.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	c, err := newCube(topo)
+	if err != nil {
+		return nil, err
+	}
+	px := &proxy{}
+	k, err := kernel.NewKernel(topo, kernel.KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Reuse: true, Seed: seed,
+		Model: "packet", Packet: kernel.PacketSpec{Schedule: px}})
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Task: task, Topology: "hypercube", Nodes: c.n, D: c.d, Links: c.n * c.d}
+	ck := newChecker(c.n)
+	if err := load(k, c, ck, px, r); err != nil {
+		return nil, err
+	}
+	if err := drive(k, r, px.limit); err != nil {
+		return nil, err
+	}
+	if px.split > 1 {
+		ms := k.Now()
+		r.MiniSlots, r.Slots = &ms, float64(ms)/float64(px.split)
+	}
+	if px.after != nil {
+		px.after(r)
+	}
+	r.Missing, r.Duplicates, r.Stray, r.Deliveries = ck.tally()
+	r.Delivered = r.Missing == 0 && r.Duplicates == 0 && r.Stray == 0
+	if r.Slots > 0 {
+		r.LinkUtilisation = float64(r.Transmissions) / (float64(r.Links) * float64(len(r.PerSlot)))
+	}
+	return r, nil
+}
+
+// drive steps the router slot by slot until every packet has left it.
+func drive(k *kernel.Kernel, r *Result, limit int64) error {
+	for !k.Idle() {
+		if k.Now() > limit {
+			return fmt.Errorf("collective %s: packets still queued after %d slots (the schedule ended)", r.Task, limit)
+		}
+		before := k.FlitHops
+		k.Step()
+		if err := k.ScheduleError(); err != nil {
+			return err
+		}
+		r.PerSlot = append(r.PerSlot, k.FlitHops-before)
+		r.Transmissions += k.FlitHops - before
+	}
+	r.Slots = float64(k.Now())
+	if v := k.Violations; v.Total() > 0 {
+		return fmt.Errorf("collective %s: the router counted violations %+v", r.Task, v)
+	}
+	return nil
+}
+
+// proxy is the router's scheduler, set once the task is known.
+type proxy struct {
+	kernel.SlotScheduler
+	limit int64
+	split int64         // router slots per packet time (mini-slots), 0 for 1
+	after func(*Result) // reports the schedule's own measures
+}
+
+// intParam is task.* key's integer value in [lo, hi], or def when unset.
+func intParam(params map[string]string, key string, def, lo, hi int) (int, error) {
+	v, ok := params[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < lo || n > hi {
+		return 0, inputerr.New(key, v, "an integer from %d to %d", lo, hi)
+	}
+	return n, nil
+}
+
+// cube is the built hypercube's ports by dimension.
+type cube struct {
+	d, n, d1 int
+	port     []int32 // node × dimension: the out-port
+	dimIn    []int32 // node × in-port: the dimension, or −1
+	term     []int   // node: its terminal
+	node     []int   // terminal: its node
+}
+
+func newCube(t *topology.Topology) (*cube, error) {
+	n := len(t.Switches)
+	d := bits.TrailingZeros(uint(n))
+	c := &cube{d: d, n: n, d1: d + 1, port: make([]int32, n*d), dimIn: make([]int32, n*(d+1)), term: make([]int, n), node: make([]int, n)}
+	for i := range c.dimIn {
+		c.dimIn[i] = -1
+	}
+	for si, sw := range t.Switches {
+		if len(sw.Out) != d+1 {
+			return nil, fmt.Errorf("hypercube node %d has %d ports, want %d", si, len(sw.Out), d+1)
+		}
+		for o, e := range sw.Out {
+			if e.Switch < 0 {
+				c.term[si], c.node[e.Terminal] = int(e.Terminal), si
+				continue
+			}
+			x := si ^ int(e.Switch)
+			if bits.OnesCount(uint(x)) != 1 {
+				return nil, fmt.Errorf("hypercube link %d→%d is not along one dimension", si, e.Switch)
+			}
+			j := bits.TrailingZeros(uint(x))
+			c.port[si*d+j] = int32(o)
+			c.dimIn[int(e.Switch)*(d+1)+int(e.Port)] = int32(j)
+		}
+	}
+	return c, nil
+}
+
+// checker counts deliveries per (node, origin): each expected pair once.
+type checker struct {
+	n     int     // columns: origins (or origin × class)
+	state []uint8 // 0 not expected, 1 expected, 2 received, 3 received again
+	stray int64
+	got1  int64
+}
+
+func newChecker(n int) *checker { return newCheckerCols(n, n) }
+
+// newCheckerCols counts deliveries to rows nodes of cols packets each.
+func newCheckerCols(rows, cols int) *checker {
+	return &checker{n: cols, state: make([]uint8, rows*cols)}
+}
+
+func (c *checker) expect(node, origin int) { c.state[node*c.n+origin] = 1 }
+
+// got is a packet from origin delivered at node (ok false: it stopped at a
+// node that is not its destination).
+func (c *checker) got(node, origin int, ok bool) {
+	s := &c.state[node*c.n+origin]
+	switch {
+	case !ok || *s == 0:
+		c.stray++
+	case *s == 1:
+		*s = 2
+		c.got1++
+	default:
+		*s = 3
+	}
+}
+
+func (c *checker) tally() (missing, dup, stray, got int64) {
+	for _, s := range c.state {
+		switch s {
+		case 1:
+			missing++
+		case 3:
+			dup++
+		}
+	}
+	return missing, dup, c.stray, c.got1
+}

@@ -1,0 +1,82 @@
+package collective
+
+import (
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/kernel"
+)
+
+// rowSched carries out a symmetric schedule on the hypercube (digest 000a
+// §4.3, §10.5): every node keeps its packets in row slots indexed alike at
+// all nodes; in slot t, for each entry (i, j) of S_t, it sends the packet
+// in row slot i over its dimension-j link and stores the packet arriving
+// over dimension j in row slot i. A node reads only its own row slots and
+// the switching matrices, which every node computes alike from the
+// (identical) task matrix.
+type rowSched struct {
+	c     *cube
+	steps [][]rowStep
+	nrow  int
+	slot  []int32 // per node × row: the packet's pool index, or −1
+	// rowOf[t][j] is the row sent over dimension j in slot t, or −1.
+	rowOf [][]int32
+	ck    *checker
+}
+
+func newRowSched(c *cube, tags []uint32, ck *checker) *rowSched {
+	s := &rowSched{c: c, steps: octr(tags, c.d), nrow: len(tags), ck: ck}
+	s.slot = make([]int32, c.n*len(tags))
+	for i := range s.slot {
+		s.slot[i] = -1
+	}
+	s.rowOf = make([][]int32, len(s.steps))
+	for t, st := range s.steps {
+		r := make([]int32, c.d)
+		for j := range r {
+			r[j] = -1
+		}
+		for _, e := range st {
+			r[e.Dim] = e.Row
+		}
+		s.rowOf[t] = r
+	}
+	return s
+}
+
+// load enqueues, at every node s, the packet of row i for s ⊕ tag_i.
+func (s *rowSched) load(k *kernel.Kernel, tags []uint32) {
+	for node := 0; node < s.c.n; node++ {
+		for i, tag := range tags {
+			dst := node ^ int(tag)
+			wi := k.Enqueue(s.c.term[node], s.c.term[dst], 1)
+			k.Pool.Worms[wi].Aux = uint64(node*s.c.n + dst)
+			s.slot[node*s.nrow+i] = wi
+			s.ck.expect(node, dst)
+		}
+	}
+}
+
+func (s *rowSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
+	if slot >= int64(len(s.steps)) {
+		return out
+	}
+	base := int(node) * s.nrow
+	for _, e := range s.steps[slot] {
+		if wi := s.slot[base+int(e.Row)]; wi >= 0 {
+			out = append(out, kernel.SlotSend{Packet: wi, Port: s.c.port[int(node)*s.c.d+int(e.Dim)]})
+			s.slot[base+int(e.Row)] = -1
+		}
+	}
+	return out
+}
+
+func (s *rowSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
+	dst := int(w.Aux) % s.c.n
+	if s.c.node[w.Dst] == int(node) {
+		s.ck.got(int(node), int(w.Aux)/s.c.n, dst == int(node))
+		return false
+	}
+	j := s.c.dimIn[int(node)*s.c.d1+int(inPort)]
+	row := s.rowOf[slot][j]
+	s.slot[int(node)*s.nrow+int(row)] = wi
+	return true
+}

@@ -37,11 +37,16 @@ func init() {
 
 // buildHypercube wires a binary d-cube. Port j (0 ≤ j < d) of node i leads
 // along dimension j to node i^(1<<j), arriving on its port j; port d is local.
-func buildHypercube(s Spec) (*Topology, error) {
-	d := s.D
+func buildHypercube(s Spec) (*Topology, error) { return wireCube(s.D, nil), nil }
+
+// wireCube wires the binary d-cube (port j < d of node i to port j of
+// i^(1<<j), named dj), then the extra ports, named by extra and wired by the
+// caller (the folded cube's complement link), then the local port.
+func wireCube(d int, extra []string) *Topology {
 	n := 1 << d
+	local := d + len(extra)
 	t := &Topology{
-		Switches: newSwitches(n, d+1),
+		Switches: newSwitches(n, local+1),
 		InSwitch: make([]int32, n),
 		InPort:   make([]int32, n),
 		Radix:    2,
@@ -53,16 +58,17 @@ func buildHypercube(s Spec) (*Topology, error) {
 		for j := 0; j < d; j++ {
 			sw.Out[j] = End{Switch: int32(i ^ 1<<j), Port: int32(j), Terminal: -1}
 		}
-		sw.Out[d] = End{Switch: -1, Terminal: int32(i)}
+		sw.Out[local] = End{Switch: -1, Terminal: int32(i)}
 		t.InSwitch[i] = int32(i)
-		t.InPort[i] = int32(d)
+		t.InPort[i] = int32(local)
 	}
-	t.PortNames = make([]string, d+1)
+	t.PortNames = make([]string, local+1)
 	for j := 0; j < d; j++ {
 		t.PortNames[j] = fmt.Sprintf("d%d", j)
 	}
-	t.PortNames[d] = "local"
-	return t, nil
+	copy(t.PortNames[d:], extra)
+	t.PortNames[local] = "local"
+	return t
 }
 
 // newEcube builds e-cube routing in s's order, or (random) from a random

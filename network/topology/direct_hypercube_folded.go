@@ -1,7 +1,6 @@
 package topology
 
 import (
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 
@@ -41,32 +40,11 @@ func init() {
 // s⊕1^d) and the terminal on port d+1.
 func buildFoldedCube(s Spec) (*Topology, error) {
 	d := s.D
-	n := 1 << d
-	all := n - 1
-	t := &Topology{
-		Switches: newSwitches(n, d+2),
-		InSwitch: make([]int32, n),
-		InPort:   make([]int32, n),
-		Radix:    2,
-		Digits:   d,
-	}
+	all := 1<<d - 1
+	t := wireCube(d, []string{"c"})
 	for i := range t.Switches {
-		sw := &t.Switches[i]
-		sw.Label = fmt.Sprintf("n%d", i)
-		for j := 0; j < d; j++ {
-			sw.Out[j] = End{Switch: int32(i ^ 1<<j), Port: int32(j), Terminal: -1}
-		}
-		sw.Out[d] = End{Switch: int32(i ^ all), Port: int32(d), Terminal: -1}
-		sw.Out[d+1] = End{Switch: -1, Terminal: int32(i)}
-		t.InSwitch[i] = int32(i)
-		t.InPort[i] = int32(d + 1)
+		t.Switches[i].Out[d] = End{Switch: int32(i ^ all), Port: int32(d), Terminal: -1}
 	}
-	t.PortNames = make([]string, d+2)
-	for j := 0; j < d; j++ {
-		t.PortNames[j] = fmt.Sprintf("d%d", j)
-	}
-	t.PortNames[d] = "c"
-	t.PortNames[d+1] = "local"
 	return t, nil
 }
 

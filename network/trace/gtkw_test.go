@@ -168,14 +168,7 @@ func checkSaveFile(t *testing.T, save, vcdPath, savePath string, vf *vcdFile) (l
 // GTKWave's own tools agree on the signal names: fstminer lists the FST's
 // facilities as a save file, and every signal of ours is among them.
 func TestGTKWaveNamesMatchFST(t *testing.T) {
-	miner, err1 := exec.LookPath("fstminer")
-	conv, err2 := exec.LookPath("vcd2fst")
-	if err1 != nil || err2 != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fstminer or vcd2fst is missing in CI (.ci/run installs Debian's gtkwave)")
-		}
-		t.Skip("gtkwave's fstminer/vcd2fst not installed")
-	}
+	miner, conv := gtkwaveTool(t, "fstminer"), gtkwaveTool(t, "vcd2fst")
 	dir := t.TempDir()
 	vcdPath := filepath.Join(dir, "m.vcd")
 	f, err := os.Create(vcdPath)

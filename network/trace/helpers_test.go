@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
@@ -105,4 +107,19 @@ func (r *recorder) EndCycle(cycle int64) {
 		}
 	}
 	r.occ[cycle], r.own[cycle] = o, w
+}
+
+// gtkwaveTool returns the path of one of GTKWave's command-line tools. The
+// tests that need one skip on a machine without Debian's gtkwave, and fail
+// in CI (CI=true), where .ci/run installs it.
+func gtkwaveTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing in CI (.ci/run installs Debian's gtkwave)", name)
+		}
+		t.Skipf("%s not installed (apt-get install gtkwave)", name)
+	}
+	return p
 }

@@ -44,10 +44,7 @@ func TestVCDPacketRouter(t *testing.T) {
 	if busy < 32 {
 		t.Fatalf("%d queues ever held a packet", busy)
 	}
-	bin, err := exec.LookPath("vcd2fst")
-	if err != nil {
-		t.Skip("vcd2fst not installed; skipping the FST conversion")
-	}
+	bin := gtkwaveTool(t, "vcd2fst")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "p.vcd")
 	if err := os.WriteFile(in, out.Bytes(), 0o644); err != nil {

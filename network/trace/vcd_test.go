@@ -427,13 +427,7 @@ func TestVCD2FST(t *testing.T) {
 		t.Fatal(err)
 	}
 	readVCD(t, out.Bytes())
-	bin, err := exec.LookPath("vcd2fst")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("vcd2fst is missing in CI (.ci/run installs Debian's gtkwave)")
-		}
-		t.Skip("vcd2fst not installed (apt-get install gtkwave); skipping the FST conversion")
-	}
+	bin := gtkwaveTool(t, "vcd2fst")
 	dir := t.TempDir()
 	in, fst := filepath.Join(dir, "min.vcd"), filepath.Join(dir, "min.fst")
 	if err := os.WriteFile(in, out.Bytes(), 0o644); err != nil {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/bits"
 	"strconv"
-	"strings"
 
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network"
@@ -151,129 +150,6 @@ func (u uniq) name(s string) string {
 			return c
 		}
 	}
-}
-
-func (v *VCD) header(l *layout) {
-	k := v.k
-	t := k.Topo
-	nch := k.Channels()
-	v.chIdx = make([]int32, nch)
-	for i := range v.chIdx {
-		v.chIdx[i] = -1
-	}
-	nb := k.Buffers()
-	v.srcEp = make([]int32, nb)
-	v.bufIdx = make([]int32, nb)
-	inBuf := make([]int32, l.nlinks)
-	outBuf := make([]int32, l.nlinks)
-	for i := range inBuf {
-		inBuf[i], outBuf[i] = -1, -1
-	}
-	srcBuf := make([]int32, t.Terminals())
-	for b := int32(0); b < nb; b++ {
-		v.srcEp[b], v.bufIdx[b] = -1, -1
-		sw, port, out, src, depth := k.BufferInfo(b)
-		switch {
-		case depth == 0: // no buffer (an id left for alignment)
-		case src:
-			srcBuf[sw] = b
-		case out:
-			outBuf[l.portBase[sw]+port] = b
-		default:
-			inBuf[l.portBase[sw]+port] = b
-		}
-	}
-	next := 0
-	id := func() string { next++; return vcdID(next - 1) }
-	h := []byte("$version flitsim $end\n$comment one time unit per cycle; see the flitsim trace package for the signals $end\n$timescale 1ns $end\n")
-	h = append(h, "$scope module network $end\n"...)
-	path := []string{"network"}
-	scope := func(name string) {
-		h = append(h, "$scope module "...)
-		h = append(h, name...)
-		h = append(h, " $end\n"...)
-		path = append(path, name)
-	}
-	upscope := func() { h = append(h, "$upscope $end\n"...); path = path[:len(path)-1] }
-	here := func() string { return strings.Join(path, ".") }
-	wire := func(width int, name string) string {
-		c := id()
-		h = append(h, "$var wire "...)
-		h = strconv.AppendInt(h, int64(width), 10)
-		h = append(h, ' ')
-		h = append(h, c...)
-		h = append(h, ' ')
-		h = append(h, name...)
-		if width > 1 {
-			h = append(h, " ["...)
-			h = strconv.AppendInt(h, int64(width-1), 10)
-			h = append(h, ":0]"...)
-		}
-		h = append(h, " $end\n"...)
-		return c
-	}
-	channel := func(ch, owner int32) {
-		v.chIdx[ch] = int32(len(v.chs))
-		v.chs = append(v.chs, vchan{
-			idValid: wire(1, "valid"), idWorm: wire(32, "worm"), idKind: wire(2, "kind"), idSeq: wire(16, "seq"),
-			stamp: -1, path: here(), owner: owner,
-		})
-	}
-	buffer := func(b int32) {
-		sw, _, _, _, depth := k.BufferInfo(b)
-		v.bufIdx[b] = int32(len(v.bufs))
-		wd := max(1, bits.Len(uint(depth)))
-		v.bufs = append(v.bufs, vbuf{b: b, idOcc: wire(wd, "occupancy"), idOwn: wire(32, "owner"), stamp: -1,
-			path: here(), width: wd, sw: sw})
-	}
-	l.scopes()
-	for s := range t.Switches {
-		if !v.f.sw[s] {
-			continue
-		}
-		scope(l.swScope[s])
-		if v.act {
-			v.addSwitch(s, wire(32, "flits_switched"), wire(1, "blocked"))
-		}
-		for p := range t.Switches[s].Out {
-			if b := inBuf[l.portBase[s]+int32(p)]; b >= 0 {
-				scope(l.inScope[l.portBase[s]+int32(p)])
-				buffer(b)
-				upscope()
-			}
-		}
-		for p := range t.Switches[s].Out {
-			gp := l.portBase[s] + int32(p)
-			conn := k.ChannelConnected(gp)
-			if !conn && outBuf[gp] < 0 {
-				continue
-			}
-			scope(l.outScope[gp])
-			if conn {
-				channel(gp, int32(s))
-			}
-			if b := outBuf[gp]; b >= 0 {
-				buffer(b)
-			}
-			upscope()
-		}
-		upscope()
-	}
-	for term := range srcBuf {
-		if !v.f.term[term] {
-			continue
-		}
-		scope(termScope(term))
-		v.srcEp[srcBuf[term]] = int32(len(v.eps))
-		v.eps = append(v.eps, vep{idState: wire(2, "state"), idWorm: wire(32, "worm"), idReason: wire(3, "reason"), stamp: -1,
-			path: here(), term: int32(term)})
-		scope("inj")
-		channel(l.nlinks+int32(term), -1-int32(term))
-		upscope()
-		upscope()
-	}
-	h = append(h, "$upscope $end\n$enddefinitions $end\n"...)
-	v.bw.Write(h)
 }
 
 // Granted is not shown in the VCD.

@@ -3,6 +3,9 @@ package trace
 import (
 	"bufio"
 	"io"
+	"strconv"
+
+	"github.com/flitsim/flitsim/flit"
 )
 
 // jsonStream writes the events of a trace-event JSON array one at a time
@@ -31,4 +34,21 @@ func (s *jsonStream) open() []byte {
 func (s *jsonStream) close(b []byte) {
 	s.bw.Write(b)
 	s.buf = b
+}
+
+// appendWormFields appends a worm's "src", its "dst" (or number of
+// "destinations" for a multicast) and its length in "flits", as JSON
+// object members.
+func appendWormFields(b []byte, w *flit.Worm) []byte {
+	b = append(b, `"src":`...)
+	b = strconv.AppendInt(b, int64(w.Src), 10)
+	if w.Dests > 1 {
+		b = append(b, `,"destinations":`...)
+		b = strconv.AppendInt(b, int64(w.Dests), 10)
+	} else {
+		b = append(b, `,"dst":`...)
+		b = strconv.AppendInt(b, int64(w.Dst), 10)
+	}
+	b = append(b, `,"flits":`...)
+	return strconv.AppendInt(b, int64(w.Len), 10)
 }

@@ -316,17 +316,7 @@ func (p *Perfetto) finish(pw *pworm, w *flit.Worm, end int64, open bool) {
 		b = strconv.AppendUint(b, pw.serial, 10)
 		b = append(b, `","ph":"X"`...)
 		b = p.where(b, pw, 0, lo, hi-lo)
-		b = append(b, `,"args":{"src":`...)
-		b = strconv.AppendInt(b, int64(w.Src), 10)
-		if w.Dests > 1 {
-			b = append(b, `,"destinations":`...)
-			b = strconv.AppendInt(b, int64(w.Dests), 10)
-		} else {
-			b = append(b, `,"dst":`...)
-			b = strconv.AppendInt(b, int64(w.Dst), 10)
-		}
-		b = append(b, `,"flits":`...)
-		b = strconv.AppendInt(b, int64(w.Len), 10)
+		b = appendWormFields(append(b, `,"args":{`...), w)
 		b = append(b, `,"hops":`...)
 		b = strconv.AppendInt(b, int64(w.Hops), 10)
 		if open {

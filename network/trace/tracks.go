@@ -276,17 +276,7 @@ func (t *Tracks) wormArgs(b []byte, wi int32, s uint64, open bool) []byte {
 	b = append(b, `,"args":{"worm":`...)
 	b = strconv.AppendUint(b, s, 10)
 	if w.ID == s {
-		b = append(b, `,"src":`...)
-		b = strconv.AppendInt(b, int64(w.Src), 10)
-		if w.Dests > 1 {
-			b = append(b, `,"destinations":`...)
-			b = strconv.AppendInt(b, int64(w.Dests), 10)
-		} else {
-			b = append(b, `,"dst":`...)
-			b = strconv.AppendInt(b, int64(w.Dst), 10)
-		}
-		b = append(b, `,"flits":`...)
-		b = strconv.AppendInt(b, int64(w.Len), 10)
+		b = appendWormFields(append(b, ','), w)
 	}
 	if open {
 		b = append(b, `,"open":true`...)

@@ -41,30 +41,31 @@ func (a *activity) Move(int64, flit.Flit, int32, int32, int32, int64) {}
 func (a *activity) Delivered(int64, *flit.Worm, int32, int32)         {}
 func (a *activity) EndCycle(int64)                                    {}
 
-// tracers sends every call to each of its tracers in turn.
-type tracers []Tracer
+// Tracers sends every call to each of its tracers in turn (several trace
+// writers, or the router-activity counter beside them, on one kernel).
+type Tracers []Tracer
 
-func (m tracers) Granted(c int64, b, wi, sw int32, p xbar.PortSet) {
+func (m Tracers) Granted(c int64, b, wi, sw int32, p xbar.PortSet) {
 	for _, t := range m {
 		t.Granted(c, b, wi, sw, p)
 	}
 }
-func (m tracers) Move(c int64, f flit.Flit, from, to, ch int32, ready int64) {
+func (m Tracers) Move(c int64, f flit.Flit, from, to, ch int32, ready int64) {
 	for _, t := range m {
 		t.Move(c, f, from, to, ch, ready)
 	}
 }
-func (m tracers) Blocked(c int64, f flit.Flit, b int32, r Wait, who, at int32) {
+func (m Tracers) Blocked(c int64, f flit.Flit, b int32, r Wait, who, at int32) {
 	for _, t := range m {
 		t.Blocked(c, f, b, r, who, at)
 	}
 }
-func (m tracers) Delivered(c int64, w *flit.Worm, wi, term int32) {
+func (m Tracers) Delivered(c int64, w *flit.Worm, wi, term int32) {
 	for _, t := range m {
 		t.Delivered(c, w, wi, term)
 	}
 }
-func (m tracers) EndCycle(c int64) {
+func (m Tracers) EndCycle(c int64) {
 	for _, t := range m {
 		t.EndCycle(c)
 	}
@@ -79,6 +80,6 @@ func (n *Network) SetTracer(t Tracer) {
 	case t == nil:
 		n.K.SetTracer(n.activity)
 	default:
-		n.K.SetTracer(tracers{n.activity, t})
+		n.K.SetTracer(Tracers{n.activity, t})
 	}
 }

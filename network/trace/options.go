@@ -8,10 +8,8 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
-	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // Writer is a tracer that writes a file: Close ends the trace and flushes it.
@@ -244,34 +242,4 @@ func (l *layout) portName(p int) string {
 func serial(k *network.Kernel, wi int32) uint64 { return k.Pool.Worms[wi].ID }
 
 // Multi fans every call out to several tracers, in order.
-type Multi []network.Tracer
-
-func (m Multi) Granted(cycle int64, b, wi, sw int32, ports xbar.PortSet) {
-	for _, t := range m {
-		t.Granted(cycle, b, wi, sw, ports)
-	}
-}
-
-func (m Multi) Move(cycle int64, f flit.Flit, from, to, ch int32, ready int64) {
-	for _, t := range m {
-		t.Move(cycle, f, from, to, ch, ready)
-	}
-}
-
-func (m Multi) Blocked(cycle int64, f flit.Flit, b int32, reason network.Wait, who, at int32) {
-	for _, t := range m {
-		t.Blocked(cycle, f, b, reason, who, at)
-	}
-}
-
-func (m Multi) Delivered(cycle int64, w *flit.Worm, wi, term int32) {
-	for _, t := range m {
-		t.Delivered(cycle, w, wi, term)
-	}
-}
-
-func (m Multi) EndCycle(cycle int64) {
-	for _, t := range m {
-		t.EndCycle(cycle)
-	}
-}
+type Multi = network.Tracers

@@ -45,7 +45,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	fs := newFlags("collective")
 	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (default: the embedded default)")
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (repeatable; task.* keys are the task's)")
-	task := fs.String("task", "", "the task: "+strings.Join(collective.Tasks, ", "))
+	task := fs.String("task", "", "the task: "+strings.Join(collective.Tasks(), ", "))
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	if help, err := parseFlags(fs, collectiveSynopsis, args, stdout); help || err != nil {
 		return err
@@ -56,8 +56,8 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	if rest := fs.Args(); len(rest) > 0 {
 		return fmt.Errorf("collective: unexpected argument %q", rest[0])
 	}
-	if !slices.Contains(collective.Tasks, *task) {
-		return inputerr.New("--task", *task, "%s", strings.Join(collective.Tasks, ", "))
+	if !slices.Contains(collective.Tasks(), *task) {
+		return inputerr.New("--task", *task, "%s", strings.Join(collective.Tasks(), ", "))
 	}
 	params := map[string]string{}
 	var cfgSets []string

@@ -62,33 +62,100 @@ type Result struct {
 // holds 2^24 packets).
 const MaxD = 12
 
-// Tasks are the task names Run accepts.
-var Tasks = []string{"snb", "mnb", "te", "kl-exchange", "pmnb", "packing", "wmnb"}
-
-// taskKeys are the task.* keys each task reads.
-var taskKeys = map[string][]string{
-	"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
-	"pmnb": {"task.m", "task.algorithm"}, "packing": {"task.m"}, "wmnb": {"task.m"},
+// A family is the collective tasks of one topology kind: each task's
+// task.* keys, and the runner that carries a task out on a built network
+// of that kind. Each family registers itself (registerFamily) from its own
+// file, so a new topology's tasks are one new file.
+type family struct {
+	keys map[string][]string // task → the task.* keys it reads
+	help string              // the kinds' tasks, for error messages
+	run  func(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error)
 }
 
-// Run carries out task on the topology spec (a hypercube) with the given
-// task.* parameters.
+var families = map[string]*family{}
+
+// registerFamily makes kind's tasks runnable (called from init).
+func registerFamily(kind string, f *family) {
+	if _, dup := families[kind]; dup {
+		panic("collective: family " + kind + " registered twice")
+	}
+	families[kind] = f
+}
+
+// Kinds are the topology kinds that have collective tasks, sorted.
+func Kinds() []string {
+	out := make([]string, 0, len(families))
+	for k := range families {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Tasks are the task names Run accepts on some topology kind, sorted.
+func Tasks() []string {
+	var out []string
+	for _, f := range families {
+		for t := range f.keys {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TasksOf are kind's task names, sorted (nil for a kind without tasks).
+func TasksOf(kind string) []string {
+	f := families[strings.ToLower(kind)]
+	if f == nil {
+		return nil
+	}
+	out := make([]string, 0, len(f.keys))
+	for t := range f.keys {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Run carries out task on the network spec with the given task.*
+// parameters.
 func Run(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
-	if _, ok := taskKeys[task]; !ok {
-		return nil, inputerr.New("--task", task, "%s", strings.Join(Tasks, ", "))
+	kind := strings.ToLower(spec.Kind)
+	f := families[kind]
+	if f == nil {
+		return nil, inputerr.New("topology.kind", spec.Kind, "%s (the kinds with collective tasks)", strings.Join(Kinds(), ", "))
+	}
+	keys, ok := f.keys[task]
+	if !ok {
+		return nil, inputerr.New("--task", task, "on %s: %s", kind, strings.Join(TasksOf(kind), ", "))
 	}
 	for key := range params {
-		if !slices.Contains(taskKeys[task], key) {
-			allowed := strings.Join(taskKeys[task], ", ")
+		if !slices.Contains(keys, key) {
+			allowed := strings.Join(keys, ", ")
 			if allowed == "" {
 				allowed = "none"
 			}
 			return nil, &inputerr.Error{Key: key, Value: params[key], Problem: "unknown key for task " + task, Allowed: "task keys for " + task + ": " + allowed}
 		}
 	}
-	if !strings.EqualFold(spec.Kind, "hypercube") {
-		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube (the collective tasks run on the hypercube so far)")
-	}
+	return f.run(spec, task, params, seed)
+}
+
+func init() {
+	registerFamily("hypercube", &family{
+		keys: map[string][]string{
+			"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
+			"pmnb": {"task.m", "task.algorithm"}, "packing": {"task.m"}, "wmnb": {"task.m"},
+		},
+		run: runHypercube,
+	})
+}
+
+// runHypercube carries out one of the hypercube's tasks.
+func runHypercube(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
 	if spec.D > MaxD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective (a node keeps a slot per other node)", MaxD)
 	}
@@ -118,12 +185,29 @@ func RunTags(d int, tags []uint32, seed uint64) (*Result, error) {
 // runOn builds the hypercube of spec with a scheduled packet router, lets
 // load enqueue the task's packets and set its schedule, and runs it.
 func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kernel, *cube, *checker, *proxy, *Result) error) (*Result, error) {
-	spec.Routing = topology.DefaultRouting(spec.Kind)
+	return runNet(spec, task, seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+		c, err := newCube(g.Topo)
+		if err != nil {
+			return nil, err
+		}
+		r.D = c.d
+		ck := newChecker(c.n)
+		return ck, load(k, c, ck, px, r)
+	})
+}
+
+// runNet builds the network of spec (any kind) with a scheduled packet
+// router, lets load enqueue the task's packets, set its schedule and
+// return the delivery checker, runs it and fills in the common measures.
+func runNet(spec topology.Spec, task string, seed uint64, load func(*kernel.Kernel, *Net, *proxy, *Result) (*checker, error)) (*Result, error) {
+	if spec.Routing == "" {
+		spec.Routing = topology.DefaultRouting(spec.Kind)
+	}
 	topo, err := topology.Build(spec)
 	if err != nil {
 		return nil, err
 	}
-	c, err := newCube(topo)
+	g, err := NewNet(topo)
 	if err != nil {
 		return nil, err
 	}
@@ -133,9 +217,9 @@ func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kerne
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Task: task, Topology: "hypercube", Nodes: c.n, D: c.d, Links: c.n * c.d}
-	ck := newChecker(c.n)
-	if err := load(k, c, ck, px, r); err != nil {
+	r := &Result{Task: task, Topology: strings.ToLower(spec.Kind), Nodes: g.N, D: spec.D, Links: g.Links}
+	ck, err := load(k, g, px, r)
+	if err != nil {
 		return nil, err
 	}
 	if err := drive(k, r, px.limit); err != nil {

@@ -3,6 +3,7 @@ package configs
 import (
 	"errors"
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"os"
 	"strconv"
 	"strings"
@@ -223,7 +224,7 @@ func fuzzCheck(t *testing.T, data []byte, sets []string) {
 		return
 	}
 	t.Logf("config %s with --set %q", data[:min(len(data), 60)], sets) // shown on failure
-	k := n.K
+	k := kernel.Of(n)
 	if v := k.Violations; v.Total() != 0 {
 		t.Fatalf("invariant violations: %+v", v)
 	}

@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -37,17 +38,17 @@ type arrivals struct {
 func run(t *testing.T, n *network.Network) (*network.Result, arrivals) {
 	t.Helper()
 	a := arrivals{first: map[int32]int64{}, delivered: map[uint64]int64{}}
-	n.K.Hooks.Ejected = func(w *flit.Worm, term int32, f flit.Flit, cycle int64) {
+	kernel.Of(n).Hooks.Ejected = func(w *flit.Worm, term int32, f flit.Flit, cycle int64) {
 		if _, ok := a.first[term]; !ok && w.Dests > 1 {
 			a.first[term] = cycle
 		}
 	}
-	n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) { a.delivered[w.ID] = cycle }
+	kernel.Of(n).Hooks.Delivered = func(w *flit.Worm, cycle int64) { a.delivered[w.ID] = cycle }
 	r, err := n.RunPlain()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := n.K.Violations; v.Total() != 0 {
+	if v := kernel.Of(n).Violations; v.Total() != 0 {
 		t.Fatalf("invariant violations %+v", v)
 	}
 	return r, a
@@ -64,7 +65,7 @@ func TestChiangFig42HeaderTiming(t *testing.T) {
 		} else {
 			n.Cycle()
 		}
-		loc = n.K.Locate(0, 0, loc[:0])
+		loc = kernel.Of(n).Locate(0, 0, loc[:0])
 		got := map[string]bool{}
 		for _, l := range loc {
 			got[l.Label] = true
@@ -185,7 +186,7 @@ func TestChiangFig47(t *testing.T) {
 		n.Cycle()
 	}
 	for wi, want := range []string{"s0,2", "s1,4", "s1,0"} { // T12, T30, T6 heads after 5, 4, 4 moves
-		if loc = n.K.Locate(int32(wi), 0, loc[:0]); len(loc) == 0 || loc[0].Label != want {
+		if loc = kernel.Of(n).Locate(int32(wi), 0, loc[:0]); len(loc) == 0 || loc[0].Label != want {
 			t.Fatalf("after 5 cycles worm %d's header is in %v, want %s", wi+1, loc, want)
 		}
 	}

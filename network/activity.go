@@ -2,6 +2,7 @@ package network
 
 import (
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/kernel"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -9,13 +10,13 @@ import (
 // front flit of one of its buffers was blocked (run.router_activity). It is
 // a kernel tracer: attached only when asked for.
 type activity struct {
-	k       *Kernel
+	k       *kernel.Kernel
 	lo, hi  int64
 	blocked []int64 // per switch
 	last    []int64 // per switch: the last cycle counted (−1 none)
 }
 
-func newActivity(k *Kernel, lo, hi int64) *activity {
+func newActivity(k *kernel.Kernel, lo, hi int64) *activity {
 	a := &activity{k: k, lo: lo, hi: hi, blocked: make([]int64, len(k.Topo.Switches)),
 		last: make([]int64, len(k.Topo.Switches))}
 	for i := range a.last {
@@ -76,10 +77,10 @@ func (m Tracers) EndCycle(c int64) {
 func (n *Network) SetTracer(t Tracer) {
 	switch {
 	case n.activity == nil:
-		n.K.SetTracer(t)
+		n.k.SetTracer(t)
 	case t == nil:
-		n.K.SetTracer(n.activity)
+		n.k.SetTracer(n.activity)
 	default:
-		n.K.SetTracer(Tracers{n.activity, t})
+		n.k.SetTracer(Tracers{n.activity, t})
 	}
 }

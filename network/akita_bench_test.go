@@ -28,22 +28,22 @@ func BenchmarkMesh8x8Akita(b *testing.B) {
 	for i := 0; i < 2000; i++ {
 		n.Cycle()
 	}
-	hops0 := n.K.FlitHops
-	stop := n.K.Now() + int64(b.N)
+	hops0 := n.k.FlitHops
+	stop := n.k.Now() + int64(b.N)
 	n.stopAt = stop
 	engine := sim.NewSerialEngine()
 	h := NewComponent("Network", engine, n)
 	b.ReportAllocs()
 	b.ResetTimer()
-	h.TickNow(sim.VTimeInSec(float64(n.K.Now()) / 1e9))
+	h.TickNow(sim.VTimeInSec(float64(n.k.Now()) / 1e9))
 	if err := engine.Run(); err != nil {
 		b.Fatal(err)
 	}
 	b.StopTimer()
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/sec, "cycles/s")
-	b.ReportMetric(float64(n.K.FlitHops-hops0)/sec, "flit-hops/s")
-	if n.K.Deadlock != nil || n.K.Violations.Total() != 0 {
-		b.Fatalf("deadlock %v violations %+v", n.K.Deadlock, n.K.Violations)
+	b.ReportMetric(float64(n.k.FlitHops-hops0)/sec, "flit-hops/s")
+	if n.k.Deadlock != nil || n.k.Violations.Total() != 0 {
+		b.Fatalf("deadlock %v violations %+v", n.k.Deadlock, n.k.Violations)
 	}
 }

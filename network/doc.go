@@ -24,10 +24,14 @@
 //   - your own topologies: topology.Register with topology.FromEdges (an
 //     edge list and a routing function), or a topology file.
 //
-// Network.K, the Kernel type and its aliases here (KernelSpec, Hooks,
-// Tracer, NewKernel, the Wait and encoding constants), Network.Cycle, Done,
-// Emit and EmitMulticast are exported for this module's own packages and
-// the Akita host; they may change.
+//   - stepping it yourself: Network.Cycle, Done, Emit, EmitMulticast;
+//     observing it: Network.SetTracer with a Tracer (the Wait constants name
+//     why a flit waited).
+//
+// The cycle kernel is not part of this surface: it lives in the module's
+// internal/kernel package, which other modules cannot import, and a built
+// Network keeps it unexported (the module's own tracers, command and verify
+// suite reach it through kernel.Of).
 //
 // Packets handed to an Endpoint are measured whatever run.warmup says (see
 // AttachEndpoints); run.warmup and run.measure bound the synthetic traffic's

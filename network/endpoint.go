@@ -70,10 +70,10 @@ func AttachEndpoints(c *Component) []*Endpoint {
 	// The synthetic traffic ends with its measurement window: a run with
 	// endpoints has no end of its own, and would otherwise never sleep.
 	n.gen = untilWindowEnd{n.gen, n.end}
-	if n.gen.NextAt(n.K.Now()) != math.MaxInt64 {
+	if n.gen.NextAt(n.k.Now()) != math.MaxInt64 {
 		c.TickNow(0) // the synthetic traffic starts with the engine
 	}
-	eps := make([]*Endpoint, n.K.Topo.Terminals())
+	eps := make([]*Endpoint, n.k.Topo.Terminals())
 	for i := range eps {
 		e := &Endpoint{term: i, host: c}
 		e.ComponentBase = sim.NewComponentBase(sim.BuildNameWithIndex(c.Name(), "Endpoint", i))
@@ -83,8 +83,8 @@ func AttachEndpoints(c *Component) []*Endpoint {
 	}
 	payload := map[uint64]any{}
 	n.payloads = payload
-	prev := n.K.Hooks.Delivered
-	n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
+	prev := n.k.Hooks.Delivered
+	n.k.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 		if prev != nil {
 			prev(w, cycle)
 		}
@@ -128,9 +128,9 @@ func (e *Endpoint) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
 		if !ok {
 			continue
 		}
-		n.K.SkipTo(int64(e.host.Freq.Cycle(now)))
-		wi := n.K.EnqueueMeasured(e.term, m.To, m.Flits)
-		n.payloads[n.K.Pool.Worms[wi].ID] = m.Payload
+		n.k.SkipTo(int64(e.host.Freq.Cycle(now)))
+		wi := n.k.EnqueueMeasured(e.term, m.To, m.Flits)
+		n.payloads[n.k.Pool.Worms[wi].ID] = m.Payload
 	}
 	e.host.TickNow(e.host.Freq.ThisTick(now))
 }

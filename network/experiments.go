@@ -89,7 +89,7 @@ func (n *Network) finishBatch(r *Result) error {
 			var m *Network
 			for i := int(next.Add(1) - 1); i < count && !stopped.Load(); i = int(next.Add(1) - 1) {
 				if m == nil || !m.restart(i) {
-					if m, errs[w] = BuildWith(n.Cfg, n.adjust); errs[w] != nil {
+					if m, errs[w] = buildWith(n.Cfg, n.adjust); errs[w] != nil {
 						return
 					}
 					m.StopOn(n.stopFlag)
@@ -131,11 +131,11 @@ func (n *Network) batchResult() (*Result, error) {
 
 // restart readies an idle network for experiment i (kernel.RestartIdle).
 func (n *Network) restart(i int) bool {
-	if !n.K.RestartIdle(n.Cfg.Run.Seed, streamOf(i), 0, 1) {
+	if !n.k.RestartIdle(n.Cfg.Run.Seed, streamOf(i), 0, 1) {
 		return false
 	}
 	n.stall, n.stopped, n.lastProgress, n.utilDone = nil, false, 0, false
-	n.K.Violations = Violations{}
+	n.k.Violations = Violations{}
 	if n.buildTraffic(xbar.SAF) != nil { // (batches are the packet router's)
 		return false
 	}
@@ -144,10 +144,10 @@ func (n *Network) restart(i int) bool {
 }
 
 func (n *Network) outcome() outcome {
-	o := outcome{ran: true, viol: n.K.Violations}
-	st := n.K.Stats().Counts()
-	if n.K.Deadlock == nil && n.stall == nil && st.MeasuredDone == st.Measured {
-		o.phases = n.K.PacketMeasures()
+	o := outcome{ran: true, viol: n.k.Violations}
+	st := n.k.Stats().Counts()
+	if n.k.Deadlock == nil && n.stall == nil && st.MeasuredDone == st.Measured {
+		o.phases = n.k.PacketMeasures()
 	}
 	return o
 }

@@ -9,9 +9,6 @@ import "github.com/flitsim/flitsim/network/kernel"
 // promise; Summary, Delivery, Deadlock, DeadlockWorm, Violations and
 // Location are read from a Result.
 type (
-	Kernel       = kernel.Kernel
-	KernelSpec   = kernel.KernelSpec
-	Hooks        = kernel.Hooks
 	Violations   = kernel.Violations
 	Tracer       = kernel.Tracer
 	Wait         = kernel.Wait
@@ -45,11 +42,17 @@ const (
 // kernel's latency statistics, the verdict's shortfall).
 const batches = kernel.Batches
 
-// NewKernel lays out the buffers, ports and links of a topology.
-var NewKernel = kernel.NewKernel
-
 // ParseEncoding reads a kernel header encoding name.
 func ParseEncoding(s string) (Encoding, error) { return kernel.ParseEncoding(s) }
 
 // DestText writes a destination list: 5, or {3,4,5}.
 func DestText(d []int32) string { return kernel.DestText(d) }
+
+func init() {
+	kernel.SetOwner(func(x any) *kernel.Kernel {
+		if n, ok := x.(*Network); ok && n != nil {
+			return n.k
+		}
+		return nil
+	})
+}

@@ -136,7 +136,7 @@ func TestStopOn(t *testing.T) {
 	for !n.Done() {
 		n.Cycle()
 		n.skipIdle()
-		if n.K.Now() == 5000 {
+		if n.k.Now() == 5000 {
 			stop.Store(true)
 		}
 	}

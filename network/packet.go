@@ -96,13 +96,13 @@ func packetSpec(c *Config) (kernel.PacketSpec, error) {
 // batchTraffic is the batch workload: traffic.h packets per node at cycle
 // 0, all measured.
 func (n *Network) batchTraffic() error {
-	c, t := &n.Cfg, n.K.Topo
+	c, t := &n.Cfg, n.k.Topo
 	pat, err := traffic.NewPattern(c.Traffic.Pattern, traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
-		c.Traffic.Hotspots, c.Traffic.HotspotFraction, n.K.Rand())
+		c.Traffic.Hotspots, c.Traffic.HotspotFraction, n.k.Rand())
 	if err != nil {
 		return err
 	}
-	n.gen = traffic.NewBatch(t.Terminals(), max(1, c.Traffic.H), pat, n.K.Rand())
+	n.gen = traffic.NewBatch(t.Terminals(), max(1, c.Traffic.H), pat, n.k.Rand())
 	n.start, n.end = 0, 1
 	return nil
 }

@@ -32,7 +32,7 @@ func BenchmarkPacketBatch12Cube(b *testing.B) {
 				}
 			}
 			s := time.Since(start).Seconds()
-			b.ReportMetric(float64(n.K.FlitHops)/s, "packet-hops/s")
+			b.ReportMetric(float64(n.k.FlitHops)/s, "packet-hops/s")
 			b.ReportMetric(float64(b.N)/s, "experiments/s")
 		})
 		b.Run(routing+"/experiments", func(b *testing.B) {

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"github.com/flitsim/flitsim/network/kernel"
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
@@ -21,7 +22,7 @@ func TestBatchPhasesSummary(t *testing.T) {
 	c.Switching, c.Routing = "packet", "ecube-random"
 	c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
 	c.Traffic.Mode, c.Traffic.Pattern, c.Run.Experiments = "batch", "bit-complement", 3000
-	n, err := BuildWith(c, func(s *KernelSpec) {
+	n, err := buildWith(c, func(s *kernel.KernelSpec) {
 		s.Packet.Barrier = true
 		s.Packet.Via = func(_ *flit.Worm, rng *rand.Rand) int32 { return int32(rng.IntN(4)) }
 	})
@@ -66,7 +67,7 @@ func TestBatchInterrupted(t *testing.T) {
 	c.Traffic.Mode, c.Traffic.Pattern, c.Run.Experiments = "batch", "bit-complement", 100000
 	var stop atomic.Bool
 	var placed atomic.Int64
-	n, err := BuildWith(c, func(s *KernelSpec) {
+	n, err := buildWith(c, func(s *kernel.KernelSpec) {
 		s.Packet.Via = func(*flit.Worm, *rand.Rand) int32 {
 			if placed.Add(1) == 4*50 { // (during the 50th experiment or so)
 				stop.Store(true)

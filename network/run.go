@@ -2,6 +2,7 @@ package network
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"math"
 	"strings"
 	"sync/atomic"
@@ -18,11 +19,10 @@ import (
 // Network is a built experiment: the kernel, its traffic and its run control.
 type Network struct {
 	Cfg Config // the experiment as built (the routing key filled in)
-	// K is the cycle kernel. It is exported for this module's own packages
-	// (the tracers, the command, the verify suite and the searches) and is
-	// not part of the library's stable surface: its fields and methods
-	// change with the kernel. Use Network's methods and Result instead.
-	K   *Kernel
+	// k is the cycle kernel. This module's own packages (the tracers, the
+	// command, the verify suite, the searches) reach it through kernel.Of;
+	// the kernel is internal, so it is no part of the library's surface.
+	k   *kernel.Kernel
 	gen traffic.Generator
 
 	start, end   int64 // measurement window
@@ -30,23 +30,23 @@ type Network struct {
 	utilDone     bool
 	util         []uint64 // per port: flits carried in the window
 	stopped      bool
-	external     bool              // driven by Akita endpoints (see AttachEndpoints)
-	stopAt       int64             // if > 0, stop at this cycle (benchmarks)
-	lastProgress int64             // last cycle a flit moved (or nothing waited)
-	stall        *Stall            // set when no flit moved for run.stall_limit cycles
-	cast         flit.Cast         // how multicast packets travel
-	enc          Encoding          // their header
-	scheme       traffic.Scheme    // hardware or a software multicast
-	emitErr      error             // first multicast the kernel refused
-	payloads     map[uint64]any    // external packets' payloads by worm ID
-	flow         shortfall         // offered minus accepted flits per batch (verdict.go)
-	maxLive      int64             // run.max_backlog in packets (0: no limit)
-	backlogStop  *BacklogStop      // set when the backlog passed maxLive
-	warnings     []string          // see Warnings
-	stopFlag     *atomic.Bool      // see StopOn
-	interrupted  bool              // the run stopped because *stopFlag was set
-	adjust       func(*KernelSpec) // BuildWith's hook
-	activity     *activity         // run.router_activity's blocked-cycle counter, or nil
+	external     bool                     // driven by Akita endpoints (see AttachEndpoints)
+	stopAt       int64                    // if > 0, stop at this cycle (benchmarks)
+	lastProgress int64                    // last cycle a flit moved (or nothing waited)
+	stall        *Stall                   // set when no flit moved for run.stall_limit cycles
+	cast         flit.Cast                // how multicast packets travel
+	enc          Encoding                 // their header
+	scheme       traffic.Scheme           // hardware or a software multicast
+	emitErr      error                    // first multicast the kernel refused
+	payloads     map[uint64]any           // external packets' payloads by worm ID
+	flow         shortfall                // offered minus accepted flits per batch (verdict.go)
+	maxLive      int64                    // run.max_backlog in packets (0: no limit)
+	backlogStop  *BacklogStop             // set when the backlog passed maxLive
+	warnings     []string                 // see Warnings
+	stopFlag     *atomic.Bool             // see StopOn
+	interrupted  bool                     // the run stopped because *stopFlag was set
+	adjust       func(*kernel.KernelSpec) // buildWith's hook
+	activity     *activity                // run.router_activity's blocked-cycle counter, or nil
 }
 
 // StopOn makes the run stop at the end of the cycle in which *flag is found
@@ -71,13 +71,13 @@ func Run(c Config) (*Result, error) {
 }
 
 // Build checks c and lays out the network.
-func Build(c Config) (*Network, error) { return BuildWith(c, nil) }
+func Build(c Config) (*Network, error) { return buildWith(c, nil) }
 
-// BuildWith is Build with a hook that adjusts the kernel's settings before
+// buildWith is Build with a hook that adjusts the kernel's settings before
 // the kernel is made (for example the packet router's phases,
-// KernelSpec.Packet.Via); a batch's other experiments are built the same
+// kernel.KernelSpec.Packet.Via); a batch's other experiments are built the same
 // way.
-func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
+func buildWith(c Config, adjust func(*kernel.KernelSpec)) (*Network, error) {
 	if err := checkScalars(&c); err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 			return nil, err
 		}
 	}
-	kspec := KernelSpec{
+	kspec := kernel.KernelSpec{
 		Mode: mode, InDepth: c.Buffers.Input, OutDepth: c.Buffers.Output,
 		Latency: c.Link.Latency, Delay: c.Switch.Delay, Reuse: c.ReuseOn(),
 		Policy: pol, Seed: c.Run.Seed,
@@ -130,12 +130,12 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 	if adjust != nil {
 		adjust(&kspec)
 	}
-	k, err := NewKernel(topo, kspec)
+	k, err := kernel.NewKernel(topo, kspec)
 	if err != nil {
 		return nil, err
 	}
 	k.SetWorkers(c.Run.Workers)
-	n := &Network{Cfg: c, K: k, adjust: adjust}
+	n := &Network{Cfg: c, k: k, adjust: adjust}
 	if n.cast, err = parseWorm(c.Multicast.Worm); err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func BuildWith(c Config, adjust func(*KernelSpec)) (*Network, error) {
 
 func (n *Network) buildTraffic(mode xbar.Mode) error {
 	c := &n.Cfg
-	k := n.K
+	k := n.k
 	t := k.Topo
 	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 {
 		var pkts []traffic.Packet
@@ -248,11 +248,11 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 // such a run used to end silently with zeros.
 func (n *Network) warnFewPackets(length traffic.Length) {
 	c := &n.Cfg
-	exp := float64(n.K.Topo.Terminals()) * float64(c.Run.Measure) * c.Traffic.Load / length.Mean()
+	exp := float64(n.k.Topo.Terminals()) * float64(c.Run.Measure) * c.Traffic.Load / length.Mean()
 	if c.Traffic.Load > 0 && exp < minExpectedPackets {
 		n.warnings = append(n.warnings, fmt.Sprintf("traffic.flits %s: at load %g the %d terminals are expected to generate %.3g packets "+
 			"in the %d measured cycles, too few to measure (shorten the packets, raise traffic.load or lengthen run.measure)",
-			c.Traffic.Flits, c.Traffic.Load, n.K.Topo.Terminals(), exp, c.Run.Measure))
+			c.Traffic.Flits, c.Traffic.Load, n.k.Topo.Terminals(), exp, c.Run.Measure))
 	}
 }
 
@@ -265,11 +265,11 @@ const minExpectedPackets = 10
 func (n *Network) Warnings() []string { return n.warnings }
 
 // Emit queues a packet created by the traffic generator.
-func (n *Network) Emit(src, dst, flits int) { n.K.EnqueueLater(src, dst, flits) }
+func (n *Network) Emit(src, dst, flits int) { n.k.EnqueueLater(src, dst, flits) }
 
 // EmitMulticast queues a packet with several destinations (a trace line).
 func (n *Network) EmitMulticast(src int, dsts []int, flits int) {
-	if _, err := n.K.EnqueueMulticast(src, dsts, flits, n.cast, n.enc); err != nil && n.emitErr == nil {
+	if _, err := n.k.EnqueueMulticast(src, dsts, flits, n.cast, n.enc); err != nil && n.emitErr == nil {
 		n.emitErr = err
 		n.stopped = true
 	}
@@ -290,7 +290,7 @@ func parseWorm(s string) (flit.Cast, error) {
 // Cycle simulates one cycle: window bookkeeping, traffic, the kernel step and
 // the deadlock check.
 func (n *Network) Cycle() {
-	k := n.K
+	k := n.k
 	now := k.Now()
 	if now == n.start {
 		k.ResetChannels()
@@ -309,7 +309,7 @@ func (n *Network) Cycle() {
 	n.checkBacklog(now)
 	if k.Moved() > 0 || !k.AnyActive() {
 		n.lastProgress = now
-	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.K.Deadlock == nil {
+	} else if lim := n.Cfg.Run.StallLimit; lim > 0 && now-n.lastProgress >= lim && n.k.Deadlock == nil {
 		n.stall = &Stall{Cycle: now, Since: n.lastProgress + 1}
 	}
 }
@@ -319,17 +319,17 @@ func (n *Network) snapshotUtil() {
 		return
 	}
 	n.utilDone = true
-	if len(n.util) != int(n.K.Channels()) { // (a batch's experiments reuse it)
-		n.util = make([]uint64, n.K.Channels())
+	if len(n.util) != int(n.k.Channels()) { // (a batch's experiments reuse it)
+		n.util = make([]uint64, n.k.Channels())
 	}
 	for i := range n.util {
-		n.util[i] = n.K.ChannelFlits(int32(i))
+		n.util[i] = n.k.ChannelFlits(int32(i))
 	}
 }
 
 // channelLoads lists the wired channels' flits over a window of win cycles.
 func (n *Network) channelLoads(win int64) []ChannelLoad {
-	k := n.K
+	k := n.k
 	var ls []ChannelLoad
 	for ch := range k.Channels() {
 		if !k.ChannelConnected(ch) {
@@ -358,8 +358,8 @@ func (n *Network) Done() bool {
 
 // finished is Done without the interrupt.
 func (n *Network) finished() bool {
-	k := n.K
-	if n.K.Deadlock != nil || n.stall != nil || n.backlogStop != nil || n.stopped || n.stopAt > 0 && k.Now() >= n.stopAt {
+	k := n.k
+	if n.k.Deadlock != nil || n.stall != nil || n.backlogStop != nil || n.stopped || n.stopAt > 0 && k.Now() >= n.stopAt {
 		return true
 	}
 	if n.external || k.Now() < n.end {
@@ -395,7 +395,7 @@ func (n *Network) RunPlain() (*Result, error) {
 // skipIdle jumps over cycles in which the network is empty and no packet is
 // due, and reports the cycle it jumped to (or -1 if it did not jump).
 func (n *Network) skipIdle() int64 {
-	k := n.K
+	k := n.k
 	if !k.Idle() {
 		return -1
 	}
@@ -424,7 +424,7 @@ func (n *Network) RunAkita() (*Result, error) { return n.RunAkitaHooked() }
 
 // RunAkitaHooked is RunAkita with hooks attached to Akita's engine (e.g. a
 // progress display reading Kernel.Now after every event); the result is the
-// same. Tracers are attached to n.K with SetTracer before the run.
+// same. Tracers are attached to n.k with SetTracer before the run.
 func (n *Network) RunAkitaHooked(hooks ...sim.Hook) (*Result, error) {
 	engine := sim.NewSerialEngine()
 	for _, h := range hooks {
@@ -444,7 +444,7 @@ func (n *Network) RunAkitaHooked(hooks ...sim.Hook) (*Result, error) {
 
 // Result summarises the run.
 func (n *Network) Result() *Result {
-	k := n.K
+	k := n.k
 	st := k.Stats().Counts()
 	lat, netLat := k.Stats().Latency()
 	n.snapshotUtil()
@@ -461,7 +461,7 @@ func (n *Network) Result() *Result {
 		Latency:            lat,
 		NetworkLatency:     netLat,
 		MaxBufferOccupancy: k.MaxOccupancy(),
-		Deadlock:           n.K.Deadlock,
+		Deadlock:           n.k.Deadlock,
 		Stall:              n.stall,
 		Deliveries:         k.Stats().Deliveries(),
 		Violations:         k.Violations,

@@ -54,7 +54,7 @@ type RouterActivity struct {
 
 // perNode lists every terminal's figures over a window of win cycles.
 func (n *Network) perNode(d *kernel.Detail, win int64) []NodeStats {
-	k := n.K
+	k := n.k
 	nt := k.Topo.Terminals()
 	eject := make([]uint64, nt)
 	for ch := range int32(len(k.Links)) {
@@ -96,13 +96,13 @@ func perPair(d *kernel.Detail, nt int) []PairStats {
 // counts, ascending.
 func (n *Network) latencyHistogram() []HistogramBin {
 	var bs []HistogramBin
-	n.K.Stats().Histogram().Bins(func(v, c int64) { bs = append(bs, HistogramBin{v, c}) })
+	n.k.Stats().Histogram().Bins(func(v, c int64) { bs = append(bs, HistogramBin{v, c}) })
 	return bs
 }
 
 // routers lists every switch's activity in switch order.
 func (n *Network) routers() []RouterActivity {
-	k := n.K
+	k := n.k
 	rs := make([]RouterActivity, len(k.Topo.Switches))
 	for s := range rs {
 		rs[s].Router = k.Topo.Switches[s].Label
@@ -124,12 +124,12 @@ func (n *Network) routers() []RouterActivity {
 // router_activity ask for; win is the channels' window in cycles.
 func (n *Network) fillDetail(r *Result, win int64) {
 	run := &n.Cfg.Run
-	if d := n.K.Stats().Detail(); d != nil {
+	if d := n.k.Stats().Detail(); d != nil {
 		if run.PerNode {
 			r.PerNode = n.perNode(d, win)
 		}
 		if run.PerPair {
-			r.PerPair = perPair(d, n.K.Topo.Terminals())
+			r.PerPair = perPair(d, n.k.Topo.Terminals())
 		}
 	}
 	if run.Histogram {

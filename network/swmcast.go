@@ -97,9 +97,9 @@ func newSWDriver(n *Network, inner traffic.Generator, scheme traffic.Scheme) *sw
 		n: n, inner: inner, scheme: scheme,
 		sendL: int64(n.Cfg.Multicast.SendLatency), recvL: int64(n.Cfg.Multicast.ReceiveLatency),
 		sent: map[uint64]swRef{},
-		cpu:  make([]int64, n.K.Topo.Terminals()),
+		cpu:  make([]int64, n.k.Topo.Terminals()),
 	}
-	n.K.Stats().PerMessage(d.delivered)
+	n.k.Stats().PerMessage(d.delivered)
 	return d
 }
 
@@ -148,7 +148,7 @@ func (d *swDriver) EmitMulticast(src int, dsts []int, flits int) {
 	m := &d.msgs[mi]
 	*m = swMsg{sends: sends, src: int32(src), flits: int32(flits), left: int32(len(sends)),
 		gen: d.now, inj: -1, last: d.now}
-	m.measured = d.n.K.Stats().Message(d.now)
+	m.measured = d.n.k.Stats().Message(d.now)
 	d.has(mi, int32(src), d.now)
 }
 
@@ -174,7 +174,7 @@ func (d *swDriver) has(mi, v int32, at int64) {
 // enqueue hands one unicast to the kernel.
 func (d *swDriver) enqueue(s swSend) {
 	m := &d.msgs[s.msg]
-	k := d.n.K
+	k := d.n.k
 	wi := k.Enqueue(int(s.from), int(s.to), int(m.flits))
 	// sends[0] is the source's step-1 unicast, the message's first.
 	d.sent[k.Pool.Worms[wi].ID] = swRef{msg: s.msg, to: s.to, first: s.idx == 0}
@@ -201,7 +201,7 @@ func (d *swDriver) delivered(w *flit.Worm, arrive int64) {
 		return
 	}
 	if m.measured {
-		d.n.K.Stats().MessageDone(m.gen, m.inj, m.last, m.hops, m.n)
+		d.n.k.Stats().MessageDone(m.gen, m.inj, m.last, m.hops, m.n)
 	}
 	m.sends = nil
 	d.free = append(d.free, ref.msg)

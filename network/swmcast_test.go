@@ -47,7 +47,7 @@ func replay(t *testing.T, c Config, pkts ...string) (*Network, *Result, map[deli
 		t.Fatal(err)
 	}
 	got := map[delivery]int64{}
-	n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
+	n.k.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 		if w.Cast == flit.Unicast {
 			got[delivery{w.Src, w.Dst}] = cycle
 		}
@@ -56,7 +56,7 @@ func replay(t *testing.T, c Config, pkts ...string) (*Network, *Result, map[deli
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := n.K.Violations; v.Total() != 0 {
+	if v := n.k.Violations; v.Total() != 0 {
 		t.Fatalf("invariant violations %+v", v)
 	}
 	if r.Deadlock != nil || r.Incomplete || r.MeasuredDelivered != r.MeasuredPackets {
@@ -161,7 +161,7 @@ func TestSoftwareMulticastMatchesOracle(t *testing.T) {
 				group[i] = i
 			}
 			n, _, got := replay(t, chiangMIN("cube", 4, 3, scheme.String()), packetLine(0, src, others(group, src), L))
-			want := oracle(n.K.Topo, traffic.Schedule(scheme, src, group), src, L, 3+L)
+			want := oracle(n.k.Topo, traffic.Schedule(scheme, src, group), src, L, 3+L)
 			for k, w := range want {
 				if got[k] != w {
 					t.Errorf("%s from %d: %d→%d delivered at %d, want %d", scheme, src, k.src, k.dst, got[k], w)
@@ -175,9 +175,9 @@ func TestSoftwareMulticastMatchesOracle(t *testing.T) {
 func maxLink(n *Network) (uint64, string) {
 	var best uint64
 	name := ""
-	for i := range n.K.Links {
-		if f := n.K.Links[i].Flits; f > best {
-			best, name = f, n.K.PortName(int32(i))
+	for i := range n.k.Links {
+		if f := n.k.Links[i].Flits; f > best {
+			best, name = f, n.k.PortName(int32(i))
 		}
 	}
 	return best, name
@@ -255,7 +255,7 @@ func TestCMinTheorem7(t *testing.T) {
 						t.Fatalf("%s k=%d group %v from %d: step %d shares channel %s", kind, kn[0], g, src, st, ch)
 					}
 					n, r, got := replay(t, c, packetLine(0, src, others(g, src), L))
-					for k, w := range oracle(n.K.Topo, sched, src, L, t0) {
+					for k, w := range oracle(n.k.Topo, sched, src, L, t0) {
 						if got[k] != w {
 							t.Fatalf("%s k=%d group %v from %d: %d→%d delivered at %d, want %d (blocked)", kind, kn[0], g, src, k.src, k.dst, got[k], w)
 						}
@@ -305,8 +305,8 @@ func TestCMinLemmas15And16(t *testing.T) {
 	}
 	n, _, _ = replay(t, chiangMIN("butterfly", 4, 3, "hardware"), pkts...)
 	used := 0
-	for i := range n.K.Links {
-		if n.K.Links[i].Flits > 0 && strings.HasPrefix(n.K.PortName(int32(i)), "s1,") {
+	for i := range n.k.Links {
+		if n.k.Links[i].Flits > 0 && strings.HasPrefix(n.k.PortName(int32(i)), "s1,") {
 			used++
 		}
 	}

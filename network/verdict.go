@@ -132,7 +132,7 @@ func (n *Network) backlogLimit() int64 {
 	if n.trace || n.external || n.Cfg.Run.MaxBacklog == 0 || isBatch(&n.Cfg) {
 		return 0
 	}
-	return n.Cfg.Run.MaxBacklog * int64(n.K.Topo.Terminals())
+	return n.Cfg.Run.MaxBacklog * int64(n.k.Topo.Terminals())
 }
 
 // checkBacklog stops the run if its backlog passed the limit in cycle now. A run below
@@ -143,7 +143,7 @@ func (n *Network) checkBacklog(now int64) {
 	if n.maxLive == 0 || n.backlogStop != nil {
 		return
 	}
-	if live := int64(n.K.Pool.Live()); live > n.maxLive {
+	if live := int64(n.k.Pool.Live()); live > n.maxLive {
 		n.backlogStop = &BacklogStop{Cycle: now, Packets: live, Limit: n.maxLive}
 	}
 }

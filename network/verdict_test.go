@@ -110,7 +110,7 @@ func TestBacklogStop(t *testing.T) {
 	peak := 0
 	for !n.Done() {
 		n.Cycle()
-		peak = max(peak, n.K.Pool.Live())
+		peak = max(peak, n.k.Pool.Live())
 	}
 	if r := n.Result(); r.BacklogStop != nil || r.Status != StatusOK || int64(peak) > limit/4 {
 		t.Errorf("load 0.3: status %s, backlog stop %+v, peak %d packets (limit %d)", r.Status, r.BacklogStop, peak, limit)

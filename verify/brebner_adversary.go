@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"math"
 	"math/bits"
 
@@ -115,7 +116,7 @@ func adversaryMean(n, r, reps int, valiant string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	k := net.K
+	k := kernel.Of(net)
 	edge := int32(-1)
 	for ch := range k.Channels() {
 		if k.ChannelConnected(ch) && k.ChannelName(ch) == "n0.out[d0]" {

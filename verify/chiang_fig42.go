@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"slices"
 	"strings"
 
@@ -52,7 +53,7 @@ func fig42Stages(cycles int) ([]string, error) {
 	var loc []network.Location
 	for range cycles {
 		n.Cycle()
-		loc = n.K.Locate(0, 0, loc[:0])
+		loc = kernel.Of(n).Locate(0, 0, loc[:0])
 		var sw []string
 		for _, l := range loc {
 			if !slices.Contains(sw, l.Label) {

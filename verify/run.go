@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 
 	"github.com/flitsim/flitsim/network"
 )
@@ -13,7 +14,7 @@ var (
 	// simulate runs one whole experiment.
 	simulate = network.Run
 	// step advances a kernel that a claim drives cycle by cycle.
-	step = (*network.Kernel).Step
+	step = (*kernel.Kernel).Step
 )
 
 // delivered checks that a run delivered every packet it measured and ended
@@ -41,7 +42,7 @@ func delivered(what string, r *network.Result) error {
 // starves a packet would otherwise loop forever. want is the number of
 // packets that must have been delivered when it is idle (got counts them);
 // each, if not nil, runs after every cycle.
-func drain(k *network.Kernel, limit int64, what string, got *int, want int, each func()) error {
+func drain(k *kernel.Kernel, limit int64, what string, got *int, want int, each func()) error {
 	for i := int64(0); !k.Idle(); i++ {
 		if i == limit {
 			return fmt.Errorf("%s: network not idle after %d cycles, %d of %d packets delivered: %w",

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"errors"
+	"github.com/flitsim/flitsim/network/kernel"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -87,7 +88,7 @@ func TestIncompleteRunFails(t *testing.T) {
 // A simulator that never moves a flit fails the rows that wait for the
 // network to go idle, promptly, instead of hanging (issue 14 item 12).
 func TestStarvingSimulatorFails(t *testing.T) {
-	stub(t, &step, func(*network.Kernel) {})
+	stub(t, &step, func(*kernel.Kernel) {})
 	for _, id := range []string{"varvarigos-hypercube-mid", "varvarigos-array-diameter", "chiang-min-stages",
 		"chiang-8node-routes", "chiang-fig4.7-routes"} {
 		r := measure(claim(t, id))

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"strings"
 
 	"github.com/flitsim/flitsim/flit"
@@ -176,7 +177,7 @@ func allPairs(t network.TopologyConfig, self bool) (distances, error) {
 	if err != nil {
 		return distances{}, err
 	}
-	k := n.K
+	k := kernel.Of(n)
 	var sum int64
 	cnt := 0
 	d := distances{minHops: 1 << 30}
@@ -226,7 +227,7 @@ func matchRoutes(t network.TopologyConfig, src int, want map[int]string) (string
 		if err != nil {
 			return "", false, err
 		}
-		k := n.K
+		k := kernel.Of(n)
 		got := 0
 		k.Hooks.Delivered = func(*flit.Worm, int64) { got++ }
 		wi := k.Enqueue(src, dst, 2)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"io"
 	"os"
 	"path/filepath"
@@ -156,7 +157,7 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 		outs = append(outs, output{flag, w, f})
 		return nil
 	}
-	k := n.K
+	k := kernel.Of(n)
 	for _, w := range []struct {
 		flag, name string
 		mk         func(w io.Writer) (trace.Writer, error)
@@ -203,7 +204,7 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 
 // cycleHook moves a progress bar as the engine advances.
 type cycleHook struct {
-	k    *network.Kernel
+	k    *kernel.Kernel
 	p    *progress
 	next int64
 }

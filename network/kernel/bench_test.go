@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
@@ -27,18 +28,18 @@ func benchCycles(b *testing.B, c network.Config) {
 	for i := 0; i < 2000; i++ {
 		n.Cycle()
 	}
-	hops0 := n.K.FlitHops
+	hops0 := kernel.Of(n).FlitHops
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		n.Cycle()
 	}
-	reportRates(b, n.K, hops0)
+	reportRates(b, kernel.Of(n), hops0)
 }
 
 // reportRates stops the timer and reports simulated cycles/s and
 // flit-hops/s since hops0, failing on a deadlock or a broken invariant.
-func reportRates(b *testing.B, k *network.Kernel, hops0 int64) {
+func reportRates(b *testing.B, k *kernel.Kernel, hops0 int64) {
 	b.StopTimer()
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/sec, "cycles/s")
@@ -114,7 +115,7 @@ func BenchmarkMulticastMIN(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	k := n.K
+	k := kernel.Of(n)
 	rng := k.Rand()
 	dests := make([][]int, 64)
 	for s := range dests {

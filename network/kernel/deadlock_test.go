@@ -1,6 +1,7 @@
 package kernel_test
 
 import (
+	"github.com/flitsim/flitsim/network/kernel"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestReportedDeadlockIsPermanent(t *testing.T) {
 	if _, err := n.RunPlain(); err != nil {
 		t.Fatal(err)
 	}
-	dl := n.K.Deadlock
+	dl := kernel.Of(n).Deadlock
 	if dl == nil {
 		t.Fatal("no deadlock")
 	}
@@ -84,17 +85,17 @@ func TestReportedDeadlockIsPermanent(t *testing.T) {
 		ids[w.ID] = true
 	}
 	before := map[uint64]int32{}
-	for i := range n.K.Pool.Worms {
-		w := &n.K.Pool.Worms[i]
+	for i := range kernel.Of(n).Pool.Worms {
+		w := &kernel.Of(n).Pool.Worms[i]
 		if ids[w.ID] {
 			before[w.ID] = w.Recvd
 		}
 	}
 	for i := 0; i < 2000; i++ {
-		n.K.Step()
+		kernel.Of(n).Step()
 	}
-	for i := range n.K.Pool.Worms {
-		w := &n.K.Pool.Worms[i]
+	for i := range kernel.Of(n).Pool.Worms {
+		w := &kernel.Of(n).Pool.Worms[i]
 		if ids[w.ID] && before[w.ID] != w.Recvd {
 			t.Fatalf("worm %d moved after the deadlock report", w.ID)
 		}
@@ -107,10 +108,10 @@ func TestDebugStateNamesBuffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.K.Enqueue(0, 3, 4)
-	n.K.Step()
-	n.K.Step()
-	s := n.K.DebugState()
+	kernel.Of(n).Enqueue(0, 3, 4)
+	kernel.Of(n).Step()
+	kernel.Of(n).Step()
+	s := kernel.Of(n).DebugState()
 	if !strings.Contains(s, "r(") || !strings.Contains(s, "w1.") {
 		t.Fatalf("debug state %q", s)
 	}

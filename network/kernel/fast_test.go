@@ -85,16 +85,16 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 	c.Run.Workers = 1
 	fast := mustBuild(t, c)
 	slow := mustBuild(t, c)
-	slow.K.ForceGeneral()
+	kernel.Of(slow).ForceGeneral()
 	c.Run.Workers = 2
 	par := mustBuild(t, c)
-	if wormhole := c.Switching == xbar.Wormhole.String(); wormhole != (par.K.Workers() == 2) {
-		t.Fatalf("switching %s: %d lanes (two for wormhole, the fast path's case)", c.Switching, par.K.Workers())
+	if wormhole := c.Switching == xbar.Wormhole.String(); wormhole != (kernel.Of(par).Workers() == 2) {
+		t.Fatalf("switching %s: %d lanes (two for wormhole, the fast path's case)", c.Switching, kernel.Of(par).Workers())
 	}
-	par.K.SetLargeAt(0) // the two lanes decide flow as in a large network
+	kernel.Of(par).SetLargeAt(0) // the two lanes decide flow as in a large network
 	casts := []flit.Cast{flit.Tree, flit.SyncTree, flit.Path}
 	rng := rand.New(rand.NewPCG(c.Run.Seed, 7))
-	nt := fast.K.Topo.Terminals()
+	nt := kernel.Of(fast).Topo.Terminals()
 	fastCycles := 0
 	for !fast.Done() {
 		if mixed && rng.IntN(60) == 0 {
@@ -102,28 +102,28 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 			dests := []int{rng.IntN(nt), rng.IntN(nt), rng.IntN(nt)}
 			cast := casts[rng.IntN(len(casts))]
 			flits := 1 + rng.IntN(5)
-			_, e1 := fast.K.EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
-			_, e2 := slow.K.EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
-			_, e3 := par.K.EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
+			_, e1 := kernel.Of(fast).EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
+			_, e2 := kernel.Of(slow).EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
+			_, e3 := kernel.Of(par).EnqueueMulticast(src, dests, flits, cast, network.SingleFlit)
 			if (e1 == nil) != (e2 == nil) || (e1 == nil) != (e3 == nil) {
 				t.Fatalf("enqueue: %v vs %v vs %v", e1, e2, e3)
 			}
 		}
-		if fast.K.FastOK() {
+		if kernel.Of(fast).FastOK() {
 			fastCycles++
 		}
-		if rng.IntN(16) == 0 && par.K.HasPair() {
-			par.K.UseLanes(par.K.Workers() == 1)
+		if rng.IntN(16) == 0 && kernel.Of(par).HasPair() {
+			kernel.Of(par).UseLanes(kernel.Of(par).Workers() == 1)
 		}
-		now := fast.K.Now()
+		now := kernel.Of(fast).Now()
 		fast.Cycle()
 		slow.Cycle()
 		par.Cycle()
-		if !sameMoves(fast.K.LastMoves(), slow.K.Moves()) {
-			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, fast.K.Moves(), slow.K.Moves())
+		if !sameMoves(kernel.Of(fast).LastMoves(), kernel.Of(slow).Moves()) {
+			t.Fatalf("cycle %d: fast path moved %v, general path %v", now, kernel.Of(fast).Moves(), kernel.Of(slow).Moves())
 		}
-		if pm := par.K.Unaligned(par.K.LastMoves()); !sameMoves(fast.K.LastMoves(), pm) {
-			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, fast.K.LastMoves(), pm)
+		if pm := kernel.Of(par).Unaligned(kernel.Of(par).LastMoves()); !sameMoves(kernel.Of(fast).LastMoves(), pm) {
+			t.Fatalf("cycle %d: fast path moved %v, on two lanes %v", now, kernel.Of(fast).LastMoves(), pm)
 		}
 		if slow.Done() != fast.Done() || par.Done() != fast.Done() {
 			t.Fatalf("cycle %d: one run ended before the other", now)
@@ -132,7 +132,7 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 	if wormhole := c.Switching == xbar.Wormhole.String(); wormhole != (fastCycles > 0) {
 		t.Fatalf("switching %s: the fast path ran %d cycles", c.Switching, fastCycles)
 	}
-	for _, k := range []*network.Kernel{fast.K, par.K} {
+	for _, k := range []*kernel.Kernel{kernel.Of(fast), kernel.Of(par)} {
 		// Flow reads a terminal's room from its record past the buffers:
 		// one per terminal, with room, never filled.
 		held, room := k.SinkRoom()
@@ -157,8 +157,8 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 	if a, b := res(fast), res(par); a != b {
 		t.Fatalf("results differ:\none lane  %s\ntwo lanes %s", a, b)
 	}
-	if fast.K.Violations.Total() != 0 {
-		t.Fatalf("violations %+v", fast.K.Violations)
+	if kernel.Of(fast).Violations.Total() != 0 {
+		t.Fatalf("violations %+v", kernel.Of(fast).Violations)
 	}
 }
 
@@ -174,24 +174,24 @@ func TestAutoWorkers(t *testing.T) {
 	one := mustBuild(t, c)
 	c.Run.Workers = 0
 	auto := mustBuild(t, c)
-	if !auto.K.HasTuner() {
+	if !kernel.Of(auto).HasTuner() {
 		t.Fatal("no tuner for an 8×8 mesh with run.workers 0")
 	}
-	auto.K.Tune(func(tu *kernel.TunerKnobs) { tu.Window, tu.Period, tu.MaxPeriod = 8, 16, 64 })
+	kernel.Of(auto).Tune(func(tu *kernel.TunerKnobs) { tu.Window, tu.Period, tu.MaxPeriod = 8, 16, 64 })
 	used := [3]int{}
 	for range 3000 {
 		one.Cycle()
 		auto.Cycle()
-		used[auto.K.Workers()]++
-		if am := auto.K.Unaligned(auto.K.LastMoves()); !sameMoves(one.K.Moves(), am) {
-			t.Fatalf("cycle %d: one lane moved %v, automatic %v", one.K.Now(), one.K.Moves(), am)
+		used[kernel.Of(auto).Workers()]++
+		if am := kernel.Of(auto).Unaligned(kernel.Of(auto).LastMoves()); !sameMoves(kernel.Of(one).Moves(), am) {
+			t.Fatalf("cycle %d: one lane moved %v, automatic %v", kernel.Of(one).Now(), kernel.Of(one).Moves(), am)
 		}
 	}
 	if used[1] == 0 || used[2] == 0 {
 		t.Fatalf("cycles on one lane %d, on two %d: the tuner did not try both", used[1], used[2])
 	}
-	if one.K.FlitHops != auto.K.FlitHops || one.K.Violations.Total() != 0 {
-		t.Fatalf("flit-hops %d vs %d, violations %+v", one.K.FlitHops, auto.K.FlitHops, one.K.Violations)
+	if kernel.Of(one).FlitHops != kernel.Of(auto).FlitHops || kernel.Of(one).Violations.Total() != 0 {
+		t.Fatalf("flit-hops %d vs %d, violations %+v", kernel.Of(one).FlitHops, kernel.Of(auto).FlitHops, kernel.Of(one).Violations)
 	}
 }
 
@@ -203,27 +203,27 @@ func TestAutoWorkers(t *testing.T) {
 // lanes turn fast again it returns to them soon.
 func TestTunerWatchesSpeed(t *testing.T) {
 	n, elapsed := clockedTuner(t)
-	n.K.Tune(func(tu *kernel.TunerKnobs) {
+	kernel.Of(n).Tune(func(tu *kernel.TunerKnobs) {
 		tu.Window, tu.First, tu.Period, tu.MaxPeriod, tu.Watch = 16, 64, 64, 1<<30, 128
 	})
 	cost := [3]time.Duration{0, 2 * time.Microsecond, time.Microsecond} // by workers
 	for i := range 3000 {
 		n.Cycle()
-		*elapsed += cost[n.K.Workers()]
+		*elapsed += cost[kernel.Of(n).Workers()]
 		switch i {
 		case 1400:
-			if n.K.Workers() != 2 {
+			if kernel.Of(n).Workers() != 2 {
 				t.Fatal("the tuner did not pick the faster two lanes")
 			}
 			cost[2] = 5 * cost[1] // the cores drift apart
 		case 1800:
-			if n.K.Workers() != 1 {
-				t.Fatalf("400 cycles after two lanes turned 5× slower the tuner still runs %d", n.K.Workers())
+			if kernel.Of(n).Workers() != 1 {
+				t.Fatalf("400 cycles after two lanes turned 5× slower the tuner still runs %d", kernel.Of(n).Workers())
 			}
 			cost[2] = cost[1] / 2 // and back
 		}
 	}
-	if n.K.Workers() != 2 {
+	if kernel.Of(n).Workers() != 2 {
 		t.Fatal("1200 cycles after two lanes turned fast again the tuner still runs one")
 	}
 }
@@ -241,7 +241,7 @@ func clockedTuner(t *testing.T) (*network.Network, *time.Duration) {
 	c.Run.Workers = 0
 	n := mustBuild(t, c)
 	elapsed := new(time.Duration)
-	n.K.Tune(func(tu *kernel.TunerKnobs) { tu.Clock = func() time.Time { return time.Unix(0, 0).Add(*elapsed) } })
+	kernel.Of(n).Tune(func(tu *kernel.TunerKnobs) { tu.Clock = func() time.Time { return time.Unix(0, 0).Add(*elapsed) } })
 	return n, elapsed
 }
 
@@ -256,18 +256,18 @@ func TestTunerEndsClearTrialsEarly(t *testing.T) {
 		twoRuns int           // cycles the first trial runs on two lanes
 	}{{16 * time.Microsecond, 8}, {14 * time.Microsecond, 32}, {time.Millisecond, 2}} {
 		n, elapsed := clockedTuner(t)
-		n.K.Tune(func(tu *kernel.TunerKnobs) {
+		kernel.Of(n).Tune(func(tu *kernel.TunerKnobs) {
 			tu.Window, tu.First, tu.Period, tu.MaxPeriod, tu.Watch = 64, 1<<20, 1<<20, 1<<30, 1<<20 // stretches of 8 cycles
 		})
 		cost := [3]time.Duration{0, 10 * time.Microsecond, tc.slower}
 		two, i := 0, 0
-		for ; i < 100 && (i == 0 || n.K.InTrial()); i++ {
+		for ; i < 100 && (i == 0 || kernel.Of(n).InTrial()); i++ {
 			n.Cycle()
-			*elapsed += cost[n.K.Workers()]
-			two += n.K.Workers() - 1
+			*elapsed += cost[kernel.Of(n).Workers()]
+			two += kernel.Of(n).Workers() - 1
 		}
-		if two != tc.twoRuns || n.K.Workers() != 1 {
-			t.Errorf("two lanes %v a cycle against one's 10 µs: the trial ran %d cycles on two lanes (want %d) and chose %d", tc.slower, two, tc.twoRuns, n.K.Workers())
+		if two != tc.twoRuns || kernel.Of(n).Workers() != 1 {
+			t.Errorf("two lanes %v a cycle against one's 10 µs: the trial ran %d cycles on two lanes (want %d) and chose %d", tc.slower, two, tc.twoRuns, kernel.Of(n).Workers())
 		}
 	}
 }
@@ -285,7 +285,7 @@ func TestLanesAlignedCut(t *testing.T) {
 		one := mustBuild(t, c)
 		c.Run.Workers = 2
 		two := mustBuild(t, c)
-		k := two.K
+		k := kernel.Of(two)
 		if k.Workers() != 2 {
 			continue // (not cut: nothing to align)
 		}
@@ -296,8 +296,8 @@ func TestLanesAlignedCut(t *testing.T) {
 		if cutAt%64 != 0 || cutAt != gapAt+gapLen {
 			t.Fatalf("%s: cut %d, gap %d+%d", tc.name, cutAt, gapAt, gapLen)
 		}
-		for b := range one.K.Buffers() {
-			sw, port, out, src, depth := one.K.BufferInfo(b)
+		for b := range kernel.Of(one).Buffers() {
+			sw, port, out, src, depth := kernel.Of(one).BufferInfo(b)
 			id := b
 			if b >= gapAt {
 				id += gapLen
@@ -344,7 +344,7 @@ func TestListRunsSameOnTwoLanes(t *testing.T) {
 		for i, w := range []int{1, 2} {
 			c.Run.Workers = w
 			n := mustBuild(t, c)
-			if w == 2 && !n.K.HasPair() {
+			if w == 2 && !kernel.Of(n).HasPair() {
 				t.Fatal("the network was not cut in two lanes")
 			}
 			r, err := n.RunPlain()
@@ -376,11 +376,11 @@ func TestHooksSeeOneOrder(t *testing.T) {
 		n := mustBuild(t, c)
 		var log []event
 		if ejected {
-			n.K.Hooks.Ejected = func(w *flit.Worm, term int32, f flit.Flit, cycle int64) {
+			kernel.Of(n).Hooks.Ejected = func(w *flit.Worm, term int32, f flit.Flit, cycle int64) {
 				log = append(log, event{w.ID, term, f.Seq, cycle})
 			}
 		}
-		n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
+		kernel.Of(n).Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 			log = append(log, event{w.ID, w.Dst, -1, cycle})
 		}
 		for range 2000 {
@@ -403,7 +403,7 @@ func TestCrewSequenceWraps(t *testing.T) {
 	c.Run.Workers = 2
 	n := mustBuild(t, c)
 	n.Cycle()
-	n.K.SetCrewSeq(kernel.SeqMask - 4)
+	kernel.Of(n).SetCrewSeq(kernel.SeqMask - 4)
 	done := make(chan struct{})
 	go func() {
 		for range 10 {
@@ -416,8 +416,8 @@ func TestCrewSequenceWraps(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the kernel waits forever for its helper after the phase numbers wrap")
 	}
-	if n.K.CrewSeq() >= kernel.SeqMask-4 {
-		t.Fatalf("seq %d did not wrap", n.K.CrewSeq())
+	if kernel.Of(n).CrewSeq() >= kernel.SeqMask-4 {
+		t.Fatalf("seq %d did not wrap", kernel.Of(n).CrewSeq())
 	}
 }
 
@@ -429,7 +429,7 @@ func TestCrewStopsWithItsNetwork(t *testing.T) {
 		c := benchConfig(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, 0.3)
 		c.Run.Workers = 2
 		n := mustBuild(t, c)
-		if n.K.Workers() != 2 {
+		if kernel.Of(n).Workers() != 2 {
 			t.Fatal("the 8×8 mesh was not cut in two lanes")
 		}
 		for range 100 {
@@ -488,13 +488,13 @@ func TestPresamplingKeepsRun(t *testing.T) {
 				n := mustBuild(t, c)
 				for !n.Done() {
 					n.Cycle()
-					if foreign && n.K.Now()%5 == 0 {
-						n.K.Rand().Uint64()
+					if foreign && kernel.Of(n).Now()%5 == 0 {
+						kernel.Of(n).Rand().Uint64()
 					}
 				}
 				if w == 2 {
-					switch used, dropped, ok := n.K.Presampled(); {
-					case !ok || !n.K.HasPair():
+					switch used, dropped, ok := kernel.Of(n).Presampled(); {
+					case !ok || !kernel.Of(n).HasPair():
 						t.Fatalf("%s: no presampling on two lanes", c.Topology.Kind)
 					case used == 0, foreign && dropped < used/10:
 						t.Fatalf("%s foreign=%v: %d cycles from draws made ahead, %d dropped", c.Topology.Kind, foreign, used, dropped)
@@ -517,16 +517,16 @@ func TestPresamplingKeepsRun(t *testing.T) {
 // be slower still.
 func TestTunerIgnoresSlowOneLane(t *testing.T) {
 	n, elapsed := clockedTuner(t)
-	n.K.Tune(func(tu *kernel.TunerKnobs) {
+	kernel.Of(n).Tune(func(tu *kernel.TunerKnobs) {
 		tu.Window, tu.First, tu.Period, tu.MaxPeriod, tu.Watch = 16, 1<<20, 1<<20, 1<<30, 128
 	})
 	cost := [3]time.Duration{0, time.Microsecond, 2 * time.Microsecond} // two lanes slower
 	two := 0
 	for i := range 3000 {
 		n.Cycle()
-		*elapsed += cost[n.K.Workers()]
+		*elapsed += cost[kernel.Of(n).Workers()]
 		if i > 100 {
-			two += n.K.Workers() - 1
+			two += kernel.Of(n).Workers() - 1
 		}
 		if i == 200 {
 			// The machine turns busy: one lane is 5 times slower, two

@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -74,7 +75,7 @@ func zeroLoadConfig(t network.TopologyConfig, mode string, b bufCase, lat, delay
 // latency and the number of switches it crossed.
 func lone(t *testing.T, n *network.Network, src, dst, flits int) (int64, int32) {
 	t.Helper()
-	k := n.K
+	k := kernel.Of(n)
 	lat, hops := int64(-1), int32(-1)
 	k.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 		lat, hops = cycle-w.GenCycle, w.Hops
@@ -107,7 +108,7 @@ func TestZeroLoadLatencyMatchesClosedForm(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						nt := n.K.Topo.Terminals()
+						nt := kernel.Of(n).Topo.Terminals()
 						for i := 0; i < 6; i++ {
 							s, d := rng.IntN(nt), rng.IntN(nt)
 							got, hops := lone(t, n, s, d, p.flits)
@@ -160,7 +161,7 @@ func TestHopCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nt := n.K.Topo.Terminals()
+		nt := kernel.Of(n).Topo.Terminals()
 		for s := 0; s < nt; s += 3 {
 			for d := 0; d < nt; d += 5 {
 				_, hops := lone(t, n, s, d, 2)
@@ -195,7 +196,7 @@ func randomRun(t *testing.T, c network.Config) (*network.Network, *network.Resul
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := n.K
+	k := kernel.Of(n)
 	if v := k.Violations; v.Total() != 0 {
 		t.Fatalf("invariant violations: %+v", v)
 	}

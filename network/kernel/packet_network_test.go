@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"runtime"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ type moveLog struct {
 	perLink  map[[2]int64]int
 	overused int
 	ids      map[uint64]int
-	k        *network.Kernel
+	k        *kernel.Kernel
 	dirs     map[string]int // moves by the port name of their channel, e.g. x+
 }
 
@@ -54,8 +55,8 @@ func tracedRun(t *testing.T, c network.Config) (*moveLog, *network.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &moveLog{perLink: map[[2]int64]int{}, ids: map[uint64]int{}, k: n.K, dirs: map[string]int{}}
-	n.K.SetTracer(m)
+	m := &moveLog{perLink: map[[2]int64]int{}, ids: map[uint64]int{}, k: kernel.Of(n), dirs: map[string]int{}}
+	kernel.Of(n).SetTracer(m)
 	r, err := n.RunPlain()
 	if err != nil {
 		t.Fatal(err)

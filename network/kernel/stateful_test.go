@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -145,8 +146,8 @@ func TestPacketRouterStatefulHeads(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec := lastRec
-		m := &moveLog{perLink: map[[2]int64]int{}, ids: map[uint64]int{}, k: n.K, dirs: map[string]int{}}
-		n.K.SetTracer(m)
+		m := &moveLog{perLink: map[[2]int64]int{}, ids: map[uint64]int{}, k: kernel.Of(n), dirs: map[string]int{}}
+		kernel.Of(n).SetTracer(m)
 		r, err := n.RunPlain()
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ package search
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -59,7 +60,7 @@ type Outcome struct {
 func (s *Spec) Check() error {
 	n := 0
 	if t, err := network.Build(s.withPackets(nil)); err == nil {
-		n = t.K.Topo.Terminals()
+		n = kernel.Of(t).Topo.Terminals()
 	} else {
 		return err
 	}
@@ -105,7 +106,7 @@ func Run(s Spec) (*Outcome, error) {
 		return nil, err
 	}
 	probe, _ := network.Build(s.withPackets(nil))
-	n := probe.K.Topo.Terminals()
+	n := kernel.Of(probe).Topo.Terminals()
 	var next func() ([]string, bool)
 	if s.Exhaustive {
 		next = Enumerate(n, s)

@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -47,16 +48,16 @@ func RunBuilt(n *network.Network, observe func(cycle int64)) (*network.Result, e
 	if observe == nil {
 		return n.RunAkita()
 	}
-	r, err := n.RunAkitaHooked(&cycleHook{k: n.K, f: observe, next: ObserveEvery})
+	r, err := n.RunAkitaHooked(&cycleHook{k: kernel.Of(n), f: observe, next: ObserveEvery})
 	if err != nil {
 		return nil, err
 	}
-	observe(n.K.Now())
+	observe(kernel.Of(n).Now())
 	return r, nil
 }
 
 type cycleHook struct {
-	k    *network.Kernel
+	k    *kernel.Kernel
 	f    func(int64)
 	next int64
 }

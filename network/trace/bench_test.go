@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"github.com/flitsim/flitsim/network/kernel"
 	"io"
 	"testing"
 
@@ -23,22 +24,22 @@ func benchMesh() network.Config {
 
 // benchTrace runs the reference point with the tracer mk makes (nil: none),
 // like network's benchCycles: 2000 cycles of warm-up, then b.N timed cycles.
-func benchTrace(b *testing.B, mk func(w io.Writer, k *network.Kernel) (Writer, error)) {
+func benchTrace(b *testing.B, mk func(w io.Writer, k *kernel.Kernel) (Writer, error)) {
 	n, err := network.Build(benchMesh())
 	if err != nil {
 		b.Fatal(err)
 	}
 	var w Writer
 	if mk != nil {
-		if w, err = mk(bufio.NewWriter(io.Discard), n.K); err != nil {
+		if w, err = mk(bufio.NewWriter(io.Discard), kernel.Of(n)); err != nil {
 			b.Fatal(err)
 		}
-		n.K.SetTracer(w)
+		kernel.Of(n).SetTracer(w)
 	}
 	for i := 0; i < 2000; i++ {
 		n.Cycle()
 	}
-	hops0 := n.K.FlitHops
+	hops0 := kernel.Of(n).FlitHops
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -47,7 +48,7 @@ func benchTrace(b *testing.B, mk func(w io.Writer, k *network.Kernel) (Writer, e
 	b.StopTimer()
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/sec, "cycles/s")
-	b.ReportMetric(float64(n.K.FlitHops-hops0)/sec, "flit-hops/s")
+	b.ReportMetric(float64(kernel.Of(n).FlitHops-hops0)/sec, "flit-hops/s")
 	if w != nil {
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
@@ -62,17 +63,17 @@ func BenchmarkMesh8x8(b *testing.B) { benchTrace(b, nil) }
 // BenchmarkMesh8x8VCD traces every signal of the reference point into a
 // VCD (written to io.Discard through a bufio writer).
 func BenchmarkMesh8x8VCD(b *testing.B) {
-	benchTrace(b, func(w io.Writer, k *network.Kernel) (Writer, error) { return NewVCD(w, k, Options{}) })
+	benchTrace(b, func(w io.Writer, k *kernel.Kernel) (Writer, error) { return NewVCD(w, k, Options{}) })
 }
 
 // BenchmarkMesh8x8Events logs every event of the reference point as CSV.
 func BenchmarkMesh8x8Events(b *testing.B) {
-	benchTrace(b, func(w io.Writer, k *network.Kernel) (Writer, error) { return NewEvents(w, k, CSV, Options{}) })
+	benchTrace(b, func(w io.Writer, k *kernel.Kernel) (Writer, error) { return NewEvents(w, k, CSV, Options{}) })
 }
 
 // BenchmarkMesh8x8Perfetto writes the reference point's timeline.
 func BenchmarkMesh8x8Perfetto(b *testing.B) {
-	benchTrace(b, func(w io.Writer, k *network.Kernel) (Writer, error) { return NewPerfetto(w, k, Options{}) })
+	benchTrace(b, func(w io.Writer, k *kernel.Kernel) (Writer, error) { return NewPerfetto(w, k, Options{}) })
 }
 
 // nop is a tracer that does nothing: what the kernel's hooks cost alone.
@@ -88,5 +89,5 @@ func (nop) Close() error                                                { return
 // BenchmarkMesh8x8Nop attaches a tracer that does nothing: the cost of the
 // kernel's tracing hooks (blocked-reason classification included).
 func BenchmarkMesh8x8Nop(b *testing.B) {
-	benchTrace(b, func(io.Writer, *network.Kernel) (Writer, error) { return nop{}, nil })
+	benchTrace(b, func(io.Writer, *kernel.Kernel) (Writer, error) { return nop{}, nil })
 }

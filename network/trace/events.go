@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -41,7 +42,7 @@ func EventFormatOf(name string) (EventFormat, error) {
 
 // Events writes the event log (see the package documentation).
 type Events struct {
-	k    *network.Kernel
+	k    *kernel.Kernel
 	f    *filter
 	l    *layout
 	bw   *bufio.Writer
@@ -58,7 +59,7 @@ type Events struct {
 }
 
 // NewEvents writes k's events to w in format ft (buffered; Close flushes).
-func NewEvents(w io.Writer, k *network.Kernel, ft EventFormat, o Options) (*Events, error) {
+func NewEvents(w io.Writer, k *kernel.Kernel, ft EventFormat, o Options) (*Events, error) {
 	f, err := newFilter(k, o)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/flitsim/flitsim/network/kernel"
 	"math"
 	"strconv"
 	"strings"
@@ -44,13 +45,13 @@ func TestEventLogRebuildsPaths(t *testing.T) {
 	got := map[uint64]delivered{}
 	n, res := runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
 		var err error
-		if ec, err = NewEvents(&csvOut, n.K, CSV, Options{}); err != nil {
+		if ec, err = NewEvents(&csvOut, kernel.Of(n), CSV, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		if ej, err = NewEvents(&jsonOut, n.K, JSONL, Options{}); err != nil {
+		if ej, err = NewEvents(&jsonOut, kernel.Of(n), JSONL, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
+		kernel.Of(n).Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 			got[w.ID] = delivered{src: w.Src, dst: w.Dst, inj: w.InjCycle, arrive: cycle, hops: w.Hops, measured: w.Measured, flits: w.Len}
 		}
 		return []network.Tracer{ec, ej}
@@ -61,7 +62,7 @@ func TestEventLogRebuildsPaths(t *testing.T) {
 	if err := ej.Close(); err != nil {
 		t.Fatal(err)
 	}
-	k := n.K
+	k := kernel.Of(n)
 	rows, err := csv.NewReader(&csvOut).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +239,7 @@ func TestEventLogOnly(t *testing.T) {
 	var e *Events
 	runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
 		var err error
-		e, err = NewEvents(&out, n.K, JSONL, Options{Only: "r(1,1)", Window: Window{From: 20, To: 60}})
+		e, err = NewEvents(&out, kernel.Of(n), JSONL, Options{Only: "r(1,1)", Window: Window{From: 20, To: 60}})
 		if err != nil {
 			t.Fatal(err)
 		}

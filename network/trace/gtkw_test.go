@@ -3,6 +3,7 @@ package trace
 import (
 	"cmp"
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,10 +30,10 @@ func TestGTKWaveSaveFile(t *testing.T) {
 	var v *VCD
 	var r *recorder
 	n, _ := runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
-		if v, err = NewVCD(f, n.K, Options{}); err != nil {
+		if v, err = NewVCD(f, kernel.Of(n), Options{}); err != nil {
 			t.Fatal(err)
 		}
-		r = newRecorder(n.K)
+		r = newRecorder(kernel.Of(n))
 		return []network.Tracer{v, r}
 	})
 	if err := v.Close(); err != nil {
@@ -61,7 +62,7 @@ func TestGTKWaveSaveFile(t *testing.T) {
 	}
 
 	// The busiest switches, from the recorded moves.
-	l := newLayout(n.K)
+	l := newLayout(kernel.Of(n))
 	out := map[int32]int64{}
 	inj := map[int32]int64{}
 	for ch, ms := range r.moves {
@@ -78,7 +79,7 @@ func TestGTKWaveSaveFile(t *testing.T) {
 		name func(int32, int64) string
 	}{
 		{out, BusySwitches, func(s int32, f int64) string {
-			return fmt.Sprintf("%s (%s): %d flits out", Sanitize(n.K.Topo.Switches[s].Label), n.K.Topo.Switches[s].Label, f)
+			return fmt.Sprintf("%s (%s): %d flits out", Sanitize(kernel.Of(n).Topo.Switches[s].Label), kernel.Of(n).Topo.Switches[s].Label, f)
 		}},
 		{inj, BusyTerminals, func(t int32, f int64) string { return fmt.Sprintf("t%d: %d flits injected", t, f) }},
 	} {
@@ -177,7 +178,7 @@ func TestGTKWaveNamesMatchFST(t *testing.T) {
 	}
 	var v *VCD
 	runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
-		if v, err = NewVCD(f, n.K, Options{Window: Window{To: 100}}); err != nil {
+		if v, err = NewVCD(f, kernel.Of(n), Options{Window: Window{To: 100}}); err != nil {
 			t.Fatal(err)
 		}
 		return []network.Tracer{v}

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"github.com/flitsim/flitsim/network/kernel"
 	"os"
 	"os/exec"
 	"testing"
@@ -41,13 +42,13 @@ func runNet(t *testing.T, c network.Config, attach func(n *network.Network) []ne
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.K.SetTracer(Multi(attach(n)))
+	kernel.Of(n).SetTracer(Multi(attach(n)))
 	res, err := n.RunPlain()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := n.K.Violations.Total(); v != 0 {
-		t.Fatalf("violations %+v", n.K.Violations)
+	if v := kernel.Of(n).Violations.Total(); v != 0 {
+		t.Fatalf("violations %+v", kernel.Of(n).Violations)
 	}
 	return n, res
 }
@@ -67,7 +68,7 @@ type rec struct {
 // recorder remembers every move per channel, and the occupancy of every
 // buffer at the end of each cycle.
 type recorder struct {
-	k     *network.Kernel
+	k     *kernel.Kernel
 	moves map[int32][]rec    // per channel, one per cycle (copies merged)
 	all   []rec              // every move
 	occ   map[int64][]int    // per cycle
@@ -75,7 +76,7 @@ type recorder struct {
 	srcs  map[int64]map[int32]uint8
 }
 
-func newRecorder(k *network.Kernel) *recorder {
+func newRecorder(k *kernel.Kernel) *recorder {
 	return &recorder{k: k, moves: map[int32][]rec{}, occ: map[int64][]int{}, own: map[int64][]uint64{}}
 }
 

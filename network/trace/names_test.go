@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/csv"
+	"github.com/flitsim/flitsim/network/kernel"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,10 +26,10 @@ func TestEventNamesAreVCDScopes(t *testing.T) {
 			var v *VCD
 			runNet(t, c.cfg, func(n *network.Network) []network.Tracer {
 				var err error
-				if e, err = NewEvents(&ev, n.K, CSV, Options{}); err != nil {
+				if e, err = NewEvents(&ev, kernel.Of(n), CSV, Options{}); err != nil {
 					t.Fatal(err)
 				}
-				if v, err = NewVCD(&vc, n.K, Options{}); err != nil {
+				if v, err = NewVCD(&vc, kernel.Of(n), Options{}); err != nil {
 					t.Fatal(err)
 				}
 				return []network.Tracer{e, v}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"math"
 	"path"
 	"strconv"
@@ -77,7 +78,7 @@ type filter struct {
 	nb   int32
 }
 
-func newFilter(k *network.Kernel, o Options) (*filter, error) {
+func newFilter(k *kernel.Kernel, o Options) (*filter, error) {
 	t := k.Topo
 	f := &filter{
 		win:  o.Window,
@@ -201,7 +202,7 @@ func Sanitize(s string) string {
 // layout is the kernel's static naming: global port ids, port and buffer
 // names.
 type layout struct {
-	k        *network.Kernel
+	k        *kernel.Kernel
 	nb       int32
 	nlinks   int32   // switch output channels; then one injection channel per terminal
 	portBase []int32 // global port id of each switch's port 0
@@ -213,7 +214,7 @@ type layout struct {
 	outScope []string // per global port: the output port's scope
 }
 
-func newLayout(k *network.Kernel) *layout {
+func newLayout(k *kernel.Kernel) *layout {
 	t := k.Topo
 	l := &layout{k: k, nb: k.Buffers()}
 	l.portBase = make([]int32, len(t.Switches)+1)
@@ -239,7 +240,7 @@ func (l *layout) portName(p int) string {
 }
 
 // serial is the serial number of the worm at pool index wi.
-func serial(k *network.Kernel, wi int32) uint64 { return k.Pool.Worms[wi].ID }
+func serial(k *kernel.Kernel, wi int32) uint64 { return k.Pool.Worms[wi].ID }
 
 // Multi fans every call out to several tracers, in order.
 type Multi = network.Tracers

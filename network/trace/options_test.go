@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"github.com/flitsim/flitsim/network/kernel"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ func TestSanitize(t *testing.T) {
 
 // --trace-only groups comma-separated globs into labels that contain commas.
 func TestOnly(t *testing.T) {
-	build := func(kind string, k, n int) *network.Kernel {
+	build := func(kind string, k, n int) *kernel.Kernel {
 		c := network.Default()
 		c.Topology = network.TopologyConfig{Kind: kind, K: k, N: n}
 		if kind == "cube" {
@@ -50,9 +51,9 @@ func TestOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return nw.K
+		return kernel.Of(nw)
 	}
-	sel := func(k *network.Kernel, pat string) (sws, terms []string) {
+	sel := func(k *kernel.Kernel, pat string) (sws, terms []string) {
 		f, err := newFilter(k, Options{Only: pat})
 		if err != nil {
 			t.Fatalf("%q: %v", pat, err)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"github.com/flitsim/flitsim/network/kernel"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +23,7 @@ func TestVCDPacketRouter(t *testing.T) {
 	var out bytes.Buffer
 	var v *VCD
 	runNet(t, c, func(n *network.Network) []network.Tracer {
-		v, _ = NewVCD(&out, n.K, Options{})
+		v, _ = NewVCD(&out, kernel.Of(n), Options{})
 		return []network.Tracer{v}
 	})
 	if err := v.Close(); err != nil {

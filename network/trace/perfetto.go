@@ -3,6 +3,7 @@ package trace
 import (
 	"cmp"
 	"encoding/json"
+	"github.com/flitsim/flitsim/network/kernel"
 	"io"
 	"slices"
 	"strconv"
@@ -58,7 +59,7 @@ type run struct {
 // Perfetto writes a Chrome trace-event timeline (see the package
 // documentation).
 type Perfetto struct {
-	k *network.Kernel
+	k *kernel.Kernel
 	f *filter
 	jsonStream
 	names []string // JSON-quoted buffer and terminal names
@@ -83,7 +84,7 @@ type Perfetto struct {
 
 // NewPerfetto writes k's timeline to w (buffered; Close writes the open spans
 // and flushes).
-func NewPerfetto(w io.Writer, k *network.Kernel, o Options) (*Perfetto, error) {
+func NewPerfetto(w io.Writer, k *kernel.Kernel, o Options) (*Perfetto, error) {
 	f, err := newFilter(k, o)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/flitsim/flitsim/network/kernel"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,10 +121,10 @@ func TestPerfettoUnicast(t *testing.T) {
 	got := map[uint64]info{}
 	runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
 		var err error
-		if p, err = NewPerfetto(&out, n.K, Options{}); err != nil {
+		if p, err = NewPerfetto(&out, kernel.Of(n), Options{}); err != nil {
 			t.Fatal(err)
 		}
-		n.K.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
+		kernel.Of(n).Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 			got[w.ID] = info{w.GenCycle, cycle, w.Hops, w.Src}
 		}
 		return []network.Tracer{p}
@@ -186,7 +187,7 @@ func TestPerfettoMulticastAndDeadlock(t *testing.T) {
 			var out bytes.Buffer
 			var p *Perfetto
 			_, res := runNet(t, tc.c, func(n *network.Network) []network.Tracer {
-				p, _ = NewPerfetto(&out, n.K, Options{})
+				p, _ = NewPerfetto(&out, kernel.Of(n), Options{})
 				return []network.Tracer{p}
 			})
 			if err := p.Close(); err != nil {
@@ -228,7 +229,7 @@ func TestPerfettoWindowOnly(t *testing.T) {
 	var p *Perfetto
 	runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
 		var err error
-		if p, err = NewPerfetto(&out, n.K, Options{Window: Window{From: 30, To: 90}, Only: "r(2,*)"}); err != nil {
+		if p, err = NewPerfetto(&out, kernel.Of(n), Options{Window: Window{From: 30, To: 90}, Only: "r(2,*)"}); err != nil {
 			t.Fatal(err)
 		}
 		return []network.Tracer{p}

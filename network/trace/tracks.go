@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"github.com/flitsim/flitsim/network/kernel"
 	"io"
 	"strconv"
 	"strings"
@@ -43,7 +44,7 @@ func ParseTracks(s string) (TrackMode, error) {
 }
 
 // NewTimeline writes k's timeline with tracks per worm, router or link.
-func NewTimeline(w io.Writer, k *network.Kernel, mode TrackMode, o Options) (Writer, error) {
+func NewTimeline(w io.Writer, k *kernel.Kernel, mode TrackMode, o Options) (Writer, error) {
 	if mode == TracksWorm {
 		return NewPerfetto(w, k, o)
 	}
@@ -67,7 +68,7 @@ func NewTimeline(w io.Writer, k *network.Kernel, mode TrackMode, o Options) (Wri
 
 // Tracks writes a timeline by router or by link (see TrackMode).
 type Tracks struct {
-	k    *network.Kernel
+	k    *kernel.Kernel
 	f    *filter
 	l    *layout
 	mode TrackMode

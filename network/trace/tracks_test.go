@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/flitsim/flitsim/network/kernel"
 	"sort"
 	"strings"
 	"testing"
@@ -80,10 +81,10 @@ func runTracks(t *testing.T, mode TrackMode, o Options) (*recorder, *network.Net
 	var r *recorder
 	n, _ := runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
 		var err error
-		if w, err = NewTimeline(&out, n.K, mode, o); err != nil {
+		if w, err = NewTimeline(&out, kernel.Of(n), mode, o); err != nil {
 			t.Fatal(err)
 		}
-		r = newRecorder(n.K)
+		r = newRecorder(kernel.Of(n))
 		return []network.Tracer{w, r}
 	})
 	if err := w.Close(); err != nil {
@@ -113,7 +114,7 @@ func TestTracksLink(t *testing.T) {
 			t.Errorf("link %d: spans carry %v flits, %d crossed it", tr.tid, flits, len(r.moves[int32(tr.tid)]))
 		}
 	}
-	if len(procs) != len(n.K.Topo.Switches)+1 {
+	if len(procs) != len(kernel.Of(n).Topo.Switches)+1 {
 		t.Errorf("%d processes, want one per router and one for injection links", len(procs))
 	}
 }
@@ -124,8 +125,8 @@ func TestTracksRouter(t *testing.T) {
 	tracks, procs := readTracks(t, data)
 	entered := map[int32]bool{}
 	for _, m := range r.all {
-		if m.to < n.K.Buffers() && m.seq == 0 {
-			if _, _, _, src, _ := n.K.BufferInfo(m.to); !src {
+		if m.to < kernel.Of(n).Buffers() && m.seq == 0 {
+			if _, _, _, src, _ := kernel.Of(n).BufferInfo(m.to); !src {
 				entered[m.to] = true
 			}
 		}
@@ -146,7 +147,7 @@ func TestTracksRouter(t *testing.T) {
 	if blocked == 0 {
 		t.Error("no blocked span at load 0.25")
 	}
-	if len(procs) != len(n.K.Topo.Switches) {
+	if len(procs) != len(kernel.Of(n).Topo.Switches) {
 		t.Errorf("%d processes, want one per router", len(procs))
 	}
 	// Far fewer tracks than worms.

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"github.com/flitsim/flitsim/network/kernel"
 	"io"
 	"math/bits"
 	"strconv"
@@ -71,7 +72,7 @@ type vep struct {
 
 // VCD writes a value change dump (see the package documentation).
 type VCD struct {
-	k        *network.Kernel
+	k        *kernel.Kernel
 	f        *filter
 	act      bool // per-switch activity signals
 	l        *layout
@@ -104,7 +105,7 @@ type VCD struct {
 
 // NewVCD writes a VCD of k's run to w (buffered; Close flushes). The header
 // is written at once.
-func NewVCD(w io.Writer, k *network.Kernel, o Options) (*VCD, error) {
+func NewVCD(w io.Writer, k *kernel.Kernel, o Options) (*VCD, error) {
 	f, err := newFilter(k, o)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/flitsim/flitsim/network/kernel"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,7 +180,7 @@ func (f *vcdFile) count(p string) int64 {
 func bin(v uint64) string { return strconv.FormatUint(v, 2) }
 
 // chanPaths maps every connected channel of k to its VCD scope.
-func chanPaths(k *network.Kernel) map[int32]string {
+func chanPaths(k *kernel.Kernel) map[int32]string {
 	l := newLayout(k)
 	m := map[int32]string{}
 	for ch := int32(0); ch < l.nlinks; ch++ {
@@ -209,16 +210,16 @@ func TestVCDMatchesSimulation(t *testing.T) {
 			var v *VCD
 			n, _ := runNet(t, tc.c, func(n *network.Network) []network.Tracer {
 				var err error
-				if v, err = NewVCD(&out, n.K, Options{}); err != nil {
+				if v, err = NewVCD(&out, kernel.Of(n), Options{}); err != nil {
 					t.Fatal(err)
 				}
-				r = newRecorder(n.K)
+				r = newRecorder(kernel.Of(n))
 				return []network.Tracer{v, r}
 			})
 			if err := v.Close(); err != nil {
 				t.Fatal(err)
 			}
-			k := n.K
+			k := kernel.Of(n)
 			f := readVCD(t, out.Bytes())
 			if f.timescale != "1ns" {
 				t.Errorf("timescale %q", f.timescale)
@@ -311,7 +312,7 @@ func TestVCDMatchesSimulation(t *testing.T) {
 }
 
 // bufferPaths maps every switch buffer to its VCD scope.
-func bufferPaths(k *network.Kernel) map[int32]string {
+func bufferPaths(k *kernel.Kernel) map[int32]string {
 	l := newLayout(k)
 	m := map[int32]string{}
 	for b := int32(0); b < k.Buffers(); b++ {
@@ -334,7 +335,7 @@ func TestVCDDeterministic(t *testing.T) {
 		var out bytes.Buffer
 		var v *VCD
 		runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
-			v, _ = NewVCD(&out, n.K, Options{})
+			v, _ = NewVCD(&out, kernel.Of(n), Options{})
 			return []network.Tracer{v}
 		})
 		v.Close()
@@ -351,7 +352,7 @@ func TestVCDWindowAndOnly(t *testing.T) {
 	var v *VCD
 	runNet(t, smallMesh(), func(n *network.Network) []network.Tracer {
 		var err error
-		v, err = NewVCD(&out, n.K, Options{Window: Window{From: 50, To: 120}, Only: "r(0,*),t3"})
+		v, err = NewVCD(&out, kernel.Of(n), Options{Window: Window{From: 50, To: 120}, Only: "r(0,*),t3"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +396,7 @@ func TestVCDDeadlock(t *testing.T) {
 	var out bytes.Buffer
 	var v *VCD
 	n, res := runNet(t, c, func(n *network.Network) []network.Tracer {
-		v, _ = NewVCD(&out, n.K, Options{})
+		v, _ = NewVCD(&out, kernel.Of(n), Options{})
 		return []network.Tracer{v}
 	})
 	if res.Deadlock == nil {
@@ -410,7 +411,7 @@ func TestVCDDeadlock(t *testing.T) {
 		}
 	}
 	if owned == 0 {
-		t.Errorf("no buffer owned at the end of a deadlock (cycle %d)", n.K.Now())
+		t.Errorf("no buffer owned at the end of a deadlock (cycle %d)", kernel.Of(n).Now())
 	}
 }
 
@@ -420,7 +421,7 @@ func TestVCD2FST(t *testing.T) {
 	var out bytes.Buffer
 	var v *VCD
 	runNet(t, chiangMIN(), func(n *network.Network) []network.Tracer {
-		v, _ = NewVCD(&out, n.K, Options{})
+		v, _ = NewVCD(&out, kernel.Of(n), Options{})
 		return []network.Tracer{v}
 	})
 	if err := v.Close(); err != nil {

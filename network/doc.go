@@ -22,8 +22,7 @@
 //   - your own Akita components: NewComponent, AttachEndpoints, Endpoint,
 //     PacketMsg, DeliveryMsg;
 //   - your own topologies: topology.Register with topology.FromEdges (an
-//     edge list and a routing function), or a topology file.
-//
+//     edge list and a routing function), or a topology file;
 //   - stepping it yourself: Network.Cycle, Done, Emit, EmitMulticast;
 //     observing it: Network.SetTracer with a Tracer (the Wait constants name
 //     why a flit waited).

@@ -57,17 +57,9 @@ func (r Router) Decode(h *Header) ([]PortHeader, error) {
 	if err != nil {
 		return nil, err
 	}
-	port := make([]int, h.Nodes)
-	for i := range port {
-		port[i] = -1
-	}
-	for j := k - 1; j >= 0; j-- {
-		for _, x := range r.Reach[j] {
-			if x < 0 || x >= h.Nodes {
-				return nil, fmt.Errorf("router port %d reaches node %d, outside 0..%d", j, x, h.Nodes-1)
-			}
-			port[x] = j
-		}
+	port, err := r.portOf(h.Nodes)
+	if err != nil {
+		return nil, err
 	}
 	outs := newOutputs(h, k)
 	switch {
@@ -79,30 +71,8 @@ func (r Router) Decode(h *Header) ([]PortHeader, error) {
 			}
 		}
 	case h.Scheme == BitStringBuffered:
-		var domain []int
-		for x, j := range port {
-			if j >= 0 {
-				domain = append(domain, x)
-			}
-		}
-		if len(p.bits) != len(domain) {
-			return nil, fmt.Errorf("bs-buffered: %d bits, the router's domain has %d nodes", len(p.bits), len(domain))
-		}
-		dest := make([]bool, h.Nodes)
-		for i, x := range domain {
-			dest[x] = p.bits[i]
-		}
-		for j, reach := range r.Reach {
-			bits := make([]bool, len(reach))
-			hit := false
-			for i, x := range reach {
-				bits[i] = dest[x] && port[x] == j
-				hit = hit || bits[i]
-			}
-			if hit {
-				outs.enable(j, h.Len()-1)
-				outs.p[j].bits = bits
-			}
+		if err := r.splitBuffered(h, p.bits, port, outs); err != nil {
+			return nil, err
 		}
 	case h.Scheme == BitStringHier:
 		if err := splitHier(p.bits, k, h.FlitBits, outs); err != nil {
@@ -112,57 +82,115 @@ func (r Router) Decode(h *Header) ([]PortHeader, error) {
 		at := regionEnds(h, p.regions)
 		for ri, reg := range p.regions {
 			if h.Scheme == RegionBitString {
-				// One piece per port, other ports' bits zeroed.
-				first := map[int]int{}
-				var order []int
-				for _, x := range reg.members(h.Scheme) {
-					if j := port[x]; j >= 0 {
-						if _, ok := first[j]; !ok {
-							first[j] = x
-							order = append(order, j)
-						}
-					}
-				}
-				for _, j := range order {
-					var mine []int
-					for _, x := range reg.members(h.Scheme) {
-						if port[x] == j {
-							mine = append(mine, x)
-						}
-					}
-					sub := region{b: mine[0], e: mine[len(mine)-1]}
-					sub.t = make([]bool, sub.e-sub.b+1)
-					for _, x := range mine {
-						sub.t[x-sub.b] = true
-					}
-					outs.enable(j, at[ri])
-					outs.p[j].regions = append(outs.p[j].regions, sub)
-				}
-				continue
+				splitSpan(h.Scheme, reg, at[ri], port, outs)
+			} else {
+				splitRuns(h.Scheme, reg, at[ri], port, outs)
 			}
-			// Runs of consecutive members with the same port.
-			var run []int
-			flush := func() {
-				if len(run) > 0 {
-					j := port[run[0]]
-					outs.enable(j, at[ri])
-					outs.p[j].regions = append(outs.p[j].regions, piece(h.Scheme, reg, run))
-					run = nil
-				}
-			}
-			for _, x := range reg.members(h.Scheme) {
-				j := port[x]
-				if len(run) > 0 && port[run[0]] != j {
-					flush()
-				}
-				if j >= 0 {
-					run = append(run, x)
-				}
-			}
-			flush()
 		}
 	}
 	return outs.result()
+}
+
+// portOf maps each node to the lowest port that reaches it, or −1.
+func (r Router) portOf(nodes int) ([]int, error) {
+	port := make([]int, nodes)
+	for i := range port {
+		port[i] = -1
+	}
+	for j := len(r.Reach) - 1; j >= 0; j-- {
+		for _, x := range r.Reach[j] {
+			if x < 0 || x >= nodes {
+				return nil, fmt.Errorf("router port %d reaches node %d, outside 0..%d", j, x, nodes-1)
+			}
+			port[x] = j
+		}
+	}
+	return port, nil
+}
+
+// splitBuffered gives port j the bits of Reach[j] (bs-buffered), enabled on
+// the header's last flit if any is 1.
+func (r Router) splitBuffered(h *Header, bits []bool, port []int, outs *outputs) error {
+	var domain []int
+	for x, j := range port {
+		if j >= 0 {
+			domain = append(domain, x)
+		}
+	}
+	if len(bits) != len(domain) {
+		return fmt.Errorf("bs-buffered: %d bits, the router's domain has %d nodes", len(bits), len(domain))
+	}
+	dest := make([]bool, h.Nodes)
+	for i, x := range domain {
+		dest[x] = bits[i]
+	}
+	for j, reach := range r.Reach {
+		mine := make([]bool, len(reach))
+		hit := false
+		for i, x := range reach {
+			mine[i] = dest[x] && port[x] == j
+			hit = hit || mine[i]
+		}
+		if hit {
+			outs.enable(j, h.Len()-1)
+			outs.p[j].bits = mine
+		}
+	}
+	return nil
+}
+
+// splitSpan (mrbs) gives each port one sub-region from its first to its
+// last member of reg, the other ports' bits zeroed.
+func splitSpan(s Scheme, reg region, at int, port []int, outs *outputs) {
+	first := map[int]int{}
+	var order []int
+	for _, x := range reg.members(s) {
+		if j := port[x]; j >= 0 {
+			if _, ok := first[j]; !ok {
+				first[j] = x
+				order = append(order, j)
+			}
+		}
+	}
+	for _, j := range order {
+		var mine []int
+		for _, x := range reg.members(s) {
+			if port[x] == j {
+				mine = append(mine, x)
+			}
+		}
+		sub := region{b: mine[0], e: mine[len(mine)-1]}
+		sub.t = make([]bool, sub.e-sub.b+1)
+		for _, x := range mine {
+			sub.t[x-sub.b] = true
+		}
+		outs.enable(j, at)
+		outs.p[j].regions = append(outs.p[j].regions, sub)
+	}
+}
+
+// splitRuns (mrb, mrs, mrm) cuts reg into runs of consecutive members that
+// go through the same port, one sub-region per run.
+func splitRuns(s Scheme, reg region, at int, port []int, outs *outputs) {
+	var run []int
+	flush := func() {
+		if len(run) > 0 {
+			j := port[run[0]]
+			outs.enable(j, at)
+			outs.p[j].regions = append(outs.p[j].regions, piece(s, reg, run))
+			run = nil
+		}
+	}
+	for _, x := range reg.members(s) {
+		j := port[x]
+		if len(run) > 0 && port[run[0]] != j {
+			flush()
+		}
+		if j >= 0 {
+			run = append(run, x)
+		}
+	}
+	flush()
 }
 
 // piece is the region describing the members S (ascending, nonempty) of

@@ -160,110 +160,139 @@ func (h *Header) emit(p parsed) error {
 // parse reads h.Flits back into structured form, checking that the header is
 // well formed for its scheme and parameters.
 func (h *Header) parse() (parsed, error) {
-	var p parsed
-	fl := h.Flits
-	fail := func(i int, format string, args ...any) (parsed, error) {
-		return parsed{}, fmt.Errorf("%s header, flit %d: %s", h.Scheme, i, fmt.Sprintf(format, args...))
-	}
 	switch {
 	case h.Scheme.isAddress():
-		for i, f := range fl {
-			switch f.Kind {
-			case KindAddress, KindPseudo:
-				if f.Value >= uint64(h.Nodes) {
-					return fail(i, "address %d ≥ %d nodes", f.Value, h.Nodes)
-				}
-				p.addrs = append(p.addrs, addr{int(f.Value), f.Kind == KindPseudo})
-			case KindEOH:
-				if i != len(fl)-1 {
-					return fail(i, "EOH before the end")
-				}
-				return p, nil
-			default:
-				return fail(i, "unexpected %s flit", f.Kind)
-			}
-		}
-		return fail(len(fl), "no EOH")
+		return h.parseAddrs()
 	case h.Scheme.isBits():
-		bits, err := h.unpack(fl, 0, len(fl))
+		bits, err := h.unpack(h.Flits, 0, len(h.Flits))
 		if err != nil {
 			return parsed{}, err
 		}
-		p.bits = bits
-		return p, nil
+		return parsed{bits: bits}, nil
 	}
+	return h.parseRegions()
+}
 
-	i := 0
+// errAt is a malformed header's error at flit i.
+func (h *Header) errAt(i int, format string, args ...any) error {
+	return fmt.Errorf("%s header, flit %d: %s", h.Scheme, i, fmt.Sprintf(format, args...))
+}
+
+// parseAddrs reads an address header: addresses, then one EOH flit.
+func (h *Header) parseAddrs() (parsed, error) {
+	var p parsed
+	fl := h.Flits
+	for i, f := range fl {
+		switch f.Kind {
+		case KindAddress, KindPseudo:
+			if f.Value >= uint64(h.Nodes) {
+				return parsed{}, h.errAt(i, "address %d ≥ %d nodes", f.Value, h.Nodes)
+			}
+			p.addrs = append(p.addrs, addr{int(f.Value), f.Kind == KindPseudo})
+		case KindEOH:
+			if i != len(fl)-1 {
+				return parsed{}, h.errAt(i, "EOH before the end")
+			}
+			return p, nil
+		default:
+			return parsed{}, h.errAt(i, "unexpected %s flit", f.Kind)
+		}
+	}
+	return parsed{}, h.errAt(len(fl), "no EOH")
+}
+
+// flitReader walks a header's flits.
+type flitReader struct {
+	fl []Flit
+	i  int
+}
+
+// next reads the value of the next flit if it has kind k.
+func (r *flitReader) next(k Kind) (int, bool) {
+	if r.i >= len(r.fl) || r.fl[r.i].Kind != k {
+		return 0, false
+	}
+	r.i++
+	return int(r.fl[r.i-1].Value), true
+}
+
+// parseRegions reads a region header: a counter and that many regions, or
+// regions ended by an EOH region.
+func (h *Header) parseRegions() (parsed, error) {
+	var p parsed
+	fl := h.Flits
+	rd := &flitReader{fl: fl}
 	count := -1
 	if !h.EOH {
 		if len(fl) == 0 || fl[0].Kind != KindCounter {
-			return fail(0, "no region counter")
+			return parsed{}, h.errAt(0, "no region counter")
 		}
-		count = int(fl[0].Value)
-		i = 1
-	}
-	next := func(k Kind) (int, bool) {
-		if i >= len(fl) || fl[i].Kind != k {
-			return 0, false
-		}
-		i++
-		return int(fl[i-1].Value), true
+		count, rd.i = int(fl[0].Value), 1
 	}
 	for count < 0 || len(p.regions) < count {
-		if h.EOH && i < len(fl) && fl[i].Kind == KindEOH {
+		if i := rd.i; h.EOH && i < len(fl) && fl[i].Kind == KindEOH {
 			n := h.Scheme.regionFields()
 			if i+n != len(fl) {
-				return fail(i, "EOH region of %d flits must end the header", n)
+				return parsed{}, h.errAt(i, "EOH region of %d flits must end the header", n)
 			}
 			for _, f := range fl[i : i+n] {
 				if f.Kind != KindEOH {
-					return fail(i, "incomplete EOH region")
+					return parsed{}, h.errAt(i, "incomplete EOH region")
 				}
 			}
 			return p, nil
 		}
-		start := i
-		var r region
-		var ok bool
-		if r.b, ok = next(KindBegin); !ok {
-			return fail(i, "want region-begin")
-		}
-		if r.e, ok = next(KindEnd); !ok {
-			return fail(i, "want region-end")
-		}
-		if r.b > r.e || r.e >= h.Nodes {
-			return fail(start, "region %d:%d outside 0 ≤ b ≤ e < %d", r.b, r.e, h.Nodes)
-		}
-		switch h.Scheme {
-		case RegionStride:
-			if r.s, ok = next(KindStride); !ok || r.s < 1 {
-				return fail(i, "want a stride ≥ 1")
-			}
-		case RegionMask:
-			if r.m, ok = next(KindMask); !ok || r.m >= 1<<addrBits(h.Nodes) || r.b&^r.m != r.e&^r.m {
-				return fail(i, "want a mask with b and e equal where it is 0")
-			}
-		case RegionBitString:
-			n := (r.e - r.b + h.FlitBits) / h.FlitBits
-			if i+n > len(fl) {
-				return fail(i, "region %d:%d needs %d bit flits", r.b, r.e, n)
-			}
-			t, err := h.unpack(fl, i, i+n)
-			if err != nil {
-				return parsed{}, err
-			}
-			if len(t) != r.e-r.b+1 || !t[0] || !t[len(t)-1] {
-				return fail(i, "region %d:%d needs %d bits, first and last 1", r.b, r.e, r.e-r.b+1)
-			}
-			r.t = t
-			i += n
+		r, err := h.parseRegion(rd)
+		if err != nil {
+			return parsed{}, err
 		}
 		p.regions = append(p.regions, r)
 	}
-	if i != len(fl) {
-		return fail(i, "%d flits after the %d counted regions", len(fl)-i, count)
+	if rd.i != len(fl) {
+		return parsed{}, h.errAt(rd.i, "%d flits after the %d counted regions", len(fl)-rd.i, count)
 	}
 	return p, nil
+}
+
+// parseRegion reads one region: begin, end and the scheme's own field.
+func (h *Header) parseRegion(rd *flitReader) (region, error) {
+	start := rd.i
+	var r region
+	var ok bool
+	if r.b, ok = rd.next(KindBegin); !ok {
+		return r, h.errAt(rd.i, "want region-begin")
+	}
+	if r.e, ok = rd.next(KindEnd); !ok {
+		return r, h.errAt(rd.i, "want region-end")
+	}
+	if r.b > r.e || r.e >= h.Nodes {
+		return r, h.errAt(start, "region %d:%d outside 0 ≤ b ≤ e < %d", r.b, r.e, h.Nodes)
+	}
+	switch h.Scheme {
+	case RegionStride:
+		if r.s, ok = rd.next(KindStride); !ok || r.s < 1 {
+			return r, h.errAt(rd.i, "want a stride ≥ 1")
+		}
+	case RegionMask:
+		if r.m, ok = rd.next(KindMask); !ok || r.m >= 1<<addrBits(h.Nodes) || r.b&^r.m != r.e&^r.m {
+			return r, h.errAt(rd.i, "want a mask with b and e equal where it is 0")
+		}
+	case RegionBitString:
+		n := (r.e - r.b + h.FlitBits) / h.FlitBits
+		if rd.i+n > len(rd.fl) {
+			return r, h.errAt(rd.i, "region %d:%d needs %d bit flits", r.b, r.e, n)
+		}
+		t, err := h.unpack(rd.fl, rd.i, rd.i+n)
+		if err != nil {
+			return r, err
+		}
+		if len(t) != r.e-r.b+1 || !t[0] || !t[len(t)-1] {
+			return r, h.errAt(rd.i, "region %d:%d needs %d bits, first and last 1", r.b, r.e, r.e-r.b+1)
+		}
+		r.t = t
+		rd.i += n
+	}
+	return r, nil
 }
 
 // unpack concatenates the meaningful bits of bit flits fl[from:to].

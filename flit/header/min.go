@@ -165,59 +165,17 @@ func (m *MIN) decode(sw int, h *Header) ([]PortHeader, error) {
 			}
 		}
 	case h.Scheme == BitStringBuffered:
-		size := pow(m.K, stage) // nodes per port
-		if len(p.bits) != m.K*size {
-			return nil, fmt.Errorf("bs-buffered at stage %d: %d bits, want k^(i+1) = %d", stage, len(p.bits), m.K*size)
-		}
-		for j := range m.K {
-			d := p.bits[j*size : (j+1)*size]
-			if slices.Contains(d, true) {
-				outs.enable(j, h.Len()-1)
-				outs.p[j].bits = slices.Clone(d)
-			}
-		}
+		err = m.splitBuffered(h, stage, p.bits, outs)
 	case h.Scheme == BitStringHier:
 		if want := m.K * (pow(m.K, stage+1) - 1) / (m.K - 1); len(p.bits) != want {
 			return nil, fmt.Errorf("bs-hierarchical at stage %d: %d bits, want %d", stage, len(p.bits), want)
 		}
-		if err := splitHier(p.bits, m.K, h.FlitBits, outs); err != nil {
-			return nil, err
-		}
+		err = splitHier(p.bits, m.K, h.FlitBits, outs)
 	default:
-		at := regionEnds(h, p.regions)
-		for ri, reg := range p.regions {
-			got := make([]bool, m.K)
-			for j := range m.K {
-				var S []int
-				for _, x := range reach[j] {
-					if reg.has(h.Scheme, x) {
-						S = append(S, x)
-					}
-				}
-				if len(S) == 0 {
-					continue
-				}
-				if outs.enable(j, at[ri]) {
-					outs.counter[j] = len(p.regions) - ri
-				}
-				outs.p[j].regions = append(outs.p[j].regions, piece(h.Scheme, reg, S))
-				got[j] = true
-			}
-			if !h.EOH {
-				for j, on := range outs.on {
-					if on && !got[j] {
-						outs.p[j].regions = append(outs.p[j].regions, reg) // useless region
-					}
-				}
-			}
-		}
-		if !h.EOH {
-			for j, on := range outs.on {
-				if on && len(outs.p[j].regions) != outs.counter[j] {
-					return nil, fmt.Errorf("port %d: %d regions, counter %d", j, len(outs.p[j].regions), outs.counter[j])
-				}
-			}
-		}
+		err = m.splitRegions(h, p.regions, reach, outs)
+	}
+	if err != nil {
+		return nil, err
 	}
 	res, err := outs.result()
 	if err != nil {
@@ -227,6 +185,63 @@ func (m *MIN) decode(sw int, h *Header) ([]PortHeader, error) {
 		res[i].To = m.to(sw, res[i].Port)
 	}
 	return res, nil
+}
+
+// splitBuffered gives each port its k^stage bits of a bs-buffered string.
+func (m *MIN) splitBuffered(h *Header, stage int, bits []bool, outs *outputs) error {
+	size := pow(m.K, stage) // nodes per port
+	if len(bits) != m.K*size {
+		return fmt.Errorf("bs-buffered at stage %d: %d bits, want k^(i+1) = %d", stage, len(bits), m.K*size)
+	}
+	for j := range m.K {
+		d := bits[j*size : (j+1)*size]
+		if slices.Contains(d, true) {
+			outs.enable(j, h.Len()-1)
+			outs.p[j].bits = slices.Clone(d)
+		}
+	}
+	return nil
+}
+
+// splitRegions cuts each region into the pieces each port reaches; in the
+// counter form, an enabled port also gets the regions it does not reach
+// (useless regions), so its counter counts them.
+func (m *MIN) splitRegions(h *Header, regions []region, reach [][]int, outs *outputs) error {
+	at := regionEnds(h, regions)
+	for ri, reg := range regions {
+		got := make([]bool, m.K)
+		for j := range m.K {
+			var S []int
+			for _, x := range reach[j] {
+				if reg.has(h.Scheme, x) {
+					S = append(S, x)
+				}
+			}
+			if len(S) == 0 {
+				continue
+			}
+			if outs.enable(j, at[ri]) {
+				outs.counter[j] = len(regions) - ri
+			}
+			outs.p[j].regions = append(outs.p[j].regions, piece(h.Scheme, reg, S))
+			got[j] = true
+		}
+		if !h.EOH {
+			for j, on := range outs.on {
+				if on && !got[j] {
+					outs.p[j].regions = append(outs.p[j].regions, reg) // useless region
+				}
+			}
+		}
+	}
+	if !h.EOH {
+		for j, on := range outs.on {
+			if on && len(outs.p[j].regions) != outs.counter[j] {
+				return fmt.Errorf("port %d: %d regions, counter %d", j, len(outs.p[j].regions), outs.counter[j])
+			}
+		}
+	}
+	return nil
 }
 
 // Visit is one switch a multicast header passes: the header it receives and

@@ -25,8 +25,11 @@ bisection bounds and edge-length distribution, or draws it (svg).
   --set topology.kind=hypercube --set topology.d=6 the cube's Θ(N²) layout
       after Thm 5.8 (d ≤ 10)
   --set topology.kind=dshuffle --set topology.d=2 --set topology.n=8
-      prints Thm 5.9's bisection lower bound only: the d-shuffle topology
-      does not exist yet, so there is no layout (exit status 2)
+      the d-shuffle (d^n ≤ 4096), complex-plane placement, channel-routed;
+      prints the area against Θ((dN/log_d N)²) (Cor 5.10, Thm 5.12)
+  --set topology.kind=folded-cube|permutation-cube|pseudocube --set topology.d=6
+      Varvarigos §7.5's networks (d ≤ 10; the random ones drawn from
+      run.seed), recursive cube placement, channel-routed, with §7.5's areas
 `
 
 // Layout size limits: the checker keeps a word per grid vertex and edge.
@@ -52,15 +55,12 @@ func cmdLayout(args []string, stdout io.Writer) error {
 	case len(rest) > 0:
 		return fmt.Errorf("layout: unexpected argument %q (give the config file with -c FILE)", rest[0])
 	}
-	// A first, unchecked read finds the kind: the d-shuffle cannot be built
-	// (so not validated) yet, and a torus given without topology.n (a
-	// --set topology.kind starts the block from zero) is 2-D here.
+	// A first, unchecked read finds the kind: a torus given without
+	// topology.n (a --set topology.kind starts the block from zero) is 2-D
+	// here.
 	raw, err := configs.LoadUnchecked(*file, *sets)
 	if err != nil {
 		return err
-	}
-	if isDShuffle(raw.Topology.Kind) {
-		return dshuffleBounds(raw.Topology, *format, stdout)
 	}
 	all := *sets
 	if strings.EqualFold(strings.TrimSpace(raw.Topology.Kind), "torus") && raw.Topology.N == 0 {
@@ -71,6 +71,7 @@ func cmdLayout(args []string, stdout io.Writer) error {
 		return err
 	}
 	tc := cfg.Topology
+	tc.Seed = cfg.Run.Seed
 	rep, emb, err := buildLayout(tc)
 	if err != nil {
 		return err
@@ -84,12 +85,7 @@ func cmdLayout(args []string, stdout io.Writer) error {
 	return writeLayoutTable(stdout, rep)
 }
 
-func isDShuffle(kind string) bool {
-	k := strings.ToLower(strings.TrimSpace(kind))
-	return k == "dshuffle" || k == "d-shuffle"
-}
-
-const layoutKinds = "torus (2-D, even k), hypercube; dshuffle gives its bisection bound only"
+const layoutKinds = "torus (2-D, even k), hypercube, dshuffle, folded-cube, permutation-cube, pseudocube"
 
 // layoutReport is what flitsim layout prints (JSON field names as issue 15
 // item 6 asks: width, height, area, edge_lengths).
@@ -113,14 +109,17 @@ type layoutReport struct {
 	AreaOverN2  float64         `json:"area_over_n2,omitempty"`
 	Box         *gridlayout.Box `json:"bounding_box,omitempty"`
 	// SquaresArea is Thm 5.4's N·⌈d/4⌉²: the vertex squares alone.
-	SquaresArea int64                `json:"squares_area,omitempty"`
-	Bisection   gridlayout.Bisection `json:"bisection"`
-	EdgeLengths map[int]int          `json:"edge_lengths"`
-	MaxLength   int                  `json:"max_edge_length,omitempty"`
-	WireLength  int64                `json:"wire_length,omitempty"`
-	GridInCube  *gridlayout.GridMap  `json:"grid_in_cube,omitempty"`
-	Checked     bool                 `json:"checked"`
-	Note        string               `json:"note,omitempty"`
+	SquaresArea int64                 `json:"squares_area,omitempty"`
+	Bisection   *gridlayout.Bisection `json:"bisection,omitempty"`
+	EdgeLengths map[int]int           `json:"edge_lengths"`
+	MaxLength   int                   `json:"max_edge_length,omitempty"`
+	WireLength  int64                 `json:"wire_length,omitempty"`
+	GridInCube  *gridlayout.GridMap   `json:"grid_in_cube,omitempty"`
+	// AreaBound compares the area with what the thesis states (layout_kinds.go).
+	AreaBound   *areaBound   `json:"area_bound,omitempty"`
+	BinaryCoded *binaryCoded `json:"binary_coded,omitempty"`
+	Checked     bool         `json:"checked"`
+	Note        string       `json:"note,omitempty"`
 }
 
 // buildLayout builds and checks the layout of a torus or hypercube; a fault
@@ -143,7 +142,8 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 		spec = topology.Spec{Kind: kind, K: tc.K, N: 2}
 		rep.K, rep.N = tc.K, 2
 		rep.Topology = fmt.Sprintf("torus %d×%d", tc.K, tc.K)
-		rep.Bisection = gridlayout.TorusBisection(tc.K)
+		b := gridlayout.TorusBisection(tc.K)
+		rep.Bisection = &b
 		if emb, err = gridlayout.FoldedTorus(tc.K / 2); err != nil {
 			return nil, nil, err
 		}
@@ -158,7 +158,8 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 		spec = topology.Spec{Kind: kind, D: tc.D}
 		rep.D = tc.D
 		rep.Topology = fmt.Sprintf("hypercube d=%d", tc.D)
-		rep.Bisection = gridlayout.CubeBisection(tc.D)
+		b := gridlayout.CubeBisection(tc.D)
+		rep.Bisection = &b
 		if emb, err = gridlayout.Cube(tc.D); err != nil {
 			return nil, nil, err
 		}
@@ -169,18 +170,26 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 			}
 		}
 	default:
-		return nil, nil, badLayout("topology.kind", tc.Kind, layoutKinds)
+		return buildKindLayout(tc, rep)
 	}
 	topo, err := topology.Build(spec)
 	if err != nil {
 		return nil, nil, err
 	}
 	g := gridlayout.GraphOf(topo)
-	if err := gridlayout.Check(emb, len(topo.Switches), g); err != nil {
-		return nil, nil, &exitError{code: exitInternal, err: fmt.Errorf("internal error: layout: %s: %v", emb.Name, err)}
+	if err := checkLayout(emb, len(topo.Switches), g); err != nil {
+		return nil, nil, err
 	}
 	fillMeasures(rep, emb, len(topo.Switches), g)
 	return rep, emb, nil
+}
+
+// checkLayout runs the checker; a fault is a bug in the construction.
+func checkLayout(emb *gridlayout.Embedding, nodes int, g []gridlayout.Pair) error {
+	if err := gridlayout.Check(emb, nodes, g); err != nil {
+		return &exitError{code: exitInternal, err: fmt.Errorf("internal error: layout: %s: %v", emb.Name, err)}
+	}
+	return nil
 }
 
 func fillMeasures(rep *layoutReport, emb *gridlayout.Embedding, nodes int, g []gridlayout.Pair) {
@@ -201,56 +210,6 @@ func fillMeasures(rep *layoutReport, emb *gridlayout.Embedding, nodes int, g []g
 	}
 	rep.WireLength = emb.WireLength()
 	rep.Checked = true
-}
-
-// dshuffleBounds prints Thm 5.9's bound and fails: the d-shuffle's grid
-// layout (Thm 5.11–5.12, built on the Kleitman–Leighton–Lepley–Miller
-// shuffle-exchange layout) is not constructed, so there is nothing to check.
-func dshuffleBounds(tc network.TopologyConfig, format string, stdout io.Writer) error {
-	if tc.D < 2 {
-		return badLayout("topology.d", tc.D, "an integer ≥ 2 (the d-shuffle's degree)")
-	}
-	if tc.N < 1 || tc.N > 62 {
-		return badLayout("topology.n", tc.N, "an integer from 1 to 62 (digits)")
-	}
-	lower, err := gridlayout.DShuffleBisectionLower(tc.D, tc.N)
-	if err != nil {
-		return badLayout("topology.n", tc.N, "a size whose bound fits in 64 bits")
-	}
-	nodes := 0
-	if p, ok := intPow(tc.D, tc.N); ok {
-		nodes = p
-	}
-	rep := &layoutReport{
-		Topology: fmt.Sprintf("dshuffle d=%d n=%d", tc.D, tc.N), Kind: "dshuffle", D: tc.D, N: tc.N, Nodes: nodes,
-		Bisection: gridlayout.Bisection{Lower: lower,
-			LowerSource: "Brebner Thm 5.9: ⌊N/2⌋·⌈N/2⌉ standard n-step paths, at most n·d^(n−1) through an edge"},
-		Note: "no layout: the d-shuffle's grid layout (Thm 5.11–5.12) is not built yet",
-	}
-	switch format {
-	case "json":
-		// No width, height, area or edge lengths: there is no layout.
-		err := writeLayoutAny(stdout, struct {
-			Topology  string               `json:"topology"`
-			Kind      string               `json:"kind"`
-			D         int                  `json:"d"`
-			N         int                  `json:"n"`
-			Nodes     int                  `json:"nodes,omitempty"`
-			Bisection gridlayout.Bisection `json:"bisection"`
-			Layout    *struct{}            `json:"layout"`
-			Checked   bool                 `json:"checked"`
-			Note      string               `json:"note"`
-		}{rep.Topology, rep.Kind, rep.D, rep.N, rep.Nodes, rep.Bisection, nil, false, rep.Note})
-		if err != nil {
-			return err
-		}
-	case "table":
-		if err := writeLayoutTable(stdout, rep); err != nil {
-			return err
-		}
-	}
-	return badLayout("topology.kind", tc.Kind,
-		"torus, hypercube: the d-shuffle's grid layout (Thm 5.11–5.12) is not built yet; only its bisection bound is printed")
 }
 
 // badLayout is the one-line bad-input error (exit 2) for a topology key the

@@ -43,9 +43,12 @@ func writeLayoutTable(w io.Writer, rep *layoutReport) error {
 			[]string{"vertex squares alone", fmt.Sprintf("%d grid vertices (Thm 5.4: a lower bound on the area)", rep.SquaresArea)},
 		)
 	}
-	rows = append(rows, []string{"bisection width ≥", fmt.Sprintf("%d — %s", rep.Bisection.Lower, rep.Bisection.LowerSource)})
-	if rep.Bisection.Upper > 0 {
-		rows = append(rows, []string{"bisection width ≤", fmt.Sprintf("%d — %s", rep.Bisection.Upper, rep.Bisection.UpperSource)})
+	rows = append(rows, areaBoundRows(rep)...)
+	if b := rep.Bisection; b != nil {
+		rows = append(rows, []string{"bisection width ≥", fmt.Sprintf("%d — %s", b.Lower, b.LowerSource)})
+		if b.Upper > 0 {
+			rows = append(rows, []string{"bisection width ≤", fmt.Sprintf("%d — %s", b.Upper, b.UpperSource)})
+		}
 	}
 	if rep.Construction != "" {
 		rows = append(rows,

@@ -102,21 +102,72 @@ func TestLayoutSVG(t *testing.T) {
 	}
 }
 
-func TestLayoutDShuffleBoundOnly(t *testing.T) {
-	code, out, stderr := runMain(t, "layout", "--set", "topology.kind=dshuffle", "--set", "topology.d=3", "--set", "topology.n=6", "-f", "json")
-	if code != 2 || !strings.Contains(stderr, "topology.kind: dshuffle") || !strings.Contains(stderr, "not built yet") {
-		t.Errorf("exit %d, stderr %q", code, stderr)
+// The d-shuffle is laid out and checked; the JSON carries Thm 5.9's bound,
+// the area against Θ((dN/log_d N)²) and Thm 5.12's binary-coded load.
+func TestLayoutDShuffleJSON(t *testing.T) {
+	code, out, stderr := runMain(t, "layout", "--set", "topology.kind=dshuffle", "--set", "topology.d=3", "--set", "topology.n=4", "-f", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var r struct {
-		Bisection struct{ Lower int }
-		Layout    any
-		Width     *int
+		Nodes, Edges int
+		Area         int64
+		Checked      bool
+		Bisection    struct{ Lower int }
+		AreaBound    struct {
+			Formula      string
+			Value, Ratio float64
+		} `json:"area_bound"`
+		BinaryCoded struct {
+			MaxLoad int `json:"max_load"`
+			Bound   int
+		} `json:"binary_coded"`
+		EdgeLengths map[string]int `json:"edge_lengths"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Bisection.Lower != 92 || r.Layout != nil || r.Width != nil {
-		t.Errorf("got %+v, want the Thm 5.9 bound 92 and no layout", r)
+	// 81 vertices; 3·81 links less the 3 self-loops (aaaa), and the 6
+	// links of the 3 two-cycles abab ↔ baba are 3 wires: 237. Thm 5.9:
+	// ⌈40·41/(4·27)⌉ = 16.
+	if r.Nodes != 81 || r.Edges != 237 || !r.Checked || r.Area != 26244 || r.Bisection.Lower != 16 {
+		t.Errorf("got %+v", r)
+	}
+	if r.AreaBound.Formula != "(dN/log_d N)²" || r.AreaBound.Value != 3690.5625 || r.AreaBound.Ratio < 7.1 || r.AreaBound.Ratio > 7.2 {
+		t.Errorf("area_bound %+v", r.AreaBound)
+	}
+	if r.BinaryCoded.MaxLoad == 0 || r.BinaryCoded.MaxLoad > r.BinaryCoded.Bound || r.BinaryCoded.Bound != 4 {
+		t.Errorf("binary_coded %+v", r.BinaryCoded)
+	}
+	sum := 0
+	for _, c := range r.EdgeLengths {
+		sum += c
+	}
+	if sum != r.Edges {
+		t.Errorf("edge_lengths count %d edges, want %d", sum, r.Edges)
+	}
+}
+
+// Varvarigos §7.5's networks through the same command, with the seed's
+// figure for each.
+func TestLayoutCubeLikeTables(t *testing.T) {
+	for _, c := range []struct {
+		kind string
+		want []string
+	}{
+		{"folded-cube", []string{"A_cube + 16N²", "868 grid vertices", "A_cube = 462", "checked"}},
+		{"permutation-cube", []string{"Θ(N²)", "no constant given"}},
+		{"pseudocube", []string{"8N = 128", "Proposition 1"}},
+	} {
+		code, out, stderr := runMain(t, "layout", "--set", "topology.kind="+c.kind, "--set", "topology.d=4")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.kind, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: table lacks %q:\n%s", c.kind, w, out)
+			}
+		}
 	}
 }
 
@@ -130,6 +181,8 @@ func TestLayoutBadInput(t *testing.T) {
 		{[]string{"--set", "topology.kind=mesh", "--set", "topology.k=4", "--set", "topology.n=2"}, []string{"topology.kind: mesh", "torus", "hypercube"}},
 		{[]string{"--set", "topology.kind=hypercube", "--set", "topology.d=11"}, []string{"topology.d: 11", "1 to 10"}},
 		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=1", "--set", "topology.n=4"}, []string{"topology.d: 1"}},
+		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=4", "--set", "topology.n=7"}, []string{"topology.n: 7", "at most 6 digits"}},
+		{[]string{"--set", "topology.kind=pseudocube", "--set", "topology.d=11"}, []string{"topology.d: 11", "2 to 10"}},
 		{[]string{"--format", "png"}, []string{"--format", "png", "svg"}},
 		{[]string{"--set", "topology.x=1"}, []string{"topology.x"}},
 	} {

@@ -118,6 +118,7 @@ type layoutReport struct {
 	// AreaBound compares the area with what the thesis states (layout_kinds.go).
 	AreaBound   *areaBound   `json:"area_bound,omitempty"`
 	BinaryCoded *binaryCoded `json:"binary_coded,omitempty"`
+	Scaling     []scaleRow   `json:"area_scaling,omitempty"`
 	Checked     bool         `json:"checked"`
 	Note        string       `json:"note,omitempty"`
 }

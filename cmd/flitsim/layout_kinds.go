@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/gridlayout"
@@ -42,9 +44,13 @@ func buildKindLayout(tc network.TopologyConfig, rep *layoutReport) (*layoutRepor
 	spec := topology.Spec{Kind: rep.Kind, D: tc.D, N: tc.N, Symmetric: tc.Symmetric, Seed: tc.Seed}
 	switch rep.Kind {
 	case "dshuffle":
-		if p, ok := intPow(tc.D, tc.N); !ok || p > gridlayout.MaxDShuffleNodes {
+		if maxLayoutDigits(tc.D) == 0 {
+			return nil, nil, badLayout("topology.d", tc.D, fmt.Sprintf("an integer from 2 to 32 for a layout (N·d² ≤ %d)", gridlayout.MaxDShuffleWeight))
+		}
+		if p, ok := intPow(tc.D, tc.N); !ok || p > gridlayout.MaxDShuffleNodes || p*tc.D*tc.D > gridlayout.MaxDShuffleWeight {
 			return nil, nil, badLayout("topology.n", tc.N,
-				fmt.Sprintf("at most %d digits for d = %d (d^n ≤ %d for a layout)", maxLayoutDigits(tc.D), tc.D, gridlayout.MaxDShuffleNodes))
+				fmt.Sprintf("at most %d digits for d = %d (a layout needs N = d^n ≤ %d and N·d² ≤ %d)",
+					maxLayoutDigits(tc.D), tc.D, gridlayout.MaxDShuffleNodes, gridlayout.MaxDShuffleWeight))
 		}
 		rep.D, rep.N = tc.D, tc.N
 		rep.Topology = fmt.Sprintf("%d-shuffle n=%d", tc.D, tc.N)
@@ -60,22 +66,8 @@ func buildKindLayout(tc network.TopologyConfig, rep *layoutReport) (*layoutRepor
 	default:
 		return nil, nil, badLayout("topology.kind", tc.Kind, layoutKinds)
 	}
-	topo, err := topology.Build(spec)
+	emb, g, nodes, err := kindEmbedding(spec)
 	if err != nil {
-		return nil, nil, err
-	}
-	g := gridlayout.GraphOf(topo)
-	nodes := len(topo.Switches)
-	var emb *gridlayout.Embedding
-	if rep.Kind == "dshuffle" {
-		emb, err = gridlayout.DShuffle(tc.D, tc.N, g)
-	} else {
-		emb, err = gridlayout.CubeLike(rep.Kind, tc.D, g)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkLayout(emb, nodes, g); err != nil {
 		return nil, nil, err
 	}
 	fillMeasures(rep, emb, nodes, g)
@@ -84,7 +76,84 @@ func buildKindLayout(tc network.TopologyConfig, rep *layoutReport) (*layoutRepor
 	} else {
 		err = cubeLikeReport(rep, tc.D)
 	}
+	if err == nil {
+		rep.Scaling, err = areaScaling(spec)
+	}
 	return rep, emb, err
+}
+
+// kindEmbedding builds the network spec describes, lays it out and checks
+// the layout against it.
+func kindEmbedding(spec topology.Spec) (*gridlayout.Embedding, []gridlayout.Pair, int, error) {
+	topo, err := topology.Build(spec)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	g := gridlayout.GraphOf(topo)
+	nodes := len(topo.Switches)
+	var emb *gridlayout.Embedding
+	if spec.Kind == "dshuffle" {
+		emb, err = gridlayout.DShuffle(spec.D, spec.N, g)
+	} else {
+		emb, err = gridlayout.CubeLike(spec.Kind, spec.D, g)
+	}
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if err := checkLayout(emb, nodes, g); err != nil {
+		return nil, nil, 0, err
+	}
+	return emb, g, nodes, nil
+}
+
+// scaleRow is one size of the same family: its area against the seed's
+// figure, so the ratio's trend with N is visible.
+type scaleRow struct {
+	N     int     `json:"n,omitempty"`
+	D     int     `json:"d"`
+	Nodes int     `json:"nodes"`
+	Area  int64   `json:"area"`
+	Bound float64 `json:"bound"`
+	Ratio float64 `json:"ratio"`
+}
+
+// areaScaling lays out every smaller member of spec's family (the
+// d-shuffle with n' ≤ n digits, the cube-like kinds with 2 ≤ d' ≤ d), the
+// requested size last, each checked, with area / the seed's figure.
+func areaScaling(spec topology.Spec) ([]scaleRow, error) {
+	var out []scaleRow
+	last := spec.D
+	if spec.Kind == "dshuffle" {
+		last = spec.N
+	}
+	for size := min(2, last); size <= last; size++ {
+		s := spec
+		if spec.Kind == "dshuffle" {
+			s.N = size
+		} else {
+			s.D = size
+		}
+		emb, _, nodes, err := kindEmbedding(s)
+		if err != nil {
+			return nil, err
+		}
+		row := scaleRow{D: s.D, Nodes: nodes, Area: emb.Bounds().Area()}
+		switch spec.Kind {
+		case "dshuffle":
+			row.N, row.Bound = s.N, gridlayout.DShuffleAreaBound(s.D, s.N)
+		case "folded-cube":
+			cube, _, _, err := kindEmbedding(topology.Spec{Kind: "hypercube", D: s.D})
+			if err != nil {
+				return nil, err
+			}
+			row.Bound = float64(gridlayout.FoldedCubeArea(cube.Bounds().Area(), s.D))
+		default:
+			row.Bound = float64(nodes) * float64(nodes)
+		}
+		row.Ratio = float64(row.Area) / row.Bound
+		out = append(out, row)
+	}
+	return out, nil
 }
 
 func dshuffleReport(rep *layoutReport, d, n int) error {
@@ -114,7 +183,7 @@ func cubeLikeReport(rep *layoutReport, d int) error {
 	nn := float64(int64(1) << (2 * d))
 	switch rep.Kind {
 	case "folded-cube":
-		cube, err := gridlayout.CubeLike("hypercube", d, gridlayout.GraphOf(mustCube(d)))
+		cube, _, _, err := kindEmbedding(topology.Spec{Kind: "hypercube", D: d})
 		if err != nil {
 			return err
 		}
@@ -137,18 +206,11 @@ func cubeLikeReport(rep *layoutReport, d int) error {
 	return nil
 }
 
-func mustCube(d int) *topology.Topology {
-	t, err := topology.Build(topology.Spec{Kind: "hypercube", D: d})
-	if err != nil {
-		panic(err) // d was validated for the folded cube, which has the same range
-	}
-	return t
-}
-
-// maxLayoutDigits is the largest n with d^n ≤ MaxDShuffleNodes.
+// maxLayoutDigits is the largest n the d-shuffle layout takes for d (0
+// when even n = 1 is too large).
 func maxLayoutDigits(d int) int {
 	n := 0
-	for p := d; d >= 2 && p <= gridlayout.MaxDShuffleNodes; p *= d {
+	for p := d; d >= 2 && p <= gridlayout.MaxDShuffleNodes && p*d*d <= gridlayout.MaxDShuffleWeight; p *= d {
 		n++
 	}
 	return n
@@ -172,4 +234,23 @@ func areaBoundRows(rep *layoutReport) [][]string {
 			b.BitsPerDigit, b.MaxLoad, b.Bound)})
 	}
 	return rows
+}
+
+// writeScaling prints the area against the seed's figure for each size.
+func writeScaling(w io.Writer, rep *layoutReport) error {
+	if len(rep.Scaling) == 0 || rep.AreaBound == nil {
+		return nil
+	}
+	rows := make([][]string, len(rep.Scaling))
+	for i, r := range rep.Scaling {
+		size := fmt.Sprintf("d=%d", r.D)
+		if rep.Kind == "dshuffle" {
+			size = fmt.Sprintf("d=%d n=%d", r.D, r.N)
+		}
+		rows[i] = []string{size, strconv.Itoa(r.Nodes), strconv.FormatInt(r.Area, 10), num(r.Bound), fmt.Sprintf("%.3f", r.Ratio)}
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return renderTable(w, []string{"size", "N", "area", "bound", "area / bound"}, rows)
 }

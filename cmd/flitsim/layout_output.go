@@ -74,6 +74,9 @@ func writeLayoutTable(w io.Writer, rep *layoutReport) error {
 	if err := renderTable(w, []string{"layout", "value"}, rows); err != nil {
 		return err
 	}
+	if err := writeScaling(w, rep); err != nil {
+		return err
+	}
 	if len(rep.EdgeLengths) == 0 {
 		return nil
 	}

@@ -123,6 +123,11 @@ func TestLayoutDShuffleJSON(t *testing.T) {
 			Bound   int
 		} `json:"binary_coded"`
 		EdgeLengths map[string]int `json:"edge_lengths"`
+		Scaling     []struct {
+			N     int
+			Area  int64
+			Ratio float64
+		} `json:"area_scaling"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
@@ -135,6 +140,9 @@ func TestLayoutDShuffleJSON(t *testing.T) {
 	}
 	if r.AreaBound.Formula != "(dN/log_d N)²" || r.AreaBound.Value != 3690.5625 || r.AreaBound.Ratio < 7.1 || r.AreaBound.Ratio > 7.2 {
 		t.Errorf("area_bound %+v", r.AreaBound)
+	}
+	if len(r.Scaling) != 3 || r.Scaling[2].Area != r.Area || r.Scaling[0].N != 2 || r.Scaling[0].Ratio <= 0 {
+		t.Errorf("area_scaling %+v", r.Scaling)
 	}
 	if r.BinaryCoded.MaxLoad == 0 || r.BinaryCoded.MaxLoad > r.BinaryCoded.Bound || r.BinaryCoded.Bound != 4 {
 		t.Errorf("binary_coded %+v", r.BinaryCoded)
@@ -181,7 +189,8 @@ func TestLayoutBadInput(t *testing.T) {
 		{[]string{"--set", "topology.kind=mesh", "--set", "topology.k=4", "--set", "topology.n=2"}, []string{"topology.kind: mesh", "torus", "hypercube"}},
 		{[]string{"--set", "topology.kind=hypercube", "--set", "topology.d=11"}, []string{"topology.d: 11", "1 to 10"}},
 		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=1", "--set", "topology.n=4"}, []string{"topology.d: 1"}},
-		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=4", "--set", "topology.n=7"}, []string{"topology.n: 7", "at most 6 digits"}},
+		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=4", "--set", "topology.n=7"}, []string{"topology.n: 7", "at most 5 digits"}},
+		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=40", "--set", "topology.n=1"}, []string{"topology.d: 40", "2 to 32"}},
 		{[]string{"--set", "topology.kind=pseudocube", "--set", "topology.d=11"}, []string{"topology.d: 11", "2 to 10"}},
 		{[]string{"--format", "png"}, []string{"--format", "png", "svg"}},
 		{[]string{"--set", "topology.x=1"}, []string{"topology.x"}},

@@ -7,9 +7,14 @@ import (
 	"sort"
 )
 
-// MaxDShuffleNodes bounds the d-shuffles DShuffle lays out (the checker's
-// bitmap must hold the box).
-const MaxDShuffleNodes = 4096
+// MaxDShuffleNodes and MaxDShuffleWeight bound the d-shuffles DShuffle lays
+// out: N ≤ 4096 and N·d² ≤ 32768, since the area grows as (dN/log_d N)²
+// (the 4-shuffle with N = 4096 already needs 53 million grid vertices and
+// gigabytes to check).
+const (
+	MaxDShuffleNodes  = 4096
+	MaxDShuffleWeight = 1 << 15
+)
 
 // DShuffle lays out the d-shuffle with N = d^n vertices (given as its wire
 // multigraph g: the simulator's directed links as undirected wires, a link
@@ -29,8 +34,8 @@ const MaxDShuffleNodes = 4096
 // and the report prints the measured ratio.
 func DShuffle(d, n int, g []Pair) (*Embedding, error) {
 	nodes, ok := dshuffleNodes(d, n)
-	if !ok || nodes > MaxDShuffleNodes {
-		return nil, fmt.Errorf("d-shuffle layout: d = %d, n = %d, want 2 ≤ d, 1 ≤ n and d^n ≤ %d", d, n, MaxDShuffleNodes)
+	if !ok || nodes > MaxDShuffleNodes || nodes*d*d > MaxDShuffleWeight {
+		return nil, fmt.Errorf("d-shuffle layout: d = %d, n = %d, want 2 ≤ d, 1 ≤ n, N = d^n ≤ %d and N·d² ≤ %d", d, n, MaxDShuffleNodes, MaxDShuffleWeight)
 	}
 	pl := complexPlacement(d, n, nodes)
 	name := fmt.Sprintf("%d-shuffle n=%d: complex-plane placement (%d×%d array, k-d tree of the plane), channel-routed", d, n, pl.Cols, pl.Rows)

@@ -85,12 +85,35 @@ func writeLayoutTable(w io.Writer, rep *layoutReport) error {
 		lengths = append(lengths, l)
 	}
 	sort.Ints(lengths)
-	dist := make([][]string, len(lengths))
-	for i, l := range lengths {
-		dist[i] = []string{strconv.Itoa(l), strconv.Itoa(rep.EdgeLengths[l])}
-	}
 	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	return renderTable(w, []string{"edge length", "edges"}, dist)
+	return renderTable(w, []string{"edge length", "edges"}, lengthRows(lengths, rep.EdgeLengths))
+}
+
+// lengthRows is the edge-length distribution as table rows: one per length,
+// or, past 32 distinct lengths (a channel-routed layout has hundreds), one
+// per power-of-two range lo–hi, so the table stays short; the JSON keeps
+// every length.
+func lengthRows(lengths []int, count map[int]int) [][]string {
+	if len(lengths) <= 32 {
+		rows := make([][]string, len(lengths))
+		for i, l := range lengths {
+			rows[i] = []string{strconv.Itoa(l), strconv.Itoa(count[l])}
+		}
+		return rows
+	}
+	var rows [][]string
+	for i := 0; i < len(lengths); {
+		lo := 1
+		for lo*2 <= lengths[i] {
+			lo *= 2
+		}
+		hi, n := 2*lo-1, 0
+		for ; i < len(lengths) && lengths[i] <= hi; i++ {
+			n += count[lengths[i]]
+		}
+		rows = append(rows, []string{fmt.Sprintf("%d–%d", lo, hi), strconv.Itoa(n)})
+	}
+	return rows
 }

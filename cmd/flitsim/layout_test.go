@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -69,6 +70,9 @@ func TestLayoutSVG(t *testing.T) {
 	}{
 		{[]string{"--set", "topology.kind=torus", "--set", "topology.k=6"}, 36, 72},
 		{[]string{"--set", "topology.kind=hypercube", "--set", "topology.d=5"}, 32, 80},
+		// 32 links less 2 self-loops, and 0101 ↔ 1010 is one wire.
+		{[]string{"--set", "topology.kind=dshuffle", "--set", "topology.d=2", "--set", "topology.n=4"}, 16, 29},
+		{[]string{"--set", "topology.kind=folded-cube", "--set", "topology.d=3"}, 8, 16},
 	} {
 		code, out, stderr := runMain(t, append(append([]string{"layout"}, c.args...), "--format", "svg")...)
 		if code != 0 {
@@ -205,5 +209,22 @@ func TestLayoutHelp(t *testing.T) {
 	}
 	if code, out, _ := runMain(t, "help", "layout"); code != 0 || !strings.Contains(out, "Usage: flitsim layout") || !strings.Contains(out, "--format") {
 		t.Errorf("help layout: exit %d\n%s", code, out)
+	}
+}
+
+// Past 32 distinct lengths the table groups them by power-of-two ranges.
+func TestLayoutLengthRows(t *testing.T) {
+	var ls []int
+	count := map[int]int{}
+	for l := 1; l <= 40; l++ {
+		ls = append(ls, l)
+		count[l] = 1
+	}
+	got := fmt.Sprint(lengthRows(ls, count))
+	if want := "[[1–1 1] [2–3 2] [4–7 4] [8–15 8] [16–31 16] [32–63 9]]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(lengthRows([]int{4, 8}, map[int]int{4: 3, 8: 5})); got != "[[4 3] [8 5]]" {
+		t.Errorf("short distribution: %s", got)
 	}
 }

@@ -12,7 +12,10 @@
 //
 // The constructions are the folded torus of Thm 5.5 (FoldedTorus), the
 // cube's Θ(N²) layout of Thm 5.8 (Cube) and the grid-in-cube Gray-code
-// embedding of Thm 5.16 (GridInCube). Check verifies an embedding against
+// embedding of Thm 5.16 (GridInCube); for the d-shuffle (DShuffle, with
+// Thm 5.12's binary-coded mapping in BinaryCodedPath) and Varvarigos's
+// folded cube, permutation cube and pseudocube (CubeLike), a general
+// channel router (ArrayLayout) on a placement. Check verifies an embedding against
 // the graph that network/topology.Build wires for the simulator (GraphOf),
 // so a layout cannot drift from the simulated network.
 package gridlayout

@@ -25,7 +25,8 @@ bisection bounds and edge-length distribution, or draws it (svg).
   --set topology.kind=hypercube --set topology.d=6 the cube's Θ(N²) layout
       after Thm 5.8 (d ≤ 10)
   --set topology.kind=dshuffle --set topology.d=2 --set topology.n=8
-      the d-shuffle (d^n ≤ 4096), complex-plane placement, channel-routed;
+      the d-shuffle (N = d^n ≤ 4096, N·d² ≤ 32768), complex-plane placement,
+      channel-routed, self-loops not wired (a two-way link pair is one wire);
       prints the area against Θ((dN/log_d N)²) (Cor 5.10, Thm 5.12)
   --set topology.kind=folded-cube|permutation-cube|pseudocube --set topology.d=6
       Varvarigos §7.5's networks (d ≤ 10; the random ones drawn from

@@ -81,22 +81,7 @@ func init() {
 			"header) has about a quarter of the latency of the most efficient software multicast",
 		Published: "≈ ¼ (best software ÷ hardware ≈ 4)",
 		Tolerance: "best software ÷ hardware from 3 to 5",
-		Measure: func() (string, bool, error) {
-			hw, err := ch4Lat("fig4_8.yaml", long...)
-			if err != nil {
-				return "", false, err
-			}
-			sw, all, err := software("0.1", long...)
-			if err != nil {
-				return "", false, err
-			}
-			r := sw / hw
-			z, err := zeroLoad()
-			if err != nil {
-				return "", false, err
-			}
-			return fmt.Sprintf("%.2f (hardware %.1f cycles; %s); one message alone: %s", r, hw, all, z), r >= 3 && r <= 5, nil
-		},
+		Measure:   measureChiangFig48Quarter,
 	})
 	Register(Claim{
 		ID:     "chiang-fig4.8-doubled",
@@ -105,24 +90,7 @@ func init() {
 			"one-flit buffers: two cycles per flit per hop), hardware is still about twice as fast as software (loads 0.1 and 0.3)",
 		Published: "≈ 2× faster",
 		Tolerance: "best software ÷ doubled hardware from 1.5 to 2.5 at each load",
-		Measure: func() (string, bool, error) {
-			ok := true
-			var desc []string
-			for _, load := range []string{"0.1", "0.3"} {
-				hw, err := ch4Lat("fig4_8.yaml", append([]string{"link.latency=2", "traffic.load=" + load}, long...)...)
-				if err != nil {
-					return "", false, err
-				}
-				sw, all, err := software(load, long...)
-				if err != nil {
-					return "", false, err
-				}
-				r := sw / hw
-				ok = ok && r >= 1.5 && r <= 2.5
-				desc = append(desc, fmt.Sprintf("load %s: %.2f (doubled hardware %.1f; %s)", load, r, hw, all))
-			}
-			return strings.Join(desc, "; "), ok, nil
-		},
+		Measure:   measureChiangFig48Doubled,
 	})
 	Register(Claim{
 		ID:        "chiang-fig4.8-medium",
@@ -130,23 +98,7 @@ func init() {
 		Claim:     "at medium load (0.5) hardware multicast is much better still: the software ÷ hardware gap widens with the load",
 		Published: "\"much better performance\" (no number)",
 		Tolerance: "ratio at load 0.5 ≥ 2 × ratio at load 0.1",
-		Measure: func() (string, bool, error) {
-			var r [2]float64
-			var desc [2]string
-			for i, load := range []string{"0.1", "0.5"} {
-				hw, err := ch4Lat("fig4_8.yaml", "traffic.load="+load)
-				if err != nil {
-					return "", false, err
-				}
-				sw, all, err := software(load)
-				if err != nil {
-					return "", false, err
-				}
-				r[i] = sw / hw
-				desc[i] = fmt.Sprintf("load %s: %.1f (hardware %.0f; %s)", load, r[i], hw, all)
-			}
-			return strings.Join(desc[:], "; "), r[1] >= 2*r[0], nil
-		},
+		Measure:   measureChiangFig48Medium,
 	})
 	Register(Claim{
 		ID:     "chiang-fig4.9-switch-size",
@@ -155,27 +107,7 @@ func init() {
 			"and independent of the switch size (2×2, 4×4, 8×8)",
 		Published: "similar on all networks, independent of switch size (no number)",
 		Tolerance: "slowest ÷ fastest of the 9 networks ≤ 1.10 at load 0.1 and at load 0.5",
-		Measure: func() (string, bool, error) {
-			ok := true
-			var desc []string
-			for _, load := range []string{"0.1", "0.5"} {
-				var lats []float64
-				for _, kind := range []string{"cube", "baseline", "butterfly"} {
-					for _, kn := range [][2]int{{2, 6}, {4, 3}, {8, 2}} {
-						l, err := ch4Lat("fig4_9.yaml", "topology.kind="+kind, fmt.Sprintf("topology.k=%d", kn[0]),
-							fmt.Sprintf("topology.n=%d", kn[1]), "traffic.load="+load)
-						if err != nil {
-							return "", false, err
-						}
-						lats = append(lats, l)
-					}
-				}
-				lo, hi := slices.Min(lats), slices.Max(lats)
-				ok = ok && hi/lo <= 1.10
-				desc = append(desc, fmt.Sprintf("load %s: %.1f–%.1f cycles (×%.3f)", load, lo, hi, hi/lo))
-			}
-			return strings.Join(desc, "; "), ok, nil
-		},
+		Measure:   measureChiangFig49SwitchSize,
 	})
 	Register(Claim{
 		ID:     "chiang-fig4.10-butterfly",
@@ -185,38 +117,7 @@ func init() {
 		Published: "\"latency increasing rapidly\" (no number)",
 		Tolerance: "at load 0.3 ≥ 1.5× the slowest of the 2×2 and 4×4 butterflies (4-node clusters) and the 8×8 one with " +
 			"8-node clusters, and above each beyond " + noise + "; at load 0.1 at most 15 % above the slowest of them",
-		Measure: func() (string, bool, error) {
-			ok := true
-			var desc []string
-			for _, load := range []string{"0.1", "0.3"} {
-				bad, err := ch4("fig4_10.yaml", "traffic.load="+load)
-				if err != nil {
-					return "", false, err
-				}
-				var others []*network.Result
-				for _, sets := range [][]string{
-					{"topology.k=2", "topology.n=6"}, {"topology.k=4", "topology.n=3"}, {"traffic.cluster=8"},
-				} {
-					r, err := ch4("fig4_10.yaml", append(sets, "traffic.load="+load)...)
-					if err != nil {
-						return "", false, err
-					}
-					others = append(others, r)
-				}
-				hi := 0.0
-				for _, o := range others {
-					hi = max(hi, o.Latency.Mean)
-					ok = ok && (load == "0.1" || above(bad, o))
-				}
-				if load == "0.1" {
-					ok = ok && bad.Latency.Mean <= 1.15*hi
-				} else {
-					ok = ok && bad.Latency.Mean >= 1.5*hi
-				}
-				desc = append(desc, fmt.Sprintf("load %s (mean ± 95 %% CI): 8×8/4-node %s vs %s", load, fmtCI([]*network.Result{bad}), fmtCI(others)))
-			}
-			return strings.Join(desc, "; "), ok, nil
-		},
+		Measure: measureChiangFig410Butterfly,
 	})
 	Register(Claim{
 		ID:     "chiang-fig4.10-shared-channel",
@@ -235,30 +136,7 @@ func init() {
 		Published: "independent of #destinations at light load; decreases as the cluster size grows (no number)",
 		Tolerance: "load 0.1 (400 000 cycles): slowest ÷ fastest ≤ 1.10; load 0.7: no cluster slower than the next smaller " +
 			"one beyond " + noise + ", and 64 nodes faster than 4 beyond it",
-		Measure: func() (string, bool, error) {
-			sizes := []string{"4", "8", "16", "32", "64"}
-			var light []float64
-			var heavy []*network.Result
-			for _, c := range sizes {
-				l, err := ch4Lat("fig4_11.yaml", "traffic.cluster="+c, "traffic.load=0.1", "run.measure=400000")
-				if err != nil {
-					return "", false, err
-				}
-				light = append(light, l)
-				r, err := ch4("fig4_11.yaml", "traffic.cluster="+c, "traffic.load=0.7")
-				if err != nil {
-					return "", false, err
-				}
-				heavy = append(heavy, r)
-			}
-			ok := slices.Max(light)/slices.Min(light) <= 1.10
-			for i := 1; i < len(heavy); i++ {
-				ok = ok && !above(heavy[i], heavy[i-1])
-			}
-			ok = ok && above(heavy[0], heavy[len(heavy)-1])
-			return fmt.Sprintf("clusters 4/8/16/32/64: load 0.1 %s (×%.3f); load 0.7 (mean ± 95 %% CI) %s",
-				fmtLats(light), slices.Max(light)/slices.Min(light), fmtCI(heavy)), ok, nil
-		},
+		Measure: measureChiangFig411ClusterSize,
 	})
 	Register(Claim{
 		ID:     "chiang-fig4.12-rb-vs-ad",
@@ -267,33 +145,7 @@ func init() {
 			"and the number of nodes per cluster grow (4×4 cube MIN)",
 		Published: "AD − RB gap grows with load and #nodes (no number)",
 		Tolerance: "gap strictly increasing over load 0.1/0.3/0.5 (16-node clusters) and over 4/16/64-node clusters (load 0.3)",
-		Measure: func() (string, bool, error) {
-			gap := func(cluster, load string) (float64, error) {
-				ad, err := ch4Lat("fig4_12.yaml", "traffic.cluster="+cluster, "traffic.load="+load)
-				if err != nil {
-					return 0, err
-				}
-				rb, err := ch4Lat("fig4_12.yaml", "multicast.encoding=single", "traffic.cluster="+cluster, "traffic.load="+load)
-				return ad - rb, err
-			}
-			var byLoad, bySize []float64
-			for _, load := range []string{"0.1", "0.3", "0.5"} {
-				g, err := gap("16", load)
-				if err != nil {
-					return "", false, err
-				}
-				byLoad = append(byLoad, g)
-			}
-			for _, c := range []string{"4", "16", "64"} {
-				g, err := gap(c, "0.3")
-				if err != nil {
-					return "", false, err
-				}
-				bySize = append(bySize, g)
-			}
-			ok := increasing(byLoad) && increasing(bySize)
-			return fmt.Sprintf("gap at load 0.1/0.3/0.5: %s; at 4/16/64 nodes: %s", fmtLats(byLoad), fmtLats(bySize)), ok, nil
-		},
+		Measure:   measureChiangFig412RbVsAd,
 	})
 }
 
@@ -402,4 +254,173 @@ func sharedC1() (string, bool, error) {
 		}
 	}
 	return fmt.Sprintf("{0–3}: %v, {4–7}: %v, {8–11}: %v, {12–15}: %v, …", used[0], used[1], used[2], used[3]), ok, nil
+}
+
+// measureChiangFig48Quarter measures claim chiang-fig4.8-quarter.
+func measureChiangFig48Quarter() (string, bool, error) {
+	hw, err := ch4Lat("fig4_8.yaml", long...)
+	if err != nil {
+		return "", false, err
+	}
+	sw, all, err := software("0.1", long...)
+	if err != nil {
+		return "", false, err
+	}
+	r := sw / hw
+	z, err := zeroLoad()
+	if err != nil {
+		return "", false, err
+	}
+	return fmt.Sprintf("%.2f (hardware %.1f cycles; %s); one message alone: %s", r, hw, all, z), r >= 3 && r <= 5, nil
+}
+
+// measureChiangFig48Doubled measures claim chiang-fig4.8-doubled.
+func measureChiangFig48Doubled() (string, bool, error) {
+	ok := true
+	var desc []string
+	for _, load := range []string{"0.1", "0.3"} {
+		hw, err := ch4Lat("fig4_8.yaml", append([]string{"link.latency=2", "traffic.load=" + load}, long...)...)
+		if err != nil {
+			return "", false, err
+		}
+		sw, all, err := software(load, long...)
+		if err != nil {
+			return "", false, err
+		}
+		r := sw / hw
+		ok = ok && r >= 1.5 && r <= 2.5
+		desc = append(desc, fmt.Sprintf("load %s: %.2f (doubled hardware %.1f; %s)", load, r, hw, all))
+	}
+	return strings.Join(desc, "; "), ok, nil
+}
+
+// measureChiangFig48Medium measures claim chiang-fig4.8-medium.
+func measureChiangFig48Medium() (string, bool, error) {
+	var r [2]float64
+	var desc [2]string
+	for i, load := range []string{"0.1", "0.5"} {
+		hw, err := ch4Lat("fig4_8.yaml", "traffic.load="+load)
+		if err != nil {
+			return "", false, err
+		}
+		sw, all, err := software(load)
+		if err != nil {
+			return "", false, err
+		}
+		r[i] = sw / hw
+		desc[i] = fmt.Sprintf("load %s: %.1f (hardware %.0f; %s)", load, r[i], hw, all)
+	}
+	return strings.Join(desc[:], "; "), r[1] >= 2*r[0], nil
+}
+
+// measureChiangFig49SwitchSize measures claim chiang-fig4.9-switch-size.
+func measureChiangFig49SwitchSize() (string, bool, error) {
+	ok := true
+	var desc []string
+	for _, load := range []string{"0.1", "0.5"} {
+		var lats []float64
+		for _, kind := range []string{"cube", "baseline", "butterfly"} {
+			for _, kn := range [][2]int{{2, 6}, {4, 3}, {8, 2}} {
+				l, err := ch4Lat("fig4_9.yaml", "topology.kind="+kind, fmt.Sprintf("topology.k=%d", kn[0]),
+					fmt.Sprintf("topology.n=%d", kn[1]), "traffic.load="+load)
+				if err != nil {
+					return "", false, err
+				}
+				lats = append(lats, l)
+			}
+		}
+		lo, hi := slices.Min(lats), slices.Max(lats)
+		ok = ok && hi/lo <= 1.10
+		desc = append(desc, fmt.Sprintf("load %s: %.1f–%.1f cycles (×%.3f)", load, lo, hi, hi/lo))
+	}
+	return strings.Join(desc, "; "), ok, nil
+}
+
+// measureChiangFig410Butterfly measures claim chiang-fig4.10-butterfly.
+func measureChiangFig410Butterfly() (string, bool, error) {
+	ok := true
+	var desc []string
+	for _, load := range []string{"0.1", "0.3"} {
+		bad, err := ch4("fig4_10.yaml", "traffic.load="+load)
+		if err != nil {
+			return "", false, err
+		}
+		var others []*network.Result
+		for _, sets := range [][]string{
+			{"topology.k=2", "topology.n=6"}, {"topology.k=4", "topology.n=3"}, {"traffic.cluster=8"},
+		} {
+			r, err := ch4("fig4_10.yaml", append(sets, "traffic.load="+load)...)
+			if err != nil {
+				return "", false, err
+			}
+			others = append(others, r)
+		}
+		hi := 0.0
+		for _, o := range others {
+			hi = max(hi, o.Latency.Mean)
+			ok = ok && (load == "0.1" || above(bad, o))
+		}
+		if load == "0.1" {
+			ok = ok && bad.Latency.Mean <= 1.15*hi
+		} else {
+			ok = ok && bad.Latency.Mean >= 1.5*hi
+		}
+		desc = append(desc, fmt.Sprintf("load %s (mean ± 95 %% CI): 8×8/4-node %s vs %s", load, fmtCI([]*network.Result{bad}), fmtCI(others)))
+	}
+	return strings.Join(desc, "; "), ok, nil
+}
+
+// measureChiangFig411ClusterSize measures claim chiang-fig4.11-cluster-size.
+func measureChiangFig411ClusterSize() (string, bool, error) {
+	sizes := []string{"4", "8", "16", "32", "64"}
+	var light []float64
+	var heavy []*network.Result
+	for _, c := range sizes {
+		l, err := ch4Lat("fig4_11.yaml", "traffic.cluster="+c, "traffic.load=0.1", "run.measure=400000")
+		if err != nil {
+			return "", false, err
+		}
+		light = append(light, l)
+		r, err := ch4("fig4_11.yaml", "traffic.cluster="+c, "traffic.load=0.7")
+		if err != nil {
+			return "", false, err
+		}
+		heavy = append(heavy, r)
+	}
+	ok := slices.Max(light)/slices.Min(light) <= 1.10
+	for i := 1; i < len(heavy); i++ {
+		ok = ok && !above(heavy[i], heavy[i-1])
+	}
+	ok = ok && above(heavy[0], heavy[len(heavy)-1])
+	return fmt.Sprintf("clusters 4/8/16/32/64: load 0.1 %s (×%.3f); load 0.7 (mean ± 95 %% CI) %s",
+		fmtLats(light), slices.Max(light)/slices.Min(light), fmtCI(heavy)), ok, nil
+}
+
+// measureChiangFig412RbVsAd measures claim chiang-fig4.12-rb-vs-ad.
+func measureChiangFig412RbVsAd() (string, bool, error) {
+	gap := func(cluster, load string) (float64, error) {
+		ad, err := ch4Lat("fig4_12.yaml", "traffic.cluster="+cluster, "traffic.load="+load)
+		if err != nil {
+			return 0, err
+		}
+		rb, err := ch4Lat("fig4_12.yaml", "multicast.encoding=single", "traffic.cluster="+cluster, "traffic.load="+load)
+		return ad - rb, err
+	}
+	var byLoad, bySize []float64
+	for _, load := range []string{"0.1", "0.3", "0.5"} {
+		g, err := gap("16", load)
+		if err != nil {
+			return "", false, err
+		}
+		byLoad = append(byLoad, g)
+	}
+	for _, c := range []string{"4", "16", "64"} {
+		g, err := gap(c, "0.3")
+		if err != nil {
+			return "", false, err
+		}
+		bySize = append(bySize, g)
+	}
+	ok := increasing(byLoad) && increasing(bySize)
+	return fmt.Sprintf("gap at load 0.1/0.3/0.5: %s; at 4/16/64 nodes: %s", fmtLats(byLoad), fmtLats(bySize)), ok, nil
 }

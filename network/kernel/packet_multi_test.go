@@ -19,6 +19,11 @@ type delivery struct {
 // runMulti runs ops on a d-cube (ecube routing) until every packet is
 // delivered; it returns the deliveries in order and the statistics.
 func runMulti(t *testing.T, d int, ps PacketSpec, seed uint64, ops []MultiOp, combine string, tree func(op, from, dim int32)) ([]delivery, *MultiStats) {
+	log, st, _ := runMultiK(t, d, ps, seed, ops, combine, tree)
+	return log, st
+}
+
+func runMultiK(t *testing.T, d int, ps PacketSpec, seed uint64, ops []MultiOp, combine string, tree func(op, from, dim int32)) ([]delivery, *MultiStats, *Kernel) {
 	t.Helper()
 	k := packetKernel(t, topology.Spec{Kind: "hypercube", D: d, Routing: "ecube"}, ps, seed)
 	if err := k.StartMulti(ops, combine); err != nil {
@@ -41,7 +46,7 @@ func runMulti(t *testing.T, d int, ps PacketSpec, seed uint64, ops []MultiOp, co
 	if c := k.Stats().Counts(); c.MeasuredDone != c.Measured || c.Measured != int64(len(ops)) {
 		t.Fatalf("kernel statistics: %d of %d operations delivered, want %d", c.MeasuredDone, c.Measured, len(ops))
 	}
-	return log, st
+	return log, st, k
 }
 
 func byTime(log []delivery) map[int64][]int32 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/flitsim/flitsim/flit"
 )
@@ -139,7 +140,8 @@ type multiState struct {
 	seen    map[int64]bool
 	queued  map[queuedKey]int32 // write packets queued, by queue and location
 	mem     map[locKey]*memCell
-	at      int64 // the instant of what is being done (set by step)
+	at      int64   // the instant of what is being done (set by step)
+	use     []int32 // per global port: read copies sent over it in their last leg
 	st      MultiStats
 	tree    func(op int32, from, dim int32) // (tests: each tree edge)
 	arrival func(op, term int32, at int64)  // (tests: each delivery)
@@ -155,7 +157,7 @@ func (k *Kernel) StartMulti(ops []MultiOp, combine string) error {
 	}
 	m := &multiState{ops: ops, combine: combine, dims: k.Topo.Digits, seen: map[int64]bool{},
 		queued: map[queuedKey]int32{}, mem: map[locKey]*memCell{}, root: make([]int32, len(ops)),
-		got: make([]int32, len(ops)), at: k.now}
+		got: make([]int32, len(ops)), at: k.now, use: make([]int32, len(p.pt))}
 	if p.multi != nil { // (a restarted experiment keeps the test hooks)
 		m.tree, m.arrival = p.multi.tree, p.multi.arrival
 	}
@@ -214,6 +216,7 @@ func (m *multiState) split(p *packetRouter, k *Kernel, wi int32) bool {
 		}
 		m.st.TreeEdges++
 		c := wi
+		m.use[k.portBase[sw]+int32(dim)]++
 		if placed {
 			c = m.replica(p, k, wi)
 		}
@@ -327,3 +330,15 @@ func (k *Kernel) MultiStats() *MultiStats {
 
 // owns reports whether packet wi is a multi packet.
 func (m *multiState) owns(wi int32) bool { return int(wi) < len(m.pk) && m.pk[wi].op >= 0 }
+
+// MultiEdgeUse is, per channel (global port), the number of read copies
+// the last multi batch sent over it in their last leg: with a read's
+// copies on the edges of its bit-fixing tree, the number of reads whose
+// tree uses the edge (Theorem 2.10's edge load). Nil without a batch.
+func (k *Kernel) MultiEdgeUse() []int32 {
+	p, ok := k.stepper.(*packetRouter)
+	if !ok || p.multi == nil {
+		return nil
+	}
+	return slices.Clone(p.multi.use)
+}

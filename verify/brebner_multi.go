@@ -28,7 +28,7 @@ const (
 
 func init() {
 	Register(Claim{
-		ID: "brebner-multi-thm2.10-edge-load", Source: "Brebner 1983 (thesis), Theorem 2.10, proof (digest §4.8)",
+		ID: "brebner-ci-multi-thm2.10-edge-load", Tier: TierQuick, Source: "Brebner 1983 (thesis), Theorem 2.10, proof (digest §4.8)",
 		Claim: fmt.Sprintf("%d-cube multiple-read %d-relation, %d destinations per read, copies split in phase 2 (valiant: separate): per edge, the mean number of reads using it",
 			multiEdgeD, multiEdgeH, multiEdgeFan),
 		Published: fmt.Sprintf("≤ h/2 = %g per edge", multiEdgeH/2.0),
@@ -36,7 +36,7 @@ func init() {
 		Measure:   multiEdgeLoad,
 	})
 	Register(Claim{
-		ID: "brebner-multi-or-of-n", Source: "Brebner 1983 (thesis), §2.6.2 (digest §4.9)",
+		ID: "brebner-ci-multi-or-of-n", Tier: TierQuick, Source: "Brebner 1983 (thesis), §2.6.2 (digest §4.9)",
 		Claim:     fmt.Sprintf("OR of N = %d elements (every node writes to node 0; combining in queues, valiant: separate, e-cube): phase-2 time and packets landing", 1<<orD),
 		Published: fmt.Sprintf("fast (no figure); derived: phase 2 ≤ n = %d, ≤ n+1 landings", orD),
 		Tolerance: fmt.Sprintf("max over %d experiments within the derived bounds, every write counted once, OR right", orReps),

@@ -71,13 +71,23 @@ func TestMultiRelations(t *testing.T) {
 // checked, every operation delivered for the kernel's statistics, the
 // same result for the same seed.
 func TestMultiRuns(t *testing.T) {
-	for _, tc := range []struct{ pattern, combine, valiant string }{
-		{"multi-read", "", "separate"}, {"multi-read", "", "merged"}, {"multi-read", "", "off"},
-		{"multi-write", "or", "separate"}, {"multi-write", "and", "merged-priority"}, {"multi-write", "sum", "off"},
-		{"multi-write", "lowest", "separate"}, {"multi-write", "random-winner", "merged"},
+	for _, tc := range []struct{ pattern, combine, valiant, queue string }{
+		{"multi-read", "", "separate", ""}, {"multi-read", "", "merged", ""}, {"multi-read", "", "off", ""},
+		{"multi-read", "", "separate", "hop"}, {"multi-read", "", "merged-priority", "shared"}, {"multi-read", "", "separate", "random"},
+		{"multi-write", "or", "separate", ""}, {"multi-write", "and", "merged-priority", ""}, {"multi-write", "sum", "off", ""},
+		{"multi-write", "lowest", "separate", "hop"}, {"multi-write", "random-winner", "merged", "shared"},
+		{"multi-write", "or", "separate", "furthest-first"},
 	} {
 		c := multiConfig(tc.pattern, 5)
 		c.Valiant, c.Traffic.Combine, c.Traffic.H, c.Run.Experiments = tc.valiant, tc.combine, 2, 8
+		switch tc.queue {
+		case "hop":
+			c.Queue.Routes = "hop"
+		case "shared":
+			c.Queue.Shared = true
+		case "random", "furthest-first":
+			c.Queue.Discipline = tc.queue
+		}
 		c.Traffic.Fanout = 4
 		r, err := Run(c)
 		if err != nil {

@@ -2,7 +2,6 @@ package network
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"strings"
 
@@ -37,8 +36,8 @@ func checkMulti(c *Config, packet bool, batch bool, full, disc string) error {
 		return err
 	}
 	switch {
-	case t.Fanout < 0 || t.Fanout > 1<<20 || t.Fanout&(t.Fanout-1) != 0:
-		return inputerr.New("traffic.fanout", t.Fanout, "a power of two from 1 to N (destinations per multi-read; 0: random wildcard sets)")
+	case t.Fanout < 0 || t.Fanout > 1<<20:
+		return inputerr.New("traffic.fanout", t.Fanout, "a power of two from 1 to N (a power of d on the d-shuffle: destinations per multi-read; 0: random wildcard sets)")
 	case t.Locations < 0 || t.Locations > 1<<30:
 		return inputerr.New("traffic.locations", t.Locations, "an integer from 1 to h·N (memory locations written; 0: 1)")
 	}
@@ -50,8 +49,8 @@ func checkMulti(c *Config, packet bool, batch bool, full, disc string) error {
 	switch {
 	case !packet || !batch:
 		return inputerr.New("traffic.pattern", t.Pattern, "a unicast pattern unless switching: packet and traffic.mode: batch (%s is a batch of the packet router)", name)
-	case !write && !strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "hypercube"):
-		return inputerr.New("topology.kind", c.Topology.Kind, "hypercube with traffic.pattern: multi-read (its wildcard destination sets are the cube's)")
+	case !write && !isShuffle(c) && !strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "hypercube"):
+		return inputerr.New("topology.kind", c.Topology.Kind, "hypercube, dshuffle with traffic.pattern: multi-read (wildcard destination sets over the address digits)")
 	case full != "unbounded":
 		return inputerr.New("queue.full", c.Queue.Full, "unbounded with traffic.pattern: %s", name)
 	case !write && disc == "furthest-first":
@@ -62,6 +61,10 @@ func checkMulti(c *Config, packet bool, batch bool, full, disc string) error {
 	return nil
 }
 
+func isShuffle(c *Config) bool {
+	return strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "dshuffle")
+}
+
 // multiOps draws the batch's operations for c on n terminals.
 func multiOps(c *Config, n int, rng *rand.Rand) ([]kernel.MultiOp, error) {
 	_, write := traffic.IsMultiPattern(c.Traffic.Pattern)
@@ -69,19 +72,39 @@ func multiOps(c *Config, n int, rng *rand.Rand) ([]kernel.MultiOp, error) {
 	if write {
 		return multiWrites(c, n, h, rng)
 	}
-	if f := c.Traffic.Fanout; f > n {
-		return nil, inputerr.New("traffic.fanout", f, "a power of two from 1 to %d (destinations per multi-read; 0: random wildcard sets)", n)
+	d := 2
+	if isShuffle(c) {
+		d = max(2, c.Topology.D)
 	}
-	return multiReads(n, h, c.Traffic.Fanout, rng), nil
+	if !isPowerOf(c.Traffic.Fanout, d) || c.Traffic.Fanout > n {
+		return nil, inputerr.New("traffic.fanout", c.Traffic.Fanout, "a power of %d from 1 to %d (destinations per multi-read; 0: random wildcard sets)", d, n)
+	}
+	return multiReads(n, d, h, c.Traffic.Fanout, rng), nil
 }
 
-// multiReads is a partial multiple-read h-relation on the n-node cube:
-// every node tries h reads, each to a random wildcard set (fanout
-// destinations, or each dimension * with probability 1/2 for fanout 0); a
-// set that would put a node in more than h sets is drawn again, up to 8
-// times, then the read is left out (the relation is partial).
-func multiReads(n, h, fanout int, rng *rand.Rand) []kernel.MultiOp {
-	d := bits.Len(uint(n)) - 1
+// isPowerOf reports whether f is 0 or a power of d.
+func isPowerOf(f, d int) bool {
+	for f > 1 && f%d == 0 {
+		f /= d
+	}
+	return f <= 1
+}
+
+// multiReads is a partial multiple-read h-relation on n = d^digits nodes
+// (the cube: d = 2): every node tries h reads, each to a random wildcard
+// set over the address digits (fanout destinations: log_d fanout random
+// digits are *; fanout 0: each digit a * with probability 1/2); a set that
+// would put a node in more than h sets is drawn again, up to 8 times, then
+// the read is left out (the relation is partial).
+func multiReads(n, d, h, fanout int, rng *rand.Rand) []kernel.MultiOp {
+	digits := 0
+	for p := 1; p < n; p *= d {
+		digits++
+	}
+	stars := 0
+	for p := 1; p < fanout; p *= d {
+		stars++
+	}
 	in := make([]int32, n)
 	var ops []kernel.MultiOp
 	for src := range n {
@@ -89,15 +112,22 @@ func multiReads(n, h, fanout int, rng *rand.Rand) []kernel.MultiOp {
 			for range 8 {
 				var star uint32
 				if fanout == 0 {
-					star = uint32(rng.IntN(n))
+					star = uint32(rng.IntN(1 << digits))
 				} else {
-					for _, j := range rng.Perm(d)[:bits.Len(uint(fanout))-1] {
+					for _, j := range rng.Perm(digits)[:stars] {
 						star |= 1 << j
 					}
 				}
-				o := kernel.MultiOp{Src: int32(src), Star: star, Val: uint32(rng.IntN(n)) &^ star}
-				if eachMember(o, func(t uint32) bool { return in[t] < int32(h) }) {
-					eachMember(o, func(t uint32) bool { in[t]++; return true })
+				val, w := 0, 1
+				for j := range digits {
+					if star>>j&1 == 0 {
+						val += rng.IntN(d) * w
+					}
+					w *= d
+				}
+				o := kernel.MultiOp{Src: int32(src), Star: star, Val: uint32(val), Radix: int32(d)}
+				if o.Members(func(t int32) bool { return in[t] < int32(h) }) {
+					o.Members(func(t int32) bool { in[t]++; return true })
 					ops = append(ops, o)
 					break
 				}
@@ -105,19 +135,6 @@ func multiReads(n, h, fanout int, rng *rand.Rand) []kernel.MultiOp {
 		}
 	}
 	return ops
-}
-
-// eachMember calls f on every node of read o's set while f says true; it
-// reports whether f always did.
-func eachMember(o kernel.MultiOp, f func(t uint32) bool) bool {
-	for sub := o.Star; ; sub = (sub - 1) & o.Star {
-		if !f(o.Val | sub) {
-			return false
-		}
-		if sub == 0 {
-			return true
-		}
-	}
 }
 
 // multiWrites is a partial multiple-write h-relation: L locations, each at
@@ -165,7 +182,7 @@ func (n *Network) multiTraffic() error {
 	if err != nil {
 		return err
 	}
-	n.gen = &multiGen{k: n.k, ops: ops, combine: lookupOr(combineOps, c.Traffic.Combine)}
+	n.gen = &multiGen{k: n.k, ops: ops, combine: lookupOr(combineOps, c.Traffic.Combine), shuffle: isShuffle(c)}
 	n.start, n.end = 0, 1
 	return nil
 }
@@ -175,6 +192,7 @@ type multiGen struct {
 	k       *kernel.Kernel
 	ops     []kernel.MultiOp
 	combine string
+	shuffle bool // (the d-shuffle's digit splitting)
 	done    bool
 }
 
@@ -188,7 +206,7 @@ func (g *multiGen) NextAt(now int64) int64 {
 func (g *multiGen) Generate(int64, traffic.Emitter) {
 	if !g.done {
 		g.done = true
-		if err := g.k.StartMulti(g.ops, g.combine); err != nil {
+		if err := g.k.StartMulti(g.ops, g.combine, g.shuffle); err != nil {
 			panic("multi batch: " + err.Error()) // (multiOps made them for this network)
 		}
 	}

@@ -24,14 +24,14 @@ func TestMultiRelations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, h := range []int{1, 2, 5} {
 		for _, fan := range []int{0, 1, 4, 64} {
-			ops := multiReads(64, h, fan, rng)
+			ops := multiReads(64, 2, h, fan, rng)
 			start, in := make([]int, 64), make([]int, 64)
 			for _, o := range ops {
 				start[o.Src]++
 				if fan > 0 && o.Size() != fan {
 					t.Fatalf("fanout %d: a read with %d destinations", fan, o.Size())
 				}
-				eachMember(o, func(x uint32) bool { in[x]++; return true })
+				o.Members(func(x int32) bool { in[x]++; return true })
 			}
 			for i := range 64 {
 				if start[i] > h || in[i] > h {
@@ -76,7 +76,7 @@ func TestMultiRuns(t *testing.T) {
 		{"multi-read", "", "separate", "hop"}, {"multi-read", "", "merged-priority", "shared"}, {"multi-read", "", "separate", "random"},
 		{"multi-write", "or", "separate", ""}, {"multi-write", "and", "merged-priority", ""}, {"multi-write", "sum", "off", ""},
 		{"multi-write", "lowest", "separate", "hop"}, {"multi-write", "random-winner", "merged", "shared"},
-		{"multi-write", "or", "separate", "furthest-first"},
+		{"multi-write", "or", "separate", "furthest-first"}, {"multi-read", "", "separate", "dshuffle"},
 	} {
 		c := multiConfig(tc.pattern, 5)
 		c.Valiant, c.Traffic.Combine, c.Traffic.H, c.Run.Experiments = tc.valiant, tc.combine, 2, 8
@@ -87,6 +87,8 @@ func TestMultiRuns(t *testing.T) {
 			c.Queue.Shared = true
 		case "random", "furthest-first":
 			c.Queue.Discipline = tc.queue
+		case "dshuffle":
+			c.Topology, c.Traffic.Fanout = TopologyConfig{Kind: "dshuffle", D: 4, N: 3}, 16
 		}
 		c.Traffic.Fanout = 4
 		r, err := Run(c)
@@ -100,7 +102,7 @@ func TestMultiRuns(t *testing.T) {
 		if r.MeasuredPackets != int64(m.Reads+m.Writes) || r.MeasuredDelivered != r.MeasuredPackets {
 			t.Fatalf("%+v: %d of %d operations delivered, %d reads %d writes", tc, r.MeasuredDelivered, r.MeasuredPackets, m.Reads, m.Writes)
 		}
-		if tc.pattern == "multi-read" && m.Copies != 3*int64(m.Reads) || tc.pattern == "multi-write" && m.Deliveries+m.Merges != int64(m.Writes) {
+		if tc.pattern == "multi-read" && m.Copies != int64(c.Traffic.Fanout-1)*int64(m.Reads) || tc.pattern == "multi-write" && m.Deliveries+m.Merges != int64(m.Writes) {
 			t.Fatalf("%+v: multi %+v", tc, m)
 		}
 		again, err := Run(c)

@@ -10,8 +10,8 @@ func init() {
 		return nil, a.bad("a unicast pattern, or switching: packet with traffic.mode: batch for %s", a.canon())
 	}
 	RegisterPattern(PatternSpec{Name: "multi-read", Aliases: []string{"multiple-read", "multi-reads"}, NewGenerator: notHere, BatchOnly: true,
-		Needs:  "hypercube, switching packet, traffic.mode batch",
-		Params: []PatternParam{{Key: "traffic.fanout", Desc: "destinations per read, a power of two; 0: random"}},
+		Needs:  "hypercube or dshuffle, switching packet, traffic.mode batch",
+		Params: []PatternParam{{Key: "traffic.fanout", Desc: "destinations per read, a power of 2 (of d on the d-shuffle); 0: random"}},
 		Desc:   "partial multiple-read h-relation (traffic.h reads per node, no node in more than h sets): each node reads to a wildcard set of nodes, copied by address-set splitting in the last phase (Brebner §2.6.1)"})
 	RegisterPattern(PatternSpec{Name: "multi-write", Aliases: []string{"multiple-write", "multi-writes"}, NewGenerator: notHere, BatchOnly: true,
 		Needs: "switching packet, traffic.mode batch",

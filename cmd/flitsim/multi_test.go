@@ -66,8 +66,8 @@ func TestMultiListedAndBadInput(t *testing.T) {
 	}
 	for _, c := range []struct{ set, want string }{
 		{"traffic.combine=xor", "traffic.combine: xor is not allowed (allowed: or, and, sum, lowest, random"},
-		{"traffic.fanout=5", "traffic.fanout: 5 is not allowed (allowed: a power of two"},
-		{"topology.kind=torus", "topology.kind: torus is not allowed (allowed: hypercube with traffic.pattern: multi-read"},
+		{"traffic.fanout=5", "traffic.fanout: 5 is not allowed (allowed: a power of 2 from 1 to 16"},
+		{"topology.kind=torus", "topology.kind: torus is not allowed (allowed: hypercube, dshuffle with traffic.pattern: multi-read"},
 	} {
 		code, _, errOut := runMain(t, append(append([]string(nil), multiRun...), "--set", c.set)...)
 		if code == 0 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 1 {

@@ -46,9 +46,12 @@ import (
 type MultiOp struct {
 	Src   int32
 	Write bool
-	// Read: the destination set, the cube nodes τ with τ &^ Star == Val
-	// (Val has 0 where Star has 1).
+	// Read: the destination set, a wildcard pattern over the address
+	// digits: bit j of Star makes digit j a * (any value), Val gives the
+	// other digits (and 0 at the *s). On the cube (Radix 0 or 2) the set is
+	// the nodes τ with τ &^ Star == Val; on the d-shuffle Radix is d.
 	Star, Val uint32
+	Radix     int32
 	// Write: the location (terminal Dst, memory address Addr) and the
 	// value written.
 	Dst   int32
@@ -61,11 +64,62 @@ func (o MultiOp) Size() int {
 	if o.Write {
 		return 1
 	}
-	return 1 << bits.OnesCount32(o.Star)
+	n := 1
+	for range bits.OnesCount32(o.Star) {
+		n *= o.radix()
+	}
+	return n
+}
+
+func (o MultiOp) radix() int {
+	if o.Radix <= 2 {
+		return 2
+	}
+	return int(o.Radix)
 }
 
 // Has reports whether node t is in read o's destination set.
-func (o MultiOp) Has(t int32) bool { return uint32(t)&^o.Star == o.Val }
+func (o MultiOp) Has(t int32) bool {
+	d := o.radix()
+	if d == 2 {
+		return uint32(t)&^o.Star == o.Val
+	}
+	x, v := int(t), int(o.Val)
+	for j := 0; x > 0 || v > 0; j++ {
+		if o.Star>>j&1 == 0 && x%d != v%d {
+			return false
+		}
+		x, v = x/d, v/d
+	}
+	return true
+}
+
+// Members calls f on every node of read o's set (in an order of its own)
+// while f says true; it reports whether f always did.
+func (o MultiOp) Members(f func(t int32) bool) bool {
+	d := o.radix()
+	var pos []int // (the * digits' weights)
+	w := 1
+	for j := 0; j < 32 && o.Star>>j != 0; j++ {
+		if o.Star>>j&1 != 0 {
+			pos = append(pos, w)
+		}
+		w *= d
+	}
+	var rec func(i int, t int32) bool
+	rec = func(i int, t int32) bool {
+		if i == len(pos) {
+			return f(t)
+		}
+		for b := range d {
+			if !rec(i+1, t+int32(b*pos[i])) {
+				return false
+			}
+		}
+		return true
+	}
+	return rec(0, int32(o.Val))
+}
 
 // Combining operators for multiple writes (associative and commutative).
 const (
@@ -105,6 +159,7 @@ type MultiStats struct {
 type mPkt struct {
 	op        int32  // its operation, or −1
 	star, val uint32 // read: its part of the destination set
+	step      int32  // read on the d-shuffle: hops made in its last leg
 	q         int32  // write: the queue it last joined
 	cnt       int32  // write: writes combined in it
 	who       int32  // write: its lowest writer's operation (lowest rule)
@@ -134,6 +189,8 @@ type multiState struct {
 	ops     []MultiOp
 	combine string
 	dims    int
+	shuffle bool  // the d-shuffle's digit splitting (else the cube's)
+	radix   int32 // its d
 	pk      []mPkt
 	root    []int32 // per operation: its packet in the kernel's statistics
 	got     []int32 // per read: copies delivered
@@ -150,12 +207,18 @@ type multiState struct {
 // StartMulti starts a batch of multiple reads and writes on the packet
 // router at the present cycle: one packet per operation at its source.
 // Reads need the binary hypercube (switch i serves terminal i).
-func (k *Kernel) StartMulti(ops []MultiOp, combine string) error {
+//
+// With shuffle the network is the d-shuffle (standard routes): a read's
+// last leg takes exactly n hops, and at hop s its packet is split by the
+// digit shifted in next (digit n−1−s): a * there makes d copies, one per
+// out-link; every copy lands after n hops (the digest's inference for
+// "a similar scheme ... for the d-shuffle", §4.8).
+func (k *Kernel) StartMulti(ops []MultiOp, combine string, shuffle bool) error {
 	p, ok := k.stepper.(*packetRouter)
 	if !ok || p.sch != nil {
 		return errors.New("multiple reads and writes need the packet router")
 	}
-	m := &multiState{ops: ops, combine: combine, dims: k.Topo.Digits, seen: map[int64]bool{},
+	m := &multiState{ops: ops, combine: combine, dims: k.Topo.Digits, shuffle: shuffle, radix: int32(k.Topo.Radix), seen: map[int64]bool{},
 		queued: map[queuedKey]int32{}, mem: map[locKey]*memCell{}, root: make([]int32, len(ops)),
 		got: make([]int32, len(ops)), at: k.now, use: make([]int32, len(p.pt))}
 	if p.multi != nil { // (a restarted experiment keeps the test hooks)
@@ -166,8 +229,10 @@ func (k *Kernel) StartMulti(ops []MultiOp, combine string) error {
 		switch {
 		case o.Src < 0 || o.Src >= n || o.Write && (o.Dst < 0 || o.Dst >= n):
 			return fmt.Errorf("multi operation %d: terminal out of range", i)
-		case !o.Write && (o.Val&o.Star != 0 || (o.Val|o.Star)>>m.dims != 0 || k.Topo.Radix != 2 || n != 1<<m.dims):
+		case !o.Write && !shuffle && (o.Val&o.Star != 0 || (o.Val|o.Star)>>m.dims != 0 || k.Topo.Radix != 2 || o.radix() != 2 || n != 1<<m.dims):
 			return fmt.Errorf("multi operation %d: a read's pattern needs the binary cube", i)
+		case !o.Write && shuffle && (o.radix() != k.Topo.Radix || o.Star>>m.dims != 0 || int32(o.Val) >= n || !o.Has(int32(o.Val))):
+			return fmt.Errorf("multi operation %d: a read's pattern does not fit the %d-shuffle", i, k.Topo.Radix)
 		}
 	}
 	p.multi = m
@@ -205,6 +270,9 @@ func (m *multiState) splits(p *packetRouter, wi int32) bool {
 // for this node among them); it reports false if wi itself is the copy
 // delivered here.
 func (m *multiState) split(p *packetRouter, k *Kernel, wi int32) bool {
+	if m.shuffle {
+		return m.splitShuffle(p, k, wi)
+	}
 	sw := p.ps[wi].sw
 	alpha := uint32(sw)
 	x := m.pk[wi]
@@ -341,4 +409,51 @@ func (k *Kernel) MultiEdgeUse() []int32 {
 		return nil
 	}
 	return slices.Clone(p.multi.use)
+}
+
+// begin starts read wi's last leg at its switch (set by route).
+func (m *multiState) begin(p *packetRouter, k *Kernel, wi int32) bool {
+	m.pk[wi].step = 0
+	return m.split(p, k, wi)
+}
+
+// splitShuffle is the d-shuffle's node algorithm for read wi: after n hops
+// it lands; before, it goes on by the link that shifts in its next digit,
+// or, where that digit is a *, as d copies, one per link.
+func (m *multiState) splitShuffle(p *packetRouter, k *Kernel, wi int32) bool {
+	sw := p.ps[wi].sw
+	x := m.pk[wi]
+	d := m.radix
+	if int(x.step) >= m.dims {
+		p.ps[wi].port = k.portBase[sw] + d // (the local port)
+		return false
+	}
+	j := m.dims - 1 - int(x.step)
+	w := uint32(1)
+	for range j {
+		w *= uint32(d)
+	}
+	first, last := (x.val/w)%uint32(d), (x.val/w)%uint32(d)
+	star := x.star
+	if x.star>>j&1 != 0 {
+		first, last, star = 0, uint32(d-1), x.star&^(1<<j)
+	}
+	for b := first; b <= last; b++ {
+		c := wi
+		if b != first {
+			c = m.replica(p, k, wi)
+		}
+		m.pk[c].star, m.pk[c].val, m.pk[c].step = star, x.val+(b-(x.val/w)%uint32(d))*w, x.step+1
+		gp := k.portBase[sw] + int32(b)
+		p.ps[c].port = gp
+		m.use[gp]++
+		m.st.TreeEdges++
+		if m.tree != nil {
+			m.tree(x.op, sw, int32(b))
+		}
+		if c != wi {
+			p.joins = append(p.joins, join{p.pt[gp].q, c})
+		}
+	}
+	return true
 }

@@ -25,8 +25,15 @@ func runMulti(t *testing.T, d int, ps PacketSpec, seed uint64, ops []MultiOp, co
 
 func runMultiK(t *testing.T, d int, ps PacketSpec, seed uint64, ops []MultiOp, combine string, tree func(op, from, dim int32)) ([]delivery, *MultiStats, *Kernel) {
 	t.Helper()
-	k := packetKernel(t, topology.Spec{Kind: "hypercube", D: d, Routing: "ecube"}, ps, seed)
-	if err := k.StartMulti(ops, combine); err != nil {
+	return runMultiOn(t, topology.Spec{Kind: "hypercube", D: d, Routing: "ecube"}, ps, seed, ops, combine, tree)
+}
+
+// runMultiOn is runMultiK on any topology (the d-shuffle's reads split by
+// digits).
+func runMultiOn(t *testing.T, ts topology.Spec, ps PacketSpec, seed uint64, ops []MultiOp, combine string, tree func(op, from, dim int32)) ([]delivery, *MultiStats, *Kernel) {
+	t.Helper()
+	k := packetKernel(t, ts, ps, seed)
+	if err := k.StartMulti(ops, combine, ts.Kind == "dshuffle"); err != nil {
 		t.Fatal(err)
 	}
 	var log []delivery
@@ -220,6 +227,74 @@ func TestMultiReadCountingModel(t *testing.T) {
 	for e, v := range sumExp {
 		if dev := sumUsed[e] - v; dev*dev > 16*v+1 {
 			t.Errorf("edge %v: used by %.0f reads over %d runs, expected %.1f", e, sumUsed[e], runs, v)
+		}
+	}
+}
+
+// TestMultiReadShuffleReplay: the 3-shuffle with n = 2, one read from node
+// 00 to ** (all 9 nodes), single phase. Hop 0 shifts in the leading digit,
+// a *: three copies 0*, 1*, 2* on links shift0 (the self-loop), shift1,
+// shift2, at nodes 00, 01, 02 at t=1; hop 1 shifts in the last digit, a *
+// again: each makes three, and all nine land at t=2 (every copy takes
+// exactly n hops). 8 copies over 3 + 9 links.
+func TestMultiReadShuffleReplay(t *testing.T) {
+	ts := topology.Spec{Kind: "dshuffle", D: 3, N: 2}
+	log, st, _ := runMultiOn(t, ts, PacketSpec{}, 1, []MultiOp{{Src: 0, Star: 3, Radix: 3}}, "", nil)
+	if got := byTime(log); fmt.Sprint(got) != fmt.Sprint(map[int64][]int32{2: {0, 1, 2, 3, 4, 5, 6, 7, 8}}) {
+		t.Fatalf("deliveries by cycle %v", got)
+	}
+	if !st.OK || st.Copies != 8 || st.TreeEdges != 12 || st.CompletionTime != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// TestMultiReadShuffleCounting: random partial read relations on d-shuffles
+// with Valiant's phases: every destination gets one copy, a read with K
+// destinations makes K−1 copies, and, since every copy shifts in the n
+// digits one by one, a read's phase-2 link crossings are exactly
+// Σ_{s=1..n} d^(stars among its s leading digits), whatever its
+// intermediate node; phase 2 lasts at least n.
+func TestMultiReadShuffleCounting(t *testing.T) {
+	for _, sh := range [][2]int{{2, 5}, {3, 3}, {4, 2}} {
+		d, n := sh[0], sh[1]
+		nodes := 1
+		for range n {
+			nodes *= d
+		}
+		rng := rand.New(rand.NewPCG(uint64(d), 11))
+		var ops []MultiOp
+		in := make([]int, nodes)
+		for src := range nodes {
+			star := uint32(rng.IntN(1 << n))
+			val, w := 0, 1
+			for j := range n {
+				if star>>j&1 == 0 {
+					val += rng.IntN(d) * w
+				}
+				w *= d
+			}
+			o := MultiOp{Src: int32(src), Star: star, Val: uint32(val), Radix: int32(d)}
+			if o.Members(func(x int32) bool { return in[x] < 1 }) {
+				o.Members(func(x int32) bool { in[x]++; return true })
+				ops = append(ops, o)
+			}
+		}
+		var copies, edges int64
+		for _, o := range ops {
+			copies += int64(o.Size() - 1)
+			alive := int64(1)
+			for s := 1; s <= n; s++ {
+				if o.Star>>(n-s)&1 != 0 {
+					alive *= int64(d)
+				}
+				edges += alive
+			}
+		}
+		ps := PacketSpec{Barrier: true, Via: func(_ *flit.Worm, r *rand.Rand) int32 { return int32(r.IntN(nodes)) }}
+		_, st, k := runMultiOn(t, topology.Spec{Kind: "dshuffle", D: d, N: n}, ps, 3, ops, "", nil)
+		ph := k.PacketMeasures()
+		if !st.OK || st.Copies != copies || st.TreeEdges != edges || len(ph) != 2 || ph[1].Time < int64(n) {
+			t.Fatalf("%d-shuffle n=%d: stats %+v, phases %+v; want %d copies over %d links", d, n, st, ph, copies, edges)
 		}
 	}
 }

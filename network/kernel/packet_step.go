@@ -131,7 +131,7 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 	w := &k.Pool.Worms[wi]
 	p.ps[wi].sw, p.ps[wi].in = sw, in
 	if p.multi != nil && p.multi.splits(p, wi) {
-		return p.decide(k, wi) // (a read's last leg: split hop by hop)
+		return p.multi.begin(p, k, wi) // (a read's last leg: split hop by hop)
 	}
 	if !p.spec.HopRoutes || p.disc == discFurthest {
 		r := p.rbuf[:0]

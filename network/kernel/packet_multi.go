@@ -377,8 +377,8 @@ func (m *multiState) arrive(p *packetRouter, k *Kernel, wi, term int32, at int64
 	}
 }
 
-// Finish checks the batch's deliveries and returns its statistics (nil
-// when no multi batch ran).
+// MultiStats checks the last multi batch's deliveries and returns its
+// statistics (nil when none ran).
 func (k *Kernel) MultiStats() *MultiStats {
 	p, ok := k.stepper.(*packetRouter)
 	if !ok || p.multi == nil {

@@ -195,7 +195,7 @@ func TestMultiReadCountingModel(t *testing.T) {
 			sumExp[e] += v
 		}
 		used := make([]map[[2]int32]bool, len(ops))
-		_, st := runMulti(t, d, ps, uint64(run+1), ops, "", func(op, from, dim int32) {
+		log, st := runMulti(t, d, ps, uint64(run+1), ops, "", func(op, from, dim int32) {
 			e := [2]int32{from, dim}
 			if used[op] == nil {
 				used[op] = map[[2]int32]bool{}
@@ -218,6 +218,12 @@ func TestMultiReadCountingModel(t *testing.T) {
 				if !want[e] {
 					t.Fatalf("run %d read %d: edge %v not on a bit-fixing path", run, j, e)
 				}
+			}
+		}
+		got := make([]int, n) // (a node is in at most h sets: it receives at most h copies)
+		for _, x := range log {
+			if got[x.term]++; got[x.term] > h {
+				t.Fatalf("run %d: node %d received %d copies", run, x.term, got[x.term])
 			}
 		}
 		if !st.OK || st.Copies != copies || st.TreeEdges != edges || st.Deliveries != copies+int64(len(ops)) {

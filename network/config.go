@@ -140,6 +140,11 @@ type TrafficConfig struct {
 	Mode string `yaml:"mode" json:"mode,omitempty" allowed:"open, batch (switching: packet)" default:"open"`
 	// H is the number of packets per node in a batch (default 1).
 	H int `yaml:"h" json:"h,omitempty" allowed:"an integer from 1 to 65536 (packets per node in a batch)" default:"1"`
+	// Fanout, Locations and Combine shape the multi-read and multi-write
+	// batches (Brebner §4.8–4.9, network/multi.go).
+	Fanout    int    `yaml:"fanout" json:"fanout,omitempty" allowed:"a power of two from 1 to N, of d on the d-shuffle (destinations per multi-read; 0: random wildcard sets, each digit * with probability 1/2)" default:"0"`
+	Locations int    `yaml:"locations" json:"locations,omitempty" allowed:"an integer from 1 to h·N (memory locations a multi-write batch writes; 1: all to one, the OR of N)" default:"1"`
+	Combine   string `yaml:"combine" json:"combine,omitempty" allowed:"or, and, sum, lowest, random (aliases lowest-writer, random-winner)" default:"or"`
 }
 
 // RunConfig sets the run's length and seed.

@@ -17,7 +17,8 @@
 //   - running it: Run, or Build and then Network.RunAkita, RunPlain or
 //     RunAkitaHooked, Network.Warnings, StopOn, Now, Terminals, Result;
 //   - results: Result and the types it holds (Summary, ChannelLoad,
-//     Delivery, Deadlock, Stall, BacklogStop, Violations), Judge, the
+//     Delivery, Deadlock, Stall, BacklogStop, Violations, MultiStats,
+//     MultiExperiments), Judge, the
 //     Status constants, ZeroLoadLatency;
 //   - your own Akita components: NewComponent, AttachEndpoints, Endpoint,
 //     PacketMsg, DeliveryMsg;

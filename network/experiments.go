@@ -25,6 +25,8 @@ type Experiments struct {
 	Incomplete int `json:"incomplete"`
 	// Violations adds up the invariant violations of every experiment.
 	Violations Violations `json:"invariant_violations"`
+	// Multi summarises multi-read or multi-write batches (multi.go).
+	Multi *MultiExperiments `json:"multi,omitempty"`
 }
 
 // PhaseStats are the three measures of one phase (or of the whole
@@ -51,6 +53,7 @@ type outcome struct {
 	ran    bool // (false: not run, the user stopped the batch)
 	phases []kernel.PhaseMeasures
 	viol   Violations
+	multi  *MultiStats // (multi-read, multi-write)
 }
 
 // streamOf is experiment i's random stream (the kernel's own for the
@@ -113,6 +116,7 @@ func (n *Network) finishBatch(r *Result) error {
 		}
 	}
 	r.Experiments = summarise(outs)
+	r.Experiments.Multi = summariseMulti(outs)
 	if stopped.Load() {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles
 		Judge(r)
@@ -123,6 +127,7 @@ func (n *Network) finishBatch(r *Result) error {
 // batchResult is the run's result, with a batch's experiments.
 func (n *Network) batchResult() (*Result, error) {
 	r := n.Result()
+	r.Multi = n.multiStats()
 	if err := n.finishBatch(r); err != nil {
 		return nil, err
 	}
@@ -144,7 +149,7 @@ func (n *Network) restart(i int) bool {
 }
 
 func (n *Network) outcome() outcome {
-	o := outcome{ran: true, viol: n.k.Violations}
+	o := outcome{ran: true, viol: n.k.Violations, multi: n.multiStats()}
 	st := n.k.Stats().Counts()
 	if n.k.Deadlock == nil && n.stall == nil && st.MeasuredDone == st.Measured {
 		o.phases = n.k.PacketMeasures()

@@ -65,6 +65,9 @@ func packetSpec(c *Config) (kernel.PacketSpec, error) {
 	if _, err := valiantMode(c, packet, s.Discipline); err != nil {
 		return s, err
 	}
+	if err := checkMulti(c, packet, mode == "batch", full, s.Discipline); err != nil {
+		return s, err // (multi-read, multi-write: multi.go)
+	}
 	switch {
 	case c.Traffic.H < 0 || c.Traffic.H > 1<<16:
 		return s, inputerr.New("traffic.h", c.Traffic.H, "an integer from 1 to 65536 (packets per node in a batch; 0: 1)")
@@ -97,6 +100,9 @@ func packetSpec(c *Config) (kernel.PacketSpec, error) {
 // 0, all measured.
 func (n *Network) batchTraffic() error {
 	c, t := &n.Cfg, n.k.Topo
+	if multi, _ := traffic.IsMultiPattern(c.Traffic.Pattern); multi {
+		return n.multiTraffic()
+	}
 	pat, err := traffic.NewPattern(c.Traffic.Pattern, traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
 		c.Traffic.Hotspots, c.Traffic.HotspotFraction, n.k.Rand())
 	if err != nil {

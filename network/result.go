@@ -102,6 +102,9 @@ type Result struct {
 	// Experiments summarises a batch's experiments (traffic.mode: batch);
 	// the fields above describe the first.
 	Experiments *Experiments `json:"experiments,omitempty"`
+	// Multi is a multi-read or multi-write batch's statistics and delivery
+	// check (of the first experiment; network/multi.go).
+	Multi *MultiStats `json:"multi,omitempty"`
 }
 
 // Stall reports a run stopped because nothing moved: from Since to Cycle no

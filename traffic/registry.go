@@ -23,6 +23,9 @@ type PatternSpec struct {
 	Desc   string // one line for `flitsim list`
 	// Multicast marks a pattern whose packets have several destinations.
 	Multicast bool
+	// BatchOnly marks a packet-router batch the network builds itself
+	// (multi-read, multi-write): NewWorkload refuses it.
+	BatchOnly bool
 	// New builds a destination pattern: the network injects packets with
 	// NewBernoulli and asks it for each packet's destination.
 	New func(a PatternArgs) (Pattern, error)

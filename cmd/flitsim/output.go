@@ -115,6 +115,7 @@ func writeTable(w io.Writer, r *network.Result) error {
 		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
 	}
 	rows = append(rows, experimentRows(r.Experiments)...)
+	rows = append(rows, multiRows(r)...)
 	for _, c := range r.Channels {
 		rows = append(rows, []string{"channel " + c.Channel,
 			fmt.Sprintf("→ %s: %d flits, %.4g per cycle", c.To, c.Flits, c.Utilisation)})

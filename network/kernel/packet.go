@@ -169,6 +169,8 @@ type packetRouter struct {
 	lastArrive int64
 
 	sch *schedState // scheduled slots (Schedule), else nil
+
+	multi *multiState // multiple reads and writes (packet_multi.go), else nil
 }
 
 func newPacketRouter(k *Kernel) Stepper {

@@ -9,6 +9,9 @@ import (
 
 // step simulates cycle k.now (see packet.go for the semantics).
 func (p *packetRouter) step(k *Kernel) {
+	if p.multi != nil {
+		p.multi.at = k.now
+	}
 	k.placeLater() // → place: injections join p.joins
 	if p.cap > 0 {
 		p.admit(k)
@@ -28,6 +31,9 @@ func (p *packetRouter) step(k *Kernel) {
 	}
 	if k.tr != nil {
 		p.traceBlocked(k)
+	}
+	if p.multi != nil {
+		p.multi.at = k.now + 1
 	}
 	if p.sch != nil {
 		p.commitSched(k)
@@ -124,6 +130,9 @@ func (p *packetRouter) pendingCounts() []int32 {
 func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 	w := &k.Pool.Worms[wi]
 	p.ps[wi].sw, p.ps[wi].in = sw, in
+	if p.multi != nil && p.multi.splits(p, wi) {
+		return p.multi.begin(p, k, wi) // (a read's last leg: split hop by hop)
+	}
 	if !p.spec.HopRoutes || p.disc == discFurthest {
 		r := p.rbuf[:0]
 		t := k.Topo
@@ -164,6 +173,9 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 // decide sets the port packet wi leaves its present switch by, from its
 // route or by the routing function, and reports false if it has arrived.
 func (p *packetRouter) decide(k *Kernel, wi int32) bool {
+	if p.multi != nil && p.multi.splits(p, wi) {
+		return p.multi.split(p, k, wi) // (packet_multi.go)
+	}
 	sw := p.ps[wi].sw
 	var o int32
 	if p.spec.HopRoutes {
@@ -221,6 +233,10 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 	p.node[sw].arrived++
 	p.notePop(sw)
 	term := p.pt[p.ps[wi].port].far.in
+	if p.multi != nil && p.multi.owns(wi) {
+		p.multi.arrive(p, k, wi, term, at) // (packet_multi.go)
+		return
+	}
 	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}
 	k.eject(term, &f, at)
 }
@@ -267,6 +283,9 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	}
 	ph := &p.phases[len(p.phases)-1]
 	for _, j := range js {
+		if p.multi != nil && p.multi.merge(p, k, j) {
+			continue // (a write combined into one queued there: packet_combine.go)
+		}
 		q := &p.queues[j.q]
 		if p.sch != nil {
 			p.sch.qidx[j.wi] = q.n()

@@ -148,7 +148,7 @@ func init() {
 	registerFamily("hypercube", &family{
 		keys: map[string][]string{
 			"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
-			"pmnb": {"task.m", "task.algorithm"}, "packing": {"task.m"}, "wmnb": {"task.m"},
+			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"},
 		},
 		run: runHypercube,
 	})

@@ -62,6 +62,11 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 			return err
 		}
 		r.Params = []string{fmt.Sprintf("task.m=%d", m)}
+		if task == "pmnb" { // (Algorithms I and III, and the t_p prefix channel: pmnb_setup.go)
+			if done, err := setupPmnbAlgs(k, c, m, params, seed, ck, px, r); done {
+				return err
+			}
+		}
 		if alg := params["task.algorithm"]; task == "pmnb" && alg != "" && alg != "a0" {
 			if alg != "ii" {
 				return inputerr.New("task.algorithm", alg, "a0 (𝒜_0, no splitting), ii (Algorithm II, split into d mini-packets)")

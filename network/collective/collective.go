@@ -56,6 +56,10 @@ type Result struct {
 	// MaxAtNode (packing, pmnb): the most packets a node held after a
 	// packing slot in which it received one (1: node-disjoint paths).
 	MaxAtNode int `json:"max_packets_at_a_node,omitempty"`
+	// Alternative (banded): another reading's slots, measured on the
+	// hardware alongside, and what it is.
+	Alternative     *float64 `json:"alternative_slots,omitempty"`
+	AlternativeText string   `json:"alternative_text,omitempty"`
 }
 
 // MaxD is the largest hypercube a collective runs on (TE on the 12-cube
@@ -149,6 +153,7 @@ func init() {
 		keys: map[string][]string{
 			"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
 			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"},
+			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"},
 		},
 		run: runHypercube,
 	})

@@ -42,6 +42,10 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		} else {
 			r.FormulaText = "max(L, Σ_{i=K..L} C(d,i)·i/d) (§2.4)"
 		}
+	case "banded": // (hcube's tasks: banded*.go)
+		return setupBanded(k, c, params, seed, ck, px, r)
+	case "banded-multi":
+		return setupBandedMulti(k, c, params, ck, px, r)
 	case "snb":
 		root, err := intParam(params, "task.root", 0, 0, n-1)
 		if err != nil {

@@ -153,7 +153,7 @@ func init() {
 		keys: map[string][]string{
 			"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
 			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"},
-			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"},
+			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"},
 		},
 		run: runHypercube,
 	})

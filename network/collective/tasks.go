@@ -46,6 +46,8 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		return setupBanded(k, c, params, seed, ck, px, r)
 	case "banded-multi":
 		return setupBandedMulti(k, c, params, ck, px, r)
+	case "pe":
+		return setupPE(k, c, params, seed, ck, px, r)
 	case "snb":
 		root, err := intParam(params, "task.root", 0, 0, n-1)
 		if err != nil {

@@ -31,8 +31,19 @@ Tasks (topology.kind: hypercube):
   mnb           multinode broadcast (⌈(N−1)/d⌉ slots)
   pmnb          partial multinode broadcast 𝒜_0 of --set task.m=M active nodes
                 (drawn from run.seed; default N/2): packing d + broadcast Σ⌈M/2^k⌉;
-                --set task.algorithm=ii splits packets (Algorithm II, mini-slots)
+                --set task.algorithm=ii splits packets (Algorithm II, mini-slots),
+                i (Algorithm I: packing, subcube SNB, subcube MNB), iii
+                (Algorithm III: d classes without splitting); --set task.tp=T
+                (default 0: ranks known) computes the ranks on the hardware by
+                2d prefix hops of T slots each (4d for iii)
   packing       the packing phase alone: active packets to their ranks in d slots
+  banded        banded-matrix transposition, bandwidth 2^{β+1}+1 (--set task.beta=β,
+                0 ≤ β ≤ d−2): the digest's global-order construction (2^β slots);
+                the per-node greedy reading runs alongside (--set
+                task.schedule=greedy to run it as the task)
+  banded-multi  ⌊d/β⌋ banded transpositions at once (--set task.beta=β ≥ 1)
+  pe            partial exchange: --set task.m=M active nodes each send to every
+                other node (§3.7 routes), --set task.tp=T as for pmnb
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots
@@ -115,6 +126,11 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	fmt.Fprintf(tw, "packets\t%d (%d transmissions)\n", r.Packets, r.Transmissions)
 	fmt.Fprintf(tw, "link utilisation\t%.4f\n", r.LinkUtilisation)
 	fmt.Fprintf(tw, "delivered\t%v (%d deliveries; missing %d, duplicates %d, stray %d)\n", r.Delivered, r.Deliveries, r.Missing, r.Duplicates, r.Stray)
+	if r.Alternative != nil {
+		fmt.Fprintf(tw, "alongside\t%s slots: %s\n", num(*r.Alternative), r.AlternativeText)
+	} else if r.AlternativeText != "" {
+		fmt.Fprintf(tw, "alongside\t%s\n", r.AlternativeText)
+	}
 	if r.MaxAtNode > 0 {
 		fmt.Fprintf(tw, "packing\tat most %d packet(s) at a node after any slot (1: node-disjoint paths)\n", r.MaxAtNode)
 	}

@@ -19,7 +19,7 @@ func bandBeta(params map[string]string, d, lo int) (int, error) {
 }
 
 // greedyMax bounds the packets of the second (alongside) banded run.
-const greedyMax = 1 << 18
+const greedyMax = 1 << 16
 
 const (
 	greedyReading       = "per-node greedy reading of §2.5.2: each node sends on each Gray link the packet with the most β-ones, and matches its β-only packets to the β-dimensions heaviest first (digest 000a §4.7: slower than 2^β for β ≥ 3)"

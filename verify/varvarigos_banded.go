@@ -112,8 +112,9 @@ func registerPERow() {
 			return strings.Join(parts, "; "), ok, nil
 		},
 		Explain: func() string {
-			return "phase 2 (isotone routing) as read is not collision-free: where streams of several sources share a link they serialise " +
-				"(measured phase 2 up to about twice the seed's MS + m + 1), and for some active sets the total exceeds the bound; the seed's Lemma 6 gives no arbitration that avoids it"
+			return "phase 2 (isotone routing) as read is not collision-free, against Lemma 6: two active nodes with the same m high bits whose low bits differ in " +
+				"two positions j, j' send their streams j' and j through the same node in the same slots, which then serialise (measured phase 2 up to about twice the " +
+				"seed's MS + m + 1); for such active sets the total exceeds the bound, for the others it stays within"
 		},
 	})
 }

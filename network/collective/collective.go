@@ -9,8 +9,9 @@
 //
 // A task that splits packets (wmnb) runs the router with one slot per
 // mini-slot and each packet as d mini-packets (digest 000a §10.1); Slots is
-// then mini-slots/d and MiniSlots is set. Not modelled yet: the t_p prefix
-// channel (pmnb takes the ranks as known: t_p = 0).
+// then mini-slots/d and MiniSlots is set. The t_p prefix channel
+// (prefix.go) computes PMNB's and PE's ranks by messages when task.tp > 0;
+// with t_p = 0 the ranks are known in advance.
 package collective
 
 import (

@@ -23,6 +23,17 @@ func setupPE(k *kernel.Kernel, c *cube, params map[string]string, seed uint64, c
 	if _, ok := params["task.tp"]; ok {
 		r.Params = append(r.Params, fmt.Sprintf("task.tp=%d", tp))
 	}
+	if m == n && tp == 0 { // (every node active: the task is a TE, which §3.7 says to prefer)
+		var tags []uint32
+		for x := 1; x < n; x++ {
+			tags = append(tags, uint32(x))
+		}
+		setupRows(k, c, tags, ck, px, r)
+		u, text := peBound(d, m, tp)
+		r.UpperBound, r.UpperText = &u, text
+		r.Reading = "M = N: the partial exchange is a total exchange, run by the symmetric OCTR (§3.7: 'prefer TE'); " + r.Reading
+		return nil
+	}
 	s := newPeSched(c, m, tp, seed, ck)
 	s.load(k)
 	px.SlotScheduler, px.limit = s, s.p0+int64(m*n)+int64(4*d)

@@ -40,4 +40,9 @@ func TestPartialExchange(t *testing.T) {
 			}
 		}
 	}
+	for d := 2; d <= 6; d++ { // (M = N: a TE by the OCTR, N/2)
+		if r := runSeed(t, d, "pe", map[string]string{"task.m": fmt.Sprint(1 << d)}, 1); r.Slots != float64(int(1)<<(d-1)) || r.Slots > *r.UpperBound {
+			t.Errorf("pe d=%d M=N: %g slots, want N/2", d, r.Slots)
+		}
+	}
 }

@@ -21,6 +21,10 @@ import (
 // a slot per other node and class).
 const MaxFoldedD = 10
 
+// MaxSplitD is the largest folded cube the MNB with splitting runs on (its
+// N²(d+1) part copies are router packets).
+const MaxSplitD = 8
+
 func init() {
 	registerFamily("folded-cube", &family{
 		keys: map[string][]string{
@@ -129,6 +133,9 @@ func setupFolded(k *kernel.Kernel, x *dims, task string, params map[string]strin
 			return nil, err
 		}
 		if split {
+			if d > MaxSplitD {
+				return nil, inputerr.New("topology.d", d, "an integer from 2 to %d for mnb with task.split=true (N²(d+1) part copies)", MaxSplitD)
+			}
 			r.Params = []string{"task.split=true"}
 			return setupFoldedMNBSplit(k, x, px, r), nil
 		}

@@ -235,7 +235,9 @@ func setupFoldedPMNA(k *kernel.Kernel, x *dims, m int, seed uint64, px *proxy, r
 	hops, T, err := recordFolded(x.spec, "pmnb", func(k *kernel.Kernel, x2 *dims, px2 *proxy, r2 *Result) *checker {
 		ck := setupFoldedPMNB(k, x2, m, false, seed, px2, r2)
 		formula = *r2.Formula
+		params := r.Params
 		*r = *r2
+		r.Params = params
 		return ck
 	})
 	if err != nil {

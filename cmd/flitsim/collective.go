@@ -50,6 +50,13 @@ Tasks (topology.kind: folded-cube, d ≤ 10; the folded-cube paper and §7.4):
                 active nodes (drawn from run.seed; ≤ ⌈M/(d+1)⌉ + 2d − 1, t_p = 0)
   sng, sns      single-node gather into / scatter from --set task.root=R
 
+Tasks (topology.kind: permutation-cube, d ≤ 10; enhanced-cube, d ≤ 16; §7.2–7.3):
+  te            permutation cube: total exchange by the reasonable symmetric
+                schedule (normal paths; ≤ N slots, lower bound N/2)
+  permutation   enhanced cube: one packet per node to π(s), --set task.perm=
+                random|bit-reversal|transpose; --set task.scheme=valiant (the
+                extra link first, then the cube greedily) or cube (cube links only)
+
 Example:
   flitsim collective --task te --set topology.kind=hypercube --set topology.d=6
   flitsim collective --task te --set topology.kind=folded-cube --set topology.d=8

@@ -6,7 +6,9 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/network/topology"
 )
 
 // Folded-cube total exchange (thesis §7.4, paper §4; digest 000b §4.14(g)):
@@ -120,6 +122,7 @@ func setupFoldedTE(k *kernel.Kernel, x *dims, greedy bool, px *proxy, r *Result)
 		steps = edgeColour(tags, d+1, h)
 	}
 	ck := newChecker(n)
+	expectTE(ck, n)
 	s := newXrowSched(x, len(tags), steps, ck)
 	s.load(k, func(v, i int) int { return v ^ tagNode(d, tags[i]) })
 	px.SlotScheduler, px.limit = s, int64(len(steps))+1
@@ -268,4 +271,45 @@ func greedySteps(tags []uint32, cols int, allowed func(rest uint32, j int) bool)
 		steps = append(steps, st)
 	}
 	return steps
+}
+
+// RunFoldedOffsets carries out, on the folded d-cube, the isotropic task in
+// which every node s sends a packet to s ⊕ x for each offset x (distinct,
+// nonzero), along the TE's shortest-path tags, by the edge-colouring
+// schedule. Slots should equal the critical sum h of the task matrix,
+// which is also Theorem 1's lower bound for those paths.
+func RunFoldedOffsets(d int, offsets []int, seed uint64) (*Result, error) {
+	if d < 2 || d > MaxFoldedD {
+		return nil, inputerr.New("topology.d", d, "an integer from 2 to %d", MaxFoldedD)
+	}
+	all := foldedTags(d)
+	seen := map[int]bool{}
+	tags := make([]uint32, len(offsets))
+	for i, x := range offsets {
+		if x <= 0 || x >= 1<<d || seen[x] {
+			return nil, fmt.Errorf("offset %d is not a distinct nonzero %d-bit string", x, d)
+		}
+		seen[x], tags[i] = true, all[x-1]
+	}
+	spec := topology.Spec{Kind: "folded-cube", D: d}
+	return runNet(spec, "isotropic", seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+		x, err := newDims(g, d, d+1, func(v, j int) int { return v ^ foldGen(d, j) })
+		if err != nil {
+			return nil, err
+		}
+		h, _ := critical(tags, d+1)
+		steps := edgeColour(tags, d+1, h)
+		ck := newChecker(x.n)
+		s := newXrowSched(x, len(tags), steps, ck)
+		s.load(k, func(v, i int) int { return v ^ offsets[i] })
+		for v := 0; v < x.n; v++ {
+			for _, off := range offsets {
+				ck.expect(v^off, v)
+			}
+		}
+		px.SlotScheduler, px.limit = s, int64(len(steps))+1
+		r.Packets = int64(x.n * len(tags))
+		r.LowerBound, r.LowerText = float64(h), "Theorem 1: critical sum of the task matrix (largest row or column sum)"
+		return ck, nil
+	})
 }

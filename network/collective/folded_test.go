@@ -191,3 +191,29 @@ func TestFoldedBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Random isotropic tasks on the folded cube finish in exactly their
+// critical sum (Theorem 1's bound) by the edge-colouring schedule.
+func TestFoldedRandomIsotropic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 3))
+	for d := 2; d <= 7; d++ {
+		for trial := 0; trial < 8; trial++ {
+			var offs []int
+			for x := 1; x < 1<<d; x++ {
+				if rng.IntN(3) == 0 {
+					offs = append(offs, x)
+				}
+			}
+			if len(offs) == 0 {
+				offs = []int{1}
+			}
+			r, err := RunFoldedOffsets(d, offs, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Delivered || r.Slots != r.LowerBound {
+				t.Fatalf("d=%d offsets %v: %g slots, critical sum %g, delivered %v", d, offs, r.Slots, r.LowerBound, r.Delivered)
+			}
+		}
+	}
+}

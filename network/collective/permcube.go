@@ -51,6 +51,7 @@ func setupPermTE(k *kernel.Kernel, x *dims, px *proxy, r *Result) *checker {
 	msb := func(t uint32) int { return 31 - bits.LeadingZeros32(t) }
 	steps := greedySteps(tags, d, func(rest uint32, j int) bool { return msb(rest) == j })
 	ck := newChecker(n)
+	expectTE(ck, n)
 	s := newXrowSched(x, len(tags), steps, ck)
 	s.load(k, func(v, i int) int { // the normal path of address tags[i] from v
 		for t := tags[i]; t != 0; t &^= 1 << msb(t) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -48,8 +49,28 @@ Tasks (topology.kind: hypercube):
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots
 
+Tasks (topology.kind: folded-cube, d ≤ 10; the folded-cube paper and §7.4):
+  te            total exchange by an edge colouring of the task matrix
+                (2^{d−1} − ½·C(d,⌈d/2⌉) slots; ⌈·⌉ for d = 3, 7)
+  te-greedy     the greedy symmetric TE (≤ that + d − 1)
+  snb, sna      single-node broadcast / accumulation from --set task.root=R (⌈d/2⌉)
+  mnb           multinode broadcast: d+1 classes, 𝒜_0 in each hypercube F_c
+                (≤ ⌈N/(d+1)⌉ + 2d − 1); --set task.split=true splits packets
+                into d+1 parts ((N−1)/(d+1), mini-slots; d ≤ 8)
+  pmnb, pmna    partial multinode broadcast / accumulation of --set task.m=M
+                active nodes (drawn from run.seed; ≤ ⌈M/(d+1)⌉ + 2d − 1, t_p = 0)
+  sng, sns      single-node gather into / scatter from --set task.root=R
+
+Tasks (topology.kind: permutation-cube, d ≤ 10; enhanced-cube, d ≤ 16; §7.2–7.3):
+  te            permutation cube: total exchange by the reasonable symmetric
+                schedule (normal paths; ≤ N slots, lower bound N/2)
+  permutation   enhanced cube: one packet per node to π(s), --set task.perm=
+                random|bit-reversal|transpose; --set task.scheme=valiant (the
+                extra link first, then the cube greedily) or cube (cube links only)
+
 Example:
   flitsim collective --task te --set topology.kind=hypercube --set topology.d=6
+  flitsim collective --task te --set topology.kind=folded-cube --set topology.d=8
 `
 
 func cmdCollective(args []string, stdout io.Writer) error {
@@ -110,7 +131,7 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	fmt.Fprintf(tw, "task\t%s\n", strings.TrimSpace(r.Task+" "+strings.Join(r.Params, " ")))
 	fmt.Fprintf(tw, "network\t%s, d = %d, N = %d, %d directed links\n", r.Topology, r.D, r.Nodes, r.Links)
 	if r.MiniSlots != nil {
-		fmt.Fprintf(tw, "slots\t%s (%d mini-slots of 1/%d)\n", num(r.Slots), *r.MiniSlots, r.D)
+		fmt.Fprintf(tw, "slots\t%s (%d mini-slots of 1/%d)\n", num(r.Slots), *r.MiniSlots, int(math.Round(float64(*r.MiniSlots)/r.Slots))) // (d, or d+1 on the folded cube)
 	} else {
 		fmt.Fprintf(tw, "slots\t%s\n", num(r.Slots))
 	}

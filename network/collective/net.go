@@ -22,8 +22,9 @@ type Net struct {
 }
 
 // NewNet reads t's nodes, terminals and links. Every node must have
-// exactly one terminal; parallel links are refused (a schedule names a link
-// by its two ends).
+// exactly one terminal. Of parallel links (an enhanced cube's extra link
+// to a cube neighbour) Port names the first; a schedule that uses the
+// others names them by port (Nbr).
 func NewNet(t *topology.Topology) (*Net, error) {
 	n := len(t.Switches)
 	g := &Net{Topo: t, N: n, Term: make([]int, n), Node: make([]int, t.Terminals()), Nbr: make([][]int32, n), In: make([][]int32, n), port: make([]map[int32]int32, n)}
@@ -51,11 +52,10 @@ func NewNet(t *topology.Topology) (*Net, error) {
 				g.Term[si], g.Node[e.Terminal], g.Nbr[si][o] = int(e.Terminal), si, -1
 				continue
 			}
-			if _, dup := g.port[si][e.Switch]; dup {
-				return nil, fmt.Errorf("nodes %d and %d have parallel links; a collective names a link by its ends", si, e.Switch)
-			}
 			g.Nbr[si][o] = e.Switch
-			g.port[si][e.Switch] = int32(o)
+			if _, dup := g.port[si][e.Switch]; !dup {
+				g.port[si][e.Switch] = int32(o)
+			}
 			if int(e.Port) >= len(g.In[e.Switch]) {
 				return nil, fmt.Errorf("node %d's in-port %d is beyond its %d ports", e.Switch, e.Port, len(g.In[e.Switch]))
 			}

@@ -164,8 +164,8 @@ func TestMeshMNB(t *testing.T) {
 }
 
 // Digest §8 item 11: p=8, M=16 in the corner 4×4 subarray: within the
-// bound 2·4·56 + 14 = 462 and above mN/4 = 64 (the corner's own bound
-// m(N−m²)/2 = 96 is what peLower finds through the cuts and links).
+// bound 2·4·56 + 14 = 462 and above mN/4 = 64 (peLower's column cut: 16
+// nodes send 32 packets each over the 8 links out of the left half).
 func TestMeshPE(t *testing.T) {
 	var src []string
 	for y := 0; y < 4; y++ {
@@ -174,7 +174,7 @@ func TestMeshPE(t *testing.T) {
 		}
 	}
 	r := runGridT(t, "mesh", 8, 2, "pe", map[string]string{"task.sources": strings.Join(src, ",")})
-	if *r.UpperBound != 462 || r.LowerBound < 64 || r.Deliveries != 16*63 {
+	if *r.UpperBound != 462 || r.LowerBound != 64 || r.Deliveries != 16*63 {
 		t.Errorf("pe corner: bound %g, lower %g, %d deliveries; want 462, ≥ 64, 1008", *r.UpperBound, r.LowerBound, r.Deliveries)
 	}
 	rng := rand.New(rand.NewPCG(5, 1992))

@@ -46,6 +46,9 @@ func setupLine(k *kernel.Kernel, g *grid, task string, params map[string]string,
 	for _, c := range counts {
 		K += c
 	}
+	if K*p > MaxMeshNodes*MaxMeshNodes {
+		return nil, nil, inputerr.New("task.packets", params["task.packets"], "at most %d packets in all on %d nodes (the delivery check keeps a state per node and packet)", MaxMeshNodes*MaxMeshNodes/p, p)
+	}
 	pk := &meshPackets{}
 	cls := newMeshClass(g, 0, halves, ring, pk, nil)
 	end := cls.addBcast([]int64{int64(halves * (K + p) * p)}, 0) // (ends when the last packet arrives)

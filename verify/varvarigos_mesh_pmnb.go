@@ -45,10 +45,10 @@ func registerMeshPMNB() {
 	Register(Claim{
 		ID:     "varvarigos-mesh-pmnb",
 		Source: "Varvarigos 1992 §3.4 Lemma 2, Theorem 6, Eqs. 3.3–3.10 (digest 000a §5.7–5.9, §7.1, §9 item 12)",
-		Claim: "mesh PMNB (t_p = 0) by 𝒜_0, with splitting (Theorem 6) and without (§3.4.2) on arrays and tori, p = 3..8, d = 2, 3, random M: " +
+		Claim: "mesh PMNB by 𝒜_0, with splitting (Theorem 6) and without (§3.4.2) on arrays and tori, p = 3..8, d = 2, 3, random M, t_p = 0..2 (ranks by prefix messages on the links): " +
 			"never above the seed's bound, never below the lower bound (M−1)/d (array) or (M−1)/(2d) (torus)",
 		Published: "Lemma 2; Eqs. 3.9/3.10 (split); Eqs. 3.7/3.8 (no split)",
-		Tolerance: "within the bounds; delivered exactly once; the fixed subphase lengths never overrun",
+		Tolerance: "within the bounds; delivered exactly once; the fixed subphase lengths never overrun; the prefix computes the ranks the packing uses",
 		Measure: func() (string, bool, error) {
 			rng := rand.New(rand.NewPCG(16, 4))
 			ok, runs := true, 0
@@ -65,7 +65,7 @@ func registerMeshPMNB() {
 						if d == 3 {
 							n *= p
 						}
-						r, err := gridRun(kind, p, d, "pmnb", map[string]string{"task.m": fmt.Sprint(1 + rng.IntN(n)), "task.algorithm": alg})
+						r, err := gridRun(kind, p, d, "pmnb", map[string]string{"task.m": fmt.Sprint(1 + rng.IntN(n)), "task.algorithm": alg, "task.tp": fmt.Sprint(rng.IntN(3))})
 						if err != nil {
 							return "", false, err
 						}

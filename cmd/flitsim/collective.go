@@ -45,7 +45,8 @@ Tasks (topology.kind: mesh or torus, p = topology.k per dimension, d = topology.
   packing       packets of task.m sources (or task.sources=a,b,...) to their ranks, d(p−1)
   monotone      i-th source to i-th destination (task.dests), 2d(p−1)
   pmnb          partial MNB of task.m (or task.sources) active nodes:
-                task.algorithm=a0 (default)|split (Theorem 6)|nosplit (§3.4.2)
+                task.algorithm=a0 (default)|split (Theorem 6)|nosplit (§3.4.2);
+                task.tp=T: ranks by prefix messages, T slots per hop (default 0)
   pe            (mesh, d = 2) partial exchange of task.m (or task.sources) nodes (§3.5)
 
 Example:

@@ -25,7 +25,7 @@ func init() {
 	common := map[string][]string{
 		"mnb": {"task.algorithm"}, "bcast": {"task.packets", "task.algorithm"},
 		"packing": {"task.m", "task.sources"}, "monotone": {"task.m", "task.sources", "task.dests"},
-		"pmnb": {"task.m", "task.sources", "task.algorithm"},
+		"pmnb": {"task.m", "task.sources", "task.algorithm", "task.tp"},
 	}
 	mesh := maps2(common)
 	mesh["pe"] = []string{"task.m", "task.sources"}
@@ -145,6 +145,11 @@ func runGrid(spec topology.Spec, torus bool, task string, params map[string]stri
 	})
 	if err != nil {
 		return nil, err
+	}
+	if sched != nil && sched.pre != nil {
+		if err := sched.pre.check(); err != nil {
+			return nil, err
+		}
 	}
 	if sched != nil {
 		if over, held := sched.overrun(); over > 0 {

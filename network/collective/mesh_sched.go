@@ -364,9 +364,13 @@ func (s *meshClass) routeArrived(ph *meshPhase, n int, wi int32, key int, w *fli
 type meshSched struct {
 	cls []*meshClass
 	pk  *meshPackets
+	pre *meshPrefix // the rank computation before them, or nil (t_p = 0)
 }
 
 func (m *meshSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
+	if m.pre != nil && slot < m.pre.slots() {
+		return m.pre.Sends(slot, node, out)
+	}
 	for _, s := range m.cls {
 		out = s.Sends(slot, node, out)
 	}
@@ -374,6 +378,10 @@ func (m *meshSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 }
 
 func (m *meshSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
+	if int(w.Aux) >= len(m.pk.class) {
+		m.pre.Arrived(slot, node, w)
+		return false
+	}
 	return m.cls[m.pk.class[w.Aux]].Arrived(slot, node, inPort, w, wi)
 }
 

@@ -44,12 +44,25 @@ func setupGrid(k *kernel.Kernel, g *grid, task string, params map[string]string,
 		return nil, nil, inputerr.New("task.algorithm", alg, "a0 (𝒜_0, one class), split (Theorem 6: d classes of mini-packets), nosplit (§3.4.2: classes r mod d)")
 	}
 	r.Params = append(r.Params, "task.algorithm="+alg)
-	return setupPMNB(k, g, task, act, alg, px, r)
+	tp := 0
+	if task == "pmnb" {
+		var err error
+		if tp, err = intParam(params, "task.tp", 0, 0, meshMaxTp); err != nil {
+			return nil, nil, err
+		}
+		if _, ok := params["task.tp"]; ok {
+			r.Params = append(r.Params, fmt.Sprintf("task.tp=%d", tp))
+		}
+	}
+	return setupPMNB(k, g, task, act, alg, tp, px, r)
 }
+
+// meshMaxTp bounds task.tp (time units per prefix hop).
+const meshMaxTp = 64
 
 // setupPMNB loads the mesh PMNB (§3.4, digest §5.7–5.9) of the active
 // nodes act (sorted) by algorithm alg; task mnb is every node active.
-func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, px *proxy, r *Result) (*meshSched, *checker, error) {
+func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, tp int, px *proxy, r *Result) (*meshSched, *checker, error) {
 	p, d, n, m := g.p, g.d, g.N, len(act)
 	halves, ring, classes := 1, ringArray, 1
 	if g.torus {
@@ -92,10 +105,19 @@ func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, px
 	for l := 1; l <= d; l++ {
 		lens = append(lens, round*int64(ceilDiv(mc, g.pow[d-l+1])))
 	}
+	split := int64(halves * classes)
+	if alg == "nosplit" {
+		split = 1
+	}
+	var start int64
+	if tp > 0 {
+		sched.pre = meshRanks(g, act, alg, members, int64(tp)*split)
+		start = sched.pre.slots()
+	}
 	var end int64
 	for c := 0; c < classes; c++ {
 		cls := newMeshClass(g, c, halves, ring, pk, nil)
-		end = cls.addBcast(lens, cls.addPhases(phasePack, seq(0, d), 0))
+		end = cls.addBcast(lens, cls.addPhases(phasePack, seq(0, d), start))
 		sched.cls = append(sched.cls, cls)
 		for rank, s := range members[c] {
 			home := g.unrotate(rank, c)
@@ -115,9 +137,9 @@ func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, px
 			}
 		}
 	}
-	split := int64(halves * classes)
-	if alg == "nosplit" {
-		split = 1
+	if sched.pre != nil {
+		sched.pre.base = len(pk.origin)
+		sched.pre.load(k)
 	}
 	px.SlotScheduler, px.limit = sched, end+1
 	if split > 1 {
@@ -126,16 +148,16 @@ func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, px
 	r.Packets = int64(len(pk.origin))
 	f := float64(end) / float64(split)
 	r.Formula = &f
-	r.FormulaText = fmt.Sprintf("the schedule's clock d(p−1) + Σ_{l=1..d} R·⌈M'/p^{d−l+1}⌉ with R = %d, M' = %d (Lemma 1's subphase lengths, digest §5.7; t_p = 0)", round, mc)
+	r.FormulaText = fmt.Sprintf("the schedule's clock: prefix %s + packing d(p−1) + Σ_{l=1..d} R·⌈M'/p^{d−l+1}⌉ with R = %d, M' = %d (Lemma 1's subphase lengths, digest §5.7)", map[bool]string{true: "4d(p−1)t_p", false: "2d(p−1)t_p"}[alg == "nosplit"], round, mc)
 	if split > 1 {
 		r.FormulaText += fmt.Sprintf(", in units of 1/%d", split)
 	}
-	meshPMNBBounds(g, task, alg, act, split, r)
+	meshPMNBBounds(g, task, alg, act, split, tp, r)
 	return sched, ck, nil
 }
 
 // meshPMNBBounds sets the seed's upper bound and a lower bound.
-func meshPMNBBounds(g *grid, task, alg string, act []int, split int64, r *Result) {
+func meshPMNBBounds(g *grid, task, alg string, act []int, split int64, tp int, r *Result) {
 	p, d, n := float64(g.p), float64(g.d), float64(g.N)
 	m := float64(len(act))
 	frac := (n - 1) / n
@@ -159,6 +181,13 @@ func meshPMNBBounds(g *grid, task, alg string, act []int, split int64, r *Result
 	default:
 		u, txt = float64(ceilDiv(len(act), g.d))+2*(p-1)*d-1, "⌈M/d⌉ + 2(p−1)d − 1 (Eq. 3.8, t_p = 0; Fig. 3.5's 3d(p−1) read as a typo, digest §9 item 12)"
 	}
+	if pre := float64(2*g.d*(g.p-1)) * float64(tp); tp > 0 {
+		if alg == "nosplit" {
+			pre *= 2
+		}
+		u += pre
+		txt = strings.Replace(txt, "t_p = 0", fmt.Sprintf("t_p = %d: + %s", tp, map[bool]string{true: "4(p−1)d·t_p", false: "2d(p−1)·t_p"}[alg == "nosplit"]), 1)
+	}
 	r.UpperBound, r.UpperText = &u, txt
 	links := 2 * g.d // in-links of the worst node (torus), d at the array's corner
 	if !g.torus {
@@ -181,7 +210,11 @@ func meshPMNBBounds(g *grid, task, alg string, act []int, split int64, r *Result
 		meshMNBFormula(g, alg, r)
 		return
 	}
-	r.Reading = fmt.Sprintf("%s; active nodes from task.sources or drawn from run.seed; ranks known in advance (t_p = 0: the prefix phase is not modelled); packing then broadcast subphases along dimensions d−1..0 by Theorem 2 pass-through", meshAlgText(g, alg))
+	prefix := "ranks known in advance (t_p = 0)"
+	if tp > 0 {
+		prefix = "ranks and M computed by the prefix tree's messages on the links, t_p per hop (task.tp), and checked against the ranks the packing uses"
+	}
+	r.Reading = fmt.Sprintf("%s; active nodes from task.sources or drawn from run.seed; %s; packing then broadcast subphases along dimensions d−1..0 by Theorem 2 pass-through", meshAlgText(g, alg), prefix)
 }
 
 func meshAlgText(g *grid, alg string) string {
@@ -274,4 +307,49 @@ func packetCounts(params map[string]string, p int) ([]int, error) {
 		return nil, bad
 	}
 	return out, nil
+}
+
+// meshRanks is the prefix channel that computes the ranks the packing
+// uses: a0 and split rank every active node in each class's order; nosplit
+// first ranks them all (class = rank mod d), then each class among its own.
+func meshRanks(g *grid, act []int, alg string, members [][]int, window int64) *meshPrefix {
+	active := make([]bool, g.N)
+	for _, a := range act {
+		active[a] = true
+	}
+	insts := []int{len(members)}
+	if alg == "nosplit" {
+		insts = []int{1, g.d}
+	}
+	var pre *meshPrefix
+	pre = newMeshPrefix(g, window, insts, 0, func(round, c, x int) bool {
+		if round == 0 {
+			return active[x]
+		}
+		return active[x] && int(pre.state(0, 0, x).rank)%g.d == c
+	})
+	pos := make([][]int, len(members)) // class → node → its rank, or −1
+	for c, mem := range members {
+		pos[c] = make([]int, g.N)
+		for i := range pos[c] {
+			pos[c][i] = -1
+		}
+		for i, x := range mem {
+			pos[c][x] = i
+		}
+	}
+	all := make([]int, g.N)
+	for i, x := range act {
+		all[x] = i
+	}
+	pre.want = func(r, c, x int) (int, int) {
+		if alg == "nosplit" && r == 0 {
+			if !active[x] {
+				return -1, len(act)
+			}
+			return all[x], len(act)
+		}
+		return pos[c][x], len(members[c])
+	}
+	return pre
 }

@@ -3,6 +3,7 @@ package collective
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -136,9 +137,22 @@ func TestMeshPMNBRandom(t *testing.T) {
 		for _, kind := range []string{"mesh", "torus"} {
 			for _, alg := range []string{"a0", "split", "nosplit"} {
 				m := 1 + rng.IntN(n)
-				r := runGridT(t, kind, p, d, "pmnb", map[string]string{"task.m": fmt.Sprint(m), "task.algorithm": alg})
+				tp := rng.IntN(3)
+				params := map[string]string{"task.m": fmt.Sprint(m), "task.algorithm": alg, "task.tp": fmt.Sprint(tp)}
+				r := runGridT(t, kind, p, d, "pmnb", params)
 				if r.Slots > *r.Formula {
-					t.Errorf("pmnb %s p=%d d=%d m=%d %s: %g slots beyond the clock %g", kind, p, d, m, alg, r.Slots, *r.Formula)
+					t.Errorf("pmnb %s p=%d d=%d %v: %g slots beyond the clock %g", kind, p, d, params, r.Slots, *r.Formula)
+				}
+				// the prefix channel (ranks checked against the packing's by
+				// the run) adds exactly 2d(p−1)t_p, 4d(p−1)t_p without splitting
+				params["task.tp"] = "0"
+				r0 := runGridT(t, kind, p, d, "pmnb", params)
+				want := float64(2 * d * (p - 1) * tp)
+				if alg == "nosplit" {
+					want *= 2
+				}
+				if math.Abs(*r.Formula-*r0.Formula-want) > 1e-9 {
+					t.Errorf("pmnb %s p=%d d=%d m=%d %s t_p=%d: the prefix adds %g, want %g", kind, p, d, m, alg, tp, *r.Formula-*r0.Formula, want)
 				}
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -68,9 +67,22 @@ Tasks (topology.kind: permutation-cube, d ≤ 10; enhanced-cube, d ≤ 16; §7.2
                 random|bit-reversal|transpose; --set task.scheme=valiant (the
                 extra link first, then the cube greedily) or cube (cube links only)
 
+Tasks (topology.kind: mesh or torus, p = topology.k per dimension, d = topology.n):
+  bcast         (d = 1) Theorem 2 broadcast: --set task.packets=W (every node) or
+                W0,W1,... (one count per node); ring: task.algorithm=halves|whole
+  mnb           multinode broadcast; d = 1: p−1 (array), ⌊p/2⌋ (ring, whole) or
+                (p−1)/2 (halves); d ≥ 2: task.algorithm=nosplit (default)|split|a0
+  packing       packets of task.m sources (or task.sources=a,b,...) to their ranks, d(p−1)
+  monotone      i-th source to i-th destination (task.dests), 2d(p−1)
+  pmnb          partial MNB of task.m (or task.sources) active nodes:
+                task.algorithm=a0 (default)|split (Theorem 6)|nosplit (§3.4.2);
+                task.tp=T: ranks by prefix messages, T slots per hop (default 0)
+  pe            (mesh, d = 2) partial exchange of task.m (or task.sources) nodes (§3.5)
+
 Example:
   flitsim collective --task te --set topology.kind=hypercube --set topology.d=6
   flitsim collective --task te --set topology.kind=folded-cube --set topology.d=8
+  flitsim collective --task pmnb --set topology.kind=torus --set topology.k=5 --set topology.n=2 --set task.algorithm=split
 `
 
 func cmdCollective(args []string, stdout io.Writer) error {
@@ -126,12 +138,20 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// miniPer is the number of mini-slots in a slot of a split task.
+func miniPer(r *collective.Result) int64 {
+	if r.Slots <= 0 {
+		return int64(r.D)
+	}
+	return int64(float64(*r.MiniSlots)/r.Slots + 0.5)
+}
+
 func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\t%s\n", strings.TrimSpace(r.Task+" "+strings.Join(r.Params, " ")))
 	fmt.Fprintf(tw, "network\t%s, d = %d, N = %d, %d directed links\n", r.Topology, r.D, r.Nodes, r.Links)
 	if r.MiniSlots != nil {
-		fmt.Fprintf(tw, "slots\t%s (%d mini-slots of 1/%d)\n", num(r.Slots), *r.MiniSlots, int(math.Round(float64(*r.MiniSlots)/r.Slots))) // (d, or d+1 on the folded cube)
+		fmt.Fprintf(tw, "slots\t%s (%d mini-slots of 1/%d)\n", num(r.Slots), *r.MiniSlots, miniPer(r))
 	} else {
 		fmt.Fprintf(tw, "slots\t%s\n", num(r.Slots))
 	}

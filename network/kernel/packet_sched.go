@@ -96,7 +96,7 @@ func (p *packetRouter) initSched(k *Kernel) {
 		for o, e := range sw.Out {
 			gp := k.portBase[si] + int32(o)
 			if e.Switch < 0 {
-				if sc.nodeTerm[si] < 0 {
+				if sc.nodeTerm[si] < 0 && e.Terminal >= 0 { // (a mesh's edge ports are unwired)
 					sc.nodeTerm[si] = gp
 				}
 				continue

@@ -112,7 +112,6 @@ func (g *grid) dist(a, b int) int {
 	return h
 }
 
-
 // runGrid checks the array or torus of spec and carries out task on it.
 func runGrid(spec topology.Spec, torus bool, task string, params map[string]string, seed uint64) (*Result, error) {
 	p, d := spec.K, spec.N

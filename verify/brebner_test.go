@@ -113,3 +113,17 @@ func TestExplainMakesDeviation(t *testing.T) {
 		t.Errorf("Explain asked %d times, want 2", asked)
 	}
 }
+
+// TestAdversaryRunsBothWays keeps the full-tier Theorem 2.3 rows runnable
+// (CI does not run them): a small cube, both routings, real counts.
+func TestAdversaryRunsBothWays(t *testing.T) {
+	for _, valiant := range []string{"off", "merged"} {
+		m, err := adversaryMean(8, 2, 20, valiant)
+		if err != nil {
+			t.Fatalf("valiant %s: %v", valiant, err)
+		}
+		if m < 0 || m > 21 {
+			t.Fatalf("valiant %s: mean %.3f packets through the edge, outside 0..21", valiant, m)
+		}
+	}
+}

@@ -185,7 +185,7 @@ func registerBrebner(all []bEntry, prefix string, experiments int, tier string, 
 			ID: e.id(prefix), Source: brebnerSource + e.table, Claim: e.describe(),
 			Published: fmt.Sprintf("%.2f / %.2f / %d", e.mean, e.variance, e.max), Tolerance: tol,
 			Deviation: exclusion(e), Tier: tier,
-			Explain: func() string { return agreesWithReference(e, brebnerRun(e.setup(experiments))) },
+			Explain: func() string { return explainEntry(e, brebnerRun(e.setup(experiments))) },
 			Measure: func() (string, bool, error) {
 				m, ok, _, err := entryVerdict(e, brebnerRun(e.setup(experiments)))
 				return m, ok, err

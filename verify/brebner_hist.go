@@ -51,16 +51,8 @@ func histVerdict(h bHist, res bResult) (string, bool, error) {
 		return "", false, err
 	}
 	pubH := h.histogram()
-	var n, sum, ss float64
-	for v, c := range pubH {
-		n += float64(c)
-		sum += float64(v) * float64(c)
-	}
-	mean := sum / n
-	for v, c := range pubH {
-		ss += (float64(v) - mean) * (float64(v) - mean) * float64(c)
-	}
-	z := compare.Z(s, compare.Sample{N: int(n), Mean: mean, Variance: ss / (n - 1)})
+	mean, variance := pubH.Moments()
+	z := compare.Z(s, compare.Sample{N: int(pubH.Total()), Mean: mean, Variance: variance})
 	chi, df, p := compare.ChiSquare(sim, pubH)
 	ks := compare.KS(sim, pubH)
 	m := fmt.Sprintf("%.3f / %.3f (z %+.2f); chi-square %.1f, df %d, p %.3g; KS %.2f; %d runs: %s",
@@ -101,6 +93,7 @@ func init() {
 			Claim:     fmt.Sprintf("%s: %s (phase %s)", h.caption, h.label, h.phase),
 			Published: h.published(), Tolerance: "chi-square p ≥ 0.01 and KS ≤ 1.63 (α = 0.01); mean |z| ≤ 3.5",
 			Measure: func() (string, bool, error) { return histVerdict(h, brebnerRun(set)) },
+			Explain: func() string { return chanceRejection(h, brebnerRun(set)) },
 		})
 	}
 }

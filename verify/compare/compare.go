@@ -102,6 +102,26 @@ func (h Histogram) Total() int64 {
 	return n
 }
 
+// Moments are the histogram's mean and sample variance (n−1 divisor).
+func (h Histogram) Moments() (mean, variance float64) {
+	var n, sum, ss float64
+	for v, c := range h {
+		n += float64(c)
+		sum += float64(v) * float64(c)
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN()
+	}
+	mean = sum / n
+	for v, c := range h {
+		ss += (float64(v) - mean) * (float64(v) - mean) * float64(c)
+	}
+	if n < 2 {
+		return mean, math.NaN()
+	}
+	return mean, ss / (n - 1)
+}
+
 func values(a, b Histogram) []int64 {
 	var vs []int64
 	for v := range a {

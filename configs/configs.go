@@ -33,13 +33,11 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -126,102 +124,6 @@ type loader struct {
 	items map[string][]string
 	// unchecked skips the final validation (LoadUnchecked).
 	unchecked bool
-}
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-func (l *loader) load(data []byte, sets []string) (network.Config, error) {
-	cfg := network.Default()
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var root *yaml.Node
-	switch err := dec.Decode(&doc); {
-	case err == io.EOF:
-		// An empty file: all defaults.
-	case err != nil:
-		msg := err.Error()
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			return cfg, fmt.Errorf("%s:%s: %s", l.name, m[1], m[2])
-		}
-		return cfg, fmt.Errorf("%s: %s", l.name, strings.TrimPrefix(msg, "yaml: "))
-	default:
-		var extra yaml.Node
-		if err := dec.Decode(&extra); err != io.EOF {
-			return cfg, fmt.Errorf("%s: only one YAML document is allowed", l.name)
-		}
-		if len(doc.Content) > 0 {
-			root = deref(doc.Content[0])
-		}
-	}
-	if root != nil && isNull(root) {
-		root = nil
-	}
-	if root != nil && root.Kind != yaml.MappingNode {
-		return cfg, fmt.Errorf("%s:%d: the top level must be a mapping of keys (allowed: %s)",
-			l.name, root.Line, strings.Join(keysOf(reflect.TypeOf(cfg)), ", "))
-	}
-	if root == nil {
-		root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	}
-
-	// Parse the overrides first: their keys are checked against the schema.
-	type set struct {
-		path  []string
-		value string
-	}
-	var parsed []set
-	for _, s := range sets {
-		key, value, ok := strings.Cut(s, "=")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" {
-			return cfg, fmt.Errorf("--set %q: want key=value, e.g. traffic.load=0.3", s)
-		}
-		path := strings.Split(key, ".")
-		if err := checkPath(reflect.TypeOf(cfg), path); err != nil {
-			return cfg, err.At(inputerr.CommandLine)
-		}
-		parsed = append(parsed, set{path, value})
-	}
-
-	// The topology rule.
-	topo := lookup(root, "topology")
-	kind := cfg.Topology.Kind
-	if topo != nil {
-		if k := lookup(topo, "kind"); k != nil && k.Kind == yaml.ScalarNode {
-			kind = k.Value
-		} else {
-			kind = ""
-		}
-	}
-	reset := topo != nil
-	for _, s := range parsed {
-		if len(s.path) == 2 && s.path[0] == "topology" && s.path[1] == "kind" && s.value != kind {
-			remove(root, "topology")
-			reset = true
-			break
-		}
-	}
-	if reset {
-		cfg.Topology = network.TopologyConfig{}
-	}
-
-	for _, s := range parsed {
-		apply(root, s.path, s.value)
-	}
-	if err := l.decodeStruct(root, reflect.ValueOf(&cfg).Elem(), ""); err != nil {
-		return cfg, err
-	}
-	l.resolveFile(&cfg)
-	if l.unchecked {
-		return cfg, nil
-	}
-	if err := validate(&cfg); err != nil {
-		if ce, ok := inputerr.As(err); ok && ce.Pos == "" {
-			return cfg, l.place(ce)
-		}
-		return cfg, err
-	}
-	return cfg, nil
 }
 
 // resolveFile makes a relative topology.file that a config file gave

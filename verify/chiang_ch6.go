@@ -21,15 +21,22 @@ var table61 = [6]string{
 	"1,2,3,4,5,5,4,3,2,1", "1,2,3,4,5,5,5,5,5,5", "1,2,3,4,5,1,1,1,1,1",
 }
 
+// esminAlg is one routing algorithm of Table 6.1 and its published
+// broadcast channel counts, patterns 1–6.
+type esminAlg struct {
+	id, path, name string
+	published      [6]int
+}
+
+// esminFig is one of the Figs 6.4/6.5 examples: its stage dimensions and the
+// published channel count and number of optimal multicast trees.
+type esminFig struct {
+	fig, dims  string
+	chans, omt int
+}
+
 func init() {
-	all := make([]int, 64)
-	for i := range all {
-		all[i] = i
-	}
-	for _, alg := range []struct {
-		id, path, name string
-		published      [6]int
-	}{
+	for _, alg := range []esminAlg{
 		{"lb", "latest", "Latest Branch (LB: each destination bit decided at the last stage of its dimension, straight elsewhere)",
 			[6]int{132, 158, 158, 132, 207, 192}},
 		{"fb", "first", "First Branch (FB: decided at the first stage of its dimension)",
@@ -42,17 +49,7 @@ func init() {
 				"nodes routed by " + alg.name + ": channels carrying a copy, patterns 1–6",
 			Published: slash(alg.published[:]),
 			Tolerance: "exact, every pattern",
-			Measure: func() (string, bool, error) {
-				got := make([]int, 6)
-				for p, dims := range table61 {
-					used, err := treeChannels(dims+",0", alg.path, 0, 0, all)
-					if err != nil {
-						return "", false, err
-					}
-					got[p] = len(used)
-				}
-				return slash(got), slices.Equal(got, alg.published[:]), nil
-			},
+			Measure:   func() (string, bool, error) { return measureESMINBroadcast(alg) },
 		})
 	}
 	Register(Claim{
@@ -62,29 +59,9 @@ func init() {
 			"injection link and the outputs of the first 5 stages)",
 		Published: "6 / 6",
 		Tolerance: "exact",
-		Measure: func() (string, bool, error) {
-			var got []int
-			for _, p := range []int{0, 3} {
-				used, err := treeChannels(table61[p]+",0", "latest", 0, 0, all)
-				if err != nil {
-					return "", false, err
-				}
-				n := 0
-				for _, ch := range used {
-					var g int
-					if _, err := fmt.Sscanf(ch, "s%d,", &g); err != nil || g >= 6 { // stages G_10…G_6
-						n++
-					}
-				}
-				got = append(got, n)
-			}
-			return slash(got), slices.Equal(got, []int{6, 6}), nil
-		},
+		Measure:   measureLBFirstStages,
 	})
-	for _, f := range []struct {
-		fig, dims  string
-		chans, omt int
-	}{{"6.4", "1,2,1,2,0", 9, 4}, {"6.5", "1,1,2,2,0", 10, 8}} {
+	for _, f := range []esminFig{{"6.4", "1,2,1,2,0", 9, 4}, {"6.5", "1,1,2,2,0", 10, 8}} {
 		Register(Claim{
 			ID:     "chiang-fig" + f.fig + "-omt",
 			Source: "Chiang 1995 §6.3.4, Fig " + f.fig + " (channel count: digest §5.1, from the lost figure)",
@@ -92,20 +69,71 @@ func init() {
 				fmt.Sprint(f.chans) + " channels; there are " + fmt.Sprint(f.omt) + " of them, and LB builds one",
 			Published: fmt.Sprintf("%d channels, %d optimal trees", f.chans, f.omt),
 			Tolerance: "exact",
-			Measure: func() (string, bool, error) {
-				lb, err := treeChannels(f.dims, "latest", 0, 0, []int{1, 3})
-				if err != nil {
-					return "", false, err
-				}
-				best, count, err := optimalTrees(f.dims, 0, 1, 3)
-				if err != nil {
-					return "", false, err
-				}
-				m := fmt.Sprintf("%d channels, %d optimal trees (of every pair of paths to 1 and 3); LB tree %d channels", best, count, len(lb))
-				return m, best == f.chans && count == f.omt && len(lb) == f.chans, nil
-			},
+			Measure:   func() (string, bool, error) { return measureOptimalTrees(f) },
 		})
 	}
+}
+
+// allNodes64 lists the 64 nodes of the Table 6.1 network, the broadcast's
+// destinations.
+func allNodes64() []int {
+	all := make([]int, 64)
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// measureESMINBroadcast counts the channels a broadcast from node 0 uses
+// under alg on each of the six Table 6.1 patterns.
+func measureESMINBroadcast(alg esminAlg) (string, bool, error) {
+	all := allNodes64()
+	got := make([]int, 6)
+	for p, dims := range table61 {
+		used, err := treeChannels(dims+",0", alg.path, 0, 0, all)
+		if err != nil {
+			return "", false, err
+		}
+		got[p] = len(used)
+	}
+	return slash(got), slices.Equal(got, alg.published[:]), nil
+}
+
+// measureLBFirstStages counts the channels LB's broadcast uses up to the
+// fifth stage on patterns 1 and 4.
+func measureLBFirstStages() (string, bool, error) {
+	all := allNodes64()
+	var got []int
+	for _, p := range []int{0, 3} {
+		used, err := treeChannels(table61[p]+",0", "latest", 0, 0, all)
+		if err != nil {
+			return "", false, err
+		}
+		n := 0
+		for _, ch := range used {
+			var g int
+			if _, err := fmt.Sscanf(ch, "s%d,", &g); err != nil || g >= 6 { // stages G_10…G_6
+				n++
+			}
+		}
+		got = append(got, n)
+	}
+	return slash(got), slices.Equal(got, []int{6, 6}), nil
+}
+
+// measureOptimalTrees enumerates the optimal multicast trees of f's network
+// and checks that LB builds one of them.
+func measureOptimalTrees(f esminFig) (string, bool, error) {
+	lb, err := treeChannels(f.dims, "latest", 0, 0, []int{1, 3})
+	if err != nil {
+		return "", false, err
+	}
+	best, count, err := optimalTrees(f.dims, 0, 1, 3)
+	if err != nil {
+		return "", false, err
+	}
+	m := fmt.Sprintf("%d channels, %d optimal trees (of every pair of paths to 1 and 3); LB tree %d channels", best, count, len(lb))
+	return m, best == f.chans && count == f.omt && len(lb) == f.chans, nil
 }
 
 // treeChannels runs one one-flit packet from src to dests on the

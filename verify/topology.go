@@ -20,14 +20,7 @@ func init() {
 		Claim:     "6-cube mean internode distance, destination ≠ source: d·N/(2(N−1))",
 		Published: "3.0476 (= 6·64/126)",
 		Tolerance: "exact (±1e-9)",
-		Measure: func() (string, bool, error) {
-			d, err := allPairs(network.TopologyConfig{Kind: "hypercube", D: 6}, false)
-			if err != nil {
-				return "", false, err
-			}
-			want := 6.0 * 64 / (2 * 63)
-			return fmt.Sprintf("%.4f over %d packets", d.mean, d.n), near(d.mean, want), nil
-		},
+		Measure:   measureHypercubeMID,
 	})
 	Register(Claim{
 		ID:        "varvarigos-hypercube-diameter",
@@ -35,13 +28,7 @@ func init() {
 		Claim:     "diameter of the d-cube is d (d = 8)",
 		Published: "8",
 		Tolerance: "exact",
-		Measure: func() (string, bool, error) {
-			d, err := allPairs(network.TopologyConfig{Kind: "hypercube", D: 8}, false)
-			if err != nil {
-				return "", false, err
-			}
-			return fmt.Sprint(d.max), d.max == 8, nil
-		},
+		Measure:   measureHypercubeDiameter,
 	})
 	Register(Claim{
 		ID:        "varvarigos-array-diameter",
@@ -49,17 +36,7 @@ func init() {
 		Claim:     "diameter of a p^d array d(p−1), of a torus d⌊p/2⌋ (p = 8, d = 2)",
 		Published: "Θ(pd) in the paper; exactly array 14, torus 8 (derived, digest)",
 		Tolerance: "exact",
-		Measure: func() (string, bool, error) {
-			a, err := allPairs(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, false)
-			if err != nil {
-				return "", false, err
-			}
-			t, err := allPairs(network.TopologyConfig{Kind: "torus", K: 8, N: 2}, false)
-			if err != nil {
-				return "", false, err
-			}
-			return fmt.Sprintf("array %d, torus %d", a.max, t.max), a.max == 14 && t.max == 8, nil
-		},
+		Measure:   measureArrayDiameter,
 	})
 	Register(Claim{
 		ID:        "chiang-min-stages",
@@ -67,30 +44,7 @@ func init() {
 		Claim:     "every path of a k^n-node Delta MIN (cube, omega, baseline, butterfly) crosses n switches",
 		Published: "n = 6 (2×2), n = 3 (4×4)",
 		Tolerance: "exact, every pair",
-		Measure: func() (string, bool, error) {
-			var parts []string
-			ok := true
-			for _, kind := range []string{"cube", "omega", "baseline", "butterfly"} {
-				for _, kn := range [][2]int{{2, 6}, {4, 3}} {
-					d, err := allPairs(network.TopologyConfig{Kind: kind, K: kn[0], N: kn[1]}, true)
-					if err != nil {
-						return "", false, err
-					}
-					// allPairs counts links (switches − 1); a MIN path
-					// crosses n switches.
-					sw := d.minHops + 1
-					good := d.max+1 == kn[1] && sw == kn[1]
-					ok = ok && good
-					if !good {
-						parts = append(parts, fmt.Sprintf("%s k=%d: %d–%d", kind, kn[0], sw, d.max+1))
-					}
-				}
-			}
-			if ok {
-				return "n on all 8 networks, all pairs", true, nil
-			}
-			return strings.Join(parts, "; "), false, nil
-		},
+		Measure:   measureMINStages,
 	})
 	Register(Claim{
 		ID:        "chiang-8node-routes",
@@ -98,14 +52,7 @@ func init() {
 		Claim:     "routes from source 0 in the 8-node cube MIN (switch, output address) for all 7 destinations",
 		Published: "7 of 7 as tabulated",
 		Tolerance: "exact",
-		Measure: func() (string, bool, error) {
-			want := map[int]string{
-				1: "s2,0:0 s1,0:0 s0,0:1", 2: "s2,0:0 s1,0:1 s0,1:2", 3: "s2,0:0 s1,0:1 s0,1:3",
-				4: "s2,0:1 s1,2:4 s0,2:4", 5: "s2,0:1 s1,2:4 s0,2:5", 6: "s2,0:1 s1,2:5 s0,3:6",
-				7: "s2,0:1 s1,2:5 s0,3:7",
-			}
-			return matchRoutes(network.TopologyConfig{Kind: "cube", K: 2, N: 3}, 0, want)
-		},
+		Measure:   measure8NodeRoutes,
 	})
 	Register(Claim{
 		ID:        "chiang-fig4.7-routes",
@@ -113,45 +60,116 @@ func init() {
 		Claim:     "32-node cube MIN routes of worms T_6, T_12, T_30 (switch, output address)",
 		Published: "6 fully tabulated routes (dests 2, 21; 8, 24; 9, 16)",
 		Tolerance: "exact",
-		Measure: func() (string, bool, error) {
-			tc := network.TopologyConfig{Kind: "cube", K: 2, N: 5}
-			groups := []struct {
-				src  int
-				want map[int]string
-			}{
-				{6, map[int]string{
-					2:  "s4,6:12 s3,6:12 s2,2:4 s1,0:1 s0,1:2",
-					21: "s4,6:13 s3,14:28 s2,10:21 s1,10:20 s0,10:21",
-				}},
-				{12, map[int]string{
-					8:  "s4,12:24 s3,4:9 s2,4:8 s1,4:8 s0,4:8",
-					24: "s4,12:25 s3,12:25 s2,12:24 s1,12:24 s0,12:24",
-				}},
-				{30, map[int]string{
-					9:  "s4,14:28 s3,6:13 s2,6:12 s1,4:8 s0,4:9",
-					16: "s4,14:29 s3,14:28 s2,10:20 s1,8:16 s0,8:16",
-				}},
-			}
-			total, good := 0, 0
-			var bad []string
-			for _, g := range groups {
-				m, ok, err := matchRoutes(tc, g.src, g.want)
-				if err != nil {
-					return "", false, err
-				}
-				total += len(g.want)
-				if ok {
-					good += len(g.want)
-				} else {
-					bad = append(bad, m)
-				}
-			}
-			if good == total {
-				return fmt.Sprintf("%d of %d", good, total), true, nil
-			}
-			return strings.Join(bad, "; "), false, nil
-		},
+		Measure:   measureFig47Routes,
 	})
+}
+
+// measureHypercubeMID averages the hops of all distinct pairs of a 6-cube.
+func measureHypercubeMID() (string, bool, error) {
+	d, err := allPairs(network.TopologyConfig{Kind: "hypercube", D: 6}, false)
+	if err != nil {
+		return "", false, err
+	}
+	want := 6.0 * 64 / (2 * 63)
+	return fmt.Sprintf("%.4f over %d packets", d.mean, d.n), near(d.mean, want), nil
+}
+
+// measureHypercubeDiameter takes the longest route of an 8-cube.
+func measureHypercubeDiameter() (string, bool, error) {
+	d, err := allPairs(network.TopologyConfig{Kind: "hypercube", D: 8}, false)
+	if err != nil {
+		return "", false, err
+	}
+	return fmt.Sprint(d.max), d.max == 8, nil
+}
+
+// measureArrayDiameter takes the longest route of an 8×8 array and torus.
+func measureArrayDiameter() (string, bool, error) {
+	a, err := allPairs(network.TopologyConfig{Kind: "mesh", K: 8, N: 2}, false)
+	if err != nil {
+		return "", false, err
+	}
+	t, err := allPairs(network.TopologyConfig{Kind: "torus", K: 8, N: 2}, false)
+	if err != nil {
+		return "", false, err
+	}
+	return fmt.Sprintf("array %d, torus %d", a.max, t.max), a.max == 14 && t.max == 8, nil
+}
+
+// measureMINStages checks that every route of the four Delta MINs crosses n switches.
+func measureMINStages() (string, bool, error) {
+	var parts []string
+	ok := true
+	for _, kind := range []string{"cube", "omega", "baseline", "butterfly"} {
+		for _, kn := range [][2]int{{2, 6}, {4, 3}} {
+			d, err := allPairs(network.TopologyConfig{Kind: kind, K: kn[0], N: kn[1]}, true)
+			if err != nil {
+				return "", false, err
+			}
+			// allPairs counts links (switches − 1); a MIN path
+			// crosses n switches.
+			sw := d.minHops + 1
+			good := d.max+1 == kn[1] && sw == kn[1]
+			ok = ok && good
+			if !good {
+				parts = append(parts, fmt.Sprintf("%s k=%d: %d–%d", kind, kn[0], sw, d.max+1))
+			}
+		}
+	}
+	if ok {
+		return "n on all 8 networks, all pairs", true, nil
+	}
+	return strings.Join(parts, "; "), false, nil
+}
+
+// measure8NodeRoutes compares the 8-node cube MIN's routes from source 0 with §3.4's table.
+func measure8NodeRoutes() (string, bool, error) {
+	want := map[int]string{
+		1: "s2,0:0 s1,0:0 s0,0:1", 2: "s2,0:0 s1,0:1 s0,1:2", 3: "s2,0:0 s1,0:1 s0,1:3",
+		4: "s2,0:1 s1,2:4 s0,2:4", 5: "s2,0:1 s1,2:4 s0,2:5", 6: "s2,0:1 s1,2:5 s0,3:6",
+		7: "s2,0:1 s1,2:5 s0,3:7",
+	}
+	return matchRoutes(network.TopologyConfig{Kind: "cube", K: 2, N: 3}, 0, want)
+}
+
+// measureFig47Routes compares the routes of Fig 4.7's three worms in the 32-node cube MIN.
+func measureFig47Routes() (string, bool, error) {
+	tc := network.TopologyConfig{Kind: "cube", K: 2, N: 5}
+	groups := []struct {
+		src  int
+		want map[int]string
+	}{
+		{6, map[int]string{
+			2:  "s4,6:12 s3,6:12 s2,2:4 s1,0:1 s0,1:2",
+			21: "s4,6:13 s3,14:28 s2,10:21 s1,10:20 s0,10:21",
+		}},
+		{12, map[int]string{
+			8:  "s4,12:24 s3,4:9 s2,4:8 s1,4:8 s0,4:8",
+			24: "s4,12:25 s3,12:25 s2,12:24 s1,12:24 s0,12:24",
+		}},
+		{30, map[int]string{
+			9:  "s4,14:28 s3,6:13 s2,6:12 s1,4:8 s0,4:9",
+			16: "s4,14:29 s3,14:28 s2,10:20 s1,8:16 s0,8:16",
+		}},
+	}
+	total, good := 0, 0
+	var bad []string
+	for _, g := range groups {
+		m, ok, err := matchRoutes(tc, g.src, g.want)
+		if err != nil {
+			return "", false, err
+		}
+		total += len(g.want)
+		if ok {
+			good += len(g.want)
+		} else {
+			bad = append(bad, m)
+		}
+	}
+	if good == total {
+		return fmt.Sprintf("%d of %d", good, total), true, nil
+	}
+	return strings.Join(bad, "; "), false, nil
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }

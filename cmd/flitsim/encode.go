@@ -100,17 +100,9 @@ func cmdEncode(args []string, stdout io.Writer) error {
 		return flagError(err)
 	}
 	if fs.Changed("n") && *k >= 2 { // a bad --k is reported below
-		pw := 1
-		for i := 0; i < *n && pw <= topology.MaxTerminals; i++ {
-			pw *= *k
+		if *nodes, err = nodesOfStages(*k, *n, *nodes, fs.Changed("nodes")); err != nil {
+			return err
 		}
-		switch {
-		case *n < 1 || pw > topology.MaxTerminals:
-			return inputerr.New("--n", *n, "a number of stages ≥ 1 with k^n ≤ %d", topology.MaxTerminals)
-		case fs.Changed("nodes") && pw != *nodes:
-			return inputerr.New("--n", *n, "n with %d^n = --nodes %d, or leave --n out", *k, *nodes)
-		}
-		*nodes = pw
 	}
 	o := header.Options{Nodes: *nodes, FlitBits: *flitBits, K: *k, MIN: *minKind, EOH: *eoh}
 	stages, err := o.Validate()
@@ -134,22 +126,8 @@ func cmdEncode(args []string, stdout io.Writer) error {
 		if *trace < 0 || *trace >= *nodes {
 			return inputerr.New("--trace", *trace, "a source terminal from 0 to %d", *nodes-1)
 		}
-		m, err := header.NewMIN(h.MIN, h.K, stages)
-		if err != nil {
-			return flagError(err)
-		}
-		tr, err := m.Multicast(*trace, h)
-		if err != nil {
+		if err := traceEncoded(&out, h, stages, *trace); err != nil {
 			return err
-		}
-		out.trace = tr
-		out.Trace = &traceJSON{Source: *trace, Delivered: tr.Delivered}
-		for _, v := range tr.Visits {
-			vj := visitJSON{Switch: v.Label, In: v.In.String()}
-			for _, o := range v.Out {
-				vj.Out = append(vj.Out, portJSON{Port: o.Port, To: o.To, EnabledAt: o.EnabledAt, Flits: o.Header.Len(), Header: o.Header.String()})
-			}
-			out.Trace.Switches = append(out.Trace.Switches, vj)
 		}
 	}
 	if *format == "json" {
@@ -161,6 +139,45 @@ func cmdEncode(args []string, stdout io.Writer) error {
 		return err
 	}
 	return writeEncodeTable(stdout, out)
+}
+
+// nodesOfStages is the node count k^n that --n gives, checked against a
+// --nodes also given.
+func nodesOfStages(k, n, nodes int, nodesGiven bool) (int, error) {
+	pw := 1
+	for i := 0; i < n && pw <= topology.MaxTerminals; i++ {
+		pw *= k
+	}
+	switch {
+	case n < 1 || pw > topology.MaxTerminals:
+		return 0, inputerr.New("--n", n, "a number of stages ≥ 1 with k^n ≤ %d", topology.MaxTerminals)
+	case nodesGiven && pw != nodes:
+		return 0, inputerr.New("--n", n, "n with %d^n = --nodes %d, or leave --n out", k, nodes)
+	}
+	return pw, nil
+}
+
+// traceEncoded decodes header h through its MIN from terminal src and
+// records every switch it visits in out.
+func traceEncoded(out *encodeJSON, h *header.Header, stages, src int) error {
+	m, err := header.NewMIN(h.MIN, h.K, stages)
+	if err != nil {
+		return flagError(err)
+	}
+	tr, err := m.Multicast(src, h)
+	if err != nil {
+		return err
+	}
+	out.trace = tr
+	out.Trace = &traceJSON{Source: src, Delivered: tr.Delivered}
+	for _, v := range tr.Visits {
+		vj := visitJSON{Switch: v.Label, In: v.In.String()}
+		for _, o := range v.Out {
+			vj.Out = append(vj.Out, portJSON{Port: o.Port, To: o.To, EnabledAt: o.EnabledAt, Flits: o.Header.Len(), Header: o.Header.String()})
+		}
+		out.Trace.Switches = append(out.Trace.Switches, vj)
+	}
+	return nil
 }
 
 // flagError names the flag in a header package error (whose Key is the

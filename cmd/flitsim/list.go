@@ -27,17 +27,21 @@ func cmdList(args []string, stdout io.Writer) error {
 	if len(fs.Args()) > 0 {
 		return fmt.Errorf("list: unexpected argument %q", fs.Args()[0])
 	}
+	sections := topologySections()
+	sections = append(sections, arbiterSection(), switchingSection(), patternSection(), keySection())
+	return writeListSections(stdout, sections)
+}
 
-	type section struct {
-		title  string
-		header []string
-		rows   [][]string
-	}
-	var sections []section
-	add := func(title string, header []string, rows [][]string) {
-		sections = append(sections, section{title, header, rows})
-	}
+// listSection is one titled table of flitsim list.
+type listSection struct {
+	title  string
+	header []string
+	rows   [][]string
+}
 
+// topologySections lists the topology kinds, their parameters and the
+// routing functions they use.
+func topologySections() []listSection {
 	var rows, params [][]string
 	usedBy := map[string][]string{}
 	// A routing name several kinds use with different meanings ("standard"
@@ -58,9 +62,11 @@ func cmdList(args []string, stdout io.Writer) error {
 			params = append(params, []string{"topology." + p.Key, k.Name, p.Allowed, p.Default, p.Desc})
 		}
 	}
-	add("Topologies (topology.kind; the first routing is the default)", []string{"kind", "parameters", "routing", "description"}, rows)
-	add("Topology parameters (a config naming the kind gives them; example is a typical value)",
-		[]string{"key", "kind", "allowed", "example", "description"}, params)
+	sections := []listSection{
+		{"Topologies (topology.kind; the first routing is the default)", []string{"kind", "parameters", "routing", "description"}, rows},
+		{"Topology parameters (a config naming the kind gives them; example is a typical value)",
+			[]string{"key", "kind", "allowed", "example", "description"}, params},
+	}
 
 	routings := make([]string, 0, len(usedBy))
 	for r := range usedBy {
@@ -71,33 +77,45 @@ func cmdList(args []string, stdout io.Writer) error {
 	for _, r := range routings {
 		rows = append(rows, []string{r, strings.Join(usedBy[r], ", "), routingDescText(routingDesc[r])})
 	}
-	add("Routing functions (routing)", []string{"routing", "topologies", "description"}, rows)
+	return append(sections, listSection{"Routing functions (routing)", []string{"routing", "topologies", "description"}, rows})
+}
 
-	rows = nil
+func arbiterSection() listSection {
+	var rows [][]string
 	for _, a := range xbar.Arbiters() {
 		rows = append(rows, []string{a.Name, a.Desc, strings.Join(a.Aliases, ", ")})
 	}
-	add("Arbiters (arbiter)", []string{"arbiter", "grants first", "aliases"}, rows)
+	return listSection{"Arbiters (arbiter)", []string{"arbiter", "grants first", "aliases"}, rows}
+}
 
-	rows = nil
+func switchingSection() listSection {
+	var rows [][]string
 	for _, m := range xbar.Modes() {
 		rows = append(rows, []string{m.String(), m.Describe()})
 	}
 	rows = append(rows, []string{"packet", "the packet-switched router (a switch model of its own): a packet is one unit that crosses a link in a cycle; one queue per out-link (queue.*), store-and-forward"})
-	add("Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows)
+	return listSection{"Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows}
+}
 
-	rows = nil
+func patternSection() listSection {
+	var rows [][]string
 	for _, p := range traffic.AllPatterns() {
 		rows = append(rows, []string{p.Name, p.ParamText(), p.Desc})
 	}
-	add("Traffic patterns (traffic.pattern)", []string{"pattern", "parameters", "description"}, rows)
+	return listSection{"Traffic patterns (traffic.pattern)", []string{"pattern", "parameters", "description"}, rows}
+}
 
-	rows = nil
+func keySection() listSection {
+	var rows [][]string
 	for _, k := range listedKeys() {
 		rows = append(rows, []string{k.Key, k.Allowed, k.Default})
 	}
-	add("Configuration keys (YAML or --set key=value)", []string{"key", "allowed", "default"}, rows)
+	return listSection{"Configuration keys (YAML or --set key=value)", []string{"key", "allowed", "default"}, rows}
+}
 
+// writeListSections prints each section's title and table, a blank line
+// between sections.
+func writeListSections(stdout io.Writer, sections []listSection) error {
 	for i, s := range sections {
 		if i > 0 {
 			fmt.Fprintln(stdout)

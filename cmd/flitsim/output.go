@@ -32,35 +32,38 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 
 // writeTable writes the two-column key/value summary of a run.
 func writeTable(w io.Writer, r *network.Result) error {
+	rows := summaryRows(r)
+	rows = append(rows, deadlockRows(r.Deadlock)...)
+	for _, d := range r.Deliveries {
+		rows = append(rows, []string{fmt.Sprintf("delivered #%d", d.ID),
+			fmt.Sprintf("%d→%s: generated %d, delivered %d (%d cycles)", d.Src, network.DestText(d.Dst), d.Generated, d.Delivered, d.Latency)})
+	}
+	if st := r.Stall; st != nil {
+		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
+	}
+	rows = append(rows, experimentRows(r.Experiments)...)
+	rows = append(rows, multiRows(r)...)
+	for _, c := range r.Channels {
+		rows = append(rows, []string{"channel " + c.Channel,
+			fmt.Sprintf("→ %s: %d flits, %.4g per cycle", c.To, c.Flits, c.Utilisation)})
+	}
+	rows = append(rows, busiestRouters(r.Routers, busiestShown)...)
+	return renderTable(w, []string{"result", "value"}, rows)
+}
+
+// summaryRows are the rows every run prints: what was simulated and its
+// headline figures.
+func summaryRows(r *network.Result) [][]string {
 	c := &r.Config
 	routing := c.Routing
 	if routing == "" {
 		routing = "default for " + c.Topology.Kind
 	}
-	cycles := strconv.FormatInt(r.Cycles, 10)
 	ci := func(s network.Summary) string {
 		return fmt.Sprintf("%s ± %s", num(s.Mean), num(s.CI95))
 	}
-	trafficText := fmt.Sprintf("%s, %s flits/packet", c.Traffic.Pattern, c.Traffic.Flits)
+	trafficText, loadText := trafficLoadText(r)
 	measured := "measured packets"
-	loadText := num(c.Traffic.Load) + " flits/node/cycle"
-	if traffic.IsMulticastPattern(c.Traffic.Pattern) {
-		loadText = num(c.Traffic.Load) + " (system load: flits/node/cycle × destinations)"
-		size := c.Traffic.Cluster
-		if size == 0 {
-			size = r.Terminals
-		}
-		trafficText = fmt.Sprintf("%s (%d-node clusters), %s flits/message", c.Traffic.Pattern, size, c.Traffic.Flits)
-	}
-	switch {
-	case c.Traffic.Trace != "":
-		trafficText, loadText = "trace "+c.Traffic.Trace, "as in the trace"
-	case len(c.Traffic.Packets) > 0:
-		trafficText, loadText = fmt.Sprintf("%d packets listed in traffic.packets", len(c.Traffic.Packets)), "as listed"
-	}
-	if strings.EqualFold(c.Traffic.Mode, "batch") {
-		trafficText, loadText = fmt.Sprintf("batch of %d packets per node, %s", max(1, c.Traffic.H), c.Traffic.Pattern), "all at cycle 0"
-	}
 	if sc, err := traffic.ParseScheme(c.Multicast.Scheme); err == nil && sc.Software() {
 		measured = "measured messages"
 	}
@@ -73,7 +76,7 @@ func writeTable(w io.Writer, r *network.Result) error {
 		{"load", loadText},
 		{"seed", strconv.FormatUint(c.Run.Seed, 10)},
 		{"status", statusText(r)},
-		{"cycles", cycles},
+		{"cycles", strconv.FormatInt(r.Cycles, 10)},
 		{"injected packets", fmt.Sprintf("%d (%d flits)", r.InjectedPackets, r.InjectedFlits)},
 		{"delivered packets", fmt.Sprintf("%d (%d flits)", r.DeliveredPackets, r.DeliveredFlits)},
 		{measured, fmt.Sprintf("%d delivered of %d", r.MeasuredDelivered, r.MeasuredPackets)},
@@ -91,37 +94,54 @@ func writeTable(w io.Writer, r *network.Result) error {
 	if mc := describeMulticast(c); mc != "" {
 		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}
-	if d := r.Deadlock; d == nil {
-		rows = append(rows, []string{"deadlock", "none"})
-	} else {
-		worms := make([]string, len(d.Worms))
-		for i, wm := range d.Worms {
-			worms[i] = fmt.Sprintf("#%d %d→%s", wm.ID, wm.Src, network.DestText(wm.Dst))
+	return rows
+}
+
+// trafficLoadText describes the run's traffic and its load: a pattern and
+// rate, a trace, listed packets or a batch.
+func trafficLoadText(r *network.Result) (trafficText, loadText string) {
+	c := &r.Config
+	trafficText = fmt.Sprintf("%s, %s flits/packet", c.Traffic.Pattern, c.Traffic.Flits)
+	loadText = num(c.Traffic.Load) + " flits/node/cycle"
+	if traffic.IsMulticastPattern(c.Traffic.Pattern) {
+		loadText = num(c.Traffic.Load) + " (system load: flits/node/cycle × destinations)"
+		size := c.Traffic.Cluster
+		if size == 0 {
+			size = r.Terminals
 		}
-		rows = append(rows,
-			[]string{"deadlock", fmt.Sprintf("at cycle %d (stuck since %d)", d.Cycle, d.Since)},
-			[]string{"deadlock worms", strings.Join(worms, ", ")},
-			[]string{"deadlock resources", strings.Join(d.Resources, " → ")},
-		)
-		if len(d.Switches) > 0 {
-			rows = append(rows, []string{"deadlock switches", strings.Join(d.Switches, ", ")})
-		}
+		trafficText = fmt.Sprintf("%s (%d-node clusters), %s flits/message", c.Traffic.Pattern, size, c.Traffic.Flits)
 	}
-	for _, d := range r.Deliveries {
-		rows = append(rows, []string{fmt.Sprintf("delivered #%d", d.ID),
-			fmt.Sprintf("%d→%s: generated %d, delivered %d (%d cycles)", d.Src, network.DestText(d.Dst), d.Generated, d.Delivered, d.Latency)})
+	switch {
+	case c.Traffic.Trace != "":
+		trafficText, loadText = "trace "+c.Traffic.Trace, "as in the trace"
+	case len(c.Traffic.Packets) > 0:
+		trafficText, loadText = fmt.Sprintf("%d packets listed in traffic.packets", len(c.Traffic.Packets)), "as listed"
 	}
-	if st := r.Stall; st != nil {
-		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
+	if strings.EqualFold(c.Traffic.Mode, "batch") {
+		trafficText, loadText = fmt.Sprintf("batch of %d packets per node, %s", max(1, c.Traffic.H), c.Traffic.Pattern), "all at cycle 0"
 	}
-	rows = append(rows, experimentRows(r.Experiments)...)
-	rows = append(rows, multiRows(r)...)
-	for _, c := range r.Channels {
-		rows = append(rows, []string{"channel " + c.Channel,
-			fmt.Sprintf("→ %s: %d flits, %.4g per cycle", c.To, c.Flits, c.Utilisation)})
+	return trafficText, loadText
+}
+
+// deadlockRows are "deadlock none", or the deadlock's cycle, worms,
+// resources and switches.
+func deadlockRows(d *network.Deadlock) [][]string {
+	if d == nil {
+		return [][]string{{"deadlock", "none"}}
 	}
-	rows = append(rows, busiestRouters(r.Routers, busiestShown)...)
-	return renderTable(w, []string{"result", "value"}, rows)
+	worms := make([]string, len(d.Worms))
+	for i, wm := range d.Worms {
+		worms[i] = fmt.Sprintf("#%d %d→%s", wm.ID, wm.Src, network.DestText(wm.Dst))
+	}
+	rows := [][]string{
+		{"deadlock", fmt.Sprintf("at cycle %d (stuck since %d)", d.Cycle, d.Since)},
+		{"deadlock worms", strings.Join(worms, ", ")},
+		{"deadlock resources", strings.Join(d.Resources, " → ")},
+	}
+	if len(d.Switches) > 0 {
+		rows = append(rows, []string{"deadlock switches", strings.Join(d.Switches, ", ")})
+	}
+	return rows
 }
 
 // busiestShown is the number of routers the table lists (run.router_activity).

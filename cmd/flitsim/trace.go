@@ -123,41 +123,47 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 			return nil, err
 		}
 	}
-	type output struct {
-		flag string
-		w    trace.Writer
-		f    *os.File
-	}
-	var outs []output
+	var outs []traceOutput
 	defer func() {
-		for _, o := range outs {
-			cerr := o.w.Close()
-			if ferr := o.f.Close(); cerr == nil {
-				cerr = ferr
-			}
-			if cerr != nil && err == nil {
-				res, err = nil, fmt.Errorf("--%s: %s: %v", o.flag, o.f.Name(), cerr)
-			}
+		// A trace file that cannot be completed fails the run.
+		if cerr := closeTraceOutputs(outs); cerr != nil && err == nil {
+			res, err = nil, cerr
 		}
 	}()
-	open := func(flag, name string, mk func(w io.Writer) (trace.Writer, error)) error {
-		if name == "" {
-			return nil
-		}
-		f, err := os.Create(name)
-		if err != nil {
-			return fmt.Errorf("--%s: %v", flag, err)
-		}
-		w, err := mk(f)
-		if err != nil {
-			f.Close()
-			os.Remove(name)
-			return err
-		}
-		outs = append(outs, output{flag, w, f})
-		return nil
-	}
 	k := kernel.Of(n)
+	if outs, err = openTraceOutputs(k, t, o); err != nil {
+		return nil, err
+	}
+	if len(outs) == 1 {
+		n.SetTracer(outs[0].w)
+	} else {
+		m := make(trace.Multi, len(outs))
+		for i, o := range outs {
+			m[i] = o.w
+		}
+		n.SetTracer(m)
+	}
+	p := newProgress("simulating (tracing)", sweep.Expected(c), "cycles")
+	if p == nil {
+		return n.RunAkitaHooked()
+	}
+	defer p.finish()
+	return n.RunAkitaHooked(&cycleHook{k: k, p: p, next: sweep.ObserveEvery})
+}
+
+// traceOutput is one trace file being written: the flag that asked for it,
+// its writer and the file under it.
+type traceOutput struct {
+	flag string
+	w    trace.Writer
+	f    *os.File
+}
+
+// openTraceOutputs creates the trace files t asks for and their writers on
+// kernel k. On an error it returns the outputs opened so far with it, for the
+// caller to close.
+func openTraceOutputs(k *kernel.Kernel, t *traceFlags, o trace.Options) ([]traceOutput, error) {
+	var outs []traceOutput
 	for _, w := range []struct {
 		flag, name string
 		mk         func(w io.Writer) (trace.Writer, error)
@@ -181,25 +187,48 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 			return trace.NewTimeline(w, k, mode, o)
 		}},
 	} {
-		if err := open(w.flag, w.name, w.mk); err != nil {
-			return nil, err
+		if w.name == "" {
+			continue
+		}
+		out, err := openTraceOutput(w.flag, w.name, w.mk)
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, out)
+	}
+	return outs, nil
+}
+
+// openTraceOutput creates file name and the writer mk makes on it; when mk
+// fails the file is removed.
+func openTraceOutput(flag, name string, mk func(w io.Writer) (trace.Writer, error)) (traceOutput, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return traceOutput{}, fmt.Errorf("--%s: %v", flag, err)
+	}
+	w, err := mk(f)
+	if err != nil {
+		f.Close()
+		os.Remove(name)
+		return traceOutput{}, err
+	}
+	return traceOutput{flag, w, f}, nil
+}
+
+// closeTraceOutputs closes every writer and its file and returns the first
+// error, naming the flag and the file.
+func closeTraceOutputs(outs []traceOutput) error {
+	var first error
+	for _, o := range outs {
+		cerr := o.w.Close()
+		if ferr := o.f.Close(); cerr == nil {
+			cerr = ferr
+		}
+		if cerr != nil && first == nil {
+			first = fmt.Errorf("--%s: %s: %v", o.flag, o.f.Name(), cerr)
 		}
 	}
-	if len(outs) == 1 {
-		n.SetTracer(outs[0].w)
-	} else {
-		m := make(trace.Multi, len(outs))
-		for i, o := range outs {
-			m[i] = o.w
-		}
-		n.SetTracer(m)
-	}
-	p := newProgress("simulating (tracing)", sweep.Expected(c), "cycles")
-	if p == nil {
-		return n.RunAkitaHooked()
-	}
-	defer p.finish()
-	return n.RunAkitaHooked(&cycleHook{k: k, p: p, next: sweep.ObserveEvery})
+	return first
 }
 
 // cycleHook moves a progress bar as the engine advances.

@@ -243,24 +243,64 @@ type syncMember struct{ worm, b int32 }
 // crossing its own route, a synchronous worm waiting for space its own
 // flits hold), reported with its self-waits.
 func (k *Kernel) report() *Deadlock {
-	g := &k.wg
-	type rep struct {
-		b int32
-		e waitEdge
+	ww := k.projectWaits()
+	cycle := wormCycle(ww.worms, ww.next)
+	dl := &Deadlock{Cycle: k.now}
+	seen := map[string]bool{} // switch labels already in dl.Switches
+	if len(cycle) == 0 && len(ww.worms) > 0 {
+		cycle = ww.worms[:1]
+		self := ww.self
+		if len(self) == 0 {
+			// No port of its own in the way: a synchronous worm whose
+			// branches wait for space its own flits hold (1-flit buffers
+			// without switch.reuse). Its waits are the resources.
+			self = ww.selfOther
+		}
+		for _, r := range self {
+			k.describeWaitRep(dl, seen, r)
+		}
 	}
-	// Worm-level edges, in node order (maps only here, off the hot path).
-	next := map[int32][]int32{}
-	reps := map[[2]int32]rep{}
-	var self, selfOther []rep
-	var worms []int32
+	for i, wi := range cycle {
+		w := &k.Pool.Worms[wi]
+		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: k.dests(wi)})
+		if len(cycle) > 1 {
+			k.describeWaitRep(dl, seen, ww.reps[[2]int32{wi, cycle[(i+1)%len(cycle)]}])
+		}
+	}
+	slices.Sort(dl.Switches)
+	return dl
+}
+
+// waitRep is one buffer-level wait: buffer b and its edge.
+type waitRep struct {
+	b int32
+	e waitEdge
+}
+
+// wormWaits is the wait graph projected onto worms.
+type wormWaits struct {
+	worms []int32           // the waiting worms, in node order
+	next  map[int32][]int32 // worm → the worms it waits for
+	// reps is the first buffer-level wait behind each worm-level edge.
+	reps map[[2]int32]waitRep
+	// self and selfOther are a worm's waits on itself: for a port, and for
+	// space or a synchronous branch.
+	self, selfOther []waitRep
+}
+
+// projectWaits projects the buffer-level wait edges onto worms (maps only
+// here, off the hot path).
+func (k *Kernel) projectWaits() *wormWaits {
+	g := &k.wg
+	ww := &wormWaits{next: map[int32][]int32{}, reps: map[[2]int32]waitRep{}}
 	for i, b := range g.nodes {
 		if !g.in[b] {
 			continue
 		}
 		wb := k.bs[b].Front().Worm
-		if _, ok := next[wb]; !ok {
-			next[wb] = nil
-			worms = append(worms, wb)
+		if _, ok := ww.next[wb]; !ok {
+			ww.next[wb] = nil
+			ww.worms = append(ww.worms, wb)
 		}
 		for _, e := range g.edges[g.start[b]:g.end(i)] {
 			wt := e.who
@@ -269,62 +309,43 @@ func (k *Kernel) report() *Deadlock {
 			}
 			if wt == wb {
 				if e.kind == waitPort {
-					self = append(self, rep{b, e})
+					ww.self = append(ww.self, waitRep{b, e})
 				} else {
-					selfOther = append(selfOther, rep{b, e})
+					ww.selfOther = append(ww.selfOther, waitRep{b, e})
 				}
 				continue
 			}
-			if _, ok := reps[[2]int32{wb, wt}]; !ok {
-				reps[[2]int32{wb, wt}] = rep{b, e}
-				next[wb] = append(next[wb], wt)
+			if _, ok := ww.reps[[2]int32{wb, wt}]; !ok {
+				ww.reps[[2]int32{wb, wt}] = waitRep{b, e}
+				ww.next[wb] = append(ww.next[wb], wt)
 			}
 		}
 	}
-	cycle := wormCycle(worms, next)
-	dl := &Deadlock{Cycle: k.now}
-	swSeen := map[string]bool{}
+	return ww
+}
+
+// describeWaitRep adds wait r to dl: the resource it waits for, the
+// switches involved (each once; seen holds those already listed) and the
+// latest cycle since which its buffer has not moved.
+func (k *Kernel) describeWaitRep(dl *Deadlock, seen map[string]bool, r waitRep) {
 	addSwitch := func(s int) {
-		if l := k.Topo.Switches[s].Label; !swSeen[l] {
-			swSeen[l] = true
+		if l := k.Topo.Switches[s].Label; !seen[l] {
+			seen[l] = true
 			dl.Switches = append(dl.Switches, l)
 		}
 	}
-	describe := func(r rep) {
-		x := &k.bs[r.b]
-		w := &k.Pool.Worms[x.Front().Worm]
-		dl.Resources = append(dl.Resources, k.describeWait(r.b, w, r.e))
-		if x.kind != kindSource {
-			addSwitch(int(k.bSw[r.b]))
-		}
-		if r.e.kind == waitPort {
-			addSwitch(k.switchOf(r.e.port))
-		}
-		if since := k.moved[r.b] + 1; since > dl.Since {
-			dl.Since = since
-		}
+	x := &k.bs[r.b]
+	w := &k.Pool.Worms[x.Front().Worm]
+	dl.Resources = append(dl.Resources, k.describeWait(r.b, w, r.e))
+	if x.kind != kindSource {
+		addSwitch(int(k.bSw[r.b]))
 	}
-	if len(cycle) == 0 && len(worms) > 0 {
-		cycle = worms[:1]
-		if len(self) == 0 {
-			// No port of its own in the way: a synchronous worm whose
-			// branches wait for space its own flits hold (1-flit buffers
-			// without switch.reuse). Its waits are the resources.
-			self = selfOther
-		}
-		for _, r := range self {
-			describe(r)
-		}
+	if r.e.kind == waitPort {
+		addSwitch(k.switchOf(r.e.port))
 	}
-	for i, wi := range cycle {
-		w := &k.Pool.Worms[wi]
-		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: k.dests(wi)})
-		if len(cycle) > 1 {
-			describe(reps[[2]int32{wi, cycle[(i+1)%len(cycle)]}])
-		}
+	if since := k.moved[r.b] + 1; since > dl.Since {
+		dl.Since = since
 	}
-	slices.Sort(dl.Switches)
-	return dl
 }
 
 // wormCycle finds a cycle in the worm-level wait graph (depth-first).

@@ -261,18 +261,45 @@ func (p *Perfetto) EndCycle(int64) {}
 func (p *Perfetto) finish(pw *pworm, w *flit.Worm, end int64, open bool) {
 	win := p.f.win
 	lo, hi := max(w.GenCycle, win.From), min(end, win.end())
-	any := p.f.term[pw.src] && lo < hi
-	for i := range pw.spans {
-		if p.kept(&pw.spans[i]) {
-			any = true
-			break
-		}
-	}
-	if !any {
+	if !p.visible(pw, lo < hi) {
 		return
 	}
-	// Lanes: hop spans by start (longest first on ties), greedily.
-	hops := p.hops[:0]
+	hops, lane, lanes := p.assignLanes(pw)
+	named := p.tname[:0]
+	for range max(1, lanes) {
+		named = append(named, false)
+	}
+	p.tname = named
+	p.process(pw.src)
+	p.thread(pw, w, 0)
+	named[0] = true
+	if lo < hi {
+		p.wormSlice(pw, w, lo, hi, open)
+	}
+	p.hopSpans(pw, w, hops, lane, named)
+	p.deliveries(pw)
+}
+
+// visible reports whether anything of the worm is written: its own slice
+// (inWindow, from a traced source) or any of its spans.
+func (p *Perfetto) visible(pw *pworm, inWindow bool) bool {
+	if p.f.term[pw.src] && inWindow {
+		return true
+	}
+	for i := range pw.spans {
+		if p.kept(&pw.spans[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignLanes puts the worm's hop spans on lanes: by start (longest first on
+// ties), each on the first lane free by then. It returns the hop spans in
+// that order, the lane of each span (indexed like pw.spans) and the number
+// of lanes; the slices reuse p's scratch buffers.
+func (p *Perfetto) assignLanes(pw *pworm) (hops, lane []int32, lanes int) {
+	hops = p.hops[:0]
 	for i := range pw.spans {
 		if s := &pw.spans[i]; s.parent < 0 && s.end >= 0 {
 			hops = append(hops, int32(i))
@@ -285,7 +312,7 @@ func (p *Perfetto) finish(pw *pworm, w *flit.Worm, end int64, open bool) {
 		}
 		return cmp.Compare(y.end, x.end)
 	})
-	lane := slices.Grow(p.lane[:0], len(pw.spans))[:len(pw.spans)]
+	lane = slices.Grow(p.lane[:0], len(pw.spans))[:len(pw.spans)]
 	ends := p.ends[:0]
 	for _, i := range hops {
 		s := &pw.spans[i]
@@ -303,28 +330,29 @@ func (p *Perfetto) finish(pw *pworm, w *flit.Worm, end int64, open bool) {
 		}
 		lane[i] = int32(l)
 	}
-	named := p.tname[:0]
-	for range max(1, len(ends)) {
-		named = append(named, false)
+	p.hops, p.lane, p.ends = hops, lane, ends
+	return hops, lane, len(ends)
+}
+
+// wormSlice writes the worm's own slice over [lo, hi) on lane 0.
+func (p *Perfetto) wormSlice(pw *pworm, w *flit.Worm, lo, hi int64, open bool) {
+	b := p.open()
+	b = append(b, `{"name":"worm `...)
+	b = strconv.AppendUint(b, pw.serial, 10)
+	b = append(b, `","ph":"X"`...)
+	b = p.where(b, pw, 0, lo, hi-lo)
+	b = appendWormFields(append(b, `,"args":{`...), w)
+	b = append(b, `,"hops":`...)
+	b = strconv.AppendInt(b, int64(w.Hops), 10)
+	if open {
+		b = append(b, `,"open":true`...)
 	}
-	p.hops, p.lane, p.ends, p.tname = hops, lane, ends, named
-	p.process(pw.src)
-	p.thread(pw, w, 0)
-	named[0] = true
-	if lo < hi {
-		b := p.open()
-		b = append(b, `{"name":"worm `...)
-		b = strconv.AppendUint(b, pw.serial, 10)
-		b = append(b, `","ph":"X"`...)
-		b = p.where(b, pw, 0, lo, hi-lo)
-		b = appendWormFields(append(b, `,"args":{`...), w)
-		b = append(b, `,"hops":`...)
-		b = strconv.AppendInt(b, int64(w.Hops), 10)
-		if open {
-			b = append(b, `,"open":true`...)
-		}
-		p.close(append(b, "}}"...))
-	}
+	p.close(append(b, "}}"...))
+}
+
+// hopSpans writes each kept hop span and its kept children on the hop's
+// lane, naming a lane's thread when it is first used.
+func (p *Perfetto) hopSpans(pw *pworm, w *flit.Worm, hops, lane []int32, named []bool) {
 	for _, i := range hops {
 		s := &pw.spans[i]
 		if !p.kept(s) {
@@ -341,6 +369,10 @@ func (p *Perfetto) finish(pw *pworm, w *flit.Worm, end int64, open bool) {
 			}
 		}
 	}
+}
+
+// deliveries writes an instant event for each kept delivery span (end < 0).
+func (p *Perfetto) deliveries(pw *pworm) {
 	for i := range pw.spans {
 		if s := &pw.spans[i]; s.end < 0 && p.kept(s) {
 			b := p.open()

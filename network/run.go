@@ -81,51 +81,9 @@ func buildWith(c Config, adjust func(*kernel.KernelSpec)) (*Network, error) {
 	if err := checkScalars(&c); err != nil {
 		return nil, err
 	}
-	pspec, err := packetSpec(&c)
+	kspec, topo, err := kernelSetup(&c)
 	if err != nil {
 		return nil, err
-	}
-	mode, err := xbar.ParseMode(c.Switching)
-	model := ""
-	if isPacket(&c) {
-		mode, err, model = xbar.SAF, nil, "packet"
-	}
-	if err != nil {
-		return nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet")
-	}
-	pol, err := xbar.ParsePolicy(c.Arbiter)
-	if err != nil {
-		return nil, inputerr.New("arbiter", c.Arbiter, "%s", strings.Join(xbar.PolicyNames(), ", "))
-	}
-	if c.Routing == "" {
-		c.Routing = topology.DefaultRouting(c.Topology.Kind)
-	}
-	spec := c.Topology
-	spec.Routing = c.Routing
-	spec.Seed = c.Run.Seed
-	if model != "" {
-		packetTies(&spec)
-	}
-	topo, err := topology.Build(spec)
-	if err != nil {
-		return nil, err
-	}
-	if mode != xbar.Wormhole && model == "" && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
-		if err := checkWholePacket(&c, mode, c.Traffic.Flits.Max, "traffic.flits", c.Traffic.Flits); err != nil {
-			return nil, err
-		}
-	}
-	kspec := kernel.KernelSpec{
-		Mode: mode, InDepth: c.Buffers.Input, OutDepth: c.Buffers.Output,
-		Latency: c.Link.Latency, Delay: c.Switch.Delay, Reuse: c.ReuseOn(),
-		Policy: pol, Seed: c.Run.Seed,
-	}
-	if model != "" {
-		// The packet router's queues are named by output buffers (one per
-		// link); it keeps their packets itself.
-		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Packet = 0, 1, model, pspec
-		vm, _ := valiantMode(&c, true, pspec.Discipline) // (checked by packetSpec)
-		setValiant(&kspec.Packet, vm, topo.Terminals())
 	}
 	if adjust != nil {
 		adjust(&kspec)
@@ -145,9 +103,69 @@ func buildWith(c Config, adjust func(*kernel.KernelSpec)) (*Network, error) {
 	if n.scheme, err = traffic.ParseScheme(c.Multicast.Scheme); err != nil {
 		return nil, err
 	}
-	if err := n.buildTraffic(mode); err != nil {
+	if err := n.buildTraffic(kspec.Mode); err != nil {
 		return nil, err
 	}
+	n.instrument()
+	return n, nil
+}
+
+// kernelSetup checks the switch settings of c, builds its topology (the
+// routing key filled in) and gives the kernel's settings.
+func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
+	pspec, err := packetSpec(c)
+	if err != nil {
+		return kernel.KernelSpec{}, nil, err
+	}
+	mode, err := xbar.ParseMode(c.Switching)
+	model := ""
+	if isPacket(c) {
+		mode, err, model = xbar.SAF, nil, "packet"
+	}
+	if err != nil {
+		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet")
+	}
+	pol, err := xbar.ParsePolicy(c.Arbiter)
+	if err != nil {
+		return kernel.KernelSpec{}, nil, inputerr.New("arbiter", c.Arbiter, "%s", strings.Join(xbar.PolicyNames(), ", "))
+	}
+	if c.Routing == "" {
+		c.Routing = topology.DefaultRouting(c.Topology.Kind)
+	}
+	spec := c.Topology
+	spec.Routing = c.Routing
+	spec.Seed = c.Run.Seed
+	if model != "" {
+		packetTies(&spec)
+	}
+	topo, err := topology.Build(spec)
+	if err != nil {
+		return kernel.KernelSpec{}, nil, err
+	}
+	if mode != xbar.Wormhole && model == "" && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
+		if err := checkWholePacket(c, mode, c.Traffic.Flits.Max, "traffic.flits", c.Traffic.Flits); err != nil {
+			return kernel.KernelSpec{}, nil, err
+		}
+	}
+	kspec := kernel.KernelSpec{
+		Mode: mode, InDepth: c.Buffers.Input, OutDepth: c.Buffers.Output,
+		Latency: c.Link.Latency, Delay: c.Switch.Delay, Reuse: c.ReuseOn(),
+		Policy: pol, Seed: c.Run.Seed,
+	}
+	if model != "" {
+		// The packet router's queues are named by output buffers (one per
+		// link); it keeps their packets itself.
+		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Packet = 0, 1, model, pspec
+		vm, _ := valiantMode(c, true, pspec.Discipline) // (checked by packetSpec)
+		setValiant(&kspec.Packet, vm, topo.Terminals())
+	}
+	return kspec, topo, nil
+}
+
+// instrument starts the statistics the run asks for (per node, per pair,
+// router activity), the software multicast driver and presampling.
+func (n *Network) instrument() {
+	c, k := &n.Cfg, n.k
 	st := k.CollectStats(n.start, n.end, n.trace)
 	if c.Run.PerNode || c.Run.PerPair {
 		st.CollectDetail(k.Topo.Terminals(), c.Run.PerPair)
@@ -166,7 +184,6 @@ func buildWith(c Config, adjust func(*kernel.KernelSpec)) (*Network, error) {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
 	k.StartPresampling(n.gen)
-	return n, nil
 }
 
 func (n *Network) buildTraffic(mode xbar.Mode) error {

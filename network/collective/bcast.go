@@ -3,7 +3,6 @@ package collective
 import (
 	"slices"
 
-	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 )
 
@@ -28,8 +27,9 @@ type bcastSched struct {
 	c     *cube
 	steps [][]bcastStep
 	last  []int32 // per offset: the last slot it is sent in, or −1
-	hold  []int32 // per node × offset: the packet's pool index, or −1
+	hold  []int32 // per node × offset: the packet's index, or −1
 	ck    *checker
+	pk    *kernel.ScheduledPackets
 }
 
 func newBcastSched(c *cube, steps [][]bcastStep, ck *checker) *bcastSched {
@@ -62,9 +62,9 @@ func newBcastSched(c *cube, steps [][]bcastStep, ck *checker) *bcastSched {
 
 // load enqueues one packet at each origin, for every other node.
 func (s *bcastSched) load(k *kernel.Kernel, origins []int) {
+	s.pk = k.ScheduledPackets()
 	for _, o := range origins {
-		wi := k.Enqueue(s.c.term[o], s.c.term[o], 1)
-		k.Pool.Worms[wi].Aux = uint64(o)
+		wi := k.EnqueueScheduled(s.c.term[o], s.c.term[o], int32(o))
 		s.hold[o*s.c.n] = wi
 		for v := 0; v < s.c.n; v++ {
 			if v != o {
@@ -92,16 +92,15 @@ func (s *bcastSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kern
 	return out
 }
 
-func (s *bcastSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
-	origin := int(w.Aux)
+func (s *bcastSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
+	origin := int(s.pk.Aux[wi])
 	s.ck.got(int(node), origin, true)
 	off := int(node) ^ origin
 	if s.last[off] > int32(slot) && s.hold[int(node)*s.c.n+off] < 0 {
 		s.hold[int(node)*s.c.n+off] = wi
 		return true
 	}
-	w.Dst = int32(s.c.term[node]) // (a copy is delivered where it stops)
-	return false
+	return false // (a copy is delivered where it stops)
 }
 
 // snbSteps is the single-node broadcast along the binomial tree rooted at

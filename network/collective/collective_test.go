@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -97,7 +96,7 @@ func (b *badSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel
 	return out
 }
 
-func (b *badSched) Arrived(int64, int32, int32, *flit.Worm, int32) bool { return false }
+func (b *badSched) Arrived(int64, int32, int32, int32) bool { return false }
 
 // The hardware refuses two packets on one link direction in one slot: the
 // error names the link, the slot and both packets, and nothing moves.
@@ -111,7 +110,7 @@ func TestRefusesConflict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.wi = []int32{k.Enqueue(0, 1, 1), k.Enqueue(0, 1, 1)}
+	b.wi = []int32{k.EnqueueScheduled(0, 1, 0), k.EnqueueScheduled(0, 1, 0)}
 	k.Step()
 	err = k.ScheduleError()
 	var sc *kernel.ScheduleConflict

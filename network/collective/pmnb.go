@@ -3,7 +3,6 @@ package collective
 import (
 	"math/rand/v2"
 
-	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 )
 
@@ -27,8 +26,8 @@ type pmnbSched struct {
 	rank      []int     // per origin: its rank, or −1 if inactive
 	moving    [][]int32 // per node: packets being packed through it
 	held      [][]int32 // per node: packets it holds for the broadcast, in arrival order
-	arrived   []int64   // per packet (pool index): the instant it reached its holder
-	k         *kernel.Kernel
+	arrived   []int64   // per packet (index): the instant it reached its holder
+	pk        *kernel.ScheduledPackets
 	start     []int64 // per subphase l (1..d): its first slot; start[d+1] the end
 	ck        *checker
 	maxHeld   int // most packets at a node that receives one during the packing
@@ -80,13 +79,12 @@ func (s *pmnbSched) formula() int64 {
 }
 
 func (s *pmnbSched) load(k *kernel.Kernel) {
-	s.k = k
+	s.pk = k.ScheduledPackets()
 	for o, r := range s.rank {
 		if r < 0 || r == o && !s.broadcast { // (packing alone: a packet at its rank has nothing to do)
 			continue
 		}
-		wi := k.Enqueue(s.c.term[o], s.c.term[r], 1)
-		k.Pool.Worms[wi].Aux = uint64(o*s.classes + s.rot)
+		wi := k.EnqueueScheduled(s.c.term[o], s.c.term[r], int32(o*s.classes+s.rot))
 		if r == o {
 			s.held[o] = append(s.held[o], wi)
 		} else {
@@ -137,7 +135,7 @@ func (s *pmnbSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 
 // target is packet wi's packing destination (its origin's rank, which the
 // packet carries: its Dst).
-func (s *pmnbSched) target(wi int32) int { return s.c.node[s.k.Pool.Worms[wi].Dst] }
+func (s *pmnbSched) target(wi int32) int { return s.c.node[s.pk.Dst[wi]] }
 
 func (s *pmnbSched) arrivedAt(wi int32) int64 {
 	if int(wi) < len(s.arrived) {
@@ -153,8 +151,9 @@ func (s *pmnbSched) setArrived(wi int32, at int64) {
 	s.arrived[wi] = at
 }
 
-func (s *pmnbSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
-	o, key := int(w.Aux)/s.classes, int(w.Aux)
+func (s *pmnbSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
+	key := int(s.pk.Aux[wi])
+	o := key / s.classes
 	if slot < int64(s.c.d) { // packing: the packet moved on from its last node
 		s.maxHeld = max(s.maxHeld, len(s.moving[node])+len(s.held[node])+1)
 		if s.rank[o] != int(node) {
@@ -171,7 +170,6 @@ func (s *pmnbSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int
 	}
 	s.ck.got(int(node), key, true)
 	if slot >= s.start[s.c.d] { // (the last subphase: delivered here)
-		w.Dst = int32(s.c.term[node])
 		return false
 	}
 	s.held[node] = append(s.held[node], wi)
@@ -199,6 +197,6 @@ func (p *pmnbSplit) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 	return out
 }
 
-func (p *pmnbSplit) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
-	return p.cls[int(w.Aux)%len(p.cls)].Arrived(slot, node, inPort, w, wi)
+func (p *pmnbSplit) Arrived(slot int64, node, inPort int32, wi int32) bool {
+	return p.cls[int(p.cls[0].pk.Aux[wi])%len(p.cls)].Arrived(slot, node, inPort, wi)
 }

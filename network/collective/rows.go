@@ -1,7 +1,6 @@
 package collective
 
 import (
-	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 )
 
@@ -20,6 +19,7 @@ type rowSched struct {
 	// rowOf[t][j] is the row sent over dimension j in slot t, or −1.
 	rowOf [][]int32
 	ck    *checker
+	pk    *kernel.ScheduledPackets
 }
 
 func newRowSched(c *cube, tags []uint32, ck *checker) *rowSched {
@@ -44,11 +44,11 @@ func newRowSched(c *cube, tags []uint32, ck *checker) *rowSched {
 
 // load enqueues, at every node s, the packet of row i for s ⊕ tag_i.
 func (s *rowSched) load(k *kernel.Kernel, tags []uint32) {
+	s.pk = k.ScheduledPackets()
 	for node := 0; node < s.c.n; node++ {
 		for i, tag := range tags {
 			dst := node ^ int(tag)
-			wi := k.Enqueue(s.c.term[node], s.c.term[dst], 1)
-			k.Pool.Worms[wi].Aux = uint64(node*s.c.n + dst)
+			wi := k.EnqueueScheduled(s.c.term[node], s.c.term[dst], 0)
 			s.slot[node*s.nrow+i] = wi
 			s.ck.expect(node, dst)
 		}
@@ -69,10 +69,9 @@ func (s *rowSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel
 	return out
 }
 
-func (s *rowSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
-	dst := int(w.Aux) % s.c.n
-	if s.c.node[w.Dst] == int(node) {
-		s.ck.got(int(node), int(w.Aux)/s.c.n, dst == int(node))
+func (s *rowSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
+	if s.c.node[s.pk.Dst[wi]] == int(node) {
+		s.ck.got(int(node), s.c.node[s.pk.Src[wi]], true)
 		return false
 	}
 	j := s.c.dimIn[int(node)*s.c.d1+int(inPort)]

@@ -1,7 +1,6 @@
 package collective
 
 import (
-	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 )
 
@@ -25,8 +24,9 @@ type wmnbSched struct {
 	m, mm  int
 	lists  [][][]int32 // per node and class: mini-packets held for phase 2, in arrival order
 	back   [][]int32   // per node outside 𝒮: mini-packets to send back next mini-slot
-	arrive []int64     // per packet (pool index): the instant it reached its holder
+	arrive []int64     // per packet (index): the instant it reached its holder
 	ck     *checker
+	pk     *kernel.ScheduledPackets
 }
 
 func newWmnbSched(c *cube, m int, ck *checker) *wmnbSched {
@@ -63,10 +63,10 @@ func trailing(x int) int {
 
 func (s *wmnbSched) load(k *kernel.Kernel) {
 	d := s.c.d
+	s.pk = k.ScheduledPackets()
 	for o := 0; o < s.mm; o++ {
 		for c := 0; c < d; c++ {
-			wi := k.Enqueue(s.c.term[o], s.c.term[o], 1)
-			k.Pool.Worms[wi].Aux = uint64(o*d + c)
+			wi := k.EnqueueScheduled(s.c.term[o], s.c.term[o], int32(o*d+c))
 			s.lists[o][c] = append(s.lists[o][c], wi)
 			s.setArrive(wi, 0)
 			for v := 0; v < s.mm; v++ {
@@ -128,15 +128,14 @@ func (s *wmnbSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 	return out
 }
 
-func (s *wmnbSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
+func (s *wmnbSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
 	d, v := s.c.d, int(node)
-	o, c := int(w.Aux)/d, int(w.Aux)%d
+	o, c := int(s.pk.Aux[wi])/d, int(s.pk.Aux[wi])%d
 	at := slot + 1
 	win, _ := s.inWindow(v)
 	if win {
 		s.ck.got(v, o*d+c, true)
 		if c >= s.m || at > int64(s.mm/2) { // (no later subphase sends it)
-			w.Dst = int32(s.c.term[v])
 			return false
 		}
 	} else if slot > 0 {

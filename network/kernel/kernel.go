@@ -264,8 +264,14 @@ func (k *Kernel) Now() int64 { return k.now }
 // fixed order, so a seed fixes the whole run).
 func (k *Kernel) Rand() *rand.Rand { return k.rng }
 
-// Idle reports whether no packet is queued or in flight.
-func (k *Kernel) Idle() bool { return k.Pool.Live() == 0 }
+// Idle reports whether no packet is queued or in flight (a scheduled
+// router's packets included: packet_sched.go).
+func (k *Kernel) Idle() bool {
+	if sc := k.sched(); sc != nil && sc.pk.live > 0 {
+		return false
+	}
+	return k.Pool.Live() == 0
+}
 
 // SkipTo advances an idle network to cycle c without simulating the empty
 // cycles in between.

@@ -3,33 +3,53 @@ package kernel
 import (
 	"fmt"
 	"math/bits"
-
-	"github.com/flitsim/flitsim/flit"
 )
 
 // Scheduled slots (PacketSpec.Schedule): the packet router carries out a
 // schedule instead of routing (Varvarigos 1992, digest 000a §3.2, §4.3):
-// in every slot each node decides, from its own state, which of its queued
-// packets goes on which of its links. The router keeps one queue per node
-// (all its packets), asks the scheduler once per slot for every node that
-// holds a packet, and carries the sends out on its links — one packet per
-// link direction per slot. A schedule that puts two packets on one link
-// direction in a slot, names a packet the node does not hold, or a port
-// that is no link, is refused: the slot moves nothing and ScheduleError
-// names the link, the slot and the packets. A packet that arrives asks the
-// scheduler whether the node keeps it queued (to send on later) or whether
-// it leaves the network there (delivered at the node's terminal).
+// in every slot each node decides, from its own state, which of its held
+// packets goes on which of its links. The router asks the scheduler once
+// per slot for every node that holds a packet and carries the sends out on
+// its links — one packet per link direction per slot. A schedule that puts
+// two packets on one link direction in a slot, names a packet the node
+// does not hold, or a port that is no link, is refused: the slot moves
+// nothing and ScheduleError names the link, the slot and the packets. A
+// packet that arrives asks the scheduler whether the node keeps it (to
+// send on later) or whether it leaves the network there (delivered at the
+// node's terminal).
 //
 // A send may be a copy (SlotSend.Copy): the router makes a new packet with
-// the same fields (a new ID; Aux names the logical packet) and sends it,
-// while the original stays queued — what a broadcast's store-and-forward
+// the same fields (a new index; Aux names the logical packet) and sends it,
+// while the original stays held — what a broadcast's store-and-forward
 // node does when it forwards a packet it also keeps.
+//
+// Scheduled packets are a different piece of hardware from Brebner's
+// routing queues and live in a compact store of their own (sched_store.go):
+// a packet is an int32 index into typed slices (origin, destination, aux,
+// the node holding it), recycled when it leaves, with no flit.Worm record
+// and no per-packet queue entry. A node's packets are known by the node
+// each packet is at; the router keeps per node only a count.
+//
+// Interface (changed from the flit.Worm-based one, mechanically):
+//
+//	wi := k.EnqueueScheduled(srcTerm, dstTerm, aux) // was: k.Enqueue(src, dst, 1); k.Pool.Worms[wi].Aux = aux
+//	pk := k.ScheduledPackets()                     // the store: pk.Src[wi], pk.Dst[wi], pk.Aux[wi] (terminals, aux)
+//	Arrived(slot int64, node, inPort int32, pkt int32) bool // was: (..., w *flit.Worm, wi int32)
+//
+// A packet that Arrived delivers (returns false) leaves at the node's
+// terminal, whatever its Dst: the scheduler no longer rewrites w.Dst for
+// broadcast copies (the delivery check is the scheduler's, e.g. the
+// collective package's checker). Observers: when a tracer, a delivery hook
+// or statistics are attached at the time a packet is created, the packet
+// also gets a flit.Worm record (materialised, sched_store.go) so that
+// traces name it and deliveries reach the hooks and statistics as before;
+// without observers no record exists.
 
 // SlotSend is one transmission a node schedules for a slot.
 type SlotSend struct {
-	Packet int32 // pool index of a packet queued at the node
+	Packet int32 // a scheduled packet (EnqueueScheduled's index) held at the node
 	Port   int32 // the node's out-port (a link to another node)
-	Copy   bool  // send a copy and keep the packet queued
+	Copy   bool  // send a copy and keep the packet held
 }
 
 // SlotScheduler decides a scheduled router's transmissions.
@@ -37,11 +57,11 @@ type SlotScheduler interface {
 	// Sends appends to out node's transmissions for slot (the node's
 	// switch index); it is asked for every node that holds a packet.
 	Sends(slot int64, node int32, out []SlotSend) []SlotSend
-	// Arrived is packet wi (worm w) reaching node over its in-port inPort
-	// at the end of slot. It reports whether the node keeps the packet
-	// queued; false delivers it at the node's terminal (the scheduler sets
-	// w.Dst to that terminal when the packet is a broadcast copy).
-	Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool
+	// Arrived is packet pkt reaching node over its in-port inPort at the
+	// end of slot (its fields: Kernel.ScheduledPackets). It reports
+	// whether the node keeps the packet; false delivers it at the node's
+	// terminal.
+	Arrived(slot int64, node, inPort int32, pkt int32) bool
 }
 
 // ScheduleConflict is a refused schedule: what it asked of which link in
@@ -50,7 +70,7 @@ type ScheduleConflict struct {
 	Slot    int64
 	Node    int32
 	Link    string   // the link (its output buffer's name), or "" for a bad port
-	Packets []uint64 // packet IDs involved
+	Packets []uint64 // the packets involved (their scheduled-packet indices)
 	Problem string
 }
 
@@ -58,40 +78,50 @@ func (e *ScheduleConflict) Error() string {
 	return fmt.Sprintf("schedule refused at slot %d, node %d: %s (link %s, packets %v)", e.Slot, e.Node, e.Problem, e.Link, e.Packets)
 }
 
-// schedState is the scheduled router's extra state.
+// schedState is the scheduled router's state.
 type schedState struct {
 	s        SlotScheduler
-	nodeQ    []int32 // per switch: its queue
-	nodePort []int32 // per switch: the port whose buffer shows its queue
-	nodeTerm []int32 // per switch: its terminal's ejection port, or −1
-	qidx     []int32 // per packet: its index in its node's queue
-	used     []int64 // per global port: the last slot it carried a packet (+1)
-	taken    []int64 // per packet: the last slot it moved (+1)
+	nodePort []int32  // per switch: the port whose buffer shows its packets
+	nodeTerm []int32  // per switch: its terminal's ejection port, or −1
+	held     []int32  // per switch: packets held there
+	busy     []uint64 // bit sw: switch sw holds a packet (evaluate visits only these)
+	used     []int64  // per global port: the last slot it carried a packet (+1)
+	pk       ScheduledPackets
 	sends    []SlotSend
 	moves    []schedMove
 	err      *ScheduleConflict
 }
 
 type schedMove struct {
-	wi, gp int32
-	copy   bool
+	pkt, gp, from int32
+	copy          bool
 }
 
 // ScheduleError is the refused schedule of a scheduled packet router, or
 // nil.
 func (k *Kernel) ScheduleError() error {
-	if p, ok := k.stepper.(*packetRouter); ok && p.sch != nil && p.sch.err != nil {
-		return p.sch.err
+	if sc := k.sched(); sc != nil && sc.err != nil {
+		return sc.err
 	}
 	return nil
 }
 
-// initSched lays out the per-node queues (layout ran with Shared).
+// sched is the kernel's scheduled router state, or nil.
+func (k *Kernel) sched() *schedState {
+	if p, ok := k.stepper.(*packetRouter); ok {
+		return p.sch
+	}
+	return nil
+}
+
+// initSched finds each node's ports (layout ran with Shared).
 func (p *packetRouter) initSched(k *Kernel) {
 	t := k.Topo
 	sc := &schedState{s: p.spec.Schedule}
 	n := len(t.Switches)
-	sc.nodeQ, sc.nodePort, sc.nodeTerm = fill(n, -1), fill(n, -1), fill(n, -1)
+	sc.nodePort, sc.nodeTerm = fill(n, -1), fill(n, -1)
+	sc.held = make([]int32, n)
+	sc.busy = make([]uint64, (n+63)/64)
 	for si, sw := range t.Switches {
 		for o, e := range sw.Out {
 			gp := k.portBase[si] + int32(o)
@@ -101,33 +131,41 @@ func (p *packetRouter) initSched(k *Kernel) {
 				}
 				continue
 			}
-			if sc.nodeQ[si] < 0 {
-				sc.nodeQ[si], sc.nodePort[si] = p.pt[gp].q, gp
+			if sc.nodePort[si] < 0 {
+				sc.nodePort[si] = gp
 			}
 		}
 	}
 	sc.used = make([]int64, len(p.pt))
+	sc.pk.k = k
 	p.sch = sc
 }
 
-// placeSched puts new packet wi in its source node's queue.
+// placeSched refuses a packet made by Enqueue: scheduled packets have no
+// flit.Worm of their own (EnqueueScheduled).
 func (p *packetRouter) placeSched(k *Kernel, wi int32) {
-	w := &k.Pool.Worms[wi]
-	sw := k.Topo.InSwitch[w.Src]
-	x := &p.ps[wi]
-	x.sw, x.in, x.port = sw, k.Topo.InPort[w.Src], p.sch.nodePort[sw]
-	x.hops, x.leg, x.final, x.next = 0, 0, -1, -1
-	p.outstand++
-	w.InjCycle = k.now
-	p.joinSched(wi, sw)
+	panic("kernel: a scheduled packet router takes packets from EnqueueScheduled, not Enqueue")
 }
 
-func (p *packetRouter) joinSched(wi, sw int32) {
-	for int(wi) >= len(p.sch.qidx) {
-		p.sch.qidx = append(p.sch.qidx, -1)
-		p.sch.taken = append(p.sch.taken, 0)
+// hold puts packet pkt at switch sw.
+func (sc *schedState) hold(k *Kernel, pkt, sw int32) {
+	sc.pk.At[pkt] = sw
+	if sc.held[sw]++; sc.held[sw] == 1 {
+		sc.busy[sw>>6] |= 1 << (sw & 63)
+		if b := k.stepper.(*packetRouter).pt[sc.nodePort[sw]].buf; b >= 0 {
+			k.setActive(b)
+		}
 	}
-	p.joins = append(p.joins, join{p.sch.nodeQ[sw], wi})
+}
+
+// release takes packet pkt from switch sw.
+func (sc *schedState) release(k *Kernel, sw int32) {
+	if sc.held[sw]--; sc.held[sw] == 0 {
+		sc.busy[sw>>6] &^= 1 << (sw & 63)
+		if b := k.stepper.(*packetRouter).pt[sc.nodePort[sw]].buf; b >= 0 {
+			k.clearActive(b)
+		}
+	}
 }
 
 // evaluateSched asks every node that holds a packet for its sends and
@@ -138,14 +176,13 @@ func (p *packetRouter) evaluateSched(k *Kernel) {
 	if sc.err != nil {
 		return
 	}
-	for wd, word := range p.nonEmpty {
+	for wd, word := range sc.busy {
 		for ; word != 0; word &= word - 1 {
-			q := int32(wd<<6 + bits.TrailingZeros64(word))
-			sw := p.qSw[q]
+			sw := int32(wd<<6 + bits.TrailingZeros64(word))
 			sc.sends = sc.s.Sends(k.now, sw, sc.sends[:0])
 			for _, s := range sc.sends {
-				if !p.checkSend(k, sw, q, s) {
-					sc.moves = sc.moves[:0]
+				if !p.checkSend(k, sw, s) {
+					p.undoSched()
 					return
 				}
 			}
@@ -153,18 +190,22 @@ func (p *packetRouter) evaluateSched(k *Kernel) {
 	}
 }
 
-// checkSend validates one send of node sw (queue q) and lists its move.
-func (p *packetRouter) checkSend(k *Kernel, sw, q int32, s SlotSend) bool {
+// sentMark is At's value for a packet of switch sw sent (not as a copy) in
+// the slot being evaluated: a second such send of it is refused.
+func sentMark(sw int32) int32 { return -2 - sw }
+
+// checkSend validates one send of node sw and lists its move.
+func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 	sc := p.sch
-	fail := func(link string, problem string, ids ...uint64) bool {
-		sc.err = &ScheduleConflict{Slot: k.now, Node: sw, Link: link, Packets: ids, Problem: problem}
+	fail := func(link string, problem string, pkts ...uint64) bool {
+		sc.err = &ScheduleConflict{Slot: k.now, Node: sw, Link: link, Packets: pkts, Problem: problem}
 		return false
 	}
-	x := &p.queues[q]
-	if s.Packet < 0 || int(s.Packet) >= len(sc.qidx) || sc.qidx[s.Packet] < 0 || sc.qidx[s.Packet] >= x.n() || x.at(sc.qidx[s.Packet]) != s.Packet {
-		return fail("", fmt.Sprintf("packet index %d is not queued at the node", s.Packet))
+	pk := &sc.pk
+	if s.Packet < 0 || int(s.Packet) >= len(pk.At) || pk.At[s.Packet] != sw && pk.At[s.Packet] != sentMark(sw) {
+		return fail("", fmt.Sprintf("packet index %d is not held at the node", s.Packet))
 	}
-	id := k.Pool.Worms[s.Packet].ID
+	id := uint64(s.Packet)
 	nports := k.portBase[sw+1] - k.portBase[sw]
 	if s.Port < 0 || s.Port >= nports || p.pt[k.portBase[sw]+s.Port].far.sw < 0 {
 		return fail("", fmt.Sprintf("port %d is not a link to another node", s.Port), id)
@@ -174,98 +215,62 @@ func (p *packetRouter) checkSend(k *Kernel, sw, q int32, s SlotSend) bool {
 		other := uint64(0)
 		for _, m := range sc.moves {
 			if m.gp == gp {
-				other = k.Pool.Worms[m.wi].ID
+				other = uint64(m.pkt)
 			}
 		}
 		return fail(k.BufferName(p.pt[gp].buf), "two packets on one link direction in one slot", other, id)
 	}
-	if !s.Copy && sc.taken[s.Packet] == k.now+1 {
+	if pk.At[s.Packet] == sentMark(sw) && !s.Copy {
 		return fail(k.BufferName(p.pt[gp].buf), "a packet sent on two links in one slot (only copies may be)", id)
 	}
 	sc.used[gp] = k.now + 1
 	if !s.Copy {
-		sc.taken[s.Packet] = k.now + 1
+		pk.At[s.Packet] = sentMark(sw)
 	}
-	sc.moves = append(sc.moves, schedMove{wi: s.Packet, gp: gp, copy: s.Copy})
+	sc.moves = append(sc.moves, schedMove{pkt: s.Packet, gp: gp, from: sw, copy: s.Copy})
 	return true
 }
 
+// undoSched forgets the slot's moves (a refused slot moves nothing).
+func (p *packetRouter) undoSched() {
+	sc := p.sch
+	for _, m := range sc.moves {
+		if !m.copy {
+			sc.pk.At[m.pkt] = m.from
+		}
+	}
+	sc.moves = sc.moves[:0]
+}
+
 // commitSched carries the slot's moves out: the packets (or their copies)
-// leave their node's queue and cross their links; at the far node the
-// scheduler keeps them queued or they are delivered there.
+// leave their node and cross their links; at the far node the scheduler
+// keeps them or they are delivered there.
 func (p *packetRouter) commitSched(k *Kernel) {
 	sc := p.sch
-	k.nmoved = 0
+	k.nmoved = len(sc.moves)
 	for i := range sc.moves {
 		m := &sc.moves[i]
 		if m.copy {
-			m.wi = p.clone(k, m.wi)
+			m.pkt = sc.pk.clone(k, m.pkt)
 		} else {
-			p.unqueue(k, m.wi)
+			sc.release(k, m.from)
 		}
 		if !k.chans[m.gp].Carry(k.now) {
 			k.Violations.ChannelOverUse++
 		}
-		k.nmoved++
 	}
 	k.FlitHops += int64(k.nmoved)
 	for _, m := range sc.moves {
 		e := p.pt[m.gp].far
-		x := &p.ps[m.wi]
-		x.sw, x.in = e.sw, e.in
-		x.hops++
-		if sc.s.Arrived(k.now, e.sw, e.in, &k.Pool.Worms[m.wi], m.wi) {
-			x.port = sc.nodePort[e.sw]
-			p.joinSched(m.wi, e.sw)
+		sc.pk.At[m.pkt] = -1
+		kept := sc.s.Arrived(k.now, e.sw, e.in, m.pkt)
+		if sc.pk.mirror != nil {
+			p.traceHop(k, m.pkt, m.gp, e.sw, kept)
+		}
+		if kept {
+			sc.hold(k, m.pkt, e.sw)
 			continue
 		}
-		x.port = sc.nodeTerm[e.sw]
-		if x.port < 0 {
-			x.port = -1
-		}
-		p.legEnd(k, m.wi, k.now+1)
+		sc.pk.leave(k, m.pkt, sc.nodeTerm[e.sw], k.now+1)
 	}
-}
-
-// unqueue takes packet wi out of its node's queue (swap with the last:
-// a scheduled queue has no order the hardware keeps).
-func (p *packetRouter) unqueue(k *Kernel, wi int32) {
-	sc := p.sch
-	sw := p.ps[wi].sw
-	q := sc.nodeQ[sw]
-	x := &p.queues[q]
-	i, last := sc.qidx[wi], x.n()-1
-	if i != last {
-		mv := x.at(last)
-		x.buf[x.head+i] = mv
-		sc.qidx[mv] = i
-	}
-	x.buf = x.buf[:len(x.buf)-1]
-	sc.qidx[wi] = -1
-	if x.n() == 0 {
-		x.buf, x.head = x.buf[:0], 0
-		p.nonEmpty[q>>6] &^= 1 << (q & 63)
-	}
-	gp := p.ps[wi].port
-	if p.pt[gp].waiting--; p.pt[gp].waiting == 0 && p.pt[gp].buf >= 0 {
-		k.clearActive(p.pt[gp].buf)
-	}
-	p.node[sw].queued--
-}
-
-// clone makes a copy of packet wi (a new ID, the same fields otherwise),
-// counted as a packet in flight.
-func (p *packetRouter) clone(k *Kernel, wi int32) int32 {
-	nw := k.Pool.Get()
-	id := k.Pool.Worms[nw].ID
-	k.Pool.Worms[nw] = k.Pool.Worms[wi]
-	k.Pool.Worms[nw].ID = id
-	for int(nw) >= len(k.mc) {
-		k.mc = append(k.mc, mcState{})
-		k.vetoAt = append(k.vetoAt, -1)
-	}
-	p.grow(nw)
-	p.ps[nw] = p.ps[wi]
-	p.outstand++
-	return nw
 }

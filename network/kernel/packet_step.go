@@ -287,9 +287,6 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 			continue // (a write combined into one queued there: packet_combine.go)
 		}
 		q := &p.queues[j.q]
-		if p.sch != nil {
-			p.sch.qidx[j.wi] = q.n()
-		}
 		q.buf = append(q.buf, j.wi)
 		p.nonEmpty[j.q>>6] |= 1 << (j.q & 63)
 		gp := p.ps[j.wi].port

@@ -1,0 +1,154 @@
+package kernel
+
+import "github.com/flitsim/flitsim/flit"
+
+// ScheduledPackets is the scheduled router's packet store: a packet is an
+// index into these slices, handed out by EnqueueScheduled (or made by a
+// copy send) and recycled when the packet leaves the network, so a run
+// holds only the packets alive at once. Schedulers read the fields; only
+// the router writes them.
+type ScheduledPackets struct {
+	Src []int32 // the terminal it was created at (a copy: its original's)
+	Dst []int32 // the terminal it was created for (a copy: its original's)
+	Aux []int32 // the scheduler's own (e.g. the logical packet copies share)
+	At  []int32 // the switch holding it, or negative (crossing a link, or free)
+
+	free []int32
+	live int64
+	// mirror, per packet, is its materialised flit.Worm record (pool
+	// index) or −1; nil while no packet has one. A packet is materialised
+	// when it is created with an observer attached (a tracer, a delivery
+	// hook, statistics), so that traces, hooks and statistics see it as
+	// they see any packet.
+	mirror []int32
+	k      *Kernel
+}
+
+// Live is the number of packets in the network.
+func (s *ScheduledPackets) Live() int64 { return s.live }
+
+// ScheduledPackets is the store of a scheduled packet router (nil for any
+// other model). The pointer stays valid; its slices grow as packets are
+// made, so read them through it.
+func (k *Kernel) ScheduledPackets() *ScheduledPackets {
+	if sc := k.sched(); sc != nil {
+		return &sc.pk
+	}
+	return nil
+}
+
+// EnqueueScheduled creates a packet at terminal src for terminal dst with
+// the scheduler's aux, held at src's node from the current slot on, and
+// returns its index. It is how packets enter a scheduled router.
+func (k *Kernel) EnqueueScheduled(src, dst int, aux int32) int32 {
+	sc := k.sched()
+	if sc == nil {
+		panic("kernel: EnqueueScheduled needs a scheduled packet router (PacketSpec.Schedule)")
+	}
+	k.placeLater()
+	pk := &sc.pk
+	i := pk.alloc(int32(src), int32(dst), aux)
+	if k.tr != nil || k.Hooks.Delivered != nil || k.Hooks.Ejected != nil || k.stats != nil {
+		pk.materialise(i)
+	}
+	sc.hold(k, i, k.Topo.InSwitch[src])
+	return i
+}
+
+// alloc hands out a packet index with the given fields.
+func (s *ScheduledPackets) alloc(src, dst, aux int32) int32 {
+	s.live++
+	if n := len(s.free); n > 0 {
+		i := s.free[n-1]
+		s.free = s.free[:n-1]
+		s.Src[i], s.Dst[i], s.Aux[i], s.At[i] = src, dst, aux, -1
+		return i
+	}
+	s.Src, s.Dst, s.Aux, s.At = append(s.Src, src), append(s.Dst, dst), append(s.Aux, aux), append(s.At, -1)
+	if s.mirror != nil {
+		s.mirror = append(s.mirror, -1)
+	}
+	return int32(len(s.Src) - 1)
+}
+
+// clone makes a copy of packet i (a new index, the same fields).
+func (s *ScheduledPackets) clone(k *Kernel, i int32) int32 {
+	j := s.alloc(s.Src[i], s.Dst[i], s.Aux[i])
+	if s.mirror != nil && s.mirror[i] >= 0 {
+		nw := k.Pool.Get()
+		id := k.Pool.Worms[nw].ID
+		k.Pool.Worms[nw] = k.Pool.Worms[s.mirror[i]]
+		k.Pool.Worms[nw].ID = id
+		k.growWorms(nw)
+		s.mirror[j] = nw
+	}
+	return j
+}
+
+// materialise gives packet i a flit.Worm record (observers see it).
+func (s *ScheduledPackets) materialise(i int32) {
+	k := s.k
+	if s.mirror == nil {
+		s.mirror = fill(len(s.Src), -1)
+	}
+	wi := k.newWorm(int(s.Src[i]), 1)
+	w := &k.Pool.Worms[wi]
+	w.Dst, w.Dests, w.Aux, w.InjCycle = s.Dst[i], 1, uint64(uint32(s.Aux[i])), k.now
+	if k.stats != nil {
+		k.stats.generated(w, k.now)
+	}
+	s.mirror[i] = wi
+}
+
+// leave takes packet i out of the network at its node's ejection port gp
+// (−1: the node has no terminal) at instant at; a materialised packet is
+// delivered there (hooks, statistics, tracer).
+func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
+	s.live--
+	s.At[i] = -1
+	s.free = append(s.free, i)
+	if s.mirror == nil || s.mirror[i] < 0 {
+		return
+	}
+	wi := s.mirror[i]
+	s.mirror[i] = -1
+	if gp < 0 {
+		k.Pool.Put(wi)
+		return
+	}
+	term := k.stepper.(*packetRouter).pt[gp].far.in
+	w := &k.Pool.Worms[wi]
+	w.Dst = term // (a broadcast copy is delivered where it stops)
+	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}
+	k.eject(term, &f, at)
+}
+
+// traceHop shows a materialised packet's hop over global port gp to
+// switch far (kept there, or delivered at its terminal).
+func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
+	wi := p.sch.pk.mirror[pkt]
+	if wi < 0 {
+		return
+	}
+	w := &k.Pool.Worms[wi]
+	w.Hops++
+	if k.tr == nil {
+		return
+	}
+	to := p.pt[p.sch.nodePort[far]].buf
+	if !kept {
+		to = -1
+		if t := p.sch.nodeTerm[far]; t >= 0 {
+			to = k.nb + p.pt[t].far.in
+		}
+	}
+	k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}, p.pt[gp].buf, to, gp, k.now+1)
+}
+
+// growWorms makes the kernel's per-worm arrays cover pool index wi.
+func (k *Kernel) growWorms(wi int32) {
+	for int(wi) >= len(k.mc) {
+		k.mc = append(k.mc, mcState{})
+		k.vetoAt = append(k.vetoAt, -1)
+	}
+}

@@ -93,7 +93,7 @@ func (s *bcastSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kern
 }
 
 func (s *bcastSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
-	origin := int(s.pk.Aux[wi])
+	origin := int(s.pk.Aux(wi))
 	s.ck.got(int(node), origin, true)
 	off := int(node) ^ origin
 	if s.last[off] > int32(slot) && s.hold[int(node)*s.c.n+off] < 0 {

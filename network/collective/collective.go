@@ -326,45 +326,85 @@ func newCube(t *topology.Topology) (*cube, error) {
 }
 
 // checker counts deliveries per (node, origin): each expected pair once.
+// It keeps a bit per pair for "received" and one for "expected" (none
+// with expectOthers, where every pair but (v, v) is expected), so the
+// 16-cube's 2^32 pairs take 512 MB; the few pairs received twice are kept
+// by name. Missing, duplicate and stray deliveries are counted exactly.
 type checker struct {
-	n     int     // columns: origins (or origin × class)
-	state []uint8 // 0 not expected, 1 expected, 2 received, 3 received again
-	stray int64
-	got1  int64
+	n      int      // columns: origins (or origin × class)
+	rows   int      // nodes
+	recv   []uint64 // bit per pair: received at least once (made at first use)
+	exp    []uint64 // bit per pair: expected; nil with others
+	others bool     // every pair (v, o ≠ v) is expected (exp unused)
+	expN   int64    // pairs expected
+	dup    map[int64]bool
+	stray  int64
+	got1   int64
 }
 
 func newChecker(n int) *checker { return newCheckerCols(n, n) }
 
 // newCheckerCols counts deliveries to rows nodes of cols packets each.
-func newCheckerCols(rows, cols int) *checker {
-	return &checker{n: cols, state: make([]uint8, rows*cols)}
+func newCheckerCols(rows, cols int) *checker { return &checker{n: cols, rows: rows} }
+
+// alloc makes the bitsets at first use (a task may replace the checker).
+func (c *checker) alloc() {
+	if c.recv == nil {
+		words := (c.rows*c.n + 63) / 64
+		c.recv = make([]uint64, words)
+		if !c.others {
+			c.exp = make([]uint64, words)
+		}
+	}
 }
 
-func (c *checker) expect(node, origin int) { c.state[node*c.n+origin] = 1 }
+// newCheckerOthers expects, at each of n nodes, one packet from every
+// other node (multinode broadcast, total exchange) without an expected
+// bit per pair; expect is then a no-op.
+func newCheckerOthers(n int) *checker {
+	return &checker{n: n, rows: n, others: true, expN: int64(n) * int64(n-1)}
+}
+
+func (c *checker) expect(node, origin int) {
+	if c.others {
+		return
+	}
+	c.alloc()
+	i := node*c.n + origin
+	if c.exp[i>>6]&(1<<(i&63)) == 0 {
+		c.exp[i>>6] |= 1 << (i & 63)
+		c.expN++
+	}
+}
+
+func (c *checker) expected(node, origin int) bool {
+	if c.others {
+		return node != origin
+	}
+	i := node*c.n + origin
+	return c.exp[i>>6]&(1<<(i&63)) != 0
+}
 
 // got is a packet from origin delivered at node (ok false: it stopped at a
 // node that is not its destination).
 func (c *checker) got(node, origin int, ok bool) {
-	s := &c.state[node*c.n+origin]
-	switch {
-	case !ok || *s == 0:
+	c.alloc()
+	if !ok || !c.expected(node, origin) {
 		c.stray++
-	case *s == 1:
-		*s = 2
-		c.got1++
-	default:
-		*s = 3
+		return
 	}
+	i := node*c.n + origin
+	if c.recv[i>>6]&(1<<(i&63)) == 0 {
+		c.recv[i>>6] |= 1 << (i & 63)
+		c.got1++
+		return
+	}
+	if c.dup == nil {
+		c.dup = map[int64]bool{}
+	}
+	c.dup[int64(i)] = true
 }
 
 func (c *checker) tally() (missing, dup, stray, got int64) {
-	for _, s := range c.state {
-		switch s {
-		case 1:
-			missing++
-		case 3:
-			dup++
-		}
-	}
-	return missing, dup, c.stray, c.got1
+	return c.expN - c.got1, int64(len(c.dup)), c.stray, c.got1
 }

@@ -135,7 +135,7 @@ func (s *pmnbSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 
 // target is packet wi's packing destination (its origin's rank, which the
 // packet carries: its Dst).
-func (s *pmnbSched) target(wi int32) int { return s.c.node[s.pk.Dst[wi]] }
+func (s *pmnbSched) target(wi int32) int { return s.c.node[s.pk.Dst(wi)] }
 
 func (s *pmnbSched) arrivedAt(wi int32) int64 {
 	if int(wi) < len(s.arrived) {
@@ -152,7 +152,7 @@ func (s *pmnbSched) setArrived(wi int32, at int64) {
 }
 
 func (s *pmnbSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
-	key := int(s.pk.Aux[wi])
+	key := int(s.pk.Aux(wi))
 	o := key / s.classes
 	if slot < int64(s.c.d) { // packing: the packet moved on from its last node
 		s.maxHeld = max(s.maxHeld, len(s.moving[node])+len(s.held[node])+1)
@@ -198,5 +198,5 @@ func (p *pmnbSplit) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 }
 
 func (p *pmnbSplit) Arrived(slot int64, node, inPort int32, wi int32) bool {
-	return p.cls[int(p.cls[0].pk.Aux[wi])%len(p.cls)].Arrived(slot, node, inPort, wi)
+	return p.cls[int(p.cls[0].pk.Aux(wi))%len(p.cls)].Arrived(slot, node, inPort, wi)
 }

@@ -70,8 +70,8 @@ func (s *rowSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel
 }
 
 func (s *rowSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
-	if s.c.node[s.pk.Dst[wi]] == int(node) {
-		s.ck.got(int(node), s.c.node[s.pk.Src[wi]], true)
+	if s.c.node[s.pk.Dst(wi)] == int(node) {
+		s.ck.got(int(node), s.c.node[s.pk.Src(wi)], true)
 		return false
 	}
 	j := s.c.dimIn[int(node)*s.c.d1+int(inPort)]

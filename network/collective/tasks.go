@@ -28,6 +28,9 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 			}
 			r.Params = []string{fmt.Sprintf("task.k=%d", lo), fmt.Sprintf("task.l=%d", hi)}
 		}
+		if task == "te" {
+			*ck = *newCheckerOthers(n)
+		}
 		var tags []uint32
 		for x := 1; x < n; x++ {
 			if w := bits.OnesCount(uint(x)); w >= lo && w <= hi {
@@ -119,6 +122,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		r.Reading = "each packet split into d mini-packets (classes); the router runs one slot per mini-slot; packets counts mini-packets; deliveries are per (node, packet, class)"
 	case "mnb":
 		steps := mnbSteps(d)
+		*ck = *newCheckerOthers(n)
 		s := newBcastSched(c, steps, ck)
 		all := make([]int, n)
 		for i := range all {

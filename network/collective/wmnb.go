@@ -130,7 +130,7 @@ func (s *wmnbSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 
 func (s *wmnbSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
 	d, v := s.c.d, int(node)
-	o, c := int(s.pk.Aux[wi])/d, int(s.pk.Aux[wi])%d
+	o, c := int(s.pk.Aux(wi))/d, int(s.pk.Aux(wi))%d
 	at := slot + 1
 	win, _ := s.inWindow(v)
 	if win {

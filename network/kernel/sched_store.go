@@ -3,16 +3,13 @@ package kernel
 import "github.com/flitsim/flitsim/flit"
 
 // ScheduledPackets is the scheduled router's packet store: a packet is an
-// index into these slices, handed out by EnqueueScheduled (or made by a
-// copy send) and recycled when the packet leaves the network, so a run
-// holds only the packets alive at once. Schedulers read the fields; only
-// the router writes them.
+// index into one array of 16-byte records (a hop reads one cache line),
+// handed out by EnqueueScheduled (or made by a copy send) and recycled when
+// the packet leaves the network, so a run holds only the packets alive at
+// once. Schedulers read the fields (Src, Dst, Aux, At); only the router
+// writes them.
 type ScheduledPackets struct {
-	Src []int32 // the terminal it was created at (a copy: its original's)
-	Dst []int32 // the terminal it was created for (a copy: its original's)
-	Aux []int32 // the scheduler's own (e.g. the logical packet copies share)
-	At  []int32 // the switch holding it, or negative (crossing a link, or free)
-
+	rec  []schedPkt
 	free []int32
 	live int64
 	// mirror, per packet, is its materialised flit.Worm record (pool
@@ -23,6 +20,25 @@ type ScheduledPackets struct {
 	mirror []int32
 	k      *Kernel
 }
+
+// schedPkt is one scheduled packet.
+type schedPkt struct {
+	src, dst int32 // terminals: created at, created for (a copy: its original's)
+	aux      int32 // the scheduler's own (e.g. the logical packet copies share)
+	at       int32 // the switch holding it, or negative (crossing a link, sent, free)
+}
+
+// Src is the terminal packet i was created at (a copy: its original's).
+func (s *ScheduledPackets) Src(i int32) int32 { return s.rec[i].src }
+
+// Dst is the terminal packet i was created for (a copy: its original's).
+func (s *ScheduledPackets) Dst(i int32) int32 { return s.rec[i].dst }
+
+// Aux is the scheduler's value given at creation (a copy: its original's).
+func (s *ScheduledPackets) Aux(i int32) int32 { return s.rec[i].aux }
+
+// At is the switch holding packet i, or negative while it crosses a link.
+func (s *ScheduledPackets) At(i int32) int32 { return s.rec[i].at }
 
 // Live is the number of packets in the network.
 func (s *ScheduledPackets) Live() int64 { return s.live }
@@ -61,19 +77,20 @@ func (s *ScheduledPackets) alloc(src, dst, aux int32) int32 {
 	if n := len(s.free); n > 0 {
 		i := s.free[n-1]
 		s.free = s.free[:n-1]
-		s.Src[i], s.Dst[i], s.Aux[i], s.At[i] = src, dst, aux, -1
+		s.rec[i] = schedPkt{src, dst, aux, -1}
 		return i
 	}
-	s.Src, s.Dst, s.Aux, s.At = append(s.Src, src), append(s.Dst, dst), append(s.Aux, aux), append(s.At, -1)
+	s.rec = append(s.rec, schedPkt{src, dst, aux, -1})
 	if s.mirror != nil {
 		s.mirror = append(s.mirror, -1)
 	}
-	return int32(len(s.Src) - 1)
+	return int32(len(s.rec) - 1)
 }
 
 // clone makes a copy of packet i (a new index, the same fields).
 func (s *ScheduledPackets) clone(k *Kernel, i int32) int32 {
-	j := s.alloc(s.Src[i], s.Dst[i], s.Aux[i])
+	r := s.rec[i]
+	j := s.alloc(r.src, r.dst, r.aux)
 	if s.mirror != nil && s.mirror[i] >= 0 {
 		nw := k.Pool.Get()
 		id := k.Pool.Worms[nw].ID
@@ -89,11 +106,12 @@ func (s *ScheduledPackets) clone(k *Kernel, i int32) int32 {
 func (s *ScheduledPackets) materialise(i int32) {
 	k := s.k
 	if s.mirror == nil {
-		s.mirror = fill(len(s.Src), -1)
+		s.mirror = fill(len(s.rec), -1)
 	}
-	wi := k.newWorm(int(s.Src[i]), 1)
+	r := s.rec[i]
+	wi := k.newWorm(int(r.src), 1)
 	w := &k.Pool.Worms[wi]
-	w.Dst, w.Dests, w.Aux, w.InjCycle = s.Dst[i], 1, uint64(uint32(s.Aux[i])), k.now
+	w.Dst, w.Dests, w.Aux, w.InjCycle = r.dst, 1, uint64(uint32(r.aux)), k.now
 	if k.stats != nil {
 		k.stats.generated(w, k.now)
 	}
@@ -105,7 +123,7 @@ func (s *ScheduledPackets) materialise(i int32) {
 // delivered there (hooks, statistics, tracer).
 func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 	s.live--
-	s.At[i] = -1
+	s.rec[i].at = -1
 	s.free = append(s.free, i)
 	if s.mirror == nil || s.mirror[i] < 0 {
 		return

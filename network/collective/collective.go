@@ -63,9 +63,24 @@ type Result struct {
 	AlternativeText string   `json:"alternative_text,omitempty"`
 }
 
-// MaxD is the largest hypercube a collective runs on (TE on the 12-cube
-// holds 2^24 packets).
+// MaxD is the largest hypercube a collective task runs on unless maxDOf
+// names the task.
 const MaxD = 12
+
+// maxDOf is the largest d per hypercube task where it is not MaxD, by
+// memory (measured: cmd/flitsim collective with /usr/bin/time -v): TE holds
+// N(N−1) packets of 20 bytes (16 in the router, 4 in the row slots: d = 13
+// takes about 1.6 GB); MNB holds the offsets held at once, about 0.28·N per
+// node (d = 14 takes about 2 GB, d = 15 would take 8); SNB holds N packets.
+var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16}
+
+// MaxDOf is the largest d the hypercube task runs on.
+func MaxDOf(task string) int {
+	if d, ok := maxDOf[task]; ok {
+		return d
+	}
+	return MaxD
+}
 
 // A family is the collective tasks of one topology kind: each task's
 // task.* keys, and the runner that carries a task out on a built network
@@ -162,8 +177,8 @@ func init() {
 
 // runHypercube carries out one of the hypercube's tasks.
 func runHypercube(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
-	if spec.D > MaxD {
-		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective (a node keeps a slot per other node)", MaxD)
+	if m := MaxDOf(task); spec.D > m {
+		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for collective %s (by the memory its packets take)", m, task)
 	}
 	return runOn(spec, task, seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
 		return setup(k, c, task, params, seed, ck, px, r)
@@ -336,7 +351,11 @@ type checker struct {
 	recv   []uint64 // bit per pair: received at least once (made at first use)
 	exp    []uint64 // bit per pair: expected; nil with others
 	others bool     // every pair (v, o ≠ v) is expected (exp unused)
-	expN   int64    // pairs expected
+	// square: rows = cols = 2^k, pairs numbered by offset (v ⊕ o, v), so
+	// the deliveries of one offset at consecutive nodes (a symmetric
+	// schedule's) are adjacent bits.
+	square bool
+	expN   int64 // pairs expected
 	dup    map[int64]bool
 	stray  int64
 	got1   int64
@@ -345,7 +364,17 @@ type checker struct {
 func newChecker(n int) *checker { return newCheckerCols(n, n) }
 
 // newCheckerCols counts deliveries to rows nodes of cols packets each.
-func newCheckerCols(rows, cols int) *checker { return &checker{n: cols, rows: rows} }
+func newCheckerCols(rows, cols int) *checker {
+	return &checker{n: cols, rows: rows, square: rows == cols && rows&(rows-1) == 0}
+}
+
+// bit is pair (node, col)'s bit.
+func (c *checker) bit(node, col int) int {
+	if c.square {
+		return (node^col)*c.n + node
+	}
+	return node*c.n + col
+}
 
 // alloc makes the bitsets at first use (a task may replace the checker).
 func (c *checker) alloc() {
@@ -362,7 +391,7 @@ func (c *checker) alloc() {
 // other node (multinode broadcast, total exchange) without an expected
 // bit per pair; expect is then a no-op.
 func newCheckerOthers(n int) *checker {
-	return &checker{n: n, rows: n, others: true, expN: int64(n) * int64(n-1)}
+	return &checker{n: n, rows: n, others: true, expN: int64(n) * int64(n-1), square: n&(n-1) == 0}
 }
 
 func (c *checker) expect(node, origin int) {
@@ -370,7 +399,7 @@ func (c *checker) expect(node, origin int) {
 		return
 	}
 	c.alloc()
-	i := node*c.n + origin
+	i := c.bit(node, origin)
 	if c.exp[i>>6]&(1<<(i&63)) == 0 {
 		c.exp[i>>6] |= 1 << (i & 63)
 		c.expN++
@@ -381,7 +410,7 @@ func (c *checker) expected(node, origin int) bool {
 	if c.others {
 		return node != origin
 	}
-	i := node*c.n + origin
+	i := c.bit(node, origin)
 	return c.exp[i>>6]&(1<<(i&63)) != 0
 }
 
@@ -393,7 +422,7 @@ func (c *checker) got(node, origin int, ok bool) {
 		c.stray++
 		return
 	}
-	i := node*c.n + origin
+	i := c.bit(node, origin)
 	if c.recv[i>>6]&(1<<(i&63)) == 0 {
 		c.recv[i>>6] |= 1 << (i & 63)
 		c.got1++

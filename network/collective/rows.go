@@ -15,7 +15,7 @@ type rowSched struct {
 	c     *cube
 	steps [][]rowStep
 	nrow  int
-	slot  []int32 // per node × row: the packet's pool index, or −1
+	slot  []int32 // per row × node: the packet's index, or −1 (row-major: the nodes' same row slots are adjacent, and all nodes use them in the same slot)
 	// rowOf[t][j] is the row sent over dimension j in slot t, or −1.
 	rowOf [][]int32
 	ck    *checker
@@ -45,11 +45,11 @@ func newRowSched(c *cube, tags []uint32, ck *checker) *rowSched {
 // load enqueues, at every node s, the packet of row i for s ⊕ tag_i.
 func (s *rowSched) load(k *kernel.Kernel, tags []uint32) {
 	s.pk = k.ScheduledPackets()
-	for node := 0; node < s.c.n; node++ {
-		for i, tag := range tags {
+	for i, tag := range tags { // (row by row: a row's packets stay one block of records as they move)
+		for node := 0; node < s.c.n; node++ {
 			dst := node ^ int(tag)
 			wi := k.EnqueueScheduled(s.c.term[node], s.c.term[dst], 0)
-			s.slot[node*s.nrow+i] = wi
+			s.slot[i*s.c.n+node] = wi
 			s.ck.expect(node, dst)
 		}
 	}
@@ -59,11 +59,11 @@ func (s *rowSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel
 	if slot >= int64(len(s.steps)) {
 		return out
 	}
-	base := int(node) * s.nrow
 	for _, e := range s.steps[slot] {
-		if wi := s.slot[base+int(e.Row)]; wi >= 0 {
+		at := int(e.Row)*s.c.n + int(node)
+		if wi := s.slot[at]; wi >= 0 {
 			out = append(out, kernel.SlotSend{Packet: wi, Port: s.c.port[int(node)*s.c.d+int(e.Dim)]})
-			s.slot[base+int(e.Row)] = -1
+			s.slot[at] = -1
 		}
 	}
 	return out
@@ -76,6 +76,6 @@ func (s *rowSched) Arrived(slot int64, node, inPort int32, wi int32) bool {
 	}
 	j := s.c.dimIn[int(node)*s.c.d1+int(inPort)]
 	row := s.rowOf[slot][j]
-	s.slot[int(node)*s.nrow+int(row)] = wi
+	s.slot[int(row)*s.c.n+int(node)] = wi
 	return true
 }

@@ -137,7 +137,7 @@ func (p *packetRouter) initSched(k *Kernel) {
 		}
 	}
 	sc.used = make([]int64, len(p.pt))
-	sc.pk.k = k
+	sc.pk.k, sc.pk.free = k, -1
 	p.sch = sc
 }
 
@@ -149,7 +149,7 @@ func (p *packetRouter) placeSched(k *Kernel, wi int32) {
 
 // hold puts packet pkt at switch sw.
 func (sc *schedState) hold(k *Kernel, pkt, sw int32) {
-	sc.pk.rec[pkt].at = sw
+	sc.pk.r(pkt).at = sw
 	if sc.held[sw]++; sc.held[sw] == 1 {
 		sc.busy[sw>>6] |= 1 << (sw & 63)
 		if b := k.stepper.(*packetRouter).pt[sc.nodePort[sw]].buf; b >= 0 {
@@ -202,7 +202,11 @@ func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 		return false
 	}
 	pk := &sc.pk
-	if s.Packet < 0 || int(s.Packet) >= len(pk.rec) || pk.rec[s.Packet].at != sw && pk.rec[s.Packet].at != sentMark(sw) {
+	if !pk.valid(s.Packet) {
+		return fail("", fmt.Sprintf("packet index %d is not held at the node", s.Packet))
+	}
+	r := pk.r(s.Packet)
+	if r.at != sw && r.at != sentMark(sw) {
 		return fail("", fmt.Sprintf("packet index %d is not held at the node", s.Packet))
 	}
 	id := uint64(s.Packet)
@@ -220,12 +224,12 @@ func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 		}
 		return fail(k.BufferName(p.pt[gp].buf), "two packets on one link direction in one slot", other, id)
 	}
-	if pk.rec[s.Packet].at == sentMark(sw) && !s.Copy {
+	if r.at == sentMark(sw) && !s.Copy {
 		return fail(k.BufferName(p.pt[gp].buf), "a packet sent on two links in one slot (only copies may be)", id)
 	}
 	sc.used[gp] = k.now + 1
 	if !s.Copy {
-		pk.rec[s.Packet].at = sentMark(sw)
+		r.at = sentMark(sw)
 	}
 	sc.moves = append(sc.moves, schedMove{pkt: s.Packet, gp: gp, from: sw, copy: s.Copy})
 	return true
@@ -236,7 +240,7 @@ func (p *packetRouter) undoSched() {
 	sc := p.sch
 	for _, m := range sc.moves {
 		if !m.copy {
-			sc.pk.rec[m.pkt].at = m.from
+			sc.pk.r(m.pkt).at = m.from
 		}
 	}
 	sc.moves = sc.moves[:0]
@@ -262,7 +266,7 @@ func (p *packetRouter) commitSched(k *Kernel) {
 	k.FlitHops += int64(k.nmoved)
 	for _, m := range sc.moves {
 		e := p.pt[m.gp].far
-		sc.pk.rec[m.pkt].at = -1
+		sc.pk.r(m.pkt).at = -1
 		kept := sc.s.Arrived(k.now, e.sw, e.in, m.pkt)
 		if sc.pk.mirror != nil {
 			p.traceHop(k, m.pkt, m.gp, e.sw, kept)

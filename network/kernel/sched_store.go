@@ -1,17 +1,24 @@
 package kernel
 
-import "github.com/flitsim/flitsim/flit"
+import (
+	"math"
+
+	"github.com/flitsim/flitsim/flit"
+)
 
 // ScheduledPackets is the scheduled router's packet store: a packet is an
-// index into one array of 16-byte records (a hop reads one cache line),
-// handed out by EnqueueScheduled (or made by a copy send) and recycled when
-// the packet leaves the network, so a run holds only the packets alive at
-// once. Schedulers read the fields (Src, Dst, Aux, At); only the router
-// writes them.
+// index of a 16-byte record (a hop reads one cache line), handed out by
+// EnqueueScheduled (or made by a copy send) and recycled when the packet
+// leaves the network, so a run holds only the packets alive at once.
+// Records sit in pages of 2^16 that never move (growth copies nothing and
+// leaves no garbage); free records form a list through their aux field.
+// Schedulers read the fields (Src, Dst, Aux, At); only the router writes
+// them.
 type ScheduledPackets struct {
-	rec  []schedPkt
-	free []int32
-	live int64
+	pages [][]schedPkt
+	n     int32 // records handed out so far (free or not)
+	free  int32 // first free record, or −1
+	live  int64
 	// mirror, per packet, is its materialised flit.Worm record (pool
 	// index) or −1; nil while no packet has one. A packet is materialised
 	// when it is created with an observer attached (a tracer, a delivery
@@ -28,17 +35,30 @@ type schedPkt struct {
 	at       int32 // the switch holding it, or negative (crossing a link, sent, free)
 }
 
+const (
+	schedPageBits = 16
+	schedPageMask = 1<<schedPageBits - 1
+	// freeMark is a free record's at.
+	freeMark = math.MinInt32
+)
+
+// r is packet i's record.
+func (s *ScheduledPackets) r(i int32) *schedPkt { return &s.pages[i>>schedPageBits][i&schedPageMask] }
+
 // Src is the terminal packet i was created at (a copy: its original's).
-func (s *ScheduledPackets) Src(i int32) int32 { return s.rec[i].src }
+func (s *ScheduledPackets) Src(i int32) int32 { return s.r(i).src }
 
 // Dst is the terminal packet i was created for (a copy: its original's).
-func (s *ScheduledPackets) Dst(i int32) int32 { return s.rec[i].dst }
+func (s *ScheduledPackets) Dst(i int32) int32 { return s.r(i).dst }
 
 // Aux is the scheduler's value given at creation (a copy: its original's).
-func (s *ScheduledPackets) Aux(i int32) int32 { return s.rec[i].aux }
+func (s *ScheduledPackets) Aux(i int32) int32 { return s.r(i).aux }
 
 // At is the switch holding packet i, or negative while it crosses a link.
-func (s *ScheduledPackets) At(i int32) int32 { return s.rec[i].at }
+func (s *ScheduledPackets) At(i int32) int32 { return s.r(i).at }
+
+// valid reports whether i names a record handed out and not free.
+func (s *ScheduledPackets) valid(i int32) bool { return i >= 0 && i < s.n && s.r(i).at != freeMark }
 
 // Live is the number of packets in the network.
 func (s *ScheduledPackets) Live() int64 { return s.live }
@@ -74,22 +94,27 @@ func (k *Kernel) EnqueueScheduled(src, dst int, aux int32) int32 {
 // alloc hands out a packet index with the given fields.
 func (s *ScheduledPackets) alloc(src, dst, aux int32) int32 {
 	s.live++
-	if n := len(s.free); n > 0 {
-		i := s.free[n-1]
-		s.free = s.free[:n-1]
-		s.rec[i] = schedPkt{src, dst, aux, -1}
+	if i := s.free; i >= 0 {
+		r := s.r(i)
+		s.free = r.aux
+		*r = schedPkt{src, dst, aux, -1}
 		return i
 	}
-	s.rec = append(s.rec, schedPkt{src, dst, aux, -1})
+	i := s.n
+	if i&schedPageMask == 0 {
+		s.pages = append(s.pages, make([]schedPkt, 1<<schedPageBits))
+	}
+	s.n++
+	*s.r(i) = schedPkt{src, dst, aux, -1}
 	if s.mirror != nil {
 		s.mirror = append(s.mirror, -1)
 	}
-	return int32(len(s.rec) - 1)
+	return i
 }
 
 // clone makes a copy of packet i (a new index, the same fields).
 func (s *ScheduledPackets) clone(k *Kernel, i int32) int32 {
-	r := s.rec[i]
+	r := *s.r(i)
 	j := s.alloc(r.src, r.dst, r.aux)
 	if s.mirror != nil && s.mirror[i] >= 0 {
 		nw := k.Pool.Get()
@@ -106,9 +131,9 @@ func (s *ScheduledPackets) clone(k *Kernel, i int32) int32 {
 func (s *ScheduledPackets) materialise(i int32) {
 	k := s.k
 	if s.mirror == nil {
-		s.mirror = fill(len(s.rec), -1)
+		s.mirror = fill(int(s.n), -1)
 	}
-	r := s.rec[i]
+	r := *s.r(i)
 	wi := k.newWorm(int(r.src), 1)
 	w := &k.Pool.Worms[wi]
 	w.Dst, w.Dests, w.Aux, w.InjCycle = r.dst, 1, uint64(uint32(r.aux)), k.now
@@ -123,8 +148,8 @@ func (s *ScheduledPackets) materialise(i int32) {
 // delivered there (hooks, statistics, tracer).
 func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 	s.live--
-	s.rec[i].at = -1
-	s.free = append(s.free, i)
+	r := s.r(i)
+	r.at, r.aux, s.free = freeMark, s.free, i
 	if s.mirror == nil || s.mirror[i] < 0 {
 		return
 	}

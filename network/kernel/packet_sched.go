@@ -89,12 +89,14 @@ type schedState struct {
 	pk       ScheduledPackets
 	sends    []SlotSend
 	moves    []schedMove
+	gone     []int32 // packets delivered in the slot being committed
 	err      *ScheduleConflict
 }
 
 type schedMove struct {
 	pkt, gp, from int32
 	copy          bool
+	rec           schedPkt // the packet's fields when it was sent (a copy's)
 }
 
 // ScheduleError is the refused schedule of a scheduled packet router, or
@@ -231,7 +233,7 @@ func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 	if !s.Copy {
 		r.at = sentMark(sw)
 	}
-	sc.moves = append(sc.moves, schedMove{pkt: s.Packet, gp: gp, from: sw, copy: s.Copy})
+	sc.moves = append(sc.moves, schedMove{pkt: s.Packet, gp: gp, from: sw, copy: s.Copy, rec: *r})
 	return true
 }
 
@@ -248,33 +250,39 @@ func (p *packetRouter) undoSched() {
 
 // commitSched carries the slot's moves out: the packets (or their copies)
 // leave their node and cross their links; at the far node the scheduler
-// keeps them or they are delivered there.
+// keeps them or they are delivered there. One pass (a packet's record is
+// read once per hop); records of delivered packets are freed after it, so
+// that none is reused within the slot.
 func (p *packetRouter) commitSched(k *Kernel) {
 	sc := p.sch
 	k.nmoved = len(sc.moves)
+	k.FlitHops += int64(k.nmoved)
+	sc.gone = sc.gone[:0]
 	for i := range sc.moves {
 		m := &sc.moves[i]
+		pkt := m.pkt
 		if m.copy {
-			m.pkt = sc.pk.clone(k, m.pkt)
+			pkt = sc.pk.clone(k, m.pkt, m.rec)
 		} else {
 			sc.release(k, m.from)
 		}
 		if !k.chans[m.gp].Carry(k.now) {
 			k.Violations.ChannelOverUse++
 		}
-	}
-	k.FlitHops += int64(k.nmoved)
-	for _, m := range sc.moves {
 		e := p.pt[m.gp].far
-		sc.pk.r(m.pkt).at = -1
-		kept := sc.s.Arrived(k.now, e.sw, e.in, m.pkt)
+		sc.pk.r(pkt).at = -1
+		kept := sc.s.Arrived(k.now, e.sw, e.in, pkt)
 		if sc.pk.mirror != nil {
-			p.traceHop(k, m.pkt, m.gp, e.sw, kept)
+			p.traceHop(k, pkt, m.gp, e.sw, kept)
 		}
 		if kept {
-			sc.hold(k, m.pkt, e.sw)
+			sc.hold(k, pkt, e.sw)
 			continue
 		}
-		sc.pk.leave(k, m.pkt, sc.nodeTerm[e.sw], k.now+1)
+		sc.pk.leave(k, pkt, sc.nodeTerm[e.sw], k.now+1)
+		sc.gone = append(sc.gone, pkt)
+	}
+	for _, i := range sc.gone {
+		sc.pk.release(i)
 	}
 }

@@ -112,9 +112,9 @@ func (s *ScheduledPackets) alloc(src, dst, aux int32) int32 {
 	return i
 }
 
-// clone makes a copy of packet i (a new index, the same fields).
-func (s *ScheduledPackets) clone(k *Kernel, i int32) int32 {
-	r := *s.r(i)
+// clone makes a copy of packet i, whose fields are r (a new index, the
+// same fields).
+func (s *ScheduledPackets) clone(k *Kernel, i int32, r schedPkt) int32 {
 	j := s.alloc(r.src, r.dst, r.aux)
 	if s.mirror != nil && s.mirror[i] >= 0 {
 		nw := k.Pool.Get()
@@ -145,11 +145,10 @@ func (s *ScheduledPackets) materialise(i int32) {
 
 // leave takes packet i out of the network at its node's ejection port gp
 // (−1: the node has no terminal) at instant at; a materialised packet is
-// delivered there (hooks, statistics, tracer).
+// delivered there (hooks, statistics, tracer). Its record is freed later
+// (release).
 func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 	s.live--
-	r := s.r(i)
-	r.at, r.aux, s.free = freeMark, s.free, i
 	if s.mirror == nil || s.mirror[i] < 0 {
 		return
 	}
@@ -164,6 +163,12 @@ func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 	w.Dst = term // (a broadcast copy is delivered where it stops)
 	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}
 	k.eject(term, &f, at)
+}
+
+// release frees the record of packet i, which has left.
+func (s *ScheduledPackets) release(i int32) {
+	r := s.r(i)
+	r.at, r.aux, s.free = freeMark, s.free, i
 }
 
 // traceHop shows a materialised packet's hop over global port gp to

@@ -1,8 +1,10 @@
 package collective
 
 import (
+	"errors"
 	"testing"
 
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 	"github.com/flitsim/flitsim/network/topology"
@@ -99,5 +101,22 @@ func TestScheduledTrace(t *testing.T) {
 	left := int(r.Transmissions) - c.n*(finals-1)
 	if tr.moves != int(r.Transmissions) || tr.delivered != left || k.Pool.Live() != 0 {
 		t.Errorf("tracer saw %d moves and %d deliveries, want %d and %d (%d records left)", tr.moves, tr.delivered, r.Transmissions, left, k.Pool.Live())
+	}
+}
+
+// Each hypercube task refuses a d beyond its limit by naming topology.d.
+func TestMaxDOf(t *testing.T) {
+	for _, c := range []struct {
+		task string
+		d    int
+	}{{"te", 14}, {"kl-exchange", 14}, {"mnb", 15}, {"snb", 17}, {"pmnb", 13}, {"wmnb", 13}} {
+		if MaxDOf(c.task) != c.d-1 {
+			t.Errorf("%s: limit %d, want %d", c.task, MaxDOf(c.task), c.d-1)
+		}
+		_, err := Run(topology.Spec{Kind: "hypercube", D: c.d}, c.task, nil, 1)
+		var ie *inputerr.Error
+		if !errors.As(err, &ie) || ie.Key != "topology.d" {
+			t.Errorf("%s d=%d: error %v, want one for topology.d", c.task, c.d, err)
+		}
 	}
 }

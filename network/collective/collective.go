@@ -72,7 +72,7 @@ const MaxD = 12
 // N(N−1) packets of 20 bytes (16 in the router, 4 in the row slots: d = 13
 // takes about 1.6 GB); MNB holds the offsets held at once, about 0.28·N per
 // node (d = 14 takes about 2 GB, d = 15 would take 8); SNB holds N packets.
-var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16}
+var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 14, "snb": 16}
 
 // MaxDOf is the largest d the hypercube task runs on.
 func MaxDOf(task string) int {

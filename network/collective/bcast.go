@@ -126,7 +126,7 @@ func (s *bcastSched) load(k *kernel.Kernel, origins []int) {
 		s.hold[i] = -1
 	}
 	for _, o := range origins {
-		wi := k.EnqueueScheduled(s.c.term[o], s.c.term[o], int32(o))
+		wi := k.EnqueueScheduled(s.c.term[o], s.c.term[o], uint64(o))
 		s.hold[int(s.reg[0])*s.c.n+o] = wi
 		for v := 0; v < s.c.n; v++ {
 			if v != o {

@@ -80,7 +80,7 @@ func TestScheduledTrace(t *testing.T) {
 		all[i] = i
 	}
 	s.load(k, all)
-	px.SlotScheduler = s
+	px.native = s
 	r := &Result{Task: "mnb"}
 	if err := drive(k, r, 100); err != nil {
 		t.Fatal(err)

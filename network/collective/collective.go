@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -238,6 +239,7 @@ func runNet(spec topology.Spec, task string, seed uint64, load func(*kernel.Kern
 	if err != nil {
 		return nil, err
 	}
+	px.pk = k.ScheduledPackets()
 	r := &Result{Task: task, Topology: strings.ToLower(spec.Kind), Nodes: g.N, D: spec.D, Links: g.Links}
 	ck, err := load(k, g, px, r)
 	if err != nil {
@@ -284,10 +286,40 @@ func drive(k *kernel.Kernel, r *Result, limit int64) error {
 
 // proxy is the router's scheduler, set once the task is known.
 type proxy struct {
-	kernel.SlotScheduler
-	limit int64
-	split int64         // router slots per packet time (mini-slots), 0 for 1
-	after func(*Result) // reports the schedule's own measures
+	// SlotScheduler is a schedule that reads a packet's fields from a
+	// worm view (scheduler); native one that reads them from the router's
+	// store (kernel.ScheduledPackets) itself. One of them is set.
+	SlotScheduler scheduler
+	native        kernel.SlotScheduler
+	pk            *kernel.ScheduledPackets
+	view          flit.Worm
+	limit         int64
+	split         int64         // router slots per packet time (mini-slots), 0 for 1
+	after         func(*Result) // reports the schedule's own measures
+}
+
+// A scheduler is a schedule whose Arrived reads the packet's fields (Src,
+// Dst, Aux) from a flit.Worm view the proxy fills from the router's
+// compact store; the view is scratch (writes to it change nothing). wi is
+// the packet's index in the store (SlotSend.Packet).
+type scheduler interface {
+	Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend
+	Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool
+}
+
+func (p *proxy) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
+	if p.native != nil {
+		return p.native.Sends(slot, node, out)
+	}
+	return p.SlotScheduler.Sends(slot, node, out)
+}
+
+func (p *proxy) Arrived(slot int64, node, inPort int32, pkt int32) bool {
+	if p.native != nil {
+		return p.native.Arrived(slot, node, inPort, pkt)
+	}
+	p.view = flit.Worm{Src: p.pk.Src(pkt), Dst: p.pk.Dst(pkt), Aux: p.pk.Aux(pkt), Len: 1, Dests: 1}
+	return p.SlotScheduler.Arrived(slot, node, inPort, &p.view, pkt)
 }
 
 // intParam is task.* key's integer value in [lo, hi], or def when unset.

@@ -59,8 +59,7 @@ func runEnhanced(spec topology.Spec, task string, params map[string]string, seed
 			if t == v {
 				continue // (a fixed point has nothing to send)
 			}
-			wi := k.Enqueue(g.Term[v], g.Term[t], 1)
-			setAux(k, wi, uint64(v*g.N+t))
+			wi := k.EnqueueScheduled(g.Term[v], g.Term[t], uint64(v*g.N+t))
 			s.ck.expect(t, v)
 			if s.valiant {
 				s.start[v] = wi

@@ -168,10 +168,6 @@ func boolParam(params map[string]string, key string, def bool) (bool, error) {
 	}
 }
 
-// setAux sets packet wi's Aux (the logical packet it is: origin, class, or
-// destination). The one place this file's schedules write a packet field.
-func setAux(k *kernel.Kernel, wi int32, aux uint64) { k.Pool.Worms[wi].Aux = aux }
-
 // foldedTE is the seed's optimal folded-cube TE time 2^{d−1} − ½·C(d,⌈d/2⌉)
 // (thesis §7.4, paper §4; digest 000b §4.14(g), §5.4).
 func foldedTE(d int) float64 {

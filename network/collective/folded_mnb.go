@@ -26,8 +26,7 @@ func setupFoldedMNBSplit(k *kernel.Kernel, x *dims, px *proxy, r *Result) *check
 	s := &foldedSplitMNB{x: x, held: make([][]int32, n*D), ck: ck}
 	for o := 0; o < n; o++ {
 		for c := 0; c < D; c++ {
-			wi := k.Enqueue(x.term[o], x.term[o], 1)
-			setAux(k, wi, uint64(o*D+c))
+			wi := k.EnqueueScheduled(x.term[o], x.term[o], uint64(o*D+c))
 			s.held[o*D+c] = append(make([]int32, 0, n), wi)
 			for v := 0; v < n; v++ {
 				if v != o {

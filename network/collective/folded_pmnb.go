@@ -99,8 +99,7 @@ func (s *foldedPMNB) load(k *kernel.Kernel) {
 		if c < 0 {
 			continue
 		}
-		wi := k.Enqueue(s.x.term[o], s.x.term[s.tgt[o]], 1)
-		setAux(k, wi, uint64(o))
+		wi := k.EnqueueScheduled(s.x.term[o], s.x.term[s.tgt[o]], uint64(o))
 		for int(wi) >= len(s.orig) {
 			s.orig = append(s.orig, -1)
 		}

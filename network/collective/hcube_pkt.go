@@ -8,7 +8,5 @@ import "github.com/flitsim/flitsim/network/kernel"
 // storage outside Arrived's worm: their per-packet data live in their own
 // slices, keyed by the tag.
 func enqueueTagged(k *kernel.Kernel, c *cube, src, dst int, aux uint64) int32 {
-	wi := k.Enqueue(c.term[src], c.term[dst], 1)
-	k.Pool.Worms[wi].Aux = aux
-	return wi
+	return k.EnqueueScheduled(c.term[src], c.term[dst], aux)
 }

@@ -215,7 +215,6 @@ func activeNodes(params map[string]string, key string, n int, seed, stream uint6
 // meshEnqueue puts logical packet key (Aux) at node src's terminal: the one
 // place the mesh schedules touch the packet store.
 func meshEnqueue(k *kernel.Kernel, g *grid, src, key int) int32 {
-	wi := k.Enqueue(g.Term[src], g.Term[src], 1)
-	k.Pool.Worms[wi].Aux = uint64(key)
+	wi := k.EnqueueScheduled(g.Term[src], g.Term[src], uint64(key))
 	return wi
 }

@@ -84,7 +84,7 @@ func (s *pmnbSched) load(k *kernel.Kernel) {
 		if r < 0 || r == o && !s.broadcast { // (packing alone: a packet at its rank has nothing to do)
 			continue
 		}
-		wi := k.EnqueueScheduled(s.c.term[o], s.c.term[r], int32(o*s.classes+s.rot))
+		wi := k.EnqueueScheduled(s.c.term[o], s.c.term[r], uint64(o*s.classes+s.rot))
 		if r == o {
 			s.held[o] = append(s.held[o], wi)
 		} else {

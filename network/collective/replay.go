@@ -31,9 +31,13 @@ type hop struct {
 // recorder passes a schedule through and writes down every transmission
 // (from the arrivals: the packet's Aux is its key).
 type recorder struct {
-	kernel.SlotScheduler
-	x    *dims
-	hops []hop
+	SlotScheduler scheduler
+	x             *dims
+	hops          []hop
+}
+
+func (r *recorder) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
+	return r.SlotScheduler.Sends(slot, node, out)
 }
 
 func (r *recorder) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
@@ -104,8 +108,7 @@ func (s *replaySched) setCombine(sink func(key int) int) {
 
 // add enqueues node's packet for key (bound for dst) and holds it.
 func (s *replaySched) add(k *kernel.Kernel, node, key, dst int) {
-	wi := k.Enqueue(s.x.term[node], s.x.term[dst], 1)
-	setAux(k, wi, uint64(key))
+	wi := k.EnqueueScheduled(s.x.term[node], s.x.term[dst], uint64(key))
 	s.hold[node*s.nk+key] = wi
 	if s.combine {
 		for int(wi) >= len(s.pk) {

@@ -59,7 +59,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		r.Params = []string{fmt.Sprintf("task.root=%d", root)}
 		s := newBcastSched(c, snbSteps(d), ck)
 		s.load(k, []int{root})
-		px.SlotScheduler, px.limit = s, int64(d)+1
+		px.native, px.limit = s, int64(d)+1
 		r.Packets = 1
 		f := float64(d)
 		r.Formula, r.FormulaText = &f, "d (SNB takes the diameter, §1.2)"
@@ -85,7 +85,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		s := newPmnbSched(c, m, task == "pmnb", seed, ck)
 		s.load(k)
 		f := float64(s.formula())
-		px.SlotScheduler, px.limit = s, int64(f)+1
+		px.native, px.limit = s, int64(f)+1
 		px.after = func(r *Result) { r.MaxAtNode = s.maxHeld }
 		r.Packets = int64(m)
 		r.Formula = &f
@@ -114,7 +114,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		*ck = *newCheckerCols(n, mm*d)
 		s := newWmnbSched(c, m, ck)
 		s.load(k)
-		px.SlotScheduler, px.limit, px.split = s, int64(mm)+2, int64(d)
+		px.native, px.limit, px.split = s, int64(mm)+2, int64(d)
 		r.Packets = int64(mm * d)
 		f := float64(mm+1) / float64(d)
 		r.Formula, r.FormulaText = &f, "(M+1)/d: M+1 mini-slots (§3.8)"
@@ -129,7 +129,7 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 			all[i] = i
 		}
 		s.load(k, all)
-		px.SlotScheduler, px.limit = s, int64(len(steps))+1
+		px.native, px.limit = s, int64(len(steps))+1
 		r.Packets = int64(n)
 		f := float64(ceilDiv(n-1, d))
 		r.Formula, r.FormulaText = &f, "⌈(N−1)/d⌉ (optimal MNB of [BOS91], quoted in §3.6)"
@@ -155,7 +155,7 @@ func setupPmnbII(k *kernel.Kernel, c *cube, m int, seed uint64, ck *checker, px 
 		p.cls = append(p.cls, s)
 	}
 	ms := p.cls[0].formula()
-	px.SlotScheduler, px.limit, px.split = p, ms+1, int64(d)
+	px.native, px.limit, px.split = p, ms+1, int64(d)
 	px.after = func(r *Result) {
 		for _, s := range p.cls {
 			r.MaxAtNode = max(r.MaxAtNode, s.maxHeld)
@@ -176,7 +176,7 @@ func setupPmnbII(k *kernel.Kernel, c *cube, m int, seed uint64, ck *checker, px 
 func setupRows(k *kernel.Kernel, c *cube, tags []uint32, ck *checker, px *proxy, r *Result) {
 	s := newRowSched(c, tags, ck)
 	s.load(k, tags)
-	px.SlotScheduler, px.limit = s, int64(len(s.steps))+1
+	px.native, px.limit = s, int64(len(s.steps))+1
 	r.Packets = int64(c.n * len(tags))
 	h, _ := critical(tags, c.d)
 	r.LowerBound, r.LowerText = float64(h), "Theorem 1: critical sum of the task matrix (largest row or column sum)"

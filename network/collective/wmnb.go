@@ -66,7 +66,7 @@ func (s *wmnbSched) load(k *kernel.Kernel) {
 	s.pk = k.ScheduledPackets()
 	for o := 0; o < s.mm; o++ {
 		for c := 0; c < d; c++ {
-			wi := k.EnqueueScheduled(s.c.term[o], s.c.term[o], int32(o*d+c))
+			wi := k.EnqueueScheduled(s.c.term[o], s.c.term[o], uint64(o*d+c))
 			s.lists[o][c] = append(s.lists[o][c], wi)
 			s.setArrive(wi, 0)
 			for v := 0; v < s.mm; v++ {

@@ -52,8 +52,7 @@ func (s *xrowSched) load(k *kernel.Kernel, dst func(v, i int) int) {
 	for v := 0; v < n; v++ {
 		for i := 0; i < s.nrow; i++ {
 			t := dst(v, i)
-			wi := k.Enqueue(s.x.term[v], s.x.term[t], 1)
-			setAux(k, wi, uint64(v*n+t))
+			wi := k.EnqueueScheduled(s.x.term[v], s.x.term[t], uint64(v*n+t))
 			s.slot[v*s.nrow+i] = wi
 		}
 	}

@@ -32,7 +32,7 @@ import (
 //
 // Interface (changed from the flit.Worm-based one, mechanically):
 //
-//	wi := k.EnqueueScheduled(srcTerm, dstTerm, aux) // was: k.Enqueue(src, dst, 1); k.Pool.Worms[wi].Aux = aux
+//	wi := k.EnqueueScheduled(srcTerm, dstTerm, aux uint64) // was: k.Enqueue(src, dst, 1); k.Pool.Worms[wi].Aux = aux
 //	pk := k.ScheduledPackets()                     // the store: pk.Src(wi), pk.Dst(wi), pk.Aux(wi) (terminals, aux)
 //	Arrived(slot int64, node, inPort int32, pkt int32) bool // was: (..., w *flit.Worm, wi int32)
 //

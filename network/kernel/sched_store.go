@@ -7,7 +7,7 @@ import (
 )
 
 // ScheduledPackets is the scheduled router's packet store: a packet is an
-// index of a 16-byte record (a hop reads one cache line), handed out by
+// index of a 24-byte record (a hop reads one cache line, mostly), handed out by
 // EnqueueScheduled (or made by a copy send) and recycled when the packet
 // leaves the network, so a run holds only the packets alive at once.
 // Records sit in pages of 2^16 that never move (growth copies nothing and
@@ -28,11 +28,12 @@ type ScheduledPackets struct {
 	k      *Kernel
 }
 
-// schedPkt is one scheduled packet.
+// schedPkt is one scheduled packet (24 bytes).
 type schedPkt struct {
-	src, dst int32 // terminals: created at, created for (a copy: its original's)
-	aux      int32 // the scheduler's own (e.g. the logical packet copies share)
-	at       int32 // the switch holding it, or negative (crossing a link, sent, free)
+	src, dst int32  // terminals: created at, created for (a copy: its original's)
+	at       int32  // the switch holding it, or negative (crossing a link, sent, free)
+	_        int32  //
+	aux      uint64 // the scheduler's own (e.g. the logical packet copies share); a free record's: the next free one
 }
 
 const (
@@ -52,7 +53,7 @@ func (s *ScheduledPackets) Src(i int32) int32 { return s.r(i).src }
 func (s *ScheduledPackets) Dst(i int32) int32 { return s.r(i).dst }
 
 // Aux is the scheduler's value given at creation (a copy: its original's).
-func (s *ScheduledPackets) Aux(i int32) int32 { return s.r(i).aux }
+func (s *ScheduledPackets) Aux(i int32) uint64 { return s.r(i).aux }
 
 // At is the switch holding packet i, or negative while it crosses a link.
 func (s *ScheduledPackets) At(i int32) int32 { return s.r(i).at }
@@ -76,7 +77,7 @@ func (k *Kernel) ScheduledPackets() *ScheduledPackets {
 // EnqueueScheduled creates a packet at terminal src for terminal dst with
 // the scheduler's aux, held at src's node from the current slot on, and
 // returns its index. It is how packets enter a scheduled router.
-func (k *Kernel) EnqueueScheduled(src, dst int, aux int32) int32 {
+func (k *Kernel) EnqueueScheduled(src, dst int, aux uint64) int32 {
 	sc := k.sched()
 	if sc == nil {
 		panic("kernel: EnqueueScheduled needs a scheduled packet router (PacketSpec.Schedule)")
@@ -92,12 +93,12 @@ func (k *Kernel) EnqueueScheduled(src, dst int, aux int32) int32 {
 }
 
 // alloc hands out a packet index with the given fields.
-func (s *ScheduledPackets) alloc(src, dst, aux int32) int32 {
+func (s *ScheduledPackets) alloc(src, dst int32, aux uint64) int32 {
 	s.live++
 	if i := s.free; i >= 0 {
 		r := s.r(i)
-		s.free = r.aux
-		*r = schedPkt{src, dst, aux, -1}
+		s.free = int32(uint32(r.aux))
+		*r = schedPkt{src: src, dst: dst, at: -1, aux: aux}
 		return i
 	}
 	i := s.n
@@ -105,7 +106,7 @@ func (s *ScheduledPackets) alloc(src, dst, aux int32) int32 {
 		s.pages = append(s.pages, make([]schedPkt, 1<<schedPageBits))
 	}
 	s.n++
-	*s.r(i) = schedPkt{src, dst, aux, -1}
+	*s.r(i) = schedPkt{src: src, dst: dst, at: -1, aux: aux}
 	if s.mirror != nil {
 		s.mirror = append(s.mirror, -1)
 	}
@@ -136,7 +137,7 @@ func (s *ScheduledPackets) materialise(i int32) {
 	r := *s.r(i)
 	wi := k.newWorm(int(r.src), 1)
 	w := &k.Pool.Worms[wi]
-	w.Dst, w.Dests, w.Aux, w.InjCycle = r.dst, 1, uint64(uint32(r.aux)), k.now
+	w.Dst, w.Dests, w.Aux, w.InjCycle = r.dst, 1, r.aux, k.now
 	if k.stats != nil {
 		k.stats.generated(w, k.now)
 	}
@@ -168,7 +169,7 @@ func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 // release frees the record of packet i, which has left.
 func (s *ScheduledPackets) release(i int32) {
 	r := s.r(i)
-	r.at, r.aux, s.free = freeMark, s.free, i
+	r.at, r.aux, s.free = freeMark, uint64(uint32(s.free)), i
 }
 
 // traceHop shows a materialised packet's hop over global port gp to

@@ -69,10 +69,11 @@ type Result struct {
 const MaxD = 12
 
 // maxDOf is the largest d per hypercube task where it is not MaxD, by
-// memory (measured: cmd/flitsim collective with /usr/bin/time -v): TE holds
-// N(N−1) packets of 20 bytes (16 in the router, 4 in the row slots: d = 13
-// takes about 1.6 GB); MNB holds the offsets held at once, about 0.28·N per
-// node (d = 14 takes about 2 GB, d = 15 would take 8); SNB holds N packets.
+// memory (measured: flitsim collective under /usr/bin/time -v): TE holds
+// N(N−1) packets of 28 bytes (a 24-byte router record, a 4-byte row slot:
+// d = 13 takes about 2 GB); MNB holds the offsets held at once, about
+// 0.28·N per node (d = 14 takes about 2 GB, d = 15 would take 8, d = 16
+// about 30); SNB holds N packets.
 var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 14, "snb": 16}
 
 // MaxDOf is the largest d the hypercube task runs on.

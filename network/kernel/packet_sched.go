@@ -25,15 +25,15 @@ import (
 //
 // Scheduled packets are a different piece of hardware from Brebner's
 // routing queues and live in a compact store of their own (sched_store.go):
-// a packet is an int32 index into typed slices (origin, destination, aux,
-// the node holding it), recycled when it leaves, with no flit.Worm record
-// and no per-packet queue entry. A node's packets are known by the node
+// a packet is an int32 index of a 24-byte record (origin, destination,
+// aux, the node holding it) in fixed pages, recycled when it leaves, with
+// no flit.Worm record and no per-packet queue entry. A node's packets are known by the node
 // each packet is at; the router keeps per node only a count.
 //
 // Interface (changed from the flit.Worm-based one, mechanically):
 //
 //	wi := k.EnqueueScheduled(srcTerm, dstTerm, aux uint64) // was: k.Enqueue(src, dst, 1); k.Pool.Worms[wi].Aux = aux
-//	pk := k.ScheduledPackets()                     // the store: pk.Src(wi), pk.Dst(wi), pk.Aux(wi) (terminals, aux)
+//	pk := k.ScheduledPackets()                     // the store: pk.Src(wi), pk.Dst(wi) (terminals), pk.Aux(wi) (uint64)
 //	Arrived(slot int64, node, inPort int32, pkt int32) bool // was: (..., w *flit.Worm, wi int32)
 //
 // A packet that Arrived delivers (returns false) leaves at the node's
@@ -43,7 +43,8 @@ import (
 // or statistics are attached at the time a packet is created, the packet
 // also gets a flit.Worm record (materialised, sched_store.go) so that
 // traces name it and deliveries reach the hooks and statistics as before;
-// without observers no record exists.
+// without observers no record exists. (network/collective keeps a
+// worm-style Arrived for its schedules through a view: its proxy.)
 
 // SlotSend is one transmission a node schedules for a slot.
 type SlotSend struct {

@@ -14,7 +14,8 @@ import (
 )
 
 // runDynamicCmd is `flitsim collective --task dynamic`: one load, or a
-// sweep when task.rho lists several, with an optional delay-vs-ρ plot.
+// sweep when task.rho (or task.intervals) lists several, with an optional
+// delay-vs-ρ plot (a curve per intervals value).
 func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]string, seed uint64, format, plotFile string) error {
 	rhos := []string{"0.5"}
 	if v, ok := params["task.rho"]; ok {
@@ -23,21 +24,27 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 	if plotFile != "" && !strings.HasSuffix(plotFile, ".svg") && !strings.HasSuffix(plotFile, ".png") {
 		return inputerr.New("--plot", plotFile, "a file name ending in .svg or .png")
 	}
+	modes := []string{"fixed"}
+	if v, ok := params["task.intervals"]; ok {
+		modes = strings.Split(v, ",")
+	}
 	var runs []*collective.DynResult
-	for _, rho := range rhos {
-		p := make(map[string]string, len(params))
-		for k, v := range params {
-			p[k] = v
+	for _, mode := range modes {
+		for _, rho := range rhos {
+			p := make(map[string]string, len(params))
+			for k, v := range params {
+				p[k] = v
+			}
+			p["task.rho"], p["task.intervals"] = strings.TrimSpace(rho), strings.TrimSpace(mode)
+			r, err := collective.RunDynamic(spec, p, seed)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, r)
 		}
-		p["task.rho"] = strings.TrimSpace(rho)
-		r, err := collective.RunDynamic(spec, p, seed)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, r)
 	}
 	if plotFile != "" {
-		if err := dynamicPlot(plotFile, spec, params, seed, runs); err != nil {
+		if err := dynamicPlot(plotFile, runs); err != nil {
 			return err
 		}
 	}
@@ -87,11 +94,15 @@ func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 
 func writeDynamicSweep(w io.Writer, runs []*collective.DynResult) error {
 	r0 := runs[0]
-	fmt.Fprintf(w, "dynamic broadcasting on %s d = %d (N = %d), t_p = %g, intervals %s, %d periods; ρ* = %.5f\n\n", r0.Topology, r0.D, r0.Nodes, r0.Tp, r0.Intervals, r0.Periods, r0.Threshold)
+	fmt.Fprintf(w, "dynamic broadcasting on %s d = %d (N = %d), t_p = %g, %d periods; ρ* = %.5f\n\n", r0.Topology, r0.D, r0.Nodes, r0.Tp, r0.Periods, r0.Threshold)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "ρ\tmean delay\t± 95 %%\tEq. 4.1 low\tEq. 4.1 high\tbound\tinside\tmean M\tM̄\tverdict\t\n")
+	fmt.Fprintf(tw, "intervals\tρ\tmean delay\t± 95 %%\tEq. 4.1 low\tEq. 4.1 high\tbound\tinside\tmean M\tM̄\tverdict\t\n")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%g\t%.4f\t%.4f\t%s\t%s\t%s\t%v\t%.2f\t%s\t%s\t\n", r.Rho, r.MeanDelay, r.DelayCI95, fin(r.TheoremLow), fin(r.TheoremHigh), fin(r.TheoremBound), r.WithinBound, r.MeanM, fin(r.TheoremM), r.Verdict)
+		inside := fmt.Sprint(r.WithinBound)
+		if math.IsInf(r.TheoremBound, 1) {
+			inside = "—"
+		}
+		fmt.Fprintf(tw, "%s\t%g\t%.4f\t%.4f\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t\n", r.Intervals, r.Rho, r.MeanDelay, r.DelayCI95, fin(r.TheoremLow), fin(r.TheoremHigh), fin(r.TheoremBound), inside, r.MeanM, fin(r.TheoremM), r.Verdict)
 	}
 	return tw.Flush()
 }
@@ -105,19 +116,30 @@ func fin(x float64) string {
 }
 
 // dynamicPlot draws the sweep's delays with Eq. 4.1's curves.
-func dynamicPlot(name string, spec topology.Spec, params map[string]string, seed uint64, runs []*collective.DynResult) error {
+func dynamicPlot(name string, runs []*collective.DynResult) error {
 	r0 := runs[0]
 	e := collective.Eq41{N: r0.Nodes, X: r0.X, V: r0.V}
-	var pts []plot.DelayPoint
+	var curves []plot.DelayCurve
 	for _, r := range runs {
-		pts = append(pts, plot.DelayPoint{Rho: r.Rho, Delay: r.MeanDelay, CI95: r.DelayCI95, Stable: r.Stable})
+		name := "measured on the router, " + r.Intervals + " intervals"
+		if len(curves) == 0 || curves[len(curves)-1].Name != name {
+			curves = append(curves, plot.DelayCurve{Name: name})
+		}
+		c := &curves[len(curves)-1]
+		c.Points = append(c.Points, plot.DelayPoint{Rho: r.Rho, Delay: r.MeanDelay, CI95: r.DelayCI95, Stable: r.Stable})
 	}
 	dp := &plot.DelayPlot{
 		Title:     fmt.Sprintf("Dynamic broadcasting, %s d = %d, t_p = %g: mean delay vs load", r0.Topology, r0.D, r0.Tp),
-		Curves:    []plot.DelayCurve{{Name: "measured on the router (" + r0.Intervals + " intervals)", Points: pts}},
+		Curves:    curves,
 		Bound:     e.Upper,
 		Low:       func(rho float64) float64 { lo, _ := e.Range(rho); return lo },
 		Threshold: e.Threshold(),
+	}
+	for _, r := range runs { // (the hardware intervals' threshold, where a run saturated)
+		if r.Intervals == "hardware" && r.SatPeriods > 0 {
+			dp.Marks = []plot.DelayMark{{Rho: r.SatThreshold, Label: fmt.Sprintf("hardware intervals: queues grow above NX/%.4f = %.5f", r.SatPeriod, r.SatThreshold)}}
+			break
+		}
 	}
 	return dp.Save(name)
 }

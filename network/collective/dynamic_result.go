@@ -1,6 +1,7 @@
 package collective
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -29,7 +30,8 @@ func (r *dynRun) result() *DynResult {
 		res.WithinBound = res.MeanDelay <= res.TheoremBound
 	} else {
 		res.TheoremLow, res.TheoremHigh, res.TheoremBound = math.Inf(1), math.Inf(1), math.Inf(1)
-		res.WithinBound = true // (no finite bound to exceed)
+		res.TheoremM = math.Inf(1) // (no steady state)
+		res.WithinBound = true     // (no finite bound to exceed)
 	}
 	r.arrive(r.now)
 	for _, q := range r.queue {
@@ -119,4 +121,25 @@ func (r *dynRun) batchCI() float64 {
 		sq += (m - mean) * (m - mean)
 	}
 	return 1.96 * math.Sqrt(sq/float64(len(ms)-1)/float64(len(ms)))
+}
+
+// MarshalJSON writes the theorem's figures as null where they are
+// infinite (at or above the threshold) and the interval as null when it
+// could not be estimated.
+func (r DynResult) MarshalJSON() ([]byte, error) {
+	type plain DynResult
+	fin := func(x float64) *float64 {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		plain
+		DelayCI95    *float64 `json:"delay_ci95"`
+		TheoremLow   *float64 `json:"theorem_t_low"`
+		TheoremHigh  *float64 `json:"theorem_t_high"`
+		TheoremBound *float64 `json:"theorem_bound"`
+		TheoremM     *float64 `json:"theorem_m"`
+	}{plain(r), fin(r.DelayCI95), fin(r.TheoremLow), fin(r.TheoremHigh), fin(r.TheoremBound), fin(r.TheoremM)})
 }

@@ -32,6 +32,13 @@ type DelayPlot struct {
 	Bound     func(rho float64) float64 // Eq. 4.1's upper bound (NaN at or above ρ*)
 	Low       func(rho float64) float64 // the theorem's lower end, min T(a)
 	Threshold float64                   // ρ*
+	Marks     []DelayMark               // further loads to mark (e.g. a measured threshold)
+}
+
+// DelayMark is a load marked by a vertical line.
+type DelayMark struct {
+	Rho   float64
+	Label string
 }
 
 // Save writes the plot to name, as PNG for a .png name and SVG otherwise.
@@ -101,16 +108,25 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 		fig.lines = append(fig.lines, xy)
 		fig.Legend.Add(tc.name, l)
 	}
-	th, err := plotter.NewLine(plotter.XYs{{X: dp.Threshold, Y: 0}, {X: dp.Threshold, Y: top}})
-	if err != nil {
-		return nil, err
+	for _, m := range dp.Marks {
+		maxX = max(maxX, m.Rho)
 	}
-	th.Color, th.Width, th.Dashes = markColor, markWidth, []vg.Length{vg.Points(2), vg.Points(3)}
-	p.Add(th)
-	fig.Legend.Add(fmt.Sprintf("stability threshold ρ* = %.5f", dp.Threshold), th)
 	p.X.Min, p.Y.Min = 0, 0
 	setAxisTop(&p.X, math.Min(1, maxX*1.05))
 	setAxisTop(&p.Y, top) // (fixed: the legend goes where it hides least)
+	marks := append([]DelayMark{{dp.Threshold, fmt.Sprintf("stability threshold ρ* = %.5f (Eq. 4.1)", dp.Threshold)}}, dp.Marks...)
+	for i, m := range marks {
+		th, err := plotter.NewLine(plotter.XYs{{X: m.Rho, Y: 0}, {X: m.Rho, Y: p.Y.Max}})
+		if err != nil {
+			return nil, err
+		}
+		th.Color, th.Width, th.Dashes = markColor, markWidth, []vg.Length{vg.Points(2), vg.Points(3)}
+		if i > 0 {
+			th.Color, th.Dashes = curveColor(i), []vg.Length{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}
+		}
+		p.Add(th)
+		fig.Legend.Add(m.Label, th)
+	}
 	return fig, nil
 }
 

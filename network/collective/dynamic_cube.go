@@ -18,7 +18,7 @@ import (
 // lumped into V.
 type cubeDyn struct {
 	c   *cube
-	ck  *checker // rows nodes, columns origin × class
+	ck  *checker // this period's: rows nodes, columns origin × class
 	tp  float64
 	cls []*pmnbSched // per class, reused from period to period
 }
@@ -31,7 +31,7 @@ func newCubeDyn(g *Net, tp float64) (dynPMNB, error) {
 	if c.d < 1 || c.d > MaxD {
 		return nil, fmt.Errorf("dynamic broadcasting needs a hypercube of dimension 1 to %d", MaxD)
 	}
-	return &cubeDyn{c: c, ck: newCheckerCols(c.n, c.n*c.d), tp: tp}, nil
+	return &cubeDyn{c: c, tp: tp}, nil
 }
 
 func (f *cubeDyn) Split() int { return f.c.d }
@@ -59,7 +59,9 @@ func (f *cubeDyn) Period(k *kernel.Kernel, active []int) (kernel.SlotScheduler, 
 				moving: make([][]int32, f.c.n), held: make([][]int32, f.c.n), rank: make([]int, f.c.n), start: make([]int64, f.c.d+2)})
 		}
 	}
+	f.ck = newCheckerCols(f.c.n, f.c.n*f.c.d) // (a fresh delivery check per period)
 	for _, s := range f.cls {
+		s.ck = f.ck
 		s.activate(active)
 		s.load(k)
 		for _, h := range s.held { // (a packet held from the start: there since slot 0)
@@ -71,16 +73,11 @@ func (f *cubeDyn) Period(k *kernel.Kernel, active []int) (kernel.SlotScheduler, 
 	return &pmnbSplit{cls: f.cls}, f.cls[0].formula()
 }
 
-// Settle tallies the period's deliveries (every node receives every
-// mini-packet once) and clears them for the next period.
+// Settle tallies the period's deliveries: every node receives every
+// mini-packet once.
 func (f *cubeDyn) Settle(active []int) (missing, dup, stray int64) {
-	cols := make([]int, 0, len(active)*f.c.d)
-	for _, o := range active {
-		for cl := 0; cl < f.c.d; cl++ {
-			cols = append(cols, o*f.c.d+cl)
-		}
-	}
-	return f.ck.settle(cols)
+	missing, dup, stray, _ = f.ck.tally()
+	return missing, dup, stray
 }
 
 // activate readies s (a class of pmnbSched, pmnb.go) for a PMNB of the
@@ -108,25 +105,4 @@ func (s *pmnbSched) activate(active []int) {
 	for l := 1; l <= c.d; l++ {
 		s.start[l+1] = s.start[l] + int64(ceilDiv(s.m, 1<<(c.d-l+1)))
 	}
-}
-
-// settle tallies the deliveries of columns cols (missing: expected and
-// not received; dup: received more than once), resets those columns and
-// the stray count for the next period.
-func (c *checker) settle(cols []int) (missing, dup, stray int64) {
-	rows := len(c.state) / c.n
-	for _, col := range cols {
-		for r := 0; r < rows; r++ {
-			s := &c.state[r*c.n+col]
-			switch *s {
-			case 1:
-				missing++
-			case 3:
-				dup++
-			}
-			*s = 0
-		}
-	}
-	stray, c.stray = c.stray, 0
-	return missing, dup, stray
 }

@@ -47,9 +47,9 @@ Tasks (topology.kind: hypercube):
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots
-  dynamic       dynamic broadcasting (ch. 4): Poisson requests at load
-                --set task.rho=R (a list R1,R2,... sweeps), repeated PMNB
-                periods (Algorithm II) on the router for task.periods;
+  dynamic       dynamic broadcasting (ch. 4; hypercube, folded-cube): Poisson
+                requests at load --set task.rho=R (a list R1,R2,... sweeps),
+                repeated PMNB periods on the router for task.periods;
                 task.tp, task.intervals=fixed|hardware, task.backlog,
                 task.warmup; mean delay against Eq. 4.1 and stability;
                 --plot FILE.svg|.png draws delay vs ρ

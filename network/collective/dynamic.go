@@ -23,7 +23,7 @@ import (
 
 // dynPMNB is a topology kind's PMNB as the dynamic scheme runs it, period
 // after period, on one router. A family plugs in by adding its constructor
-// to dynFamilies (the 2-D mesh and the folded cube: not yet).
+// to dynFamilies (the 2-D mesh: not yet).
 type dynPMNB interface {
 	Split() int      // router slots per packet time (mini-slots)
 	Bound() Eq41     // X and V of the PMNB's length bound X·M + V (time units)
@@ -37,7 +37,8 @@ type dynPMNB interface {
 }
 
 var dynFamilies = map[string]func(g *Net, tp float64) (dynPMNB, error){
-	"hypercube": newCubeDyn,
+	"hypercube":   newCubeDyn,
+	"folded-cube": newFoldedDyn,
 }
 
 // DynKeys are the task.* keys of the dynamic task.
@@ -213,10 +214,13 @@ func RunDynamicP(spec topology.Spec, p DynParams, seed uint64) (*DynResult, erro
 	kind := strings.ToLower(spec.Kind)
 	newFam := dynFamilies[kind]
 	if newFam == nil {
-		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube (the kinds with a PMNB for dynamic broadcasting; the 2-D mesh and the folded cube have none yet)")
+		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube or folded-cube (the kinds whose PMNB dynamic broadcasting runs; the mesh's is not plugged in yet)")
 	}
 	if kind == "hypercube" && spec.D > MaxD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective", MaxD)
+	}
+	if kind == "folded-cube" && (spec.D < 2 || spec.D > MaxFoldedD) {
+		return nil, inputerr.New("topology.d", spec.D, "an integer from 2 to %d for a folded-cube collective", MaxFoldedD)
 	}
 	sch := &dynSlots{}
 	k, g, err := buildDyn(spec, seed, sch)

@@ -111,3 +111,22 @@ func TestDynamicBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The folded cube plugs in its class PMNB: X = 1/(d+1), V = 2d, and the
+// saturated period is the router's PMNB of M = N padded to V + NX.
+func TestDynamicFoldedCube(t *testing.T) {
+	r, err := RunDynamic(topology.Spec{Kind: "folded-cube", D: 4}, map[string]string{"task.rho": "0.15", "task.periods": "1500"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Delivered || r.V != 8 || r.X != 0.2 || math.Abs(r.Threshold-1/(1+5*8/16.0)) > 1e-12 || r.MeanDelay > r.TheoremBound || r.Verdict != "stable" {
+		t.Errorf("folded 4-cube ρ = 0.15: delivered %v, X %g, V %g, ρ* %.5f, delay %.3f (bound %.3f), %s", r.Delivered, r.X, r.V, r.Threshold, r.MeanDelay, r.TheoremBound, r.Verdict)
+	}
+	s, err := RunDynamic(topology.Spec{Kind: "folded-cube", D: 4}, map[string]string{"task.rho": "0.5", "task.periods": "200", "task.backlog": "20", "task.warmup": "0"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != "unstable" || s.SatPeriods == 0 || math.Abs(s.SatThreshold-s.Threshold) > 1e-9 || s.SatHardware > s.SatPeriod {
+		t.Errorf("folded 4-cube ρ = 0.5: %s (%s); saturated %d periods of %.4f (router %.4f) → %.5f, ρ* %.5f", s.Verdict, s.StableText, s.SatPeriods, s.SatPeriod, s.SatHardware, s.SatThreshold, s.Threshold)
+	}
+}

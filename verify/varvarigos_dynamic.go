@@ -59,7 +59,7 @@ func dynThresholdOn(kind string, d int, published, tol, below, above float64, pe
 		ok = ok && r.Verdict == c.want
 		if r.SatPeriods > 0 {
 			sat = r.SatThreshold
-			parts = append(parts, fmt.Sprintf("saturated period %.4f (router's PMNB %.4f, intervals hardware would give NX/%.4f = %.5f) → ρ* = NX/period = %.5f",
+			parts = append(parts, fmt.Sprintf("saturated period %.4f (router's PMNB %.4f, intervals hardware would give NX/%.4f = %.5f) → ρ* = NX/period = %.6f",
 				r.SatPeriod, r.SatHardware, r.SatHardware, float64(r.Nodes)*r.X/r.SatHardware, r.SatThreshold))
 		}
 	}

@@ -47,6 +47,12 @@ Tasks (topology.kind: hypercube):
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots
+  dynamic       dynamic broadcasting (ch. 4; hypercube, folded-cube): Poisson
+                requests at load --set task.rho=R (a list R1,R2,... sweeps),
+                repeated PMNB periods on the router for task.periods;
+                task.tp, task.intervals=fixed|hardware, task.backlog,
+                task.warmup; mean delay against Eq. 4.1 and stability;
+                --plot FILE.svg|.png draws delay vs ρ
 
 Tasks (topology.kind: folded-cube, d ≤ 10; the folded-cube paper and §7.4):
   te            total exchange by an edge colouring of the task matrix
@@ -89,8 +95,9 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	fs := newFlags("collective")
 	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (default: the embedded default)")
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (repeatable; task.* keys are the task's)")
-	task := fs.String("task", "", "the task: "+strings.Join(collective.Tasks(), ", "))
+	task := fs.String("task", "", "the task: "+strings.Join(collective.Tasks(), ", ")+", dynamic")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
+	plotFile := fs.String("plot", "", "task dynamic: draw mean delay vs ρ to `FILE` (.svg or .png)")
 	if help, err := parseFlags(fs, collectiveSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -100,8 +107,11 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	if rest := fs.Args(); len(rest) > 0 {
 		return fmt.Errorf("collective: unexpected argument %q", rest[0])
 	}
-	if !slices.Contains(collective.Tasks(), *task) {
-		return inputerr.New("--task", *task, "%s", strings.Join(collective.Tasks(), ", "))
+	if *task != "dynamic" && !slices.Contains(collective.Tasks(), *task) {
+		return inputerr.New("--task", *task, "%s, dynamic", strings.Join(collective.Tasks(), ", "))
+	}
+	if *plotFile != "" && *task != "dynamic" {
+		return inputerr.New("--plot", *plotFile, "only with --task dynamic")
 	}
 	params := map[string]string{}
 	var cfgSets []string
@@ -116,6 +126,9 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	cfg, err := loadConfig(*file, cfgSets)
 	if err != nil {
 		return err
+	}
+	if *task == "dynamic" {
+		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile)
 	}
 	r, err := collective.Run(cfg.Topology, *task, params, cfg.Run.Seed)
 	var sc *kernel.ScheduleConflict

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -177,8 +176,8 @@ func (s *dynSlots) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel
 	return s.cur.Sends(slot-s.base, node, out)
 }
 
-func (s *dynSlots) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
-	return s.cur.Arrived(slot-s.base, node, inPort, w, wi)
+func (s *dynSlots) Arrived(slot int64, node, inPort int32, pkt int32) bool {
+	return s.cur.Arrived(slot-s.base, node, inPort, pkt)
 }
 
 // buildDyn builds spec's network with a scheduled packet router driven

@@ -55,7 +55,8 @@ func (f *foldedDyn) Period(k *kernel.Kernel, active []int) (kernel.SlotScheduler
 	f.ck = newChecker(f.x.n)
 	s := newFoldedPMNB(f.x, active, f.ck)
 	s.load(k)
-	return s, s.start[f.x.d+1]
+	// (a worm-view schedule: the proxy fills the view from the store)
+	return &proxy{SlotScheduler: s, pk: k.ScheduledPackets()}, s.start[f.x.d+1]
 }
 
 func (f *foldedDyn) Settle(active []int) (missing, dup, stray int64) {

@@ -80,3 +80,25 @@ func TestChanceRejectionOnlyWhenNotFamilyWise(t *testing.T) {
 		t.Fatalf("a strong rejection must not be explained, got %q", why)
 	}
 }
+
+// TestVarianceChance: a variance outside ±30 % but within 3.5 standard
+// errors of a sample variance is explained; one far outside is not, nor
+// one whose mean disagrees.
+func TestVarianceChance(t *testing.T) {
+	// 2000 runs: mean 7.80, variance 0.80, kurtosis 3.1: printed 0.61 is +31 % but −3.3 SE
+	res := blocksOf(map[int64]int64{5: 15, 6: 120, 7: 560, 8: 900, 9: 370, 10: 35})
+	e := bEntry{table: "3-84", graph: "cube", phase: "1", measure: "time", n: 8, mean: 7.78, variance: 0.61, max: 10}
+	if why := varianceChance(e, res); !strings.Contains(why, "standard errors") {
+		t.Fatalf("a variance 3 SE off should be explained, got %q", why)
+	}
+	far := e
+	far.variance = 0.45 // −6 SE
+	if varianceChance(far, res) != "" {
+		t.Fatal("a variance far outside must not be explained")
+	}
+	off := e
+	off.mean = 8.2
+	if varianceChance(off, res) != "" {
+		t.Fatal("a mean outside |z| 3.5 must not be explained")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/topology"
 )
 
 // The packet-switched router (switching: packet), Brebner 1983 ch. 3: a
@@ -103,28 +104,6 @@ type PhaseMeasures struct {
 
 func init() { switchModels["packet"] = newPacketRouter }
 
-// pktQueue is one queue: its packets are buf[head:], oldest first.
-type pktQueue struct {
-	buf  []int32
-	head int32
-}
-
-func (q *pktQueue) n() int32 { return int32(len(q.buf)) - q.head }
-
-func (q *pktQueue) at(i int32) int32 { return q.buf[q.head+i] }
-
-// remove takes out the packet at position i (shifting the older ones up).
-func (q *pktQueue) remove(i int32) {
-	copy(q.buf[q.head+1:q.head+i+1], q.buf[q.head:q.head+i])
-	q.head++
-	if q.head == int32(len(q.buf)) {
-		q.buf, q.head = q.buf[:0], 0
-	} else if q.head >= 32 && 2*q.head >= int32(len(q.buf)) {
-		n := copy(q.buf, q.buf[q.head:])
-		q.buf, q.head = q.buf[:n], 0
-	}
-}
-
 // join is a packet joining queue q at the end of a cycle's arrivals (or the
 // injections), held until the cycle's joins are ordered.
 type join struct {
@@ -161,8 +140,9 @@ type packetRouter struct {
 	// Per packet (worm pool index): its state in one record (a hop reads
 	// one cache line), and its source route.
 	ps     []pktState
-	routes [][]uint8 // source routes longer than inlineHops: the leg's ports
-	rbuf   []uint8   // scratch: the route being traced
+	routes [][]uint8           // source routes longer than inlineHops: the leg's ports
+	rbuf   []uint8             // scratch: the route being traced
+	path   topology.PathRouter // the routing function when it gives whole paths (not stateful), else nil
 
 	phases     []PhaseMeasures
 	phaseStart int64
@@ -185,6 +165,9 @@ func newPacketRouter(k *Kernel) Stepper {
 	k.fast = false // (the flit crossbar's fast path and lanes do not apply)
 	if s.Schedule != nil {
 		p.spec.Shared = true // (one queue per node: the schedule picks the link)
+	}
+	if pr, ok := k.Topo.Router.(topology.PathRouter); ok && k.stateful == nil {
+		p.path = pr
 	}
 	p.layout(k)
 	if s.Schedule != nil {

@@ -237,13 +237,12 @@ func (p *packetRouter) unqueue(k *Kernel, wi int32) {
 	i, last := sc.qidx[wi], x.n()-1
 	if i != last {
 		mv := x.at(last)
-		x.buf[x.head+i] = mv
+		x.set(i, mv)
 		sc.qidx[mv] = i
 	}
-	x.buf = x.buf[:len(x.buf)-1]
+	x.dropLast()
 	sc.qidx[wi] = -1
 	if x.n() == 0 {
-		x.buf, x.head = x.buf[:0], 0
 		p.nonEmpty[q>>6] &^= 1 << (q & 63)
 	}
 	gp := p.ps[wi].port

@@ -1,0 +1,52 @@
+package topology
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// TestPathIsRouteTrace: a PathRouter's Path equals the hop-by-hop trace of
+// its Route, for random packets.
+func TestPathIsRouteTrace(t *testing.T) {
+	for _, c := range []struct {
+		kind, routing string
+		spec          Spec
+	}{
+		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 7}},
+		{"hypercube", "semi-strict", Spec{Kind: "hypercube", D: 6}},
+		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 12}},
+	} {
+		c.spec.Routing = c.routing
+		topo, err := Build(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, ok := topo.Router.(PathRouter)
+		if !ok {
+			t.Fatalf("%s %s: not a PathRouter", c.kind, c.routing)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range 2000 {
+			src, dst := rng.IntN(topo.Terminals()), rng.IntN(topo.Terminals())
+			w := flit.Worm{Src: int32(src), Dst: int32(dst)}
+			pr.Init(&w, rng)
+			sw, in := int(topo.InSwitch[src]), int(topo.InPort[src])
+			var trace []uint8
+			for n := 0; n < 64; n++ {
+				o := pr.Route(sw, in, &w).First()
+				trace = append(trace, uint8(o))
+				e := topo.Switches[sw].Out[o]
+				if e.Switch < 0 {
+					break
+				}
+				sw, in = int(e.Switch), int(e.Port)
+			}
+			got := pr.Path(int(topo.InSwitch[src]), int(topo.InPort[src]), &w, nil)
+			if string(got) != string(trace) {
+				t.Fatalf("%s d=%d %d→%d aux %d: Path %v, Route trace %v", c.routing, c.spec.D, src, dst, w.Aux, got, trace)
+			}
+		}
+	}
+}

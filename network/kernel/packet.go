@@ -140,9 +140,10 @@ type packetRouter struct {
 	// Per packet (worm pool index): its state in one record (a hop reads
 	// one cache line), and its source route.
 	ps     []pktState
-	routes [][]uint8           // source routes longer than inlineHops: the leg's ports
-	rbuf   []uint8             // scratch: the route being traced
-	path   topology.PathRouter // the routing function when it gives whole paths (not stateful), else nil
+	routes [][]uint8                   // source routes longer than inlineHops: the leg's ports
+	rbuf   []uint8                     // scratch: the route being traced
+	path   topology.PathRouter         // the routing function when it gives whole paths (not stateful), else nil
+	spath  topology.StatefulPathRouter // the same for a stateful one
 
 	phases     []PhaseMeasures
 	phaseStart int64
@@ -168,6 +169,9 @@ func newPacketRouter(k *Kernel) Stepper {
 	}
 	if pr, ok := k.Topo.Router.(topology.PathRouter); ok && k.stateful == nil {
 		p.path = pr
+	}
+	if sp, ok := k.stateful.(topology.StatefulPathRouter); ok {
+		p.spath = sp
 	}
 	p.layout(k)
 	if s.Schedule != nil {

@@ -135,9 +135,17 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 	}
 	if !p.spec.HopRoutes || p.disc == discFurthest {
 		var r []uint8
-		if p.path != nil {
-			r = p.path.Path(int(sw), int(in), w, p.rbuf[:0])
-		} else {
+		ok := false
+		switch {
+		case p.path != nil:
+			r, ok = p.path.Path(int(sw), int(in), w, p.rbuf[:0]), true
+		case p.spath != nil:
+			st := w.Route
+			if r, ok = p.spath.PathHead(int(sw), int(in), w, &st, p.rbuf[:0]); ok && !p.spec.HopRoutes {
+				w.Route = st // (as hop by hop: the state at the leg's end)
+			}
+		}
+		if !ok {
 			r = p.trace(k, w, sw, in)
 		}
 		x := &p.ps[wi]
@@ -156,25 +164,24 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 // through the routing function.
 func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32) []uint8 {
 	r := p.rbuf[:0]
-	t := k.Topo
-	s, i := int(sw), int(in)
+	limit := 4*len(k.Topo.Switches) + 16
 	st := w.Route // (a stateful router's state, advanced along the trace)
 	for n := 0; ; n++ {
-		o := p.routeAt(k, w, s, i, &st)
-		if o >= len(t.Switches[s].Out) {
+		o := int32(p.routeAt(k, w, int(sw), int(in), &st))
+		if o >= k.portBase[sw+1]-k.portBase[sw] {
 			k.Violations.Misdelivered++ // (no port at all)
 			break
 		}
 		r = append(r, uint8(o))
-		e := t.Switches[s].Out[o]
-		if e.Switch < 0 || n > 4*len(t.Switches)+16 {
-			if e.Terminal != w.Dst || e.Switch >= 0 {
+		e := p.pt[k.portBase[sw]+o].far
+		if e.sw < 0 || n > limit {
+			if e.in != w.Dst || e.sw >= 0 {
 				r = r[:len(r)-1]            // (decide finds the route's end)
 				k.Violations.Misdelivered++ // (a routing function that does not reach its target)
 			}
 			break
 		}
-		s, i = int(e.Switch), int(e.Port)
+		sw, in = e.sw, e.in
 	}
 	if !p.spec.HopRoutes {
 		w.Route = st // (as hop by hop: the state at the leg's end)
@@ -289,7 +296,7 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	js := p.joins
 	if !p.scan {
 		for i := len(js) - 1; i > 0; i-- {
-			j := k.rng.IntN(i + 1)
+			j := k.intN(i + 1)
 			js[i], js[j] = js[j], js[i]
 		}
 	}
@@ -341,7 +348,7 @@ func (p *packetRouter) barrier(k *Kernel, at int64) {
 		}
 		ps := p.parked
 		for i := len(ps) - 1; i > 0; i-- {
-			j := k.rng.IntN(i + 1)
+			j := k.intN(i + 1)
 			ps[i], ps[j] = ps[j], ps[i]
 		}
 		for _, wi := range ps {

@@ -144,6 +144,7 @@ type packetRouter struct {
 	rbuf   []uint8                     // scratch: the route being traced
 	path   topology.PathRouter         // the routing function when it gives whole paths (not stateful), else nil
 	spath  topology.StatefulPathRouter // the same for a stateful one
+	st     flit.RouteState             // scratch: a stateful router's state along a traced leg (a local would escape to the heap)
 
 	phases     []PhaseMeasures
 	phaseStart int64
@@ -216,6 +217,10 @@ func (p *packetRouter) layout(k *Kernel) {
 	}
 	nq := len(p.qSw)
 	p.queues = make([]pktQueue, nq)
+	slab := make([]int32, 4*nq) // (every queue's first ring, in one allocation)
+	for i := range p.queues {
+		p.queues[i].buf = slab[4*i : 4*i+4 : 4*i+4]
+	}
 	p.nonEmpty = make([]uint64, (nq+63)/64)
 	p.lastMove = make([]int64, nq)
 	p.node = make([]nodeRec, len(t.Switches))

@@ -140,9 +140,9 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 		case p.path != nil:
 			r, ok = p.path.Path(int(sw), int(in), w, p.rbuf[:0]), true
 		case p.spath != nil:
-			st := w.Route
-			if r, ok = p.spath.PathHead(int(sw), int(in), w, &st, p.rbuf[:0]); ok && !p.spec.HopRoutes {
-				w.Route = st // (as hop by hop: the state at the leg's end)
+			p.st = w.Route
+			if r, ok = p.spath.PathHead(int(sw), int(in), w, &p.st, p.rbuf[:0]); ok && !p.spec.HopRoutes {
+				w.Route = p.st // (as hop by hop: the state at the leg's end)
 			}
 		}
 		if !ok {
@@ -165,9 +165,10 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32) []uint8 {
 	r := p.rbuf[:0]
 	limit := 4*len(k.Topo.Switches) + 16
-	st := w.Route // (a stateful router's state, advanced along the trace)
+	st := &p.st // (a stateful router's state, advanced along the trace)
+	*st = w.Route
 	for n := 0; ; n++ {
-		o := int32(p.routeAt(k, w, int(sw), int(in), &st))
+		o := int32(p.routeAt(k, w, int(sw), int(in), st))
 		if o >= k.portBase[sw+1]-k.portBase[sw] {
 			k.Violations.Misdelivered++ // (no port at all)
 			break
@@ -184,7 +185,7 @@ func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32) []uint8 {
 		sw, in = e.sw, e.in
 	}
 	if !p.spec.HopRoutes {
-		w.Route = st // (as hop by hop: the state at the leg's end)
+		w.Route = *st // (as hop by hop: the state at the leg's end)
 	}
 	return r
 }

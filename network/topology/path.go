@@ -86,10 +86,16 @@ func (r *dshuffleRouter) PathHead(_, _ int, w *flit.Worm, st *flit.RouteState, o
 	if r.shortest {
 		return out, false
 	}
-	dst := int(w.Dst)
-	for k := int(st.Count); k < r.n; k++ {
-		out = append(out, uint8(dst/r.pow[r.n-k-1]%r.d))
+	if k := int(st.Count); k < r.n {
+		// The low n−k digits, filled in from the least significant (one
+		// division a digit).
+		x, at := uint(int(w.Dst)%r.pow[r.n-k]), len(out)
+		out = append(out, make([]uint8, r.n-k)...)
+		for j := len(out) - 1; j >= at; j-- {
+			out[j] = uint8(x % uint(r.d))
+			x /= uint(r.d)
+		}
+		st.Count = uint16(r.n)
 	}
-	st.Count = max(st.Count, uint16(r.n))
 	return append(out, uint8(r.d)), true
 }

@@ -151,7 +151,7 @@ func (n *Network) restart(i int) bool {
 func (n *Network) outcome() outcome {
 	o := outcome{ran: true, viol: n.k.Violations, multi: n.multiStats()}
 	st := n.k.Stats().Counts()
-	if n.k.Deadlock == nil && n.stall == nil && st.MeasuredDone == st.Measured {
+	if n.k.Deadlock == nil && n.stall == nil && st.MeasuredDone+st.MeasuredDropped == st.Measured {
 		o.phases = n.k.PacketMeasures()
 	}
 	return o

@@ -53,8 +53,11 @@ func switchingText(c *network.Config) string {
 		queues = "one shared queue per node"
 	}
 	full := "unbounded"
-	if strings.EqualFold(q.Full, "backpressure") {
+	switch strings.ToLower(strings.TrimSpace(q.Full)) {
+	case "backpressure":
 		full = fmt.Sprintf("%d packets, backpressure", c.Buffers.Output)
+	case "drop":
+		full = fmt.Sprintf("%d packets, drop when full", c.Buffers.Output)
 	}
 	return fmt.Sprintf("packet: %s (%s), %s, arrivals in %s order, %s routes",
 		queues, full, or(q.Discipline, "fifo"), or(q.ArrivalOrder, "random"), or(q.Routes, "source"))

@@ -30,7 +30,8 @@ import (
 //     queue had a free slot at the start of the evaluation; when more
 //     packets ask for a queue than it has free slots, the ones arriving on
 //     the lowest in-port counted from (t mod in-ports) win. A refused
-//     packet stays where it is.
+//     packet stays where it is. With dropping queues (Drop) nothing is
+//     refused here: every chosen packet moves.
 //  3. Commit: the chosen packets leave their queues and cross their links
 //     (one packet per link per cycle). At the next node a packet either
 //     arrives (its leg's target: delivered at cycle t+1, or parked at an
@@ -39,7 +40,15 @@ import (
 //     joining one queue in one cycle join in random order
 //     (ArrivalOrder "random", the default: one shuffle of the cycle's joins)
 //     or in scan order (by the queue they left, in queue id order: by
-//     switch, then port; injections in creation order).
+//     switch, then port; injections in creation order). With dropping
+//     queues (Drop, Capacity > 0) a packet whose queue is full when its
+//     turn in that order comes is dropped: the packets that left in this
+//     cycle have freed their slots, so a full queue that sent one accepts
+//     one arrival, and of several same-cycle arrivals the last ones in the
+//     join order (a uniformly random set by default) are dropped. Only
+//     packets arriving over a link are dropped: a packet starting a leg
+//     (injected, or leaving its intermediate node) waits in its terminal's
+//     source queue for room, as with backpressure (step 1).
 //  4. Measures (digest §3.3), sampled at the start of each phase and after
 //     each cycle's arrivals: node population = packets queued at the node
 //     + packets that arrived there in this phase; the longest queue.
@@ -71,6 +80,9 @@ type PacketSpec struct {
 	HopRoutes bool
 	// Capacity bounds every queue (backpressure); 0 is unbounded.
 	Capacity int
+	// Drop (with Capacity) drops a packet arriving over a link at a full
+	// queue instead of holding it back (backpressure).
+	Drop bool
 	// Via, when set, gives each new packet an intermediate terminal (or −1
 	// for none): the packet travels two legs, source → via → destination
 	// (Valiant's phases). With Barrier, the second leg of every packet

@@ -23,10 +23,10 @@ func (p *packetRouter) step(k *Kernel) {
 	} else {
 		p.evaluate(k)
 	}
-	if p.cap > 0 {
+	if p.cap > 0 && !p.spec.Drop {
 		p.grant(k)
 	}
-	if k.Deadlock == nil && p.cap > 0 && (k.CheckDeadlock || p.sentNone() && p.anyQueued()) {
+	if k.Deadlock == nil && p.cap > 0 && !p.spec.Drop && (k.CheckDeadlock || p.sentNone() && p.anyQueued()) {
 		k.Deadlock = p.detect(k)
 	}
 	if k.tr != nil {
@@ -308,6 +308,10 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 			continue // (a write combined into one queued there: packet_combine.go)
 		}
 		q := elem(p.queues, j.q)
+		if p.spec.Drop && q.cnt >= p.cap {
+			p.drop(k, j.wi)
+			continue
+		}
 		if p.sch != nil {
 			p.sch.qidx[j.wi] = q.n()
 		}

@@ -21,7 +21,8 @@ func experimentRows(e *network.Experiments) [][]string {
 		for _, m := range []struct {
 			label string
 			m     network.Measure
-		}{{"completion time", p.CompletionTime}, {"max node population", p.MaxNodePopulation}, {"max queue", p.MaxQueue}} {
+		}{{"completion time", p.CompletionTime}, {"max node population", p.MaxNodePopulation}, {"max queue", p.MaxQueue},
+			{"max queued population", p.MaxQueuedPopulation}} {
 			rows = append(rows,
 				[]string{name + " " + m.label + " (mean / variance / max)", fmt.Sprintf("%.2f / %.2f / %d", m.m.Mean, m.m.Variance, m.m.Max)},
 				[]string{name + " " + m.label + " histogram", histogramText(m.m.Histogram)})

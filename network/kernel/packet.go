@@ -107,11 +107,16 @@ const (
 
 // PhaseMeasures are one phase's measures in a batch experiment (digest
 // §3.3): its completion time (from the phase's start to its last arrival),
-// the largest node population and the longest queue at any sampled instant.
+// the largest node population and the longest queue at any sampled instant
+// (and the largest count of queued packets at a node).
 type PhaseMeasures struct {
 	Time          int64
 	MaxPopulation int32
 	MaxQueue      int32
+	// MaxQueuedPopulation counts a node's queued packets only (not the
+	// arrived ones): the digest's reading of Brebner's shuffle-exchange
+	// phase-1 populations (§8.1 item 2), reported beside the defined one.
+	MaxQueuedPopulation int32
 }
 
 func init() { switchModels["packet"] = newPacketRouter }

@@ -123,3 +123,28 @@ func portTo(k *Kernel, sw, to int32) int32 {
 	}
 	return -1
 }
+
+// TestPacketQueuedPopulation: the queued-only population counts queued
+// packets and not arrived ones: packets sent to themselves arrive at once
+// (population 1, none queued); on random batches it never exceeds the
+// population, and a node's h packets all queued at cycle 0 count h.
+func TestPacketQueuedPopulation(t *testing.T) {
+	k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 4, Routing: "ecube"}, PacketSpec{}, 1)
+	batch(t, k, 1, func(src, _ int) int { return src })
+	if ph := k.PacketMeasures()[0]; ph.MaxPopulation != 1 || ph.MaxQueuedPopulation != 0 {
+		t.Fatalf("identity: %+v", ph)
+	}
+	for e := range 10 {
+		via := func(w *flit.Worm, rng *rand.Rand) int32 { return int32(rng.IntN(16)) }
+		k := packetKernel(t, topology.Spec{Kind: "hypercube", D: 4, Routing: "random-order"}, PacketSpec{Via: via, Barrier: true, Shared: true}, uint64(e))
+		batch(t, k, 3, func(src, j int) int { return (src + j + 1) % 16 })
+		for _, ph := range k.PacketMeasures() {
+			if ph.MaxQueuedPopulation > ph.MaxPopulation || ph.MaxQueuedPopulation < 1 {
+				t.Fatalf("run %d: %+v", e, k.PacketMeasures())
+			}
+		}
+		if ph := k.PacketMeasures()[0]; ph.MaxQueuedPopulation < 3 {
+			t.Fatalf("run %d: 3 packets queued per node at cycle 0 (one shared queue), measured %d", e, ph.MaxQueuedPopulation)
+		}
+	}
+}

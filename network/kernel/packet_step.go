@@ -302,7 +302,7 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 		}
 	}
 	ph := &p.phases[len(p.phases)-1]
-	maxPop, maxQ := ph.MaxPopulation, ph.MaxQueue
+	maxPop, maxQ, maxQP := ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation
 	for _, j := range js {
 		if p.multi != nil && p.multi.merge(p, k, j) {
 			continue // (a write combined into one queued there: packet_combine.go)
@@ -324,12 +324,13 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 		nd := elem(p.node, *elem(p.qSw, j.q))
 		nd.queued++
 		maxPop = max(maxPop, nd.queued+nd.arrived)
+		maxQP = max(maxQP, nd.queued)
 		if p.cap > 0 && q.cnt > p.cap {
 			k.Violations.Overflow++ // (a bounded queue over its capacity)
 		}
 		maxQ = max(maxQ, q.cnt)
 	}
-	ph.MaxPopulation, ph.MaxQueue = maxPop, maxQ
+	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = maxPop, maxQ, maxQP
 	k.maxOcc = max(k.maxOcc, maxQ)
 	p.joins = js[:0]
 }

@@ -17,6 +17,8 @@ func TestPathIsRouteTrace(t *testing.T) {
 		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 7}},
 		{"hypercube", "semi-strict", Spec{Kind: "hypercube", D: 6}},
 		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 12}},
+		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 13}},
+		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 15}},
 		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 16}},
 		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 17}},
 	} {

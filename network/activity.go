@@ -66,6 +66,16 @@ func (m Tracers) Delivered(c int64, w *flit.Worm, wi, term int32) {
 		t.Delivered(c, w, wi, term)
 	}
 }
+
+// Dropped passes a dropped packet (queue.full: drop) to the tracers that
+// log drops (Dropper).
+func (m Tracers) Dropped(c int64, f flit.Flit, b int32) {
+	for _, t := range m {
+		if d, ok := t.(Dropper); ok {
+			d.Dropped(c, f, b)
+		}
+	}
+}
 func (m Tracers) EndCycle(c int64) {
 	for _, t := range m {
 		t.EndCycle(c)

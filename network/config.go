@@ -51,9 +51,11 @@ type QueueConfig struct {
 	// both give the same paths.
 	Routes string `yaml:"routes" json:"routes,omitempty" allowed:"source, hop" default:"source"`
 	// Full is what a queue does when full: unbounded (default: queues never
-	// fill) or backpressure (a queue holds at most buffers.output packets
-	// and refuses arrivals; the packet stays in its upstream queue).
-	Full string `yaml:"full" json:"full,omitempty" allowed:"unbounded, backpressure (capacity buffers.output)" default:"unbounded"`
+	// fill), backpressure (a queue holds at most buffers.output packets
+	// and refuses arrivals; the packet stays in its upstream queue) or drop
+	// (the same capacity; a packet arriving over a link at a full queue is
+	// dropped and counted; a new packet waits at its source).
+	Full string `yaml:"full" json:"full,omitempty" allowed:"unbounded, backpressure, drop (capacity buffers.output)" default:"unbounded"`
 }
 
 // MulticastConfig sets how packets with several destinations (multicast

@@ -36,6 +36,10 @@ type PhaseStats struct {
 	CompletionTime    Measure `json:"completion_time"`
 	MaxNodePopulation Measure `json:"max_node_population"`
 	MaxQueue          Measure `json:"max_queue"`
+	// MaxQueuedPopulation is the max node population counting queued
+	// packets only (digest §8.1 item 2: Brebner's shuffle-exchange phase-1
+	// figures fit it, not his definition).
+	MaxQueuedPopulation Measure `json:"max_queued_population"`
 }
 
 // Measure summarises one measure over the experiments: mean, sample
@@ -151,7 +155,7 @@ func (n *Network) restart(i int) bool {
 func (n *Network) outcome() outcome {
 	o := outcome{ran: true, viol: n.k.Violations, multi: n.multiStats()}
 	st := n.k.Stats().Counts()
-	if n.k.Deadlock == nil && n.stall == nil && st.MeasuredDone == st.Measured {
+	if n.k.Deadlock == nil && n.stall == nil && st.MeasuredDone+st.MeasuredDropped == st.Measured {
 		o.phases = n.k.PacketMeasures()
 	}
 	return o
@@ -159,7 +163,7 @@ func (n *Network) outcome() outcome {
 
 func summarise(outs []outcome) *Experiments {
 	e := &Experiments{}
-	var p1, p2, tot [3][]int64
+	var p1, p2, tot [4][]int64
 	for _, o := range outs {
 		if !o.ran {
 			continue
@@ -174,15 +178,17 @@ func summarise(outs []outcome) *Experiments {
 			e.Incomplete++
 			continue
 		}
-		var t, pop, q int64
+		var t, pop, q, qp int64
 		for i, ph := range o.phases {
 			t += ph.Time
 			pop = max(pop, int64(ph.MaxPopulation))
 			q = max(q, int64(ph.MaxQueue))
-			add := func(s *[3][]int64) {
+			qp = max(qp, int64(ph.MaxQueuedPopulation))
+			add := func(s *[4][]int64) {
 				s[0] = append(s[0], ph.Time)
 				s[1] = append(s[1], int64(ph.MaxPopulation))
 				s[2] = append(s[2], int64(ph.MaxQueue))
+				s[3] = append(s[3], int64(ph.MaxQueuedPopulation))
 			}
 			switch {
 			case len(o.phases) > 1 && i == 0:
@@ -191,10 +197,10 @@ func summarise(outs []outcome) *Experiments {
 				add(&p2)
 			}
 		}
-		tot[0], tot[1], tot[2] = append(tot[0], t), append(tot[1], pop), append(tot[2], q)
+		tot[0], tot[1], tot[2], tot[3] = append(tot[0], t), append(tot[1], pop), append(tot[2], q), append(tot[3], qp)
 	}
-	stats := func(s [3][]int64) PhaseStats {
-		return PhaseStats{measure(s[0]), measure(s[1]), measure(s[2])}
+	stats := func(s [4][]int64) PhaseStats {
+		return PhaseStats{measure(s[0]), measure(s[1]), measure(s[2]), measure(s[3])}
 	}
 	if len(p1[0]) > 0 {
 		a, b := stats(p1), stats(p2)

@@ -11,6 +11,7 @@ import "github.com/flitsim/flitsim/network/kernel"
 type (
 	Violations   = kernel.Violations
 	Tracer       = kernel.Tracer
+	Dropper      = kernel.Dropper // a Tracer that also logs dropped packets (queue.full: drop)
 	Wait         = kernel.Wait
 	Location     = kernel.Location
 	Deadlock     = kernel.Deadlock

@@ -24,7 +24,7 @@ var (
 	disciplines   = map[string]string{"": "fifo", "fifo": "fifo", "fcfs": "fifo", "furthest-first": "furthest-first", "ftgfo": "furthest-first", "random": "random", "riro": "random"}
 	arrivalOrders = map[string]string{"": "random", "random": "random", "scan": "scan"}
 	routeModes    = map[string]string{"": "source", "source": "source", "hop": "hop"}
-	fullModes     = map[string]string{"": "unbounded", "unbounded": "unbounded", "backpressure": "backpressure"}
+	fullModes     = map[string]string{"": "unbounded", "unbounded": "unbounded", "backpressure": "backpressure", "drop": "drop"}
 	trafficModes  = map[string]string{"": "open", "open": "open", "batch": "batch"}
 )
 
@@ -52,7 +52,7 @@ func packetSpec(c *Config) (kernel.PacketSpec, error) {
 	if err != nil {
 		return s, err
 	}
-	full, err := lookup(fullModes, "queue.full", q.Full, "unbounded, backpressure")
+	full, err := lookup(fullModes, "queue.full", q.Full, "unbounded, backpressure, drop")
 	if err != nil {
 		return s, err
 	}
@@ -85,13 +85,13 @@ func packetSpec(c *Config) (kernel.PacketSpec, error) {
 		return s, inputerr.New("traffic.flits", c.Traffic.Flits, "1 with switching: packet (a packet is one unit crossing a link in a cycle)")
 	case traffic.IsMulticastPattern(c.Traffic.Pattern):
 		return s, inputerr.New("traffic.pattern", c.Traffic.Pattern, "a unicast pattern with switching: packet")
-	case full == "backpressure" && c.Buffers.Output < 1:
-		return s, inputerr.New("buffers.output", c.Buffers.Output, "≥ 1 with queue.full: backpressure (the queues' capacity in packets)")
+	case full != "unbounded" && c.Buffers.Output < 1:
+		return s, inputerr.New("buffers.output", c.Buffers.Output, "≥ 1 with queue.full: "+full+" (the queues' capacity in packets)")
 	case c.Link.Latency != 1 || c.Switch.Delay != 0:
 		return s, inputerr.New("link.latency", c.Link.Latency, "1 (and switch.delay 0) with switching: packet: a hop takes one cycle")
 	}
-	if full == "backpressure" {
-		s.Capacity = c.Buffers.Output
+	if full != "unbounded" {
+		s.Capacity, s.Drop = c.Buffers.Output, full == "drop"
 	}
 	return s, nil
 }

@@ -14,10 +14,16 @@ type Result struct {
 	DeliveredPackets int64 `json:"delivered_packets"`
 	InjectedFlits    int64 `json:"injected_flits"`
 	DeliveredFlits   int64 `json:"delivered_flits"`
+	// Dropped counts the packets dropped by full queues (queue.full: drop;
+	// absent otherwise): injected = delivered + dropped + in flight.
+	Dropped *int64 `json:"dropped,omitempty"`
 	// MeasuredPackets were generated in the measurement window; the latency
 	// figures are over the ones delivered.
 	MeasuredPackets   int64 `json:"measured_packets"`
 	MeasuredDelivered int64 `json:"measured_delivered"`
+	// MeasuredDropped of them were dropped (queue.full: drop): a run is
+	// complete when every measured packet is delivered or dropped.
+	MeasuredDropped int64 `json:"measured_dropped,omitempty"`
 
 	// Latency runs from a packet's generation (queued at its source) to the
 	// cycle its tail is ejected at its destination; NetworkLatency starts

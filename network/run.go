@@ -387,7 +387,7 @@ func (n *Network) finished() bool {
 		if k.Idle() && n.gen.NextAt(k.Now()) == math.MaxInt64 {
 			return true
 		}
-	} else if st.MeasuredDone == st.Measured {
+	} else if st.MeasuredDone+st.MeasuredDropped == st.Measured {
 		return true
 	}
 	return k.Now() >= n.end+n.Cfg.Run.Drain
@@ -482,6 +482,9 @@ func (n *Network) Result() *Result {
 		Stall:              n.stall,
 		Deliveries:         k.Stats().Deliveries(),
 		Violations:         k.Violations,
+	}
+	if isPacket(&n.Cfg) && strings.EqualFold(strings.TrimSpace(n.Cfg.Queue.Full), "drop") {
+		r.Dropped, r.MeasuredDropped = &st.Dropped, st.MeasuredDropped
 	}
 	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())

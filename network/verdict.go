@@ -38,7 +38,7 @@ type BacklogStop struct {
 //   - the status is the first that holds of interrupted, deadlock, stall,
 //     saturated, incomplete, else ok.
 func Judge(r *Result) {
-	r.Incomplete = r.MeasuredDelivered < r.MeasuredPackets
+	r.Incomplete = r.MeasuredDelivered+r.MeasuredDropped < r.MeasuredPackets
 	r.Saturated = r.BacklogStop != nil ||
 		r.ShortfallCI95 >= 0 && r.Offered-r.Throughput > r.ShortfallCI95
 	switch {

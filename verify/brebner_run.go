@@ -163,6 +163,8 @@ func measureOf(e *network.Experiments, phase, measure string) *network.Measure {
 		return &ps.MaxNodePopulation
 	case "maxqueue":
 		return &ps.MaxQueue
+	case "maxqpop": // (queued packets only: shown beside the shuffle-exchange's phase-1 population)
+		return &ps.MaxQueuedPopulation
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ func statusText(r *network.Result) string {
 		}
 	}
 	if r.Incomplete {
-		s += fmt.Sprintf("; %d of %d measured packets not delivered", r.MeasuredPackets-r.MeasuredDelivered, r.MeasuredPackets)
+		s += fmt.Sprintf("; %d of %d measured packets not delivered", r.MeasuredPackets-r.MeasuredDelivered-r.MeasuredDropped, r.MeasuredPackets)
 	}
 	return s
 }

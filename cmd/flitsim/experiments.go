@@ -21,7 +21,8 @@ func experimentRows(e *network.Experiments) [][]string {
 		for _, m := range []struct {
 			label string
 			m     network.Measure
-		}{{"completion time", p.CompletionTime}, {"max node population", p.MaxNodePopulation}, {"max queue", p.MaxQueue}} {
+		}{{"completion time", p.CompletionTime}, {"max node population", p.MaxNodePopulation}, {"max queue", p.MaxQueue},
+			{"max queued population", p.MaxQueuedPopulation}} {
 			rows = append(rows,
 				[]string{name + " " + m.label + " (mean / variance / max)", fmt.Sprintf("%.2f / %.2f / %d", m.m.Mean, m.m.Variance, m.m.Max)},
 				[]string{name + " " + m.label + " histogram", histogramText(m.m.Histogram)})
@@ -53,8 +54,11 @@ func switchingText(c *network.Config) string {
 		queues = "one shared queue per node"
 	}
 	full := "unbounded"
-	if strings.EqualFold(q.Full, "backpressure") {
+	switch strings.ToLower(strings.TrimSpace(q.Full)) {
+	case "backpressure":
 		full = fmt.Sprintf("%d packets, backpressure", c.Buffers.Output)
+	case "drop":
+		full = fmt.Sprintf("%d packets, drop when full", c.Buffers.Output)
 	}
 	return fmt.Sprintf("packet: %s (%s), %s, arrivals in %s order, %s routes",
 		queues, full, or(q.Discipline, "fifo"), or(q.ArrivalOrder, "random"), or(q.Routes, "source"))

@@ -91,6 +91,10 @@ func summaryRows(r *network.Result) [][]string {
 		{"busiest channel", r.BusiestChannel},
 		{"max buffer occupancy", fmt.Sprintf("%d flits", r.MaxBufferOccupancy)},
 	}
+	if r.Dropped != nil { // (after the delivered packets)
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "delivered packets" }) + 1
+		rows = slices.Insert(rows, i, []string{"dropped packets", strconv.FormatInt(*r.Dropped, 10) + " (queue.full: drop)"})
+	}
 	if mc := describeMulticast(c); mc != "" {
 		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}

@@ -43,6 +43,8 @@ type Stats struct {
 	delPk, delFl  int64
 	measured      int64
 	measuredDone  int64
+	dropPk        int64 // packets dropped (queue.full: drop), measured or not
+	measuredDrop  int64 // measured packets dropped
 	winGen, winEj int64 // (delFl and winEj are added up from the lanes' counts in settle)
 }
 
@@ -80,11 +82,13 @@ type Counts struct {
 	WindowOffered, WindowEjected int64
 	// Hops is the switches crossed by measured packets, HopCount their number.
 	Hops, HopCount int64
+	// Dropped packets (queue.full: drop), MeasuredDropped of them measured.
+	Dropped, MeasuredDropped int64
 }
 
 // Counts returns the totals so far.
 func (c *Stats) Counts() Counts {
-	return Counts{c.genPk, c.genFl, c.genOff, c.delPk, c.delFl, c.measured, c.measuredDone, c.winGen, c.winEj, c.hops, c.hopN}
+	return Counts{c.genPk, c.genFl, c.genOff, c.delPk, c.delFl, c.measured, c.measuredDone, c.winGen, c.winEj, c.hops, c.hopN, c.dropPk, c.measuredDrop}
 }
 
 // Window is the flits offered and ejected in the measurement window so far

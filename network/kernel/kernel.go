@@ -232,6 +232,8 @@ type Kernel struct {
 
 	// FlitHops counts flits crossing a switch (every replicated copy counts).
 	FlitHops int64
+	// Dropped counts the packets dropped by full queues (queue.full: drop).
+	Dropped int64
 
 	// Invariant counters (tests assert they stay zero).
 	Violations Violations

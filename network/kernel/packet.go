@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/topology"
 )
 
 // The packet-switched router (switching: packet), Brebner 1983 ch. 3: a
@@ -29,7 +30,8 @@ import (
 //     queue had a free slot at the start of the evaluation; when more
 //     packets ask for a queue than it has free slots, the ones arriving on
 //     the lowest in-port counted from (t mod in-ports) win. A refused
-//     packet stays where it is.
+//     packet stays where it is. With dropping queues (Drop) nothing is
+//     refused here: every chosen packet moves.
 //  3. Commit: the chosen packets leave their queues and cross their links
 //     (one packet per link per cycle). At the next node a packet either
 //     arrives (its leg's target: delivered at cycle t+1, or parked at an
@@ -38,7 +40,15 @@ import (
 //     joining one queue in one cycle join in random order
 //     (ArrivalOrder "random", the default: one shuffle of the cycle's joins)
 //     or in scan order (by the queue they left, in queue id order: by
-//     switch, then port; injections in creation order).
+//     switch, then port; injections in creation order). With dropping
+//     queues (Drop, Capacity > 0) a packet whose queue is full when its
+//     turn in that order comes is dropped: the packets that left in this
+//     cycle have freed their slots, so a full queue that sent one accepts
+//     one arrival, and of several same-cycle arrivals the last ones in the
+//     join order (a uniformly random set by default) are dropped. Only
+//     packets arriving over a link are dropped: a packet starting a leg
+//     (injected, or leaving its intermediate node) waits in its terminal's
+//     source queue for room, as with backpressure (step 1).
 //  4. Measures (digest §3.3), sampled at the start of each phase and after
 //     each cycle's arrivals: node population = packets queued at the node
 //     + packets that arrived there in this phase; the longest queue.
@@ -70,6 +80,9 @@ type PacketSpec struct {
 	HopRoutes bool
 	// Capacity bounds every queue (backpressure); 0 is unbounded.
 	Capacity int
+	// Drop (with Capacity) drops a packet arriving over a link at a full
+	// queue instead of holding it back (backpressure).
+	Drop bool
 	// Via, when set, gives each new packet an intermediate terminal (or −1
 	// for none): the packet travels two legs, source → via → destination
 	// (Valiant's phases). With Barrier, the second leg of every packet
@@ -94,36 +107,19 @@ const (
 
 // PhaseMeasures are one phase's measures in a batch experiment (digest
 // §3.3): its completion time (from the phase's start to its last arrival),
-// the largest node population and the longest queue at any sampled instant.
+// the largest node population and the longest queue at any sampled instant
+// (and the largest count of queued packets at a node).
 type PhaseMeasures struct {
 	Time          int64
 	MaxPopulation int32
 	MaxQueue      int32
+	// MaxQueuedPopulation counts a node's queued packets only (not the
+	// arrived ones): the digest's reading of Brebner's shuffle-exchange
+	// phase-1 populations (§8.1 item 2), reported beside the defined one.
+	MaxQueuedPopulation int32
 }
 
 func init() { switchModels["packet"] = newPacketRouter }
-
-// pktQueue is one queue: its packets are buf[head:], oldest first.
-type pktQueue struct {
-	buf  []int32
-	head int32
-}
-
-func (q *pktQueue) n() int32 { return int32(len(q.buf)) - q.head }
-
-func (q *pktQueue) at(i int32) int32 { return q.buf[q.head+i] }
-
-// remove takes out the packet at position i (shifting the older ones up).
-func (q *pktQueue) remove(i int32) {
-	copy(q.buf[q.head+1:q.head+i+1], q.buf[q.head:q.head+i])
-	q.head++
-	if q.head == int32(len(q.buf)) {
-		q.buf, q.head = q.buf[:0], 0
-	} else if q.head >= 32 && 2*q.head >= int32(len(q.buf)) {
-		n := copy(q.buf, q.buf[q.head:])
-		q.buf, q.head = q.buf[:n], 0
-	}
-}
 
 // join is a packet joining queue q at the end of a cycle's arrivals (or the
 // injections), held until the cycle's joins are ordered.
@@ -161,8 +157,11 @@ type packetRouter struct {
 	// Per packet (worm pool index): its state in one record (a hop reads
 	// one cache line), and its source route.
 	ps     []pktState
-	routes [][]uint8 // source routes longer than inlineHops: the leg's ports
-	rbuf   []uint8   // scratch: the route being traced
+	routes [][]uint8                   // source routes longer than inlineHops: the leg's ports
+	rbuf   []uint8                     // scratch: the route being traced
+	path   topology.PathRouter         // the routing function when it gives whole paths (not stateful), else nil
+	spath  topology.StatefulPathRouter // the same for a stateful one
+	st     flit.RouteState             // scratch: a stateful router's state along a traced leg (a local would escape to the heap)
 
 	phases     []PhaseMeasures
 	phaseStart int64
@@ -185,6 +184,12 @@ func newPacketRouter(k *Kernel) Stepper {
 	k.fast = false // (the flit crossbar's fast path and lanes do not apply)
 	if s.Schedule != nil {
 		p.spec.Shared = true // (one queue per node: the schedule picks the link)
+	}
+	if pr, ok := k.Topo.Router.(topology.PathRouter); ok && k.stateful == nil {
+		p.path = pr
+	}
+	if sp, ok := k.stateful.(topology.StatefulPathRouter); ok {
+		p.spath = sp
 	}
 	p.layout(k)
 	if s.Schedule != nil {
@@ -229,6 +234,10 @@ func (p *packetRouter) layout(k *Kernel) {
 	}
 	nq := len(p.qSw)
 	p.queues = make([]pktQueue, nq)
+	slab := make([]int32, 4*nq) // (every queue's first ring, in one allocation)
+	for i := range p.queues {
+		p.queues[i].buf = slab[4*i : 4*i+4 : 4*i+4]
+	}
 	p.nonEmpty = make([]uint64, (nq+63)/64)
 	p.lastMove = make([]int64, nq)
 	p.node = make([]nodeRec, len(t.Switches))

@@ -23,10 +23,10 @@ func (p *packetRouter) step(k *Kernel) {
 	} else {
 		p.evaluate(k)
 	}
-	if p.cap > 0 {
+	if p.cap > 0 && !p.spec.Drop {
 		p.grant(k)
 	}
-	if k.Deadlock == nil && p.cap > 0 && (k.CheckDeadlock || p.sentNone() && p.anyQueued()) {
+	if k.Deadlock == nil && p.cap > 0 && !p.spec.Drop && (k.CheckDeadlock || p.sentNone() && p.anyQueued()) {
 		k.Deadlock = p.detect(k)
 	}
 	if k.tr != nil {
@@ -134,29 +134,19 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 		return p.multi.begin(p, k, wi) // (a read's last leg: split hop by hop)
 	}
 	if !p.spec.HopRoutes || p.disc == discFurthest {
-		r := p.rbuf[:0]
-		t := k.Topo
-		s, i := int(sw), int(in)
-		st := w.Route // (a stateful router's state, advanced along the trace)
-		for n := 0; ; n++ {
-			o := p.routeAt(k, w, s, i, &st)
-			if o >= len(t.Switches[s].Out) {
-				k.Violations.Misdelivered++ // (no port at all)
-				break
+		var r []uint8
+		ok := false
+		switch {
+		case p.path != nil:
+			r, ok = p.path.Path(int(sw), int(in), w, p.rbuf[:0]), true
+		case p.spath != nil:
+			p.st = w.Route
+			if r, ok = p.spath.PathHead(int(sw), int(in), w, &p.st, p.rbuf[:0]); ok && !p.spec.HopRoutes {
+				w.Route = p.st // (as hop by hop: the state at the leg's end)
 			}
-			r = append(r, uint8(o))
-			e := t.Switches[s].Out[o]
-			if e.Switch < 0 || n > 4*len(t.Switches)+16 {
-				if e.Terminal != w.Dst || e.Switch >= 0 {
-					r = r[:len(r)-1]            // (decide finds the route's end)
-					k.Violations.Misdelivered++ // (a routing function that does not reach its target)
-				}
-				break
-			}
-			s, i = int(e.Switch), int(e.Port)
 		}
-		if !p.spec.HopRoutes {
-			w.Route = st // (as hop by hop: the state at the leg's end)
+		if !ok {
+			r = p.trace(k, w, sw, in)
 		}
 		x := &p.ps[wi]
 		x.pos, x.rlen, x.left = 0, int32(len(r)), int32(len(r)-1)
@@ -168,6 +158,36 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 		p.rbuf = r
 	}
 	return p.decide(k, wi)
+}
+
+// trace is packet w's leg from switch sw (entered on port in), hop by hop
+// through the routing function.
+func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32) []uint8 {
+	r := p.rbuf[:0]
+	limit := 4*len(k.Topo.Switches) + 16
+	st := &p.st // (a stateful router's state, advanced along the trace)
+	*st = w.Route
+	for n := 0; ; n++ {
+		o := int32(p.routeAt(k, w, int(sw), int(in), st))
+		if o >= k.portBase[sw+1]-k.portBase[sw] {
+			k.Violations.Misdelivered++ // (no port at all)
+			break
+		}
+		r = append(r, uint8(o))
+		e := p.pt[k.portBase[sw]+o].far
+		if e.sw < 0 || n > limit {
+			if e.in != w.Dst || e.sw >= 0 {
+				r = r[:len(r)-1]            // (decide finds the route's end)
+				k.Violations.Misdelivered++ // (a routing function that does not reach its target)
+			}
+			break
+		}
+		sw, in = e.sw, e.in
+	}
+	if !p.spec.HopRoutes {
+		w.Route = *st // (as hop by hop: the state at the leg's end)
+	}
+	return r
 }
 
 // decide sets the port packet wi leaves its present switch by, from its
@@ -277,33 +297,38 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	js := p.joins
 	if !p.scan {
 		for i := len(js) - 1; i > 0; i-- {
-			j := k.rng.IntN(i + 1)
+			j := k.intN(i + 1)
 			js[i], js[j] = js[j], js[i]
 		}
 	}
 	ph := &p.phases[len(p.phases)-1]
+	maxPop, maxQ, maxQP := ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation
 	for _, j := range js {
 		if p.multi != nil && p.multi.merge(p, k, j) {
 			continue // (a write combined into one queued there: packet_combine.go)
 		}
-		q := &p.queues[j.q]
-		q.buf = append(q.buf, j.wi)
-		p.nonEmpty[j.q>>6] |= 1 << (j.q & 63)
-		gp := p.ps[j.wi].port
-		if p.pt[gp].waiting++; p.pt[gp].waiting == 1 && p.pt[gp].buf >= 0 {
-			k.setActive(p.pt[gp].buf)
+		q := elem(p.queues, j.q)
+		if p.spec.Drop && q.cnt >= p.cap {
+			p.drop(k, j.wi)
+			continue
 		}
-		sw := p.qSw[j.q]
-		p.node[sw].queued++
-		p.notePop(sw)
-		if p.cap > 0 && q.n() > p.cap {
+		q.push(j.wi)
+		*elem(p.nonEmpty, j.q>>6) |= 1 << (j.q & 63)
+		pt := elem(p.pt, elem(p.ps, j.wi).port)
+		if pt.waiting++; pt.waiting == 1 && pt.buf >= 0 {
+			k.setActive(pt.buf)
+		}
+		nd := elem(p.node, *elem(p.qSw, j.q))
+		nd.queued++
+		maxPop = max(maxPop, nd.queued+nd.arrived)
+		maxQP = max(maxQP, nd.queued)
+		if p.cap > 0 && q.cnt > p.cap {
 			k.Violations.Overflow++ // (a bounded queue over its capacity)
 		}
-		if n := q.n(); n > ph.MaxQueue {
-			ph.MaxQueue = n
-			k.maxOcc = max(k.maxOcc, n)
-		}
+		maxQ = max(maxQ, q.cnt)
 	}
+	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = maxPop, maxQ, maxQP
+	k.maxOcc = max(k.maxOcc, maxQ)
 	p.joins = js[:0]
 }
 
@@ -326,7 +351,7 @@ func (p *packetRouter) barrier(k *Kernel, at int64) {
 		}
 		ps := p.parked
 		for i := len(ps) - 1; i > 0; i-- {
-			j := k.rng.IntN(i + 1)
+			j := k.intN(i + 1)
 			ps[i], ps[j] = ps[j], ps[i]
 		}
 		for _, wi := range ps {
@@ -339,17 +364,24 @@ func (p *packetRouter) barrier(k *Kernel, at int64) {
 
 // evaluate picks every non-empty queue's packet for the cycle.
 func (p *packetRouter) evaluate(k *Kernel) {
-	p.sends = p.sends[:0]
+	sends := p.sends[:0]
+	oldest := p.disc == discFIFO && !p.spec.Phase1First
 	for wd, word := range p.nonEmpty {
 		for ; word != 0; word &= word - 1 {
 			q := int32(wd<<6 + bits.TrailingZeros64(word))
-			p.pick(k, q)
+			var pos int32
+			if !oldest {
+				pos = p.pick(k, q)
+			}
+			wi := elem(p.queues, q).at(pos)
+			sends = append(sends, send{q: q, pos: pos, wi: wi, to: -1, ok: true})
 		}
 	}
+	p.sends = sends
 }
 
-// pick chooses queue q's packet for the cycle by its discipline.
-func (p *packetRouter) pick(k *Kernel, q int32) {
+// pick is the position of the packet queue q sends by its discipline.
+func (p *packetRouter) pick(k *Kernel, q int32) int32 {
 	x := &p.queues[q]
 	n := x.n()
 	var pos int32
@@ -371,7 +403,7 @@ func (p *packetRouter) pick(k *Kernel, q int32) {
 	case p.disc == discRandom:
 		pos = int32(k.rng.IntN(int(n)))
 	}
-	p.sends = append(p.sends, send{q: q, pos: pos, wi: x.at(pos), to: -1, ok: true})
+	return pos
 }
 
 // grant applies backpressure: a packet moves only into a queue that had a
@@ -460,56 +492,80 @@ func (p *packetRouter) hop(wi, i int32) int32 {
 }
 
 // commit moves the granted packets over their links and routes them at the
-// next node (joins listed, arrivals delivered or parked).
+// next node (joins listed, arrivals delivered or parked): first every
+// packet leaves its queue, so that the population sampled at an arrival
+// counts none that has left.
 func (p *packetRouter) commit(k *Kernel) {
-	k.nmoved = 0
+	now, moved := k.now, 0
 	for i := range p.sends {
 		s := &p.sends[i]
 		if !s.ok {
 			continue
 		}
-		x := &p.queues[s.q]
-		if x.remove(s.pos); x.n() == 0 {
-			p.nonEmpty[s.q>>6] &^= 1 << (s.q & 63)
+		x := elem(p.queues, s.q)
+		if s.pos == 0 {
+			x.popFront()
+		} else {
+			x.remove(s.pos)
 		}
-		gp := p.ps[s.wi].port
-		if p.pt[gp].waiting--; p.pt[gp].waiting == 0 && p.pt[gp].buf >= 0 {
-			k.clearActive(p.pt[gp].buf)
+		if x.cnt == 0 {
+			*elem(p.nonEmpty, s.q>>6) &^= 1 << (s.q & 63)
 		}
-		p.node[p.qSw[s.q]].queued--
-		if !k.chans[gp].Carry(k.now) {
+		gp := elem(p.ps, s.wi).port
+		pt := elem(p.pt, gp)
+		if pt.waiting--; pt.waiting == 0 && pt.buf >= 0 {
+			k.clearActive(pt.buf)
+		}
+		elem(p.node, *elem(p.qSw, s.q)).queued--
+		if !elem(k.chans, gp).Carry(now) {
 			k.Violations.ChannelOverUse++
 		}
 		if p.cap > 0 {
-			p.lastMove[s.q] = k.now // (for a deadlock's Since)
+			p.lastMove[s.q] = now // (for a deadlock's Since)
 		}
-		k.nmoved++
+		moved++
 	}
-	k.FlitHops += int64(k.nmoved)
+	k.nmoved = moved
+	k.FlitHops += int64(moved)
 	for i := range p.sends {
-		s := &p.sends[i]
-		if !s.ok {
-			continue
+		if s := &p.sends[i]; s.ok {
+			p.cross(k, s.wi)
 		}
-		wi, gp := s.wi, p.ps[s.wi].port
-		e := p.pt[gp].far
-		p.ps[wi].sw, p.ps[wi].in = e.sw, e.in
-		p.ps[wi].hops++
-		p.ps[wi].left--
-		arrived := !p.decide(k, wi)
-		if k.tr != nil {
-			to := k.nb + p.pt[p.ps[wi].port].far.in
-			if !arrived {
-				to = p.pt[p.ps[wi].port].buf
-			}
-			k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}, p.pt[gp].buf, to, gp, k.now+1)
-		}
-		if arrived {
-			p.legEnd(k, wi, k.now+1)
-			continue
-		}
-		p.joins = append(p.joins, join{p.pt[p.ps[wi].port].q, wi})
 	}
+}
+
+// cross is packet wi crossing the link of its port: at the next node it
+// arrives or is routed and listed to join its next queue.
+func (p *packetRouter) cross(k *Kernel, wi int32) {
+	x := elem(p.ps, wi)
+	gp := x.port
+	e := elem(p.pt, gp).far
+	x.sw, x.in = e.sw, e.in
+	x.hops++
+	x.left--
+	var arrived bool
+	if x.pos < x.rlen && x.rlen <= inlineHops && !p.spec.HopRoutes && p.multi == nil {
+		// (decide's common case, inline: the next entry of a route kept
+		// in the packet's record)
+		ngp := *elem(k.portBase, e.sw) + int32(x.inl[x.pos])
+		x.pos++
+		x.port = ngp
+		arrived = elem(p.pt, ngp).q < 0
+	} else {
+		arrived = !p.decide(k, wi)
+	}
+	if k.tr != nil {
+		to := k.nb + p.pt[x.port].far.in
+		if !arrived {
+			to = p.pt[x.port].buf
+		}
+		k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(x.hops)}, p.pt[gp].buf, to, gp, k.now+1)
+	}
+	if arrived {
+		p.legEnd(k, wi, k.now+1)
+		return
+	}
+	p.joins = append(p.joins, join{elem(p.pt, x.port).q, wi})
 }
 
 func (p *packetRouter) sentNone() bool {

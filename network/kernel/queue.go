@@ -30,3 +30,52 @@ func (q *wormQueue) popIf(v int) {
 	q.head = (q.head + v) & (len(q.buf) - 1)
 	q.n -= v
 }
+
+// pktQueue is one queue of the packet-switched router: a ring of packet
+// (pool) indices, oldest first, whose length is a power of two (doubling
+// from 4), so that a packet joins and leaves without moving the others or
+// allocating once the ring is large enough. (A slice from which the front
+// was cut regrew every time its end reached the capacity.)
+type pktQueue struct {
+	buf  []int32
+	head int32 // position of the oldest packet in buf
+	cnt  int32
+}
+
+func (q *pktQueue) n() int32 { return q.cnt }
+
+// at is the packet at position i (0: the oldest).
+func (q *pktQueue) at(i int32) int32 { return q.buf[(q.head+i)&int32(len(q.buf)-1)] }
+
+// set replaces the packet at position i.
+func (q *pktQueue) set(i, wi int32) { q.buf[(q.head+i)&int32(len(q.buf)-1)] = wi }
+
+// push appends packet wi (the newest).
+func (q *pktQueue) push(wi int32) {
+	if int(q.cnt) == len(q.buf) {
+		nb := make([]int32, max(4, 2*len(q.buf)))
+		for i := range q.cnt {
+			nb[i] = q.at(i)
+		}
+		q.buf, q.head = nb, 0
+	}
+	q.buf[(q.head+q.cnt)&int32(len(q.buf)-1)] = wi
+	q.cnt++
+}
+
+// popFront takes out the oldest packet.
+func (q *pktQueue) popFront() {
+	q.head = (q.head + 1) & int32(len(q.buf)-1)
+	q.cnt--
+}
+
+// dropLast takes out the newest packet.
+func (q *pktQueue) dropLast() { q.cnt-- }
+
+// remove takes out the packet at position i, moving the older ones up.
+func (q *pktQueue) remove(i int32) {
+	for ; i > 0; i-- {
+		q.set(i, q.at(i-1))
+	}
+	q.popFront()
+}

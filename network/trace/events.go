@@ -257,6 +257,18 @@ func (e *Events) Blocked(cycle int64, f flit.Flit, b int32, reason network.Wait,
 	e.emit(r)
 }
 
+// Dropped logs a packet dropped by the full queue behind buffer b
+// (queue.full: drop).
+func (e *Events) Dropped(cycle int64, f flit.Flit, b int32) {
+	if !e.f.win.In(cycle) || !e.f.buf[b] {
+		return
+	}
+	r := e.newRow(cycle, "dropped", f.Worm)
+	e.flitCols(r, &f)
+	r.strs[colBuffer] = e.names[b]
+	e.emit(r)
+}
+
 // waitingAt names what a blocked flit waits at: a global port, a buffer or a
 // terminal, by reason.
 func (e *Events) waitingAt(reason network.Wait, at int32) string {

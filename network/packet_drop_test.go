@@ -1,0 +1,46 @@
+package network
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestPacketDropResult: queue.full: drop runs a batch to its end with
+// packets dropped, the JSON's dropped member counts them (injected =
+// delivered + dropped), the run is complete, and the key's values are
+// checked.
+func TestPacketDropResult(t *testing.T) {
+	c := Default()
+	c.Topology = TopologyConfig{Kind: "hypercube", D: 6}
+	c.Switching, c.Routing, c.Valiant = "packet", "random-order", "separate"
+	c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
+	c.Traffic.Mode, c.Traffic.Pattern, c.Traffic.H = "batch", "random-permutation", 4
+	c.Queue.Full, c.Buffers.Output = "drop", 1
+	c.Run.Experiments = 3
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := n.RunPlain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Dropped == nil || *r.Dropped == 0 || r.InjectedPackets != r.DeliveredPackets+*r.Dropped ||
+		r.MeasuredDropped != *r.Dropped || r.Incomplete || r.Experiments.Incomplete != 0 {
+		t.Fatalf("injected %d, delivered %d, dropped %v (measured %d), incomplete %v / %d",
+			r.InjectedPackets, r.DeliveredPackets, r.Dropped, r.MeasuredDropped, r.Incomplete, r.Experiments.Incomplete)
+	}
+	js, _ := json.Marshal(r)
+	if !strings.Contains(string(js), `"dropped":`) {
+		t.Fatal("no dropped member in the JSON")
+	}
+	c.Queue.Full = "unbounded"
+	if r, err = Run(c); err != nil || r.Dropped != nil {
+		t.Fatalf("unbounded: err %v, dropped %v", err, r.Dropped)
+	}
+	c.Queue.Full, c.Buffers.Output = "drop", 0
+	if _, err := Build(c); err == nil || !strings.Contains(err.Error(), "buffers.output") {
+		t.Fatalf("drop without a capacity: %v", err)
+	}
+}

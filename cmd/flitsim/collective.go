@@ -63,7 +63,10 @@ Tasks (topology.kind: folded-cube, d ≤ 10; the folded-cube paper and §7.4):
                 (≤ ⌈N/(d+1)⌉ + 2d − 1); --set task.split=true splits packets
                 into d+1 parts ((N−1)/(d+1), mini-slots; d ≤ 8)
   pmnb, pmna    partial multinode broadcast / accumulation of --set task.m=M
-                active nodes (drawn from run.seed; ≤ ⌈M/(d+1)⌉ + 2d − 1, t_p = 0)
+                active nodes (drawn from run.seed; ≤ ⌈M/(d+1)⌉ + 2d − 1, t_p = 0);
+                --set task.tp=T computes the classes and ranks on the hardware
+                first: a prefix over F_d, then the d+1 class prefixes, 4d hops of
+                T slots (≤ ⌈M/(d+1)⌉ + 2d + 4d·T − 1)
   sng, sns      single-node gather into / scatter from --set task.root=R
 
 Tasks (topology.kind: permutation-cube, d ≤ 10; enhanced-cube, d ≤ 16; §7.2–7.3):

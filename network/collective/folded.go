@@ -29,7 +29,7 @@ func init() {
 	registerFamily("folded-cube", &family{
 		keys: map[string][]string{
 			"te": nil, "te-greedy": nil, "snb": {"task.root"}, "sna": {"task.root"},
-			"mnb": {"task.split"}, "pmnb": {"task.m"}, "pmna": {"task.m"},
+			"mnb": {"task.split"}, "pmnb": {"task.m", "task.tp"}, "pmna": {"task.m", "task.tp"},
 			"sns": {"task.root"}, "sng": {"task.root"},
 		},
 		run: runFolded,
@@ -45,8 +45,9 @@ type dims struct {
 	nbr     []int32 // node × dimension: the neighbour
 	dimIn   []int32 // node × in-port (of at most maxIn): the dimension, or −1
 	maxIn   int
-	term    []int         // node → terminal
-	spec    topology.Spec // the network (tasks derived from another run build it again)
+	term    []int          // node → terminal
+	spec    topology.Spec  // the network (tasks derived from another run build it again)
+	after   []func() error // checks when the run has ended (the prefix channel's ranks)
 }
 
 // newDims reads g's links by dimension: nb(v, j) is v's dimension-j
@@ -97,15 +98,25 @@ func runFolded(spec topology.Spec, task string, params map[string]string, seed u
 	if spec.D > MaxFoldedD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 2 to %d for a folded-cube collective (a node keeps a slot per other node)", MaxFoldedD)
 	}
-	return runNet(spec, task, seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+	var x *dims
+	res, err := runNet(spec, task, seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 		d := bits.TrailingZeros(uint(g.N))
-		x, err := newDims(g, d, d+1, func(v, j int) int { return v ^ foldGen(d, j) })
-		if err != nil {
+		var err error
+		if x, err = newDims(g, d, d+1, func(v, j int) int { return v ^ foldGen(d, j) }); err != nil {
 			return nil, err
 		}
 		r.D, x.spec = d, spec
 		return setupFolded(k, x, task, params, seed, px, r)
 	})
+	if err != nil {
+		return nil, err
+	}
+	for _, check := range x.after {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // setupFolded loads task's packets and schedule and the seed's figures.
@@ -139,17 +150,24 @@ func setupFolded(k *kernel.Kernel, x *dims, task string, params map[string]strin
 			r.Params = []string{"task.split=true"}
 			return setupFoldedMNBSplit(k, x, px, r), nil
 		}
-		return setupFoldedPMNB(k, x, n, true, seed, px, r), nil
+		return setupFoldedPMNB(k, x, n, true, 0, seed, px, r), nil
 	case "pmnb", "pmna":
 		m, err := intParam(params, "task.m", n/2, 1, n)
 		if err != nil {
 			return nil, err
 		}
-		r.Params = []string{fmt.Sprintf("task.m=%d", m)}
-		if task == "pmna" {
-			return setupFoldedPMNA(k, x, m, seed, px, r)
+		tp, err := intParam(params, "task.tp", 0, 0, maxTp)
+		if err != nil {
+			return nil, err
 		}
-		return setupFoldedPMNB(k, x, m, false, seed, px, r), nil
+		r.Params = []string{fmt.Sprintf("task.m=%d", m)}
+		if _, ok := params["task.tp"]; ok {
+			r.Params = append(r.Params, fmt.Sprintf("task.tp=%d", tp))
+		}
+		if task == "pmna" {
+			return setupFoldedPMNA(k, x, m, tp, seed, px, r)
+		}
+		return setupFoldedPMNB(k, x, m, false, tp, seed, px, r), nil
 	}
 	return nil, fmt.Errorf("folded-cube task %q has no setup (d=%d)", task, d)
 }

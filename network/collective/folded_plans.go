@@ -176,7 +176,7 @@ func gatherPlan(hops []hop, n, root int) ([]planEv, error) {
 func setupFoldedGather(k *kernel.Kernel, x *dims, root int, scatter bool, px *proxy, r *Result) (*checker, error) {
 	n, d := x.n, x.d
 	hops, _, err := recordFolded(x.spec, "mnb", func(k *kernel.Kernel, x2 *dims, px2 *proxy, r2 *Result) *checker {
-		return setupFoldedPMNB(k, x2, x2.n, true, 1, px2, r2)
+		return setupFoldedPMNB(k, x2, x2.n, true, 0, 1, px2, r2)
 	})
 	if err != nil {
 		return nil, err
@@ -229,11 +229,11 @@ func setupFoldedGather(k *kernel.Kernel, x *dims, root int, scatter bool, px *pr
 // setupFoldedPMNA loads the partial multinode accumulation to m active
 // nodes drawn from seed: the PMNB of the same nodes, run and recorded on
 // its own network, reversed in time, combining instead of copying.
-func setupFoldedPMNA(k *kernel.Kernel, x *dims, m int, seed uint64, px *proxy, r *Result) (*checker, error) {
+func setupFoldedPMNA(k *kernel.Kernel, x *dims, m, tp int, seed uint64, px *proxy, r *Result) (*checker, error) {
 	n := x.n
 	var formula float64
 	hops, T, err := recordFolded(x.spec, "pmnb", func(k *kernel.Kernel, x2 *dims, px2 *proxy, r2 *Result) *checker {
-		ck := setupFoldedPMNB(k, x2, m, false, seed, px2, r2)
+		ck := setupFoldedPMNB(k, x2, m, false, 0, seed, px2, r2)
 		formula = *r2.Formula
 		params := r.Params
 		*r = *r2
@@ -264,5 +264,10 @@ func setupFoldedPMNA(k *kernel.Kernel, x *dims, m int, seed uint64, px *proxy, r
 	r.Packets = int64(loaded)
 	r.Formula, r.FormulaText = &formula, "as the PMNB (its dual, paper §3): d + Σ_{k=1..d} ⌈M'/2^k⌉, M' = ⌈M/(d+1)⌉ (t_p = 0)"
 	r.Reading = "the PMNB of the same active nodes (drawn from run.seed) reversed in time: every node sends one packet per active destination holding its partial result, combined on arrival (any associative operator); deliveries count contributions in each active node's result"
+	if tp > 0 { // (folded_prefix.go: the nodes compute the ranks the plan needs first)
+		reading := r.Reading
+		prefixPMNA(k, x, m, tp, seed, px, r)
+		r.Reading = reading + "; " + r.Reading
+	}
 	return ck, nil
 }

@@ -27,9 +27,10 @@ import (
 //     class-c packet it held when the subphase began.
 //
 // In every slot class c uses folded dimension (c+1+i) or (c−l) mod (d+1):
-// different classes never share a link. The ranks are known in advance
-// (t_p = 0: the parallel-prefix phases are not modelled). MNB without
-// splitting is the case M = N.
+// different classes never share a link. With t_p = 0 the ranks are known
+// in advance; with t_p > 0 the nodes compute them first by the prefix
+// channel on the links (folded_prefix.go). MNB without splitting is the
+// case M = N (ranks known).
 type foldedPMNB struct {
 	x       *dims
 	coord   []int32 // class × node: the node's F_c coordinates
@@ -41,6 +42,7 @@ type foldedPMNB struct {
 	orig    []int32   // per loaded packet (pool index): its origin
 	start   []int64   // subphase l (1..d): its first slot; start[d+1] the end
 	ck      *checker
+	fpre    // t_p > 0: the prefix channel before the data phase
 }
 
 // newFoldedPMNB ranks the active nodes and lays out the subphases.
@@ -71,13 +73,20 @@ func newFoldedPMNB(x *dims, active []int, ck *checker) *foldedPMNB {
 			s.tgt[v] = int32(s.nodeAt(c, rho))
 		}
 	}
-	mp := ceilDiv(len(active), D)
+	s.layout(len(active))
+	return s
+}
+
+// layout sizes the data phase's subphases for m active nodes (slots from
+// the data phase's start).
+func (s *foldedPMNB) layout(m int) {
+	d := s.x.d
+	mp := ceilDiv(m, s.x.D)
 	s.start = make([]int64, d+2)
 	s.start[1] = int64(d)
 	for l := 1; l <= d; l++ {
 		s.start[l+1] = s.start[l] + int64(ceilDiv(mp, 1<<(d-l+1)))
 	}
-	return s
 }
 
 // nodeAt is the node with F_c coordinates xc.
@@ -94,6 +103,10 @@ func (s *foldedPMNB) nodeAt(c, xc int) int {
 // load enqueues the active nodes' packets; every node expects each (the
 // origin too when packing moved its packet away).
 func (s *foldedPMNB) load(k *kernel.Kernel) {
+	if s.pre != nil {
+		s.loadPrefixed(k)
+		return
+	}
 	n := s.x.n
 	for o, c := range s.cls {
 		if c < 0 {
@@ -126,6 +139,15 @@ func (s *foldedPMNB) setArrived(wi int32, at int64) {
 }
 
 func (s *foldedPMNB) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
+	if s.pre != nil {
+		if slot < s.p0 {
+			return s.pre.Sends(slot, node, out)
+		}
+		if !s.began {
+			s.beginData()
+		}
+		slot -= s.p0
+	}
 	x := s.x
 	d, n, D := x.d, x.n, x.D
 	if slot < int64(d) {
@@ -163,6 +185,13 @@ func (s *foldedPMNB) Sends(slot int64, node int32, out []kernel.SlotSend) []kern
 func (s *foldedPMNB) originOf(wi int32) int { return int(s.orig[wi]) }
 
 func (s *foldedPMNB) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32) bool {
+	if s.pre != nil {
+		if w.Aux >= prefixTag {
+			s.pre.Arrived(slot, node, w)
+			return false
+		}
+		slot -= s.p0
+	}
 	o := int(w.Aux)
 	c := int(s.cls[o])
 	if slot < int64(s.x.d) { // packing: the packet moved on from its last node
@@ -191,9 +220,10 @@ func randomActive(n, m int, seed uint64) []int {
 	return rng.Perm(n)[:m]
 }
 
-// setupFoldedPMNB loads the PMNB of m active nodes drawn from seed, or the
-// MNB without splitting (mnb: every node active, ranks = labels).
-func setupFoldedPMNB(k *kernel.Kernel, x *dims, m int, mnb bool, seed uint64, px *proxy, r *Result) *checker {
+// setupFoldedPMNB loads the PMNB of m active nodes drawn from seed (ranks
+// by the prefix channel when tp > 0), or the MNB without splitting (mnb:
+// every node active, ranks = labels).
+func setupFoldedPMNB(k *kernel.Kernel, x *dims, m int, mnb bool, tp int, seed uint64, px *proxy, r *Result) *checker {
 	d, n, D := x.d, x.n, x.D
 	active := make([]int, n)
 	for i := range active {
@@ -204,8 +234,12 @@ func setupFoldedPMNB(k *kernel.Kernel, x *dims, m int, mnb bool, seed uint64, px
 	}
 	ck := newChecker(n)
 	s := newFoldedPMNB(x, active, ck)
+	if tp > 0 {
+		s.withPrefix(tp)
+		x.after = append(x.after, s.checkRanks)
+	}
 	s.load(k)
-	f := float64(s.start[d+1])
+	f := float64(s.p0 + s.start[d+1])
 	px.SlotScheduler, px.limit = s, int64(f)+1
 	r.Packets = int64(m)
 	r.Formula = &f
@@ -222,5 +256,8 @@ func setupFoldedPMNB(k *kernel.Kernel, x *dims, m int, mnb bool, seed uint64, px
 	r.UpperBound, r.UpperText = &u, "⌈M/(d+1)⌉ + 2d + 4d·t_p − 1 with t_p = 0 (paper eq. 4; digest 000b §7 item 24)"
 	r.LowerText = "max(⌈d/2⌉, ⌈(M−1)/(d+1)⌉) (paper eq. 2)"
 	r.Reading = "active nodes drawn from run.seed; " + r.Reading
+	if tp > 0 {
+		foldedTpText(r, d, m, tp, &u)
+	}
 	return ck
 }

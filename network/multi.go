@@ -213,30 +213,15 @@ func (g *multiGen) Generate(int64, traffic.Emitter) {
 }
 
 // MultiStats is what a multi-read or multi-write batch measured (Result's
-// multi): the operations, the replicas reads made (a read with K
-// destinations makes K−1), the writes merged into another packet, the
-// packets that landed (read copies, combined writes), the link crossings
-// of reads in their last leg (the edges of their bit-fixing trees), the
-// last landing, and the delivery check (OK: nothing missing, duplicated or
-// wrong, every location holding its operator's result).
-type MultiStats struct {
-	Reads          int   `json:"reads"`
-	Writes         int   `json:"writes"`
-	Copies         int64 `json:"copies"`
-	Merges         int64 `json:"merges"`
-	Deliveries     int64 `json:"deliveries"`
-	TreeEdges      int64 `json:"tree_edges"`
-	CompletionTime int64 `json:"completion_time"`
-	Missing        int64 `json:"missing"`
-	Duplicates     int64 `json:"duplicates"`
-	Wrong          int64 `json:"wrong"`
-	OK             bool  `json:"ok"`
-}
+// multi; the kernel keeps it): the operations, the replicas reads made, the
+// writes merged, the packets that landed, the reads' tree edges, the last
+// landing, and the delivery check.
+type MultiStats = kernel.MultiStats
 
 // multiStats is the kernel's multi statistics, or nil.
 func (n *Network) multiStats() *MultiStats {
 	if s := n.k.MultiStats(); s != nil {
-		m := MultiStats(*s)
+		m := *s // (a copy: the kernel's is reused by the next experiment)
 		return &m
 	}
 	return nil

@@ -164,14 +164,10 @@ func (s *foldedPMNB) Sends(slot int64, node int32, out []kernel.SlotSend) []kern
 		s.moving[node] = keep
 		return out
 	}
-	l := 1
-	for l <= d && slot >= s.start[l+1] {
-		l++
-	}
-	if l > d {
+	l, pos, ok := subphaseOf(slot, s.start, d)
+	if !ok {
 		return out
 	}
-	pos := int(slot - s.start[l])
 	for c := 0; c < D; c++ {
 		if h := s.held[int(node)*D+c]; pos < len(h) && s.arrived[h[pos]] <= s.start[l] {
 			out = append(out, kernel.SlotSend{Packet: h[pos], Port: x.portOf(int(node), ((c-l)%D+D)%D), Copy: l < d})

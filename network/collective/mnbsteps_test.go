@@ -58,3 +58,51 @@ func TestMnbStepsSameTree(t *testing.T) {
 		}
 	}
 }
+
+// The reference construction's matching (the schedule builds its tree
+// incrementally, mnbCands.match; this is what it is compared with).
+
+// matchDims matches dimensions to distinct candidates (a maximum matching
+// by augmenting paths, first candidates first).
+func matchDims(cand [][]int32, n int) []int32 {
+	d := len(cand)
+	dimOf := make(map[int32]int, d)
+	match := make([]int32, d)
+	for j := range match {
+		match[j] = -1
+	}
+	var try func(j int, seen map[int32]bool) bool
+	try = func(j int, seen map[int32]bool) bool {
+		for _, y := range cand[j] {
+			if seen[y] {
+				continue
+			}
+			seen[y] = true
+			o, taken := dimOf[y]
+			if !taken || try(o, seen) {
+				match[j], dimOf[y] = y, j
+				return true
+			}
+		}
+		return false
+	}
+	// Dimensions with the fewest candidates first.
+	order := make([]int32, d)
+	for j := range order {
+		order[j] = int32(j)
+	}
+	sortBy(order, func(j int32) int { return len(cand[j]) })
+	for _, j := range order {
+		try(int(j), map[int32]bool{})
+	}
+	return match
+}
+
+// sortBy sorts xs by key, stably.
+func sortBy(xs []int32, key func(int32) int) {
+	keys := make(map[int32]int, len(xs))
+	for _, x := range xs {
+		keys[x] = key(x)
+	}
+	slices.SortStableFunc(xs, func(a, b int32) int { return keys[a] - keys[b] })
+}

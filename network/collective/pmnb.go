@@ -119,14 +119,10 @@ func (s *pmnbSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 	if !s.broadcast {
 		return out
 	}
-	l := 1
-	for l <= d && slot >= s.start[l+1] {
-		l++
-	}
-	if l > d {
+	l, pos, ok := subphaseOf(slot, s.start, d)
+	if !ok {
 		return out
 	}
-	pos := int(slot - s.start[l])
 	if h := s.held[node]; pos < len(h) && s.arrivedAt(h[pos]) <= s.start[l] {
 		out = append(out, kernel.SlotSend{Packet: h[pos], Port: s.c.port[int(node)*d+(d-l+s.rot)%d], Copy: l < d})
 	}
@@ -199,4 +195,18 @@ func (p *pmnbSplit) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 
 func (p *pmnbSplit) Arrived(slot int64, node, inPort int32, wi int32) bool {
 	return p.cls[int(p.cls[0].pk.Aux(wi))%len(p.cls)].Arrived(slot, node, inPort, wi)
+}
+
+// subphaseOf is the broadcast subphase l (1..d) that slot falls in, given
+// each subphase's first slot start[l] (start[d+1]: the end), and the
+// slot's position in it; ok is false past the last.
+func subphaseOf(slot int64, start []int64, d int) (l, pos int, ok bool) {
+	l = 1
+	for l <= d && slot >= start[l+1] {
+		l++
+	}
+	if l > d {
+		return 0, 0, false
+	}
+	return l, int(slot - start[l]), true
 }

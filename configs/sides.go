@@ -42,6 +42,8 @@ func (l *loader) decodeSides(n *yaml.Node, topo reflect.Value, key string) (hand
 func (l *loader) finishSides(cfg *network.Config) {
 	if cfg.Topology.Rectangular() && topology.AcceptsSides(cfg.Topology.Kind) && !l.userWrote("topology.n") {
 		cfg.Topology.N = 0
+		// n now comes from the list: an error about it belongs where k was written.
+		l.where["topology.n"] = l.where["topology.k"]
 	}
 	cfg.Topology = cfg.Topology.Canonical()
 }

@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/network"
@@ -58,6 +59,10 @@ func TestRectangularKErrors(t *testing.T) {
 	wantErr(t, err, "--set topology.k: 2,2 is not allowed (allowed: a single integer for omega")
 	_, err = Load("", []string{"topology.k=4,1"})
 	wantErr(t, err, "--set topology.k: 4,1 is not allowed (allowed: sides of at least 2")
+	// Equal sides fold into k = 2 with n = 21 from the list: the n error is
+	// placed at the --set that gave the list, not at the default file.
+	_, err = Load("", []string{"topology.k=" + strings.Repeat("2,", 20) + "2"})
+	wantErr(t, err, "--set topology.n: 21 is not allowed")
 	_, err = Load("", []string{"topology.k=4,6", "topology.n=3"})
 	wantErr(t, err, "--set topology.k: 4,6 is not allowed (allowed: a list of n = 3 sides")
 }

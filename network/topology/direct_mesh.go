@@ -20,7 +20,7 @@ func init() {
 			Params: []Param{
 				{Key: "k", Default: "8", Allowed: fmt.Sprintf("an integer from 2 to %d, or a list of n such sides, dimension 0 first (4,8: a 4×8 grid; n may then be omitted)", MaxTerminals),
 					Desc: "nodes per dimension", Check: checkMeshK, Sides: true},
-				{Key: "n", Default: "2", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals", MaxTerminals),
+				{Key: "n", Default: "2", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals; with a list for k, its length (or omitted)", MaxTerminals),
 					Desc: "dimensions", Check: checkMeshN},
 				orderParam(func(s Spec) int { return s.N }),
 			},

@@ -94,8 +94,11 @@ func sidesProduct(s Spec) int {
 // checkSides is the check of topology.k written as a list: n sides, each
 // at least 2, with at most MaxTerminals routers in all.
 func checkSides(s Spec) string {
-	if s.N < 1 || s.N > maxMeshDims || len(s.Sides) != s.N {
-		return fmt.Sprintf("a list of n = %d sides, one per dimension (or omit topology.n: it is then the list's length, 1 to %d)", s.N, maxMeshDims)
+	if len(s.Sides) > maxMeshDims {
+		return fmt.Sprintf("a list of at most %d sides (one per dimension)", maxMeshDims)
+	}
+	if len(s.Sides) != s.N {
+		return fmt.Sprintf("a list of n = %d sides, one per dimension (or omit topology.n: it is then the list's length)", s.N)
 	}
 	for _, v := range s.Sides {
 		if v < 2 {

@@ -115,6 +115,7 @@ func TestRectangularBadSpecs(t *testing.T) {
 		want string
 	}{
 		{Spec{Kind: "mesh", Sides: IntList{4, 6}, N: 3}, "topology.k: 4,6 is not allowed (allowed: a list of n = 3 sides"},
+		{Spec{Kind: "mesh", Sides: append(make(IntList, 20), 3)}, "topology.k: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3 is not allowed (allowed: a list of at most 20 sides"},
 		{Spec{Kind: "torus", Sides: IntList{4, 1}}, "topology.k: 4,1 is not allowed (allowed: sides of at least 2"},
 		{Spec{Kind: "mesh", Sides: IntList{1024, 2048}}, "topology.k: 1024,2048 is not allowed (allowed: sides whose product"},
 		{Spec{Kind: "hypercube", D: 3, Sides: IntList{2, 2}}, "topology.k: 2,2 is not allowed (allowed: no value for hypercube"},

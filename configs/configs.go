@@ -387,6 +387,12 @@ func (l *loader) decodeStruct(n *yaml.Node, v reflect.Value, prefix string) erro
 			continue
 		}
 		l.where[key] = l.pos(vn) // a value: the file's line, or --set
+		if done, err := l.decodeSides(vn, v, key); done || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if err := l.decodeLeaf(vn, fv, key); err != nil {
 			return err
 		}

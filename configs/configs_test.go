@@ -266,6 +266,8 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte("a: &a [*a]\n"), "")
 	f.Add([]byte("topology: &t {kind: mesh, k: *t}\n"), "topology.k=3")
+	f.Add([]byte("topology:\n  kind: torus\n  k: [4, 6]\n"), "topology.k=3,5")
+	f.Add([]byte("topology: {kind: mesh, k: [2, [3]], n: 2}\n"), "topology.k=[")
 	f.Add([]byte("run: {seed: 99999999999999999999999}\ntraffic: {flits: 3-}\n"), "run=")
 	f.Add([]byte("<<: {run: 1}\n---\nx: 1\n"), "a.b.c=d")
 	f.Add([]byte("topology:\n  dims: [1, [2, {a: b}]]\n"), "topology.dims=")

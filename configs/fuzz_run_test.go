@@ -53,6 +53,18 @@ func fuzzTerminalsOf(t network.TopologyConfig) int {
 		}
 		return pow(2, m+1)
 	}
+	if t.Rectangular() {
+		p := 1
+		for _, v := range t.Sides {
+			if v < 1 || len(t.Sides) > 64 {
+				return fuzzTerminals + 1
+			}
+			if p *= v; p > fuzzTerminals {
+				return p
+			}
+		}
+		return p
+	}
 	return pow(t.K, t.N)
 }
 
@@ -138,6 +150,9 @@ func FuzzRunKeys(f *testing.F) {
 	f.Add(uint8(6), uint8(0), uint8(2), uint8(9), uint8(1), uint8(2), uint8(0), uint8(2), uint8(4), uint8(0), uint8(1), uint8(1), uint8(0), uint8(2), uint8(9), 0.4, uint64(7), false)
 	f.Add(uint8(7), uint8(1), uint8(4), uint8(9), uint8(0), uint8(0), uint8(2), uint8(0), uint8(0), uint8(6), uint8(6), uint8(2), uint8(1), uint8(1), uint8(6), 0.6, uint64(3), true)
 	f.Add(uint8(2), uint8(0), uint8(5), uint8(2), uint8(2), uint8(1), uint8(1), uint8(0), uint8(5), uint8(1), uint8(1), uint8(1), uint8(2), uint8(1), uint8(3), 0.9, uint64(11), false)
+	// k ≥ 128 on a mesh or torus: a list of sides (3×5 mesh, 4×6 torus).
+	f.Add(uint8(0), uint8(0), uint8(0), uint8(0), uint8(0), uint8(0), uint8(0), uint8(0x80|1|3<<2), uint8(1), uint8(4), uint8(0), uint8(0), uint8(0), uint8(3), uint8(0), 0.3, uint64(5), true)
+	f.Add(uint8(1), uint8(1), uint8(1), uint8(7), uint8(0), uint8(0), uint8(0), uint8(0x80|2|4<<2), uint8(1), uint8(4), uint8(0), uint8(0), uint8(0), uint8(3), uint8(0), 0.5, uint64(9), false)
 	old := validate
 	validate = fuzzBounded
 	f.Cleanup(func() { validate = old })
@@ -169,6 +184,11 @@ func FuzzRunKeys(f *testing.F) {
 		case "esmin":
 			sets = append(sets, "topology.dims="+pick(fuzzDims, n), "topology.path="+pick([]string{"first", "latest", "random"}, k))
 		case "mesh", "torus":
+			if k&0x80 != 0 { // a list of 1+n%3 sides from k's bits; n follows the list
+				sides := []string{fmt.Sprint(2 + k&3), fmt.Sprint(2 + k>>2&7), fmt.Sprint(2 + k>>5&3)}
+				sets = append(sets, "topology.k="+strings.Join(sides[:1+n%3], ","))
+				break
+			}
 			sets = append(sets, fmt.Sprintf("topology.k=%d", 2+k%5), fmt.Sprintf("topology.n=%d", 1+n%3))
 		default:
 			sets = append(sets, fmt.Sprintf("topology.k=%d", 2+k%3), fmt.Sprintf("topology.n=%d", 1+n%4))

@@ -37,6 +37,7 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 		return cfg, err
 	}
 	l.resolveFile(&cfg)
+	l.finishSides(&cfg)
 	if l.unchecked {
 		return cfg, nil
 	}

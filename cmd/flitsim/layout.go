@@ -137,6 +137,9 @@ func buildLayout(tc network.TopologyConfig) (*layoutReport, *gridlayout.Embeddin
 		if tc.N != 2 {
 			return nil, nil, badLayout("topology.n", tc.N, "2 (flitsim layout lays out 2-D tori)")
 		}
+		if tc.Rectangular() {
+			return nil, nil, badLayout("topology.k", tc.Sides.String(), "a single even integer (flitsim layout lays out square k×k tori)")
+		}
 		if tc.K%2 != 0 || tc.K > layoutMaxTorusK {
 			return nil, nil, badLayout("topology.k", tc.K,
 				fmt.Sprintf("an even number from 2 to %d (Thm 5.5 folds the 2n×2n torus)", layoutMaxTorusK))

@@ -192,6 +192,8 @@ func describeTopology(t network.TopologyConfig) string {
 	}
 	if t.K != 0 {
 		add("k", t.K)
+	} else if t.Rectangular() {
+		add("k", t.Sides)
 	}
 	if t.N != 0 {
 		add("n", t.N)

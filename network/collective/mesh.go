@@ -115,6 +115,9 @@ func (g *grid) dist(a, b int) int {
 // runGrid checks the array or torus of spec and carries out task on it.
 func runGrid(spec topology.Spec, torus bool, task string, params map[string]string, seed uint64) (*Result, error) {
 	p, d := spec.K, spec.N
+	if spec.Rectangular() {
+		return nil, inputerr.New("topology.k", spec.Sides.String(), "a single integer for a collective (the array and torus schedules rotate dimensions into each other, so every side must be equal)")
+	}
 	if torus && p < 3 {
 		return nil, inputerr.New("topology.k", p, "at least 3 on a torus for a collective (k = 2 makes the two links of a ring parallel)")
 	}

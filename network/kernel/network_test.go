@@ -24,6 +24,8 @@ func smallTopologies() []topoCase {
 		{"mesh3x3x2", network.TopologyConfig{Kind: "mesh", K: 3, N: 3}},
 		{"torus5x5", network.TopologyConfig{Kind: "torus", K: 5, N: 2}},
 		{"ring6", network.TopologyConfig{Kind: "torus", K: 6, N: 1}},
+		{"mesh3x5", network.TopologyConfig{Kind: "mesh", Sides: network.IntList{3, 5}, N: 2}},
+		{"torus4x6", network.TopologyConfig{Kind: "torus", Sides: network.IntList{4, 6}, N: 2}},
 		{"hypercube4", network.TopologyConfig{Kind: "hypercube", D: 4}},
 		{"omega2^4", network.TopologyConfig{Kind: "omega", K: 2, N: 4}},
 		{"baseline4^2", network.TopologyConfig{Kind: "baseline", K: 4, N: 2}},

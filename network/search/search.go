@@ -312,6 +312,9 @@ func replayable(c network.Config) map[string]any {
 		}
 	default:
 		topo["k"], topo["n"] = c.Topology.K, c.Topology.N
+		if c.Topology.Rectangular() {
+			topo["k"] = c.Topology.Sides.String()
+		}
 	}
 	if len(c.Topology.Order) > 0 {
 		topo["order"] = c.Topology.Order.String()

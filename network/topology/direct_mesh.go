@@ -18,9 +18,9 @@ func init() {
 			Name: "mesh",
 			Desc: "k-ary n-mesh, k^n routers each with one terminal; dimension-order routing in `order`",
 			Params: []Param{
-				{Key: "k", Default: "8", Allowed: fmt.Sprintf("an integer from 2 to %d", MaxTerminals),
-					Desc: "nodes per dimension", Check: checkMeshK},
-				{Key: "n", Default: "2", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals", MaxTerminals),
+				{Key: "k", Default: "8", Allowed: fmt.Sprintf("an integer from 2 to %d, or a list of n such sides, dimension 0 first (4,8: a 4×8 grid; n may then be omitted)", MaxTerminals),
+					Desc: "nodes per dimension", Check: checkMeshK, Sides: true},
+				{Key: "n", Default: "2", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals; with a list for k, its length (or omitted)", MaxTerminals),
 					Desc: "dimensions", Check: checkMeshN},
 				orderParam(func(s Spec) int { return s.N }),
 			},
@@ -38,6 +38,9 @@ func init() {
 }
 
 func checkMeshK(s Spec) string {
+	if s.Rectangular() {
+		return checkSides(s)
+	}
 	if s.K < 2 || s.K > MaxTerminals {
 		return fmt.Sprintf("an integer from 2 to %d (nodes per dimension)", MaxTerminals)
 	}
@@ -45,6 +48,9 @@ func checkMeshK(s Spec) string {
 }
 
 func checkMeshN(s Spec) string {
+	if s.Rectangular() {
+		return "" // checkSides, run first, checked n against the list
+	}
 	maxN := 0
 	for p := 1; p*s.K <= MaxTerminals && maxN < 31; p *= s.K {
 		maxN++
@@ -55,24 +61,22 @@ func checkMeshN(s Spec) string {
 	return ""
 }
 
-// buildMeshTorus wires a k-ary n-mesh or n-torus. Node id = Σ x_i k^i.
+// buildMeshTorus wires a k-ary n-mesh or n-torus, or a rectangular one
+// with s.Side(i) nodes along dimension i. Node id = Σ x_i k^i (with
+// per-dimension sides: Σ x_i Π_{j<i} side_j).
 // Port 2i leads toward x_i−1 and port 2i+1 toward x_i+1; a link leaving port
 // 2i+1 arrives on the neighbour's port 2i and vice versa. Port 2n is local.
 // Mesh edge ports are unconnected (End{Switch: -1, Terminal: -1}).
 func buildMeshTorus(s Spec, torus bool) *Topology {
-	k, n := s.K, s.N
-	pow := make([]int, n+1)
-	pow[0] = 1
-	for i := 1; i <= n; i++ {
-		pow[i] = pow[i-1] * k
-	}
+	n := s.N
+	pow := meshStrides(s)
 	nodes := pow[n]
 	ports := 2*n + 1
 	t := &Topology{
 		Switches: newSwitches(nodes, ports),
 		InSwitch: make([]int32, nodes),
 		InPort:   make([]int32, nodes),
-		Radix:    k,
+		Radix:    s.K,
 		Digits:   n,
 	}
 	var b strings.Builder
@@ -81,6 +85,7 @@ func buildMeshTorus(s Spec, torus bool) *Topology {
 		b.Reset()
 		b.WriteString("r(")
 		for i := 0; i < n; i++ {
+			k := s.Side(i)
 			x := id / pow[i] % k
 			if i > 0 {
 				b.WriteByte(',')
@@ -108,6 +113,11 @@ func buildMeshTorus(s Spec, torus bool) *Topology {
 		t.InSwitch[id] = int32(id)
 		t.InPort[id] = int32(2 * n)
 	}
+	if s.Rectangular() {
+		// No Radix^Digits address shape: digit patterns (transpose, ...)
+		// refuse; uniform and the others work.
+		t.Radix, t.Digits = 0, 0
+	}
 	t.PortNames = make([]string, ports)
 	for i := 0; i < n; i++ {
 		dim := fmt.Sprintf("x%d", i)
@@ -123,21 +133,17 @@ func buildMeshTorus(s Spec, torus bool) *Topology {
 
 // newDOR builds dimension-order routing for a mesh or torus t.
 func newDOR(t *Topology, s Spec) (Router, error) {
-	k, n := s.K, s.N
-	pow := make([]int, n+1)
-	pow[0] = 1
-	for i := 1; i <= n; i++ {
-		pow[i] = pow[i-1] * k
-	}
+	n := s.N
+	pow := meshStrides(s)
 	order := orderOf(s.Order, n)
-	r := &dorRouter{k: k, n: n, torus: t.Kind == "torus", order: order, name: "dor"}
-	r.tieRandom = r.torus && k%2 == 0 && tieRandom(s)
+	r := &dorRouter{sides: meshSides(s), n: n, torus: t.Kind == "torus", order: order, name: "dor"}
+	r.tieRandom = r.torus && anyEvenSide(s) && tieRandom(s)
 	// Coordinates are precomputed: Route runs per head flit, and integer
 	// division would dominate its cost.
 	r.coord = make([]int32, t.Terminals()*n)
 	for v := 0; v < t.Terminals(); v++ {
 		for i := 0; i < n; i++ {
-			r.coord[v*n+i] = int32(v / pow[i] % k)
+			r.coord[v*n+i] = int32(v / pow[i] % r.sides[i])
 		}
 	}
 	// A random tie depends on the packet's draw: no table then.
@@ -160,10 +166,11 @@ func newDOR(t *Topology, s Spec) (Router, error) {
 
 // dorRouter is dimension-order routing on a mesh or torus: correct the
 // coordinates in `order`; in a torus take the shorter way round, and on a
-// tie (distance k/2) go + or, with tie random, the way bit i of w.Aux says
+// tie (distance side/2) go + or, with tie random, the way bit i of w.Aux says
 // for dimension i (drawn once per packet).
 type dorRouter struct {
-	k, n      int
+	sides     []int // nodes along each dimension
+	n         int
 	torus     bool
 	tieRandom bool
 	order     []int
@@ -204,9 +211,10 @@ func (r *dorRouter) portTo(sw, dst int, aux uint64) int {
 		// ring ahead).
 		up := d > x
 		if r.torus {
-			delta := d - x + r.k&-b2i(d < x)
-			up = 2*delta <= r.k
-			if r.tieRandom && 2*delta == r.k {
+			k := r.sides[i]
+			delta := d - x + k&-b2i(d < x)
+			up = 2*delta <= k
+			if r.tieRandom && 2*delta == k {
 				up = aux>>uint(i)&1 != 0
 			}
 		}

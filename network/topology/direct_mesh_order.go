@@ -35,13 +35,13 @@ func init() {
 }
 
 func newMeshOrder(t *Topology, s Spec) (Router, error) {
-	k, n := s.K, s.N
-	r := &meshOrderRouter{k: k, n: n, torus: t.Kind == "torus"}
-	r.tieRandom = r.torus && k%2 == 0 && tieRandom(s)
+	n := s.N
+	r := &meshOrderRouter{sides: meshSides(s), n: n, torus: t.Kind == "torus"}
+	r.tieRandom = r.torus && anyEvenSide(s) && tieRandom(s)
 	r.coord = make([]int32, t.Terminals()*n)
 	for v := 0; v < t.Terminals(); v++ {
 		x := v
-		for i := 0; i < n; i++ {
+		for i, k := range r.sides {
 			r.coord[v*n+i] = int32(x % k)
 			x /= k
 		}
@@ -57,7 +57,8 @@ func newMeshOrder(t *Topology, s Spec) (Router, error) {
 // route never revisits a router); bit i of w.Aux is the tie direction of
 // dimension i with tie random.
 type meshOrderRouter struct {
-	k, n      int
+	sides     []int // nodes along each dimension
+	n         int
 	torus     bool
 	tieRandom bool
 	coord     []int32
@@ -94,7 +95,7 @@ func (r *meshOrderRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
 	return 0
 }
 
-// maxMeshDims bounds n (k ≥ 2 and k^n ≤ MaxTerminals).
+// maxMeshDims bounds n (every side ≥ 2 and their product ≤ MaxTerminals).
 const maxMeshDims = 20
 
 // moves is the number of unit moves dimension i needs from x to d, and the
@@ -106,12 +107,13 @@ func (r *meshOrderRouter) moves(x, d, i int, aux uint64) (int, int) {
 		}
 		return x - d, 2 * i
 	}
-	f := (d - x + r.k) % r.k // hops the + way
-	g := r.k - f             // the − way
+	k := r.sides[i]
+	f := (d - x + k) % k // hops the + way
+	g := k - f           // the − way
 	if f == 0 {
 		return 0, 2*i + 1
 	}
-	up := 2*f < r.k || (2*f == r.k && (!r.tieRandom || aux>>uint(i)&1 != 0))
+	up := 2*f < k || (2*f == k && (!r.tieRandom || aux>>uint(i)&1 != 0))
 	if up {
 		return f, 2*i + 1
 	}

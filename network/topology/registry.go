@@ -38,6 +38,9 @@ type Param struct {
 	// text of the error (it may name bounds that depend on the params
 	// before it, which have passed). Nil accepts any value.
 	Check func(s Spec) string
+	// Sides (on k only) accepts a list, one side per dimension (Spec.Sides):
+	// Check then sees it. Other kinds refuse a list for k.
+	Sides bool
 }
 
 // Routing is one routing function of a kind.
@@ -184,6 +187,17 @@ func (s *Spec) Set(key, value string) error {
 	v := reflect.ValueOf(s).Elem().FieldByIndex(f.Index)
 	switch v.Interface().(type) {
 	case int:
+		if key == "k" && isList(value) {
+			l, err := ParseIntList(value)
+			if err != nil {
+				return err
+			}
+			s.SetSides(l)
+			return nil
+		}
+		if key == "k" {
+			s.Sides = nil
+		}
 		var n int
 		if value != "" {
 			var err error
@@ -240,6 +254,10 @@ func Build(s Spec) (*Topology, error) {
 	if !ok {
 		return nil, inputerr.New("topology.kind", s.Kind, "%s", kindNames())
 	}
+	if allowed := refuseSides(k, s); allowed != "" {
+		return nil, inputerr.New("topology.k", s.kValue(), "%s", allowed)
+	}
+	s = s.Canonical()
 	for _, p := range k.Params {
 		if p.Check == nil {
 			continue

@@ -17,8 +17,14 @@ import (
 type Spec struct {
 	Kind string `yaml:"kind" json:"kind"` // a registered kind: Kinds()
 	D    int    `yaml:"d" json:"d"`       // hypercube dimension
-	K    int    `yaml:"k" json:"k"`       // radix: nodes per dimension (mesh, torus) or switch size k×k (MINs)
-	N    int    `yaml:"n" json:"n"`       // dimensions (mesh, torus) or stages (MINs)
+	// K is the radix: nodes per dimension (mesh, torus) or switch size k×k
+	// (MINs); 0 when Sides is set.
+	K int `yaml:"k" json:"k" allowed:"an integer, or for mesh and torus a list of sides, one per dimension, like 4,8"`
+	N int `yaml:"n" json:"n"` // dimensions (mesh, torus) or stages (MINs)
+	// Sides is topology.k written as a list whose sides differ (a
+	// rectangular mesh or torus, dimension 0 first); nil otherwise. Read
+	// sides with Side (sides.go).
+	Sides IntList `yaml:"-" json:"sides,omitempty"`
 	// Dims lists the butterfly dimension of each ESMIN stage, leftmost stage
 	// first, e.g. 1,2,1,2,0 (the last must be 0).
 	Dims IntList `yaml:"dims" json:"dims,omitempty"`
@@ -57,6 +63,9 @@ func (s Spec) Value(key string) (v string, ok bool) {
 	if !ok {
 		return "", false
 	}
+	if key == "k" && len(s.Sides) > 0 {
+		return s.kValue(), true
+	}
 	switch x := reflect.ValueOf(s).FieldByIndex(f.Index).Interface().(type) {
 	case int:
 		return strconv.Itoa(x), true
@@ -73,6 +82,9 @@ func (s Spec) Value(key string) (v string, ok bool) {
 // IsSet reports whether parameter key holds a value other than its zero.
 func (s Spec) IsSet(key string) bool {
 	f, ok := specField(key)
+	if key == "k" && len(s.Sides) > 0 {
+		return true
+	}
 	return ok && !reflect.ValueOf(s).FieldByIndex(f.Index).IsZero()
 }
 

@@ -63,48 +63,11 @@ const meshMaxTp = 64
 // setupPMNB loads the mesh PMNB (§3.4, digest §5.7–5.9) of the active
 // nodes act (sorted) by algorithm alg; task mnb is every node active.
 func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, tp int, px *proxy, r *Result) (*meshSched, *checker, error) {
-	p, d, n, m := g.p, g.d, g.N, len(act)
-	halves, ring, classes := 1, ringArray, 1
-	if g.torus {
-		halves, ring = 2, ringHalves
-	}
-	if alg != "a0" {
-		classes = d
-	}
-	if alg == "nosplit" {
-		halves, ring = 1, ringWhole
-		if !g.torus {
-			ring = ringArray
-		}
-	}
-	// class and rank per active node: a0 and split rank every active node
-	// in each class's order; nosplit puts rank r in class r mod d, ranked
-	// among its class in that class's order.
+	halves, ring, classes := meshPMNBShape(g, alg)
 	pk := &meshPackets{}
 	sched := &meshSched{pk: pk}
-	var members [][]int
-	for c := 0; c < classes; c++ {
-		var mem []int
-		for i, s := range act {
-			if alg != "nosplit" || i%d == c {
-				mem = append(mem, s)
-			}
-		}
-		slices.SortFunc(mem, func(a, b int) int { return g.rotate(a, c) - g.rotate(b, c) })
-		members = append(members, mem)
-	}
-	mc := m
-	if alg == "nosplit" {
-		mc = ceilDiv(m, d)
-	}
-	round := int64(p - 1)
-	if ring == ringWhole {
-		round = int64(p / 2) // ⌈(p−1)/2⌉
-	}
-	var lens []int64
-	for l := 1; l <= d; l++ {
-		lens = append(lens, round*int64(ceilDiv(mc, g.pow[d-l+1])))
-	}
+	members := meshPMNBMembers(g, act, alg, classes)
+	lens, round, mc := meshPMNBLens(g, alg, ring, len(act))
 	split := int64(halves * classes)
 	if alg == "nosplit" {
 		split = 1
@@ -114,29 +77,8 @@ func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, tp
 		sched.pre = meshRanks(g, act, alg, members, int64(tp)*split)
 		start = sched.pre.slots()
 	}
-	var end int64
-	for c := 0; c < classes; c++ {
-		cls := newMeshClass(g, c, halves, ring, pk, nil)
-		end = cls.addBcast(lens, cls.addPhases(phasePack, span(0, d), start))
-		sched.cls = append(sched.cls, cls)
-		for rank, s := range members[c] {
-			home := g.unrotate(rank, c)
-			for h := 0; h < halves; h++ {
-				pk.add(s, home, -1, home, c, h)
-			}
-		}
-	}
-	ck := newCheckerCols(n, len(pk.origin))
-	for key := range pk.origin {
-		cls := sched.cls[pk.class[key]]
-		cls.ck = ck
-		cls.place(meshEnqueue(k, g, int(pk.origin[key]), key), key)
-		for v := 0; v < n; v++ {
-			if v != int(pk.origin[key]) || pk.home[key] != pk.origin[key] {
-				ck.expect(v, key)
-			}
-		}
-	}
+	end := meshPMNBClasses(g, sched, members, lens, halves, ring, start)
+	ck := meshPMNBPlace(k, g, sched)
 	if sched.pre != nil {
 		sched.pre.base = len(pk.origin)
 		sched.pre.load(k)
@@ -154,6 +96,101 @@ func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, tp
 	}
 	meshPMNBBounds(g, task, alg, act, split, tp, r)
 	return sched, ck, nil
+}
+
+// meshPMNBShape gives algorithm alg's halves per packet (a torus sends
+// both ways round each ring unless nosplit), ring kind and classes (a0
+// has one; split and nosplit have one per dimension).
+func meshPMNBShape(g *grid, alg string) (halves int, ring ringMode, classes int) {
+	halves, ring, classes = 1, ringArray, 1
+	if g.torus {
+		halves, ring = 2, ringHalves
+	}
+	if alg != "a0" {
+		classes = g.d
+	}
+	if alg == "nosplit" {
+		halves, ring = 1, ringWhole
+		if !g.torus {
+			ring = ringArray
+		}
+	}
+	return halves, ring, classes
+}
+
+// meshPMNBMembers gives each class's active nodes in that class's order:
+// a0 and split rank every active node in each class; nosplit puts rank r
+// in class r mod d, ranked among its class.
+func meshPMNBMembers(g *grid, act []int, alg string, classes int) [][]int {
+	var members [][]int
+	for c := 0; c < classes; c++ {
+		var mem []int
+		for i, s := range act {
+			if alg != "nosplit" || i%g.d == c {
+				mem = append(mem, s)
+			}
+		}
+		slices.SortFunc(mem, func(a, b int) int { return g.rotate(a, c) - g.rotate(b, c) })
+		members = append(members, mem)
+	}
+	return members
+}
+
+// meshPMNBLens gives the broadcast subphase lengths R·⌈M'/p^{d−l+1}⌉
+// (Lemma 1) for m active nodes, with the round R and the per-class M'.
+func meshPMNBLens(g *grid, alg string, ring ringMode, m int) (lens []int64, round int64, mc int) {
+	p, d := g.p, g.d
+	mc = m
+	if alg == "nosplit" {
+		mc = ceilDiv(m, d)
+	}
+	round = int64(p - 1)
+	if ring == ringWhole {
+		round = int64(p / 2) // ⌈(p−1)/2⌉
+	}
+	for l := 1; l <= d; l++ {
+		lens = append(lens, round*int64(ceilDiv(mc, g.pow[d-l+1])))
+	}
+	return lens, round, mc
+}
+
+// meshPMNBClasses adds each class's packing and broadcast phases from
+// slot start and its packets (one per half) to sched; it returns the
+// last class's end slot.
+func meshPMNBClasses(g *grid, sched *meshSched, members [][]int, lens []int64, halves int, ring ringMode, start int64) int64 {
+	pk := sched.pk
+	var end int64
+	for c := range members {
+		cls := newMeshClass(g, c, halves, ring, pk, nil)
+		end = cls.addBcast(lens, cls.addPhases(phasePack, span(0, g.d), start))
+		sched.cls = append(sched.cls, cls)
+		for rank, s := range members[c] {
+			home := g.unrotate(rank, c)
+			for h := 0; h < halves; h++ {
+				pk.add(s, home, -1, home, c, h)
+			}
+		}
+	}
+	return end
+}
+
+// meshPMNBPlace enqueues every packet at its origin and expects it at
+// every node but the origin, and at the origin too when packing moves it
+// to another home (the broadcast starts from the home).
+func meshPMNBPlace(k *kernel.Kernel, g *grid, sched *meshSched) *checker {
+	pk := sched.pk
+	ck := newCheckerCols(g.N, len(pk.origin))
+	for key := range pk.origin {
+		cls := sched.cls[pk.class[key]]
+		cls.ck = ck
+		cls.place(meshEnqueue(k, g, int(pk.origin[key]), key), key)
+		for v := 0; v < g.N; v++ {
+			if v != int(pk.origin[key]) || pk.home[key] != pk.origin[key] {
+				ck.expect(v, key)
+			}
+		}
+	}
+	return ck
 }
 
 // meshPMNBBounds sets the seed's upper bound and a lower bound.

@@ -509,27 +509,7 @@ func (n *Network) Result() *Result {
 		win = k.Now() - n.start
 	}
 	if win > 0 {
-		var sum, best uint64
-		busiest := -1
-		used := 0
-		for i, f := range n.util[:len(k.Links)] {
-			if !k.ChannelConnected(int32(i)) {
-				continue // unconnected port (mesh edge)
-			}
-			used++
-			sum += f
-			if busiest < 0 || f > best {
-				best, busiest = f, i
-			}
-		}
-		if used > 0 {
-			r.ChannelUtilMean = float64(sum) / float64(used) / float64(win)
-			r.ChannelUtilMax = float64(best) / float64(win)
-			r.BusiestChannel = k.PortName(int32(busiest))
-		}
-		if n.Cfg.Run.Channels {
-			r.Channels = n.channelLoads(win)
-		}
+		n.fillChannelUtil(r, win)
 	}
 	n.fillDetail(r, win)
 	if st.HopCount > 0 {
@@ -540,4 +520,32 @@ func (n *Network) Result() *Result {
 	}
 	Judge(r)
 	return r
+}
+
+// fillChannelUtil sets the mean and largest utilisation over the connected
+// channels in a window of win cycles, the busiest channel and, when asked
+// for, every channel's load.
+func (n *Network) fillChannelUtil(r *Result, win int64) {
+	k := n.k
+	var sum, best uint64
+	busiest := -1
+	used := 0
+	for i, f := range n.util[:len(k.Links)] {
+		if !k.ChannelConnected(int32(i)) {
+			continue // unconnected port (mesh edge)
+		}
+		used++
+		sum += f
+		if busiest < 0 || f > best {
+			best, busiest = f, i
+		}
+	}
+	if used > 0 {
+		r.ChannelUtilMean = float64(sum) / float64(used) / float64(win)
+		r.ChannelUtilMax = float64(best) / float64(win)
+		r.BusiestChannel = k.PortName(int32(busiest))
+	}
+	if n.Cfg.Run.Channels {
+		r.Channels = n.channelLoads(win)
+	}
 }

@@ -22,8 +22,29 @@ func (k *Kernel) commit() {
 		arrive := now + int64(x.lat)
 		k.carry(x, &f)
 		tail := f.Kind >= flit.Tail
-		if x.rSw >= 0 {
-			k.moveRouted(x, b, &f, tail, arrive)
+		if s := x.rSw; s >= 0 {
+			if f.Kind == flit.Head || f.Kind == flit.HeadTail {
+				w := &k.Pool.Worms[f.Worm]
+				w.Hops++
+				f.Hops++
+				if x.kind == kindSource {
+					w.InjCycle = now
+				}
+			}
+			base := k.portBase[s]
+			for m := k.need(x, &f); m != 0; {
+				k.FlitHops++
+				gp := base + int32(m.Next())
+				if k.tr != nil {
+					k.traceMove(x, b, f, k.pDest[gp], gp, arrive)
+				}
+				k.arriveOne(&k.whole, k.pDest[gp], &f, arrive)
+			}
+			if tail && !k.outBuf {
+				for m := x.mask; m != 0; {
+					k.release(s, base+int32(m.Next()))
+				}
+			}
 		} else {
 			if x.kind == kindSource && f.Seq == 0 {
 				k.Pool.Worms[f.Worm].InjCycle = now
@@ -42,68 +63,32 @@ func (k *Kernel) commit() {
 		if x.rel >= 0 && tail {
 			k.release(k.portSw[x.rel], x.rel)
 		}
-		k.afterMove(x, b, &f, tail, now)
-	}
-}
-
-// moveRouted delivers flit f, leaving buffer b (x) through its routing
-// switch, to every output port it needs, counting a head's hop, and lets
-// a tail release the ports the worm held.
-func (k *Kernel) moveRouted(x *bufState, b int32, f *flit.Flit, tail bool, arrive int64) {
-	s := x.rSw
-	if f.Kind == flit.Head || f.Kind == flit.HeadTail {
-		w := &k.Pool.Worms[f.Worm]
-		w.Hops++
-		f.Hops++
-		if x.kind == kindSource {
-			w.InjCycle = k.now
+		if tail {
+			x.worm, x.also = -1, -1 // the next worm binds afresh
+			x.rSw, x.rIn = x.home, x.homeIn
+			if x.rSw < 0 {
+				x.to = x.fixed // a path relay routed b for a while
+			}
 		}
-	}
-	base := k.portBase[s]
-	for m := k.need(x, f); m != 0; {
-		k.FlitHops++
-		gp := base + int32(m.Next())
-		if k.tr != nil {
-			k.traceMove(x, b, *f, k.pDest[gp], gp, arrive)
-		}
-		k.arriveOne(&k.whole, k.pDest[gp], f, arrive)
-	}
-	if tail && !k.outBuf {
-		for m := x.mask; m != 0; {
-			k.release(s, base+int32(m.Next()))
-		}
-	}
-}
-
-// afterMove updates buffer b (x) after flit f left it: a tail unbinds the
-// worm, the front is rechecked when it may need something new, and a
-// source buffer's injection channel is handed on and refilled.
-func (k *Kernel) afterMove(x *bufState, b int32, f *flit.Flit, tail bool, now int64) {
-	if tail {
-		x.worm, x.also = -1, -1 // the next worm binds afresh
-		x.rSw, x.rIn = x.home, x.homeIn
-		if x.rSw < 0 {
-			x.to = x.fixed // a path relay routed b for a while
-		}
-	}
-	switch {
-	case x.Empty():
-		k.active.clear(b)
-	case tail || x.ent >= 0 || x.rSw < 0:
-		// A new worm, or a header flit that may enable more ports, or an
-		// ejection buffer (path relays): check what the front needs. The
-		// next flit of a bound unicast worm needs nothing new.
-		k.noteFront(b)
-	}
-	if x.kind == kindSource {
-		t := k.bSw[b]
 		switch {
-		case tail:
-			k.injOwner[t] = -1
-		case f.Seq == 0:
-			k.injOwner[t] = f.Worm // the node's one injection channel
+		case x.Empty():
+			k.active.clear(b)
+		case tail || x.ent >= 0 || x.rSw < 0:
+			// A new worm, or a header flit that may enable more ports, or an
+			// ejection buffer (path relays): check what the front needs. The
+			// next flit of a bound unicast worm needs nothing new.
+			k.noteFront(b)
 		}
-		k.refill(t, now+1)
+		if x.kind == kindSource {
+			t := k.bSw[b]
+			switch {
+			case tail:
+				k.injOwner[t] = -1
+			case f.Seq == 0:
+				k.injOwner[t] = f.Worm // the node's one injection channel
+			}
+			k.refill(t, now+1)
+		}
 	}
 }
 

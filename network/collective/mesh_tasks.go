@@ -63,39 +63,20 @@ const meshMaxTp = 64
 // setupPMNB loads the mesh PMNB (§3.4, digest §5.7–5.9) of the active
 // nodes act (sorted) by algorithm alg; task mnb is every node active.
 func setupPMNB(k *kernel.Kernel, g *grid, task string, act []int, alg string, tp int, px *proxy, r *Result) (*meshSched, *checker, error) {
-	halves, ring, classes := meshPMNBShape(g, alg)
-	pk := &meshPackets{}
-	sched := &meshSched{pk: pk}
-	members := meshPMNBMembers(g, act, alg, classes)
-	lens, round, mc := meshPMNBLens(g, alg, ring, len(act))
-	split := int64(halves * classes)
-	if alg == "nosplit" {
-		split = 1
+	m := newMeshPMNB(k, g, act, alg, tp)
+	px.SlotScheduler, px.limit = m.sched, m.end+1
+	if m.split > 1 {
+		px.split = m.split
 	}
-	var start int64
-	if tp > 0 {
-		sched.pre = meshRanks(g, act, alg, members, int64(tp)*split)
-		start = sched.pre.slots()
-	}
-	end := meshPMNBClasses(g, sched, members, lens, halves, ring, start)
-	ck := meshPMNBPlace(k, g, sched)
-	if sched.pre != nil {
-		sched.pre.base = len(pk.origin)
-		sched.pre.load(k)
-	}
-	px.SlotScheduler, px.limit = sched, end+1
-	if split > 1 {
-		px.split = split
-	}
-	r.Packets = int64(len(pk.origin))
-	f := float64(end) / float64(split)
+	r.Packets = int64(len(m.sched.pk.origin))
+	f := float64(m.end) / float64(m.split)
 	r.Formula = &f
-	r.FormulaText = fmt.Sprintf("the schedule's clock: prefix %s + packing d(p−1) + Σ_{l=1..d} R·⌈M'/p^{d−l+1}⌉ with R = %d, M' = %d (Lemma 1's subphase lengths, digest §5.7)", map[bool]string{true: "4d(p−1)t_p", false: "2d(p−1)t_p"}[alg == "nosplit"], round, mc)
-	if split > 1 {
-		r.FormulaText += fmt.Sprintf(", in units of 1/%d", split)
+	r.FormulaText = fmt.Sprintf("the schedule's clock: prefix %s + packing d(p−1) + Σ_{l=1..d} R·⌈M'/p^{d−l+1}⌉ with R = %d, M' = %d (Lemma 1's subphase lengths, digest §5.7)", map[bool]string{true: "4d(p−1)t_p", false: "2d(p−1)t_p"}[alg == "nosplit"], m.round, m.mc)
+	if m.split > 1 {
+		r.FormulaText += fmt.Sprintf(", in units of 1/%d", m.split)
 	}
-	meshPMNBBounds(g, task, alg, act, split, tp, r)
-	return sched, ck, nil
+	meshPMNBBounds(g, task, alg, act, m.split, tp, r)
+	return m.sched, m.ck, nil
 }
 
 // meshPMNBShape gives algorithm alg's halves per packet (a torus sends

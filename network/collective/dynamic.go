@@ -18,11 +18,12 @@ import (
 // the broadcast of the packets reserved. A node takes part in a period with
 // the head of its queue if that packet arrived before the period began; a
 // packet is served at the end of its period. Every period's PMNB runs on
-// the scheduled packet router (dynamic_cube.go: the hypercube's).
+// the scheduled packet router (dynamic_cube.go: the hypercube's;
+// dynamic_folded.go, dynamic_mesh.go: the folded cube's, the mesh's).
 
 // dynPMNB is a topology kind's PMNB as the dynamic scheme runs it, period
 // after period, on one router. A family plugs in by adding its constructor
-// to dynFamilies (the 2-D mesh: not yet).
+// to dynFamilies (the mesh and torus: dynamic_mesh.go).
 type dynPMNB interface {
 	Split() int      // router slots per packet time (mini-slots)
 	Bound() Eq41     // X and V of the PMNB's length bound X·M + V (time units)
@@ -35,9 +36,11 @@ type dynPMNB interface {
 	Settle(active []int) (missing, dup, stray int64)
 }
 
-var dynFamilies = map[string]func(g *Net, tp float64) (dynPMNB, error){
-	"hypercube":   newCubeDyn,
-	"folded-cube": newFoldedDyn,
+var dynFamilies = map[string]func(spec topology.Spec, g *Net, tp float64) (dynPMNB, error){
+	"hypercube":   func(_ topology.Spec, g *Net, tp float64) (dynPMNB, error) { return newCubeDyn(g, tp) },
+	"folded-cube": func(_ topology.Spec, g *Net, tp float64) (dynPMNB, error) { return newFoldedDyn(g, tp) },
+	"mesh":        func(s topology.Spec, g *Net, tp float64) (dynPMNB, error) { return newMeshDyn(s, g, tp, false) },
+	"torus":       func(s topology.Spec, g *Net, tp float64) (dynPMNB, error) { return newMeshDyn(s, g, tp, true) },
 }
 
 // DynKeys are the task.* keys of the dynamic task.
@@ -115,6 +118,7 @@ type DynResult struct {
 	Topology  string  `json:"topology"`
 	Nodes     int     `json:"nodes"`
 	D         int     `json:"d"`
+	K         int     `json:"k,omitempty"` // the mesh's and torus's side p (d is its dimension count)
 	Rho       float64 `json:"rho"`
 	Lambda    float64 `json:"lambda"` // requests per node per packet time
 	Tp        float64 `json:"tp"`
@@ -213,7 +217,7 @@ func RunDynamicP(spec topology.Spec, p DynParams, seed uint64) (*DynResult, erro
 	kind := strings.ToLower(spec.Kind)
 	newFam := dynFamilies[kind]
 	if newFam == nil {
-		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube or folded-cube (the kinds whose PMNB dynamic broadcasting runs; the mesh's is not plugged in yet)")
+		return nil, inputerr.New("topology.kind", spec.Kind, "hypercube, folded-cube, mesh or torus (the kinds whose PMNB dynamic broadcasting runs)")
 	}
 	if kind == "hypercube" && spec.D > MaxD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a collective", MaxD)
@@ -221,12 +225,17 @@ func RunDynamicP(spec topology.Spec, p DynParams, seed uint64) (*DynResult, erro
 	if kind == "folded-cube" && (spec.D < 2 || spec.D > MaxFoldedD) {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 2 to %d for a folded-cube collective", MaxFoldedD)
 	}
+	if kind == "mesh" || kind == "torus" {
+		if err := gridSpecErr(spec, kind == "torus"); err != nil {
+			return nil, err
+		}
+	}
 	sch := &dynSlots{}
 	k, g, err := buildDyn(spec, seed, sch)
 	if err != nil {
 		return nil, err
 	}
-	fam, err := newFam(g, p.Tp)
+	fam, err := newFam(spec, g, p.Tp)
 	if err != nil {
 		return nil, err
 	}
@@ -236,5 +245,8 @@ func RunDynamicP(spec topology.Spec, p DynParams, seed uint64) (*DynResult, erro
 	}
 	r := run.result()
 	r.Topology, r.D = kind, spec.D
+	if kind == "mesh" || kind == "torus" {
+		r.D, r.K = spec.N, spec.K
+	}
 	return r, nil
 }

@@ -55,7 +55,11 @@ func (r *dynRun) result() *DynResult {
 	}
 	res.Verdict, res.StableText = r.verdict(res.BacklogEnd)
 	res.Stable = res.Verdict == "stable"
-	res.Reading = r.fam.Describe() + fmt.Sprintf("; requests Poisson at λ = ρ/(NX) per node per packet time; reservation = prefix 2d·t_p (its time counted, not run on the router) + packing; %s", intervalText(p.Fixed))
+	prefix := "2d·t_p"
+	if pt, ok := r.fam.(interface{ prefixText() string }); ok {
+		prefix = pt.prefixText()
+	}
+	res.Reading = r.fam.Describe() + fmt.Sprintf("; requests Poisson at λ = ρ/(NX) per node per packet time; reservation = prefix %s (its time counted, not run on the router) + packing; %s", prefix, intervalText(p.Fixed))
 	return res
 }
 

@@ -115,14 +115,8 @@ func (g *grid) dist(a, b int) int {
 // runGrid checks the array or torus of spec and carries out task on it.
 func runGrid(spec topology.Spec, torus bool, task string, params map[string]string, seed uint64) (*Result, error) {
 	p, d := spec.K, spec.N
-	if spec.Rectangular() {
-		return nil, inputerr.New("topology.k", spec.Sides.String(), "a single integer for a collective (the array and torus schedules rotate dimensions into each other, so every side must be equal)")
-	}
-	if torus && p < 3 {
-		return nil, inputerr.New("topology.k", p, "at least 3 on a torus for a collective (k = 2 makes the two links of a ring parallel)")
-	}
-	if n := ipow(p, d); n > MaxMeshNodes || n < 0 {
-		return nil, inputerr.New("topology.n", d, "at most k^n = %d nodes for a collective (k = %d)", MaxMeshNodes, p)
+	if err := gridSpecErr(spec, torus); err != nil {
+		return nil, err
 	}
 	var sched *meshSched
 	r, err := runNet(spec, task, seed, func(k *kernel.Kernel, net *Net, px *proxy, r *Result) (*checker, error) {
@@ -155,6 +149,21 @@ func runGrid(spec topology.Spec, torus bool, task string, params map[string]stri
 		}
 	}
 	return r, nil
+}
+
+// gridSpecErr checks that spec is an array or torus a collective runs on.
+func gridSpecErr(spec topology.Spec, torus bool) error {
+	p, d := spec.K, spec.N
+	if spec.Rectangular() {
+		return inputerr.New("topology.k", spec.Sides.String(), "a single integer for a collective (the array and torus schedules rotate dimensions into each other, so every side must be equal)")
+	}
+	if torus && p < 3 {
+		return inputerr.New("topology.k", p, "at least 3 on a torus for a collective (k = 2 makes the two links of a ring parallel)")
+	}
+	if n := ipow(p, d); n > MaxMeshNodes || n < 0 {
+		return inputerr.New("topology.n", d, "at most k^n = %d nodes for a collective (k = %d)", MaxMeshNodes, p)
+	}
+	return nil
 }
 
 func ipow(p, d int) int {

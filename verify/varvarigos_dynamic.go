@@ -44,6 +44,12 @@ func dynThreshold(d int, published, below, above float64, periods, backlog int) 
 // dynThresholdOn is dynThreshold on a network of the given kind.
 // tol is half a unit of published's last printed digit.
 func dynThresholdOn(kind string, d int, published, tol, below, above float64, periods, backlog int) (string, bool, error) {
+	run := func(params map[string]string) (*collective.DynResult, error) { return dynRunOn(kind, d, params) }
+	return dynThresholdWith(run, published, tol, below, above, periods, backlog)
+}
+
+// dynThresholdWith is dynThresholdOn with the network's run given.
+func dynThresholdWith(run func(map[string]string) (*collective.DynResult, error), published, tol, below, above float64, periods, backlog int) (string, bool, error) {
 	var parts []string
 	ok := true
 	sat := math.NaN()
@@ -51,7 +57,7 @@ func dynThresholdOn(kind string, d int, published, tol, below, above float64, pe
 		rho  float64
 		want string
 	}{{below, "stable"}, {above, "unstable"}} {
-		r, err := dynRunOn(kind, d, map[string]string{"task.rho": fmt.Sprint(c.rho), "task.periods": fmt.Sprint(periods), "task.backlog": fmt.Sprint(backlog), "task.warmup": "0"})
+		r, err := run(map[string]string{"task.rho": fmt.Sprint(c.rho), "task.periods": fmt.Sprint(periods), "task.backlog": fmt.Sprint(backlog), "task.warmup": "0"})
 		if err != nil {
 			return "", false, err
 		}

@@ -47,7 +47,8 @@ Tasks (topology.kind: hypercube):
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots
-  dynamic       dynamic broadcasting (ch. 4; hypercube, folded-cube): Poisson
+  dynamic       dynamic broadcasting (ch. 4; hypercube, folded-cube, mesh and
+                torus with topology.k, topology.n): Poisson
                 requests at load --set task.rho=R (a list R1,R2,... sweeps),
                 repeated PMNB periods on the router for task.periods;
                 task.tp, task.intervals=fixed|hardware, task.backlog,

@@ -73,7 +73,7 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\tdynamic task.rho=%g task.periods=%d task.tp=%g task.intervals=%s\n", r.Rho, r.Periods, r.Tp, r.Intervals)
-	fmt.Fprintf(tw, "network\t%s, d = %d, N = %d\n", r.Topology, r.D, r.Nodes)
+	fmt.Fprintf(tw, "network\t%s, %s, N = %d\n", r.Topology, dynShape(r), r.Nodes)
 	fmt.Fprintf(tw, "load\tρ = λNX = %g: λ = %.6g requests per node per packet time; PMNB ≤ XM + V with X = %.6g, V = %g\n", r.Rho, r.Lambda, r.X, r.V)
 	fmt.Fprintf(tw, "mean delay\t%.4f ± %.4f (95 %%, batch means; %d requests measured, %d still queued at the end)\n", r.MeanDelay, r.DelayCI95, r.Served, r.Unserved)
 	if math.IsInf(r.TheoremBound, 1) {
@@ -94,7 +94,7 @@ func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 
 func writeDynamicSweep(w io.Writer, runs []*collective.DynResult) error {
 	r0 := runs[0]
-	fmt.Fprintf(w, "dynamic broadcasting on %s d = %d (N = %d), t_p = %g, %d periods; ρ* = %.5f\n\n", r0.Topology, r0.D, r0.Nodes, r0.Tp, r0.Periods, r0.Threshold)
+	fmt.Fprintf(w, "dynamic broadcasting on %s %s (N = %d), t_p = %g, %d periods; ρ* = %.5f\n\n", r0.Topology, dynShape(r0), r0.Nodes, r0.Tp, r0.Periods, r0.Threshold)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "intervals\tρ\tmean delay\t± 95 %%\tEq. 4.1 low\tEq. 4.1 high\tbound\tinside\tmean M\tM̄\tverdict\t\n")
 	for _, r := range runs {
@@ -129,7 +129,7 @@ func dynamicPlot(name string, runs []*collective.DynResult) error {
 		c.Points = append(c.Points, plot.DelayPoint{Rho: r.Rho, Delay: r.MeanDelay, CI95: r.DelayCI95, Stable: r.Stable})
 	}
 	dp := &plot.DelayPlot{
-		Title:     fmt.Sprintf("Dynamic broadcasting, %s d = %d, t_p = %g: mean delay vs load", r0.Topology, r0.D, r0.Tp),
+		Title:     fmt.Sprintf("Dynamic broadcasting, %s %s, t_p = %g: mean delay vs load", r0.Topology, dynShape(r0), r0.Tp),
 		Curves:    curves,
 		Bound:     e.Upper,
 		Low:       func(rho float64) float64 { lo, _ := e.Range(rho); return lo },
@@ -142,4 +142,12 @@ func dynamicPlot(name string, runs []*collective.DynResult) error {
 		}
 	}
 	return dp.Save(name)
+}
+
+// dynShape is the network's size: d = D (cubes), or p = k, d = n (mesh, torus).
+func dynShape(r *collective.DynResult) string {
+	if r.K > 0 {
+		return fmt.Sprintf("p = %d, d = %d", r.K, r.D)
+	}
+	return fmt.Sprintf("d = %d", r.D)
 }

@@ -3,7 +3,7 @@ package configs
 import (
 	"errors"
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"os"
 	"strconv"
 	"strings"

@@ -2,7 +2,7 @@ package configs
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"path/filepath"
 	"reflect"
 	"slices"

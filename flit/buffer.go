@@ -62,7 +62,7 @@ func (b *Buffer) Push(f Flit) {
 }
 
 // PushReady appends a copy of *f that may leave from cycle at (Push of a
-// flit with a new ready time, without the copy; see network/kernel/speed.md).
+// flit with a new ready time, without the copy; see internal/kernel/speed.md).
 func (b *Buffer) PushReady(f *Flit, at int64) {
 	if int(b.n) == len(b.slots) {
 		panic("flit: push on a full buffer")

@@ -65,7 +65,7 @@ type RouteState struct {
 // Indexes stay valid until Put.
 type Pool struct {
 	Worms  []Worm
-	_      [64]byte // (see network/kernel/speed.md)
+	_      [64]byte // (see internal/kernel/speed.md)
 	free   []int32
 	serial uint64
 	live   int

@@ -13,7 +13,7 @@ type Link struct {
 	Latency int32
 	// last is 1 + the cycle of the last flit, modulo 2^32, to check one
 	// flit per cycle (a false alarm would need a link idle for exactly 2^32
-	// cycles; why 32 bits: network/kernel/speed.md).
+	// cycles; why 32 bits: internal/kernel/speed.md).
 	last uint32
 }
 

@@ -2,7 +2,7 @@ package network
 
 import (
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 

@@ -1,6 +1,6 @@
 package network
 
-import "github.com/flitsim/flitsim/network/kernel"
+import "github.com/flitsim/flitsim/internal/kernel"
 
 // The cycle kernel lives in package kernel; these names keep the network
 // package's API (the trace writers, the command and the verify suite use

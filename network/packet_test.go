@@ -1,7 +1,7 @@
 package network
 
 import (
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"math"
 	"math/rand/v2"
 	"sync/atomic"

@@ -2,7 +2,7 @@ package network
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"math"
 	"strings"
 	"sync/atomic"

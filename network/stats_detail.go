@@ -1,6 +1,6 @@
 package network
 
-import "github.com/flitsim/flitsim/network/kernel"
+import "github.com/flitsim/flitsim/internal/kernel"
 
 // NodeStats is one terminal's traffic over the measurement window
 // (run.per_node). Multicast packets count at their source only; software

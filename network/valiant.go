@@ -5,7 +5,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // Valiant's two-phase randomised routing on the packet router (Brebner

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network"
-	"github.com/flitsim/flitsim/network/kernel"
 )
 
 // Brebner 1983 Theorem 2.3 (after Valiant; digest §4.3): single-phase

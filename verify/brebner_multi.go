@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network"
-	"github.com/flitsim/flitsim/network/kernel"
 )
 
 // Brebner 1983 §2.6 (digest §3.5, §4.8–4.9): multiple reads and writes on

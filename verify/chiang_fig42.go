@@ -2,7 +2,7 @@ package verify
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"slices"
 	"strings"
 

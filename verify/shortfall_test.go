@@ -2,7 +2,7 @@ package verify
 
 import (
 	"errors"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"strings"
 	"sync/atomic"
 	"testing"

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/collective"
-	"github.com/flitsim/flitsim/network/kernel"
 )
 
 const collectiveSynopsis = `Usage: flitsim collective --task NAME [-c FILE.yaml] [--set key=value]... [--format table|json]

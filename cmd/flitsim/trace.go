@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"io"
 	"os"
 	"path/filepath"

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // bandLayout is the Binary-Gray assignment of a banded N×N matrix

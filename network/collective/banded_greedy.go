@@ -4,7 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // bandedGreedy is the per-node greedy reading of the banded transposition

@@ -23,7 +23,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 )

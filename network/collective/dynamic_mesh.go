@@ -3,7 +3,7 @@ package collective
 import (
 	"fmt"
 
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 )
 

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 )
 

@@ -2,7 +2,7 @@ package collective
 
 import (
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // foldedSplitMNB is the folded-cube MNB with splitting (thesis §7.4, digest

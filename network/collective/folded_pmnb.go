@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // foldedPMNB is the folded-cube partial multinode broadcast without

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // The folded-cube PMNB's rank computation on the t_p prefix channel (the

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 )
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 )
 

@@ -1,6 +1,6 @@
 package collective
 
-import "github.com/flitsim/flitsim/network/kernel"
+import "github.com/flitsim/flitsim/internal/kernel"
 
 // enqueueTagged enqueues a one-slot packet from node src to node dst and
 // tags it with aux (the schedule's name for the logical packet; copies

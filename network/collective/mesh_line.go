@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // setupLine loads the Theorem 2 broadcast (§3.2, digest §5.3) on a linear

@@ -6,7 +6,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // MaxPEPackets bounds a partial exchange's M(N−1) packets (each slot scans

@@ -1,6 +1,6 @@
 package collective
 
-import "github.com/flitsim/flitsim/network/kernel"
+import "github.com/flitsim/flitsim/internal/kernel"
 
 // meshPMNB is one mesh PMNB (§3.4, digest §5.7–5.9) loaded on the router:
 // its schedule from slot 0 and its delivery check. The static task runs one

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // meshPrefix is the mesh PMNB's rank computation (Phase 1, §3.4.1, digest

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // setupGrid loads a mesh or torus task's packets and schedule and fills in

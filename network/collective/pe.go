@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // peSched is the hypercube partial exchange of Varvarigos §3.7 (digest

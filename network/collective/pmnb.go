@@ -3,7 +3,7 @@ package collective
 import (
 	"math/rand/v2"
 
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // pmnbSched is the hypercube partial multinode broadcast 𝒜_0 of

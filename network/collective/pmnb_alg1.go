@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // pmnbI is PMNB Algorithm I (Varvarigos §3.6.1, digest 000a §5.11.1), with

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 )
 

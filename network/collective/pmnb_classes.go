@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // pmnbAlg is the hypercube PMNB built from 𝒜_c (digest 000a §5.11.2–3)

@@ -2,7 +2,7 @@ package collective
 
 import (
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // prefixChan is the t_p prefix channel (digest 000a §5.6, §10.1): the

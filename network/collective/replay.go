@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // A plan is a static schedule written out: in slot Slot, node Node sends

@@ -1,7 +1,7 @@
 package collective
 
 import (
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // rowSched carries out a symmetric schedule on the hypercube (digest 000a

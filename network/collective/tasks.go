@@ -6,7 +6,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // setup loads task's packets, sets its schedule and the seed's figures.

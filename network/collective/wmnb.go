@@ -1,7 +1,7 @@
 package collective
 
 import (
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // wmnbSched is the window multinode broadcast of Varvarigos §3.8 (digest

@@ -2,7 +2,7 @@ package collective
 
 import (
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 )
 
 // xrowSched is the symmetric row schedule of rowSched on any network whose

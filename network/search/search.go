@@ -5,7 +5,7 @@ package search
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"

@@ -3,7 +3,7 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"runtime"
 	"runtime/debug"
 	"sync"

@@ -225,7 +225,7 @@ func (r *dorRouter) portTo(sw, dst int, aux uint64) int {
 
 // tableNodes is the most nodes for which Route looks its answer up in a
 // table (nodes² bytes: 64 KiB) instead of comparing coordinates (see
-// network/kernel/speed.md).
+// internal/kernel/speed.md).
 const tableNodes = 256
 
 // b2i is 1 for true and 0 for false.

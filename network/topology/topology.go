@@ -71,7 +71,7 @@ func (t *Topology) Terminals() int { return len(t.InSwitch) }
 // numbers to fix per-packet choices in w.Aux (a random start dimension, an
 // extra-stage path); it writes nothing else, and its draws depend only on
 // the router and on w's source, destination and length (the network draws
-// them ahead of time on a scratch worm: network/kernel/presample.go). Route must be a pure
+// them ahead of time on a scratch worm: internal/kernel/presample.go). Route must be a pure
 // function of its arguments and w,
 // so that it can be re-evaluated and so that runs are deterministic.
 type Router interface {

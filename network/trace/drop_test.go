@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network"
-	"github.com/flitsim/flitsim/network/kernel"
 )
 
 // TestEventsDropped: with queue.full: drop the event log has one "dropped"

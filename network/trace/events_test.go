@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"math"
 	"strconv"
 	"strings"

@@ -3,7 +3,7 @@ package trace
 import (
 	"cmp"
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"os"
 	"os/exec"
 	"path/filepath"

@@ -2,7 +2,7 @@ package trace
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"math"
 	"path"
 	"strconv"

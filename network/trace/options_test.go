@@ -1,7 +1,7 @@
 package trace
 
 import (
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"sort"
 	"strconv"
 	"strings"

@@ -2,7 +2,7 @@ package trace
 
 import (
 	"bytes"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"os"
 	"os/exec"
 	"path/filepath"

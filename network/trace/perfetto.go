@@ -3,7 +3,7 @@ package trace
 import (
 	"cmp"
 	"encoding/json"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"io"
 	"slices"
 	"strconv"

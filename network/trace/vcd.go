@@ -2,7 +2,7 @@ package trace
 
 import (
 	"bufio"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"io"
 	"math/bits"
 	"strconv"

@@ -2,7 +2,7 @@ package kernel_test
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"math/rand/v2"
 	"strings"
 	"testing"

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network"
-	"github.com/flitsim/flitsim/network/kernel"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 

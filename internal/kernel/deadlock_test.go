@@ -1,7 +1,7 @@
 package kernel_test
 
 import (
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"strings"
 	"testing"
 

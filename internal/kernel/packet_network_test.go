@@ -3,7 +3,7 @@ package kernel_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/flitsim/flitsim/network/kernel"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"runtime"
 	"strings"
 	"testing"

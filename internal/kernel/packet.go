@@ -141,12 +141,10 @@ type packetRouter struct {
 	disc      uint8
 	scan      bool
 	cap       int32
-	pt        []portRec // per global port
+	pt        []portRec // per global port, with its queue (a queue's id is its first port's)
 	node      []nodeRec // per switch
-	qSw       []int32   // per queue: its switch
 	portOfBuf []int32   // per buffer id: its global port (output buffers), or −1
-	queues    []pktQueue
-	nonEmpty  []uint64 // bit q: queue q holds a packet (evaluate visits only these)
+	nonEmpty  []uint64  // bit q: queue q holds a packet (evaluate visits only these)
 	joins     []join
 	sends     []send
 	lastMove  []int64
@@ -199,8 +197,8 @@ func newPacketRouter(k *Kernel) Stepper {
 	return p
 }
 
-// layout numbers the queues and maps ports to the kernel's output buffers
-// (which name them in traces and reports).
+// layout numbers the queues (each by its first port) and maps ports to the
+// kernel's output buffers (which name them in traces and reports).
 func (p *packetRouter) layout(k *Kernel) {
 	t := k.Topo
 	np := k.portBase[len(t.Switches)]
@@ -215,41 +213,40 @@ func (p *packetRouter) layout(k *Kernel) {
 			p.pt[gp].buf, p.portOfBuf[b] = b, gp
 		}
 	}
+	slab := make([]int32, 4*np) // (every queue's first ring, in one allocation)
 	for si, sw := range t.Switches {
-		first := int32(len(p.qSw))
+		first := int32(-1)
 		for o, e := range sw.Out {
 			gp := k.portBase[si] + int32(o)
-			p.pt[gp].far = farEnd{e.Switch, e.Port}
+			p.pt[gp].far, p.pt[gp].sw = farEnd{e.Switch, e.Port}, int32(si)
 			if e.Switch < 0 {
 				p.pt[gp].far.in = e.Terminal
 				continue
 			}
-			if p.spec.Shared && int32(len(p.qSw)) > first {
+			if p.spec.Shared && first >= 0 {
 				p.pt[gp].q = first
 				continue
 			}
-			p.pt[gp].q = int32(len(p.qSw))
-			p.qSw = append(p.qSw, int32(si))
+			p.pt[gp].q, first = gp, gp
+			p.pt[gp].ring = slab[4*gp : 4*gp+4 : 4*gp+4]
 		}
 	}
-	nq := len(p.qSw)
-	p.queues = make([]pktQueue, nq)
-	slab := make([]int32, 4*nq) // (every queue's first ring, in one allocation)
-	for i := range p.queues {
-		p.queues[i].buf = slab[4*i : 4*i+4 : 4*i+4]
-	}
-	p.nonEmpty = make([]uint64, (nq+63)/64)
-	p.lastMove = make([]int64, nq)
+	p.nonEmpty = make([]uint64, (np+63)/64)
+	p.lastMove = make([]int64, np)
 	p.node = make([]nodeRec, len(t.Switches))
 }
 
-// portRec is what the router keeps per global port (one record, so a hop
-// reads one cache line for its port).
+// portRec is what the router keeps per global port, and the queue whose id
+// is that port (its own, or with Shared its switch's first out-link's): one
+// record of 56 bytes, so that a packet joining or leaving a queue reads one
+// cache line for its queue, port and switch.
 type portRec struct {
-	q       int32  // its queue, or −1 (ejection, unconnected)
-	buf     int32  // the kernel buffer id that names it in traces, or −1
-	waiting int32  // packets queued to leave by it
-	far     farEnd // where its link leads
+	pktQueue        // the queue numbered gp (empty for a port that is no queue's id)
+	q        int32  // its queue, or −1 (ejection, unconnected)
+	buf      int32  // the kernel buffer id that names it in traces, or −1
+	waiting  int32  // packets queued to leave by it
+	far      farEnd // where its link leads
+	sw       int32  // its switch
 }
 
 // nodeRec is a switch's counts for the population measure.

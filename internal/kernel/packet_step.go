@@ -97,7 +97,7 @@ func (p *packetRouter) admit(k *Kernel) {
 		for sq.n > 0 {
 			wi := sq.front()
 			q := p.pt[p.ps[wi].port].q
-			if p.queues[q].n()+pend[q] >= p.cap {
+			if p.pt[q].n()+pend[q] >= p.cap {
 				break
 			}
 			pend[q]++
@@ -114,10 +114,10 @@ func (p *packetRouter) admit(k *Kernel) {
 // pendingCounts counts the joins listed so far per queue (scratch in
 // p.pend, reused).
 func (p *packetRouter) pendingCounts() []int32 {
-	if len(p.pend) < len(p.queues) {
-		p.pend = make([]int32, len(p.queues))
+	if len(p.pend) < len(p.pt) {
+		p.pend = make([]int32, len(p.pt))
 	}
-	pend := p.pend[:len(p.queues)]
+	pend := p.pend[:len(p.pt)]
 	for _, j := range p.joins {
 		pend[j.q]++
 	}
@@ -307,18 +307,21 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 		if p.multi != nil && p.multi.merge(p, k, j) {
 			continue // (a write combined into one queued there: packet_combine.go)
 		}
-		q := elem(p.queues, j.q)
+		q := elem(p.pt, j.q)
 		if p.spec.Drop && q.cnt >= p.cap {
 			p.drop(k, j.wi)
 			continue
 		}
 		q.push(j.wi)
 		*elem(p.nonEmpty, j.q>>6) |= 1 << (j.q & 63)
-		pt := elem(p.pt, elem(p.ps, j.wi).port)
+		pt := q // (its own queue's port: the packet leaves by it)
+		if p.spec.Shared {
+			pt = elem(p.pt, elem(p.ps, j.wi).port)
+		}
 		if pt.waiting++; pt.waiting == 1 && pt.buf >= 0 {
 			k.setActive(pt.buf)
 		}
-		nd := elem(p.node, *elem(p.qSw, j.q))
+		nd := elem(p.node, q.sw)
 		nd.queued++
 		maxPop = max(maxPop, nd.queued+nd.arrived)
 		maxQP = max(maxQP, nd.queued)
@@ -373,7 +376,7 @@ func (p *packetRouter) evaluate(k *Kernel) {
 			if !oldest {
 				pos = p.pick(k, q)
 			}
-			wi := elem(p.queues, q).at(pos)
+			wi := elem(p.pt, q).at(pos)
 			sends = append(sends, send{q: q, pos: pos, wi: wi, to: -1, ok: true})
 		}
 	}
@@ -382,7 +385,7 @@ func (p *packetRouter) evaluate(k *Kernel) {
 
 // pick is the position of the packet queue q sends by its discipline.
 func (p *packetRouter) pick(k *Kernel, q int32) int32 {
-	x := &p.queues[q]
+	x := &p.pt[q]
 	n := x.n()
 	var pos int32
 	switch {
@@ -420,7 +423,7 @@ func (p *packetRouter) grant(k *Kernel) {
 			s.to = p.pt[gp].q
 			deg := int32(len(t.Switches[e.sw].Out))
 			s.rank = ((e.in-int32(k.now%int64(deg)))%deg + deg) % deg
-			if pend[s.to]++; pend[s.to] > p.cap-p.queues[s.to].n() {
+			if pend[s.to]++; pend[s.to] > p.cap-p.pt[s.to].n() {
 				contested = true
 			}
 		}
@@ -449,7 +452,7 @@ func (p *packetRouter) grantSorted() {
 			j++
 		}
 		if to >= 0 {
-			free := p.cap - p.queues[to].n()
+			free := p.cap - p.pt[to].n()
 			for x := i; x < j; x++ {
 				p.sends[x].ok = int32(x-i) < free
 			}
@@ -502,7 +505,7 @@ func (p *packetRouter) commit(k *Kernel) {
 		if !s.ok {
 			continue
 		}
-		x := elem(p.queues, s.q)
+		x := elem(p.pt, s.q)
 		if s.pos == 0 {
 			x.popFront()
 		} else {
@@ -511,12 +514,15 @@ func (p *packetRouter) commit(k *Kernel) {
 		if x.cnt == 0 {
 			*elem(p.nonEmpty, s.q>>6) &^= 1 << (s.q & 63)
 		}
-		gp := elem(p.ps, s.wi).port
-		pt := elem(p.pt, gp)
+		gp, pt := s.q, x // (its own queue's port: the packet leaves by it)
+		if p.spec.Shared {
+			gp = elem(p.ps, s.wi).port
+			pt = elem(p.pt, gp)
+		}
 		if pt.waiting--; pt.waiting == 0 && pt.buf >= 0 {
 			k.clearActive(pt.buf)
 		}
-		elem(p.node, *elem(p.qSw, s.q)).queued--
+		elem(p.node, x.sw).queued--
 		if !elem(k.chans, gp).Carry(now) {
 			k.Violations.ChannelOverUse++
 		}

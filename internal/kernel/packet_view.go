@@ -43,8 +43,8 @@ func (p *packetRouter) rule(k *Kernel, b int32, h *holds) bool {
 	if s == nil || s.ok {
 		return s != nil
 	}
-	if p.queues[s.to].n() >= p.cap {
-		fw := p.queues[s.to].at(0)
+	if p.pt[s.to].n() >= p.cap {
+		fw := p.pt[s.to].at(0)
 		h.add(WaitSpace, fw, p.pt[p.ps[fw].port].buf, b)
 	} else {
 		h.add(WaitArb, -1, -1, b)
@@ -61,8 +61,8 @@ func (p *packetRouter) traceBlocked(k *Kernel) {
 		}
 		b := p.pt[p.ps[s.wi].port].buf
 		reason, who, at := WaitArb, int32(-1), int32(-1)
-		if p.queues[s.to].n() >= p.cap {
-			fw := p.queues[s.to].at(0)
+		if p.pt[s.to].n() >= p.cap {
+			fw := p.pt[s.to].at(0)
 			reason, who, at = WaitSpace, fw, p.pt[p.ps[fw].port].buf
 		}
 		k.tr.Blocked(k.now, flit.Flit{Worm: s.wi, Kind: flit.HeadTail}, b, reason, who, at)
@@ -76,7 +76,7 @@ func (p *packetRouter) traceBlocked(k *Kernel) {
 func (p *packetRouter) detect(k *Kernel) *Deadlock {
 	in := map[int32]int32{} // queue → its blocked send
 	for i := range p.sends {
-		if s := &p.sends[i]; !s.ok && p.queues[s.to].n() >= p.cap {
+		if s := &p.sends[i]; !s.ok && p.pt[s.to].n() >= p.cap {
 			in[s.q] = int32(i)
 		}
 	}
@@ -104,10 +104,10 @@ func (p *packetRouter) detect(k *Kernel) *Deadlock {
 		w := &k.Pool.Worms[s.wi]
 		dl.Since = max(dl.Since, p.lastMove[q]+1)
 		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: []int32{p.finalDst(k, s.wi)}})
-		fw := p.queues[s.to].at(0)
+		fw := p.pt[s.to].at(0)
 		dl.Resources = append(dl.Resources, fmt.Sprintf("packet %d (%d→%d) at %s waits for space in %s (front: packet %d)",
 			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.pt[p.ps[s.wi].port].buf), k.BufferName(p.pt[p.ps[fw].port].buf), k.Pool.Worms[fw].ID))
-		sws[k.Topo.Switches[p.qSw[q]].Label] = true
+		sws[k.Topo.Switches[p.pt[q].sw].Label] = true
 	}
 	for s := range sws {
 		dl.Switches = append(dl.Switches, s)
@@ -147,7 +147,7 @@ func (p *packetRouter) owner(b int32) int32 {
 	if gp < 0 || p.pt[gp].q < 0 || p.pt[gp].waiting == 0 {
 		return -1
 	}
-	x := &p.queues[p.pt[gp].q]
+	x := &p.pt[p.pt[gp].q]
 	for i := range x.n() {
 		if wi := x.at(i); p.ps[wi].port == gp {
 			return wi

@@ -37,35 +37,35 @@ func (q *wormQueue) popIf(v int) {
 // allocating once the ring is large enough. (A slice from which the front
 // was cut regrew every time its end reached the capacity.)
 type pktQueue struct {
-	buf  []int32
-	head int32 // position of the oldest packet in buf
+	ring []int32
+	head int32 // position of the oldest packet in ring
 	cnt  int32
 }
 
 func (q *pktQueue) n() int32 { return q.cnt }
 
 // at is the packet at position i (0: the oldest).
-func (q *pktQueue) at(i int32) int32 { return q.buf[(q.head+i)&int32(len(q.buf)-1)] }
+func (q *pktQueue) at(i int32) int32 { return q.ring[(q.head+i)&int32(len(q.ring)-1)] }
 
 // set replaces the packet at position i.
-func (q *pktQueue) set(i, wi int32) { q.buf[(q.head+i)&int32(len(q.buf)-1)] = wi }
+func (q *pktQueue) set(i, wi int32) { q.ring[(q.head+i)&int32(len(q.ring)-1)] = wi }
 
 // push appends packet wi (the newest).
 func (q *pktQueue) push(wi int32) {
-	if int(q.cnt) == len(q.buf) {
-		nb := make([]int32, max(4, 2*len(q.buf)))
+	if int(q.cnt) == len(q.ring) {
+		nb := make([]int32, max(4, 2*len(q.ring)))
 		for i := range q.cnt {
 			nb[i] = q.at(i)
 		}
-		q.buf, q.head = nb, 0
+		q.ring, q.head = nb, 0
 	}
-	q.buf[(q.head+q.cnt)&int32(len(q.buf)-1)] = wi
+	q.ring[(q.head+q.cnt)&int32(len(q.ring)-1)] = wi
 	q.cnt++
 }
 
 // popFront takes out the oldest packet.
 func (q *pktQueue) popFront() {
-	q.head = (q.head + 1) & int32(len(q.buf)-1)
+	q.head = (q.head + 1) & int32(len(q.ring)-1)
 	q.cnt--
 }
 

@@ -2,12 +2,12 @@ package network
 
 import "github.com/flitsim/flitsim/internal/kernel"
 
-// The cycle kernel lives in package kernel; these names keep the network
-// package's API (the trace writers, the command and the verify suite use
-// them). Kernel, KernelSpec, Hooks, Tracer, NewKernel and the Wait and
-// encoding constants are this module's internals, with no compatibility
-// promise; Summary, Delivery, Deadlock, DeadlockWorm, Violations and
-// Location are read from a Result.
+// The cycle kernel lives in the module's internal/kernel package; these
+// aliases are the parts of it a program built on package network sees:
+// the types read from a Result (Summary, Delivery, Deadlock, DeadlockWorm,
+// Violations, Location, MultiStats), the Tracer interface (with Dropper)
+// and the Wait reasons it reports, and the multicast header encodings.
+// The kernel itself is not among them (testdata/surface.txt).
 type (
 	Violations   = kernel.Violations
 	Tracer       = kernel.Tracer

@@ -90,7 +90,6 @@ func MaxDOf(task string) int {
 // file, so a new topology's tasks are one new file.
 type family struct {
 	keys map[string][]string // task → the task.* keys it reads
-	help string              // the kinds' tasks, for error messages
 	run  func(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error)
 }
 

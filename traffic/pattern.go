@@ -128,12 +128,21 @@ func pow2Only(f func(n, nbits int) func(int) int) func(PatternArgs) (func(int) i
 	}
 }
 
+// shapeText says what address shape a network has, as an error shows it:
+// "N = 32 terminals, addresses of 2 digits in radix 4", or "no k^n
+// address shape" (a rectangular grid, or a network without digits).
+func (sh Shape) shapeText() string {
+	if sh.digitsOK() {
+		return fmt.Sprintf("N = %d terminals, addresses of %d digits in radix %d", sh.N, sh.Digits, sh.Radix)
+	}
+	return fmt.Sprintf("N = %d terminals, no k^n address shape", sh.N)
+}
+
 // digitsOnly builds a digit permutation of a Radix^Digits address space.
 func digitsOnly(f func(sh Shape) func(int) int) func(PatternArgs) (func(int) int, error) {
 	return func(a PatternArgs) (func(int) int, error) {
 		if !a.Shape.digitsOK() {
-			sh := a.Shape
-			return nil, a.bad("%s only with an address shape Radix^Digits (got N=%d, Radix=%d, Digits=%d)", a.canon(), sh.N, sh.Radix, sh.Digits)
+			return nil, a.bad("%s only on a network whose addresses are k^n digits (this one has %s)", a.canon(), a.Shape.shapeText())
 		}
 		return f(a.Shape), nil
 	}
@@ -154,7 +163,7 @@ func transpose(a PatternArgs) (func(int) int, error) {
 		h := nbits / 2
 		return func(x int) int { return (x>>h | x<<h) & (n - 1) }, nil
 	}
-	return nil, a.bad("transpose only with an even number of address digits, or a power-of-two number of terminals with an even number of address bits (got N=%d, Radix=%d, Digits=%d)", n, sh.Radix, sh.Digits)
+	return nil, a.bad("transpose only with an even number of address digits, or a power-of-two number of terminals with an even number of address bits (this network has %s)", sh.shapeText())
 }
 
 func tornado(sh Shape) func(int) int {

@@ -220,7 +220,7 @@ func TestPatternErrors(t *testing.T) {
 		{"perfect-shuffle", Shape{N: 12}, nil, 0, "traffic.pattern", "power of two"},
 		{"transpose", Shape{8, 2, 3}, nil, 0, "traffic.pattern", "even number"},
 		{"transpose", Shape{27, 3, 3}, nil, 0, "traffic.pattern", "even number"},
-		{"tornado", Shape{N: 64}, nil, 0, "traffic.pattern", "Radix^Digits"},
+		{"tornado", Shape{N: 64}, nil, 0, "traffic.pattern", "no k^n address shape"},
 		{"uniform", Shape{64, 8, 3}, nil, 0, "traffic.pattern", "N = Radix^Digits"},
 		{"uniform", Shape{1, 0, 0}, nil, 0, "traffic.pattern", "at least 2"},
 		{"hotspot", Shape{N: 64}, nil, 0.5, "traffic.hotspots", "traffic.hotspots: [] is not allowed (allowed: a non-empty list of terminals 0..63)"},

@@ -140,9 +140,10 @@ Usage:
                                lengths, or draw it (--format svg)
   flitsim distances [flags]    diameter, mean internode distance and distance histogram
                                of the network (BFS) and of its routes
-  flitsim collective --task T  run a collective task (te, kl-exchange, snb, mnb,
-                               pmnb, packing, wmnb) as a schedule on the packet router:
-                               slots, the seed's formula, bounds, link usage
+  flitsim collective --task T  run a collective task (hypercube, folded, permutation and
+                               enhanced cube, mesh, torus, ring; "collective -h" lists them,
+                               dynamic broadcasting included) as a schedule on the packet
+                               router: slots, the seed's formula, bounds, link usage
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags

@@ -56,7 +56,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the points (1 ≤ i ≤ n)")
 	jobs := fs.IntP("jobs", "j", 0, "run `J` points at once (default: all cores, GOMAXPROCS)")
 	format := fs.StringP("format", "f", "table", "stdout format: table, json or csv")
-	resume := fs.Bool("resume", false, "run only the points missing from the --out `DIR` of an interrupted sweep")
+	resume := fs.Bool("resume", false, "run only the points missing from the --out folder of an interrupted sweep")
 	if help, err := parseFlags(fs, sweepSynopsis, args, stdout); help || err != nil {
 		return err
 	}

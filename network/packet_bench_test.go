@@ -17,40 +17,8 @@ func BenchmarkPacketBatch12Cube(b *testing.B) {
 		c.Switching, c.Routing = "packet", routing
 		c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
 		c.Traffic.Mode, c.Traffic.Pattern = "batch", "random-permutation"
-		b.Run(routing+"/serial", func(b *testing.B) {
-			n, err := Build(c)
-			if err != nil {
-				b.Fatal(err)
-			}
-			start := time.Now()
-			for i := range b.N {
-				if i > 0 && !n.restart(i) {
-					b.Fatal("restart")
-				}
-				for !n.Done() {
-					n.Cycle()
-				}
-			}
-			s := time.Since(start).Seconds()
-			b.ReportMetric(float64(n.k.FlitHops)/s, "packet-hops/s")
-			b.ReportMetric(float64(b.N)/s, "experiments/s")
-		})
-		b.Run(routing+"/experiments", func(b *testing.B) {
-			c := c
-			c.Run.Experiments = b.N
-			n, err := Build(c)
-			if err != nil {
-				b.Fatal(err)
-			}
-			start := time.Now()
-			r, err := n.RunPlain()
-			if err != nil || r.Experiments.Incomplete > 0 {
-				b.Fatal(err)
-			}
-			s := time.Since(start).Seconds()
-			b.ReportMetric(float64(b.N)/s, "experiments/s")
-			b.ReportMetric(r.Experiments.Total.CompletionTime.Mean, "cycles/experiment")
-		})
+		b.Run(routing+"/serial", func(b *testing.B) { benchPacketSerial(b, c) })
+		b.Run(routing+"/experiments", func(b *testing.B) { benchPacketExperiments(b, c) })
 	}
 }
 

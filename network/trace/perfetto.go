@@ -56,6 +56,19 @@ type run struct {
 	at          int32
 }
 
+// extendRuns records one blocked cycle: it lengthens the last run when the
+// cycle continues it with the same reason, holder and place, else starts one.
+func extendRuns(runs []run, cycle int64, reason network.Wait, who int64, at int32) []run {
+	if n := len(runs); n > 0 {
+		r := &runs[n-1]
+		if r.last == cycle-1 && r.reason == reason && r.who == who && r.at == at {
+			r.last = cycle
+			return runs
+		}
+	}
+	return append(runs, run{start: cycle, last: cycle, reason: reason, who: who, at: at})
+}
+
 // Perfetto writes a Chrome trace-event timeline (see the package
 // documentation).
 type Perfetto struct {
@@ -230,14 +243,7 @@ func (p *Perfetto) Blocked(cycle int64, f flit.Flit, b int32, reason network.Wai
 	if who >= 0 {
 		ws = int64(p.k.Pool.Worms[who].ID)
 	}
-	if n := len(h.runs); n > 0 {
-		r := &h.runs[n-1]
-		if r.last == cycle-1 && r.reason == reason && r.who == ws && r.at == at {
-			r.last = cycle
-			return
-		}
-	}
-	h.runs = append(h.runs, run{start: cycle, last: cycle, reason: reason, who: ws, at: at})
+	h.runs = extendRuns(h.runs, cycle, reason, ws, at)
 }
 
 // Delivered marks a destination reached and, at the last one, writes the

@@ -160,14 +160,7 @@ func (t *Tracks) Blocked(cycle int64, f flit.Flit, b int32, reason network.Wait,
 	if who >= 0 {
 		ws = int64(t.k.Pool.Worms[who].ID)
 	}
-	if n := len(h.runs); n > 0 {
-		r := &h.runs[n-1]
-		if r.last == cycle-1 && r.reason == reason && r.who == ws && r.at == at {
-			r.last = cycle
-			return
-		}
-	}
-	h.runs = append(h.runs, run{start: cycle, last: cycle, reason: reason, who: ws, at: at})
+	h.runs = extendRuns(h.runs, cycle, reason, ws, at)
 }
 
 func (t *Tracks) linkMove(cycle int64, f flit.Flit, s uint64, to, ch int32) {

@@ -60,11 +60,7 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 	p.X.Label.Text = "load ρ = λNX"
 	p.Y.Label.Text = "mean delay, request to broadcast done (packet times)"
 	p.Add(plotter.NewGrid())
-	fig := &Figure{Plot: p, Legend: gplot.NewLegend()}
-	fig.Legend.TextStyle.Font = sans(legendSize)
-	fig.Legend.Top, fig.Legend.Left = true, true
-	fig.Legend.ThumbnailWidth = vg.Points(28)
-	fig.Legend.Padding = vg.Points(4)
+	fig := newFigure(p)
 	maxY, maxX := 0.0, dp.Threshold
 	for i, c := range dp.Curves {
 		y, err := dp.measured(fig, i, c)

@@ -127,11 +127,7 @@ func Draw(f *sweep.File, k Kind) (*Figure, error) {
 	p.X.Label.Text = "offered load, measured (flits/node/cycle)"
 	p.Y.Label.Text = k.ylabel
 	p.Add(plotter.NewGrid())
-	fig := &Figure{Plot: p, Legend: gplot.NewLegend()}
-	fig.Legend.TextStyle.Font = sans(legendSize)
-	fig.Legend.Top, fig.Legend.Left = true, true
-	fig.Legend.ThumbnailWidth = vg.Points(28)
-	fig.Legend.Padding = vg.Points(4)
+	fig := newFigure(p)
 
 	cs := curves(f)
 	d := &drawing{fig: fig, kind: k}
@@ -406,4 +402,14 @@ func describe(r *sweep.Row) string {
 		parts[i] = kv.Key + "=" + kv.Value
 	}
 	return strings.Join(parts, ", ")
+}
+
+// newFigure is p with the house legend: top left, sans, compact.
+func newFigure(p *gplot.Plot) *Figure {
+	fig := &Figure{Plot: p, Legend: gplot.NewLegend()}
+	fig.Legend.TextStyle.Font = sans(legendSize)
+	fig.Legend.Top, fig.Legend.Left = true, true
+	fig.Legend.ThumbnailWidth = vg.Points(28)
+	fig.Legend.Padding = vg.Points(4)
+	return fig
 }

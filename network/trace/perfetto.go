@@ -221,13 +221,19 @@ func (p *Perfetto) leave(b int32, h *headAt, end int64, open bool) {
 }
 
 func (p *Perfetto) waitingAt(reason network.Wait, at int32) string {
+	return waitName(reason, at, p.names, p.chs, p.nb)
+}
+
+// waitName names what a blocked flit waits at: a channel (port waits), a
+// terminal's source queue (injection, after the nb buffers) or a buffer.
+func waitName(reason network.Wait, at int32, names, chNames []string, nb int32) string {
 	switch reason {
 	case network.WaitPort:
-		return p.chs[at]
+		return chNames[at]
 	case network.WaitInject:
-		return p.names[p.nb+at]
+		return names[nb+at]
 	}
-	return p.names[at]
+	return names[at]
 }
 
 // Blocked extends or starts a run of blocked cycles of a head.

@@ -252,13 +252,7 @@ func (t *Tracks) routerSpan(b int32, h *tworm, end int64, open bool) {
 }
 
 func (t *Tracks) waitingAt(reason network.Wait, at int32) string {
-	switch reason {
-	case network.WaitPort:
-		return t.chNames[at]
-	case network.WaitInject:
-		return t.names[t.nb+at]
-	}
-	return t.names[at]
+	return waitName(reason, at, t.names, t.chNames, t.nb)
 }
 
 func (t *Tracks) wormName(s uint64) string { return `"worm ` + strconv.FormatUint(s, 10) + `"` }

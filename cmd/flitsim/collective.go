@@ -28,7 +28,9 @@ Tasks (topology.kind: hypercube):
   kl-exchange   (K,L)-neighbourhood exchange: --set task.k=K --set task.l=L
                 (1 ≤ K ≤ L ≤ d; h = max(L, Σ C(d,i)·i/d) slots)
   snb           single-node broadcast from --set task.root=R (default 0; d slots)
-  mnb           multinode broadcast (⌈(N−1)/d⌉ slots)
+  mnb           multinode broadcast (⌈(N−1)/d⌉ slots) on lock-step (SIMD) nodes,
+                d ≤ 16; --set task.hardware=router runs it node by node on the
+                scheduled router (d ≤ 14)
   pmnb          partial multinode broadcast 𝒜_0 of --set task.m=M active nodes
                 (drawn from run.seed; default N/2): packing d + broadcast Σ⌈M/2^k⌉;
                 --set task.algorithm=ii splits packets (Algorithm II, mini-slots),

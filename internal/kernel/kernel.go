@@ -269,6 +269,9 @@ func (k *Kernel) Rand() *rand.Rand { return k.rng }
 // Idle reports whether no packet is queued or in flight (a scheduled
 // router's packets included: packet_sched.go).
 func (k *Kernel) Idle() bool {
+	if l := k.lock(); l != nil {
+		return l.idle()
+	}
 	if sc := k.sched(); sc != nil && sc.pk.live > 0 {
 		return false
 	}

@@ -27,6 +27,8 @@ type KernelSpec struct {
 	Model string
 	// Packet configures the packet-switched router (Model "packet").
 	Packet PacketSpec
+	// Lockstep configures the lock-step model (Model "lockstep").
+	Lockstep LockstepSpec
 }
 
 // NewKernel lays out the buffers, ports and links of topology t.

@@ -106,6 +106,9 @@ func (k *Kernel) ScheduleError() error {
 	if sc := k.sched(); sc != nil && sc.err != nil {
 		return sc.err
 	}
+	if l := k.lock(); l != nil && l.err != nil {
+		return l.err
+	}
 	return nil
 }
 

@@ -109,7 +109,7 @@ func TestMaxDOf(t *testing.T) {
 	for _, c := range []struct {
 		task string
 		d    int
-	}{{"te", 14}, {"kl-exchange", 14}, {"mnb", 15}, {"snb", 17}, {"pmnb", 13}, {"wmnb", 13}} {
+	}{{"te", 14}, {"kl-exchange", 14}, {"mnb", 17}, {"snb", 17}, {"pmnb", 13}, {"wmnb", 13}} {
 		if MaxDOf(c.task) != c.d-1 {
 			t.Errorf("%s: limit %d, want %d", c.task, MaxDOf(c.task), c.d-1)
 		}

@@ -73,8 +73,10 @@ const MaxD = 12
 // N(N−1) packets of 28 bytes (a 24-byte router record, a 4-byte row slot:
 // d = 13 takes about 2 GB); MNB holds the offsets held at once, about
 // 0.28·N per node (d = 14 takes about 2 GB, d = 15 would take 8, d = 16
-// about 30); SNB holds N packets.
-var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 14, "snb": 16}
+// about 30) on the router; the lock-step hardware (mnb_lockstep.go, the
+// default) holds them in registers (d = 16: about 2.6 GB); SNB holds N
+// packets.
+var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16}
 
 // MaxDOf is the largest d the hypercube task runs on.
 func MaxDOf(task string) int {
@@ -168,7 +170,7 @@ func Run(spec topology.Spec, task string, params map[string]string, seed uint64)
 func init() {
 	registerFamily("hypercube", &family{
 		keys: map[string][]string{
-			"snb": {"task.root"}, "mnb": nil, "te": nil, "kl-exchange": {"task.k", "task.l"},
+			"snb": {"task.root"}, "mnb": {"task.hardware"}, "te": nil, "kl-exchange": {"task.k", "task.l"},
 			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"},
 			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"},
 		},
@@ -180,6 +182,15 @@ func init() {
 func runHypercube(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
 	if m := MaxDOf(task); spec.D > m {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for collective %s (by the memory its packets take)", m, task)
+	}
+	if task == "mnb" {
+		lock, err := mnbOnLockstep(spec, params)
+		if err != nil {
+			return nil, err
+		}
+		if lock {
+			return runMNBLockstep(spec, seed)
+		}
 	}
 	return runOn(spec, task, seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
 		return setup(k, c, task, params, seed, ck, px, r)
@@ -222,14 +233,7 @@ func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kerne
 // router, lets load enqueue the task's packets, set its schedule and
 // return the delivery checker, runs it and fills in the common measures.
 func runNet(spec topology.Spec, task string, seed uint64, load func(*kernel.Kernel, *Net, *proxy, *Result) (*checker, error)) (*Result, error) {
-	if spec.Routing == "" {
-		spec.Routing = topology.DefaultRouting(spec.Kind)
-	}
-	topo, err := topology.Build(spec)
-	if err != nil {
-		return nil, err
-	}
-	g, err := NewNet(topo)
+	topo, g, err := buildNet(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -240,11 +244,34 @@ func runNet(spec topology.Spec, task string, seed uint64, load func(*kernel.Kern
 		return nil, err
 	}
 	px.pk = k.ScheduledPackets()
-	r := &Result{Task: task, Topology: strings.ToLower(spec.Kind), Nodes: g.N, D: spec.D, Links: g.Links}
+	r := newResult(spec, task, g)
 	ck, err := load(k, g, px, r)
 	if err != nil {
 		return nil, err
 	}
+	return finish(k, r, ck, px)
+}
+
+// buildNet builds spec's topology (with its kind's default routing).
+func buildNet(spec topology.Spec) (*topology.Topology, *Net, error) {
+	if spec.Routing == "" {
+		spec.Routing = topology.DefaultRouting(spec.Kind)
+	}
+	topo, err := topology.Build(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := NewNet(topo)
+	return topo, g, err
+}
+
+func newResult(spec topology.Spec, task string, g *Net) *Result {
+	return &Result{Task: task, Topology: strings.ToLower(spec.Kind), Nodes: g.N, D: spec.D, Links: g.Links}
+}
+
+// finish runs the loaded network k to the end and fills in the common
+// measures.
+func finish(k *kernel.Kernel, r *Result, ck *checker, px *proxy) (*Result, error) {
 	if err := drive(k, r, px.limit); err != nil {
 		return nil, err
 	}

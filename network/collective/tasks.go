@@ -26,8 +26,9 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		return setupCubePmnb(k, c, task, params, seed, ck, px, r)
 	case "wmnb":
 		return setupCubeWMNB(k, c, params, ck, px, r)
-	case "mnb":
+	case "mnb": // (task.hardware=router; the lock-step hardware: mnb_lockstep.go)
 		setupCubeMNB(k, c, ck, px, r)
+		r.Params = []string{"task.hardware=router"}
 	}
 	return nil
 }
@@ -183,6 +184,11 @@ func setupCubeMNB(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) 
 	}
 	s.load(k, all)
 	px.native, px.limit = s, int64(len(steps))+1
+	describeMNB(r, n, d)
+}
+
+// describeMNB gives an MNB's figures and reading.
+func describeMNB(r *Result, n, d int) {
 	r.Packets = int64(n)
 	f := float64(ceilDiv(n-1, d))
 	r.Formula, r.FormulaText = &f, "⌈(N−1)/d⌉ (optimal MNB of [BOS91], quoted in §3.6)"

@@ -207,6 +207,28 @@ func TestTopologyReset(t *testing.T) {
 	}
 }
 
+// The embedded default's 4-flit packets give way to 1 when a --set picks
+// the packet router; a length the user wrote is kept and refused.
+func TestPacketLengthRule(t *testing.T) {
+	c, err := Load("", []string{"switching=packet", "topology.kind=hypercube", "topology.d=4"})
+	if err != nil || c.Traffic.Flits.Min != 1 || c.Traffic.Flits.Max != 1 {
+		t.Errorf("--set switching=packet: flits %+v, %v", c.Traffic.Flits, err)
+	}
+	if c, err := Load("", nil); err != nil || c.Traffic.Flits.Min != 4 {
+		t.Errorf("default: flits %+v, %v", c.Traffic.Flits, err)
+	}
+	if _, err := Load("", []string{"switching=packet", "traffic.flits=4"}); err == nil || !strings.Contains(err.Error(), "traffic.flits: 4") {
+		t.Errorf("--set traffic.flits=4 with packets: error %v", err)
+	}
+	if _, err := Load(writeFile(t, "switching: packet\ntraffic:\n  flits: 4\n"), nil); err == nil || !strings.Contains(err.Error(), "traffic.flits") {
+		t.Errorf("a file's 4-flit packets with switching: packet: error %v", err)
+	}
+	c, err = Load(writeFile(t, "switching: packet\ntopology:\n  kind: hypercube\n  d: 3\n"), nil)
+	if err != nil || c.Traffic.Flits.Min != 1 || c.Traffic.Flits.Max != 1 {
+		t.Errorf("a file with switching: packet and no traffic.flits: flits %+v, %v", c.Traffic.Flits, err)
+	}
+}
+
 func TestMissingFile(t *testing.T) {
 	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), nil)
 	wantErr(t, err, "nope.yaml: cannot read config file: no such file or directory")

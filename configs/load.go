@@ -38,6 +38,7 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 	}
 	l.resolveFile(&cfg)
 	l.finishSides(&cfg)
+	l.packetLength(&cfg)
 	if l.unchecked {
 		return cfg, nil
 	}
@@ -138,4 +139,19 @@ func topologyReset(root *yaml.Node, defaultKind string, parsed []setOverride) bo
 		}
 	}
 	return reset
+}
+
+// packetLength applies the packet-length rule: the default packets of 4
+// flits are a flit-switching default, so with switching: packet a
+// traffic.flits the user did not write (in their file or a --set; the
+// embedded default's is not theirs) is 1, the only length the packet
+// router takes. A length the user wrote is kept, and checked.
+func (l *loader) packetLength(cfg *network.Config) {
+	if !strings.EqualFold(strings.TrimSpace(cfg.Switching), "packet") {
+		return
+	}
+	if pos, given := l.where["traffic.flits"]; given && (!l.embedded || pos == inputerr.CommandLine) {
+		return
+	}
+	cfg.Traffic.Flits = network.FlitRange{Min: 1, Max: 1}
 }

@@ -57,6 +57,27 @@ func TestBatchPhasesSummary(t *testing.T) {
 	}
 }
 
+// TestBatchRates: a batch's offered and accepted rates are its packets per
+// node over the cycles it took (all delivered: the two are equal), also
+// when no packet arrives in cycle 0 (two phases).
+func TestBatchRates(t *testing.T) {
+	for _, valiant := range []string{"off", "separate"} {
+		c := Default()
+		c.Topology = TopologyConfig{Kind: "hypercube", D: 4}
+		c.Switching, c.Routing, c.Valiant = "packet", "random-order", valiant
+		c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
+		c.Traffic.Mode, c.Traffic.H = "batch", 3
+		r, err := Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 3 / float64(r.Cycles)
+		if r.MeasuredDelivered != 48 || math.Abs(r.Throughput-want) > 1e-12 || math.Abs(r.Offered-want) > 1e-12 {
+			t.Errorf("valiant %s: %d delivered in %d cycles, offered %v, throughput %v, want %v", valiant, r.MeasuredDelivered, r.Cycles, r.Offered, r.Throughput, want)
+		}
+	}
+}
+
 // TestBatchInterrupted: a stop request (StopOn) during a batch ends it:
 // the experiments finished so far are summarised and the run's status is
 // interrupted.

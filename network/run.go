@@ -488,10 +488,17 @@ func (n *Network) Result() *Result {
 	}
 	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())
-	if win > 0 {
+	switch {
+	case isBatch(&n.Cfg) && k.Now() > 0:
+		// A batch is offered at cycle 0 and measured whole: its rates are
+		// over the cycles it took (the window [0, 1) would count only the
+		// packets that arrive in the cycle they were made).
+		r.Offered = float64(st.Offered) / nt / float64(k.Now())
+		r.Throughput = float64(st.DeliveredFlits) / nt / float64(k.Now())
+	case win > 0:
 		r.Offered = float64(st.WindowOffered) / nt / float64(win)
 		r.Throughput = float64(st.WindowEjected) / nt / float64(win)
-	} else if n.backlogStop != nil && k.Now() > 0 {
+	case n.backlogStop != nil && k.Now() > 0:
 		// Stopped before the window opened: what the whole run offered
 		// and accepted.
 		r.Offered = float64(st.Offered) / nt / float64(k.Now())

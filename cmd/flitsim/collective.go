@@ -104,10 +104,14 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	task := fs.String("task", "", "the task: "+strings.Join(collective.Tasks(), ", ")+", dynamic")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	plotFile := fs.String("plot", "", "task dynamic: draw mean delay vs ρ to `FILE` (.svg or .png)")
+	tr := addTraceFlags(fs)
 	if help, err := parseFlags(fs, collectiveSynopsis, args, stdout); help || err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "table", "json"); err != nil {
+		return err
+	}
+	if err := tr.check(fs, nil); err != nil {
 		return err
 	}
 	if rest := fs.Args(); len(rest) > 0 {
@@ -133,10 +137,14 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ct := &collectiveTraces{t: tr, activity: cfg.Run.RouterActivity}
+	release := watchInterrupts()
+	defer release()
 	if *task == "dynamic" {
-		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile)
+		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, ct)
 	}
-	r, err := collective.Run(cfg.Topology, *task, params, cfg.Run.Seed)
+	r, err := collective.RunWith(cfg.Topology, *task, params, cfg.Run.Seed, ct.options())
+	err = ct.close(err)
 	var sc *kernel.ScheduleConflict
 	if errors.As(err, &sc) {
 		return &exitError{exitInternal, err} // (a built-in schedule the hardware refused: a bug)

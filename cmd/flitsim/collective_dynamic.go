@@ -15,8 +15,9 @@ import (
 
 // runDynamicCmd is `flitsim collective --task dynamic`: one load, or a
 // sweep when task.rho (or task.intervals) lists several, with an optional
-// delay-vs-ρ plot (a curve per intervals value).
-func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]string, seed uint64, format, plotFile string) error {
+// delay-vs-ρ plot (a curve per intervals value). A trace (ct) records one
+// run: the router every period of one load runs on.
+func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]string, seed uint64, format, plotFile string, ct *collectiveTraces) error {
 	rhos := []string{"0.5"}
 	if v, ok := params["task.rho"]; ok {
 		rhos = strings.Split(v, ",")
@@ -28,6 +29,9 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 	if v, ok := params["task.intervals"]; ok {
 		modes = strings.Split(v, ",")
 	}
+	if ct.t.on() && len(rhos)*len(modes) > 1 {
+		return fmt.Errorf("--%s: a trace records one run: give task.rho and task.intervals one value each (a list sweeps)", ct.t.first())
+	}
 	var runs []*collective.DynResult
 	for _, mode := range modes {
 		for _, rho := range rhos {
@@ -36,8 +40,8 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 				p[k] = v
 			}
 			p["task.rho"], p["task.intervals"] = strings.TrimSpace(rho), strings.TrimSpace(mode)
-			r, err := collective.RunDynamic(spec, p, seed)
-			if err != nil {
+			r, err := collective.RunDynamicWith(spec, p, seed, ct.options())
+			if err = ct.close(err); err != nil {
 				return err
 			}
 			runs = append(runs, r)

@@ -117,12 +117,6 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 		return nil, err
 	}
 	startRun(n)
-	o := trace.Options{Only: t.only, Activity: c.Run.RouterActivity}
-	if t.window != "" {
-		if o.Window, err = trace.ParseWindow(t.window); err != nil {
-			return nil, err
-		}
-	}
 	var outs []traceOutput
 	defer func() {
 		// A trace file that cannot be completed fails the run.
@@ -131,24 +125,44 @@ func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error)
 		}
 	}()
 	k := kernel.Of(n)
-	if outs, err = openTraceOutputs(k, t, o); err != nil {
+	outs, tr, err := openTraces(k, t, c.Run.RouterActivity)
+	if err != nil {
 		return nil, err
 	}
-	if len(outs) == 1 {
-		n.SetTracer(outs[0].w)
-	} else {
-		m := make(trace.Multi, len(outs))
-		for i, o := range outs {
-			m[i] = o.w
-		}
-		n.SetTracer(m)
-	}
+	n.SetTracer(tr)
 	p := newProgress("simulating (tracing)", sweep.Expected(c), "cycles")
 	if p == nil {
 		return n.RunAkitaHooked()
 	}
 	defer p.finish()
 	return n.RunAkitaHooked(&cycleHook{k: k, p: p, next: sweep.ObserveEvery})
+}
+
+// openTraces creates the trace files t asks for, with their writers on
+// kernel k (activity: run.router_activity's switch signals in the VCD),
+// and returns them with the tracer that feeds them all. The outputs, also
+// those opened before an error, are the caller's to close
+// (closeTraceOutputs). Every command with trace flags calls it.
+func openTraces(k *kernel.Kernel, t *traceFlags, activity bool) ([]traceOutput, network.Tracer, error) {
+	o := trace.Options{Only: t.only, Activity: activity}
+	if t.window != "" {
+		var err error
+		if o.Window, err = trace.ParseWindow(t.window); err != nil {
+			return nil, nil, err
+		}
+	}
+	outs, err := openTraceOutputs(k, t, o)
+	if err != nil {
+		return outs, nil, err
+	}
+	if len(outs) == 1 {
+		return outs, outs[0].w, nil
+	}
+	m := make(trace.Multi, len(outs))
+	for i, o := range outs {
+		m[i] = o.w
+	}
+	return outs, m, nil
 }
 
 // traceOutput is one trace file being written: the flag that asked for it,

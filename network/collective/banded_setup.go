@@ -65,7 +65,7 @@ func setupBanded(k *kernel.Kernel, c *cube, params map[string]string, seed uint6
 		}
 		return nil
 	}
-	other, err := runOn(topology.Spec{Kind: "hypercube", D: d}, "banded", seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, _ *Result) error {
+	other, err := runOn(topology.Spec{Kind: "hypercube", D: d}, "banded", seed, nil, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, _ *Result) error {
 		return loadBanded(k, c, lay, !greedy, ck, px)
 	})
 	if err != nil {

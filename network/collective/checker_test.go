@@ -82,7 +82,7 @@ func TestScheduledTrace(t *testing.T) {
 	s.load(k, all)
 	px.native = s
 	r := &Result{Task: "mnb"}
-	if err := drive(k, r, 100); err != nil {
+	if err := drive(k, r, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	missing, dup, stray, got := ck.tally()

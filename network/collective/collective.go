@@ -92,7 +92,7 @@ func MaxDOf(task string) int {
 // file, so a new topology's tasks are one new file.
 type family struct {
 	keys map[string][]string // task → the task.* keys it reads
-	run  func(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error)
+	run  func(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error)
 }
 
 var families = map[string]*family{}
@@ -146,6 +146,11 @@ func TasksOf(kind string) []string {
 // Run carries out task on the network spec with the given task.*
 // parameters.
 func Run(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
+	return runTask(spec, task, params, seed, nil)
+}
+
+// runTask is Run with options (nil: none).
+func runTask(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
 	kind := strings.ToLower(spec.Kind)
 	f := families[kind]
 	if f == nil {
@@ -164,7 +169,7 @@ func Run(spec topology.Spec, task string, params map[string]string, seed uint64)
 			return nil, &inputerr.Error{Key: key, Value: params[key], Problem: "unknown key for task " + task, Allowed: "task keys for " + task + ": " + allowed}
 		}
 	}
-	return f.run(spec, task, params, seed)
+	return f.run(spec, task, params, seed, o)
 }
 
 func init() {
@@ -179,20 +184,24 @@ func init() {
 }
 
 // runHypercube carries out one of the hypercube's tasks.
-func runHypercube(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
+func runHypercube(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
 	if m := MaxDOf(task); spec.D > m {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for collective %s (by the memory its packets take)", m, task)
 	}
 	if task == "mnb" {
+		var err error
+		if params, err = mnbHardwareOf(spec, params, o); err != nil {
+			return nil, err
+		}
 		lock, err := mnbOnLockstep(spec, params)
 		if err != nil {
 			return nil, err
 		}
 		if lock {
-			return runMNBLockstep(spec, seed)
+			return runMNBLockstep(spec, seed, o)
 		}
 	}
-	return runOn(spec, task, seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
+	return runOn(spec, task, seed, o, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
 		return setup(k, c, task, params, seed, ck, px, r)
 	})
 }
@@ -203,7 +212,7 @@ func runHypercube(spec topology.Spec, task string, params map[string]string, see
 // (Theorem 5), which is also the Theorem 1 lower bound.
 func RunTags(d int, tags []uint32, seed uint64) (*Result, error) {
 	spec := topology.Spec{Kind: "hypercube", D: d}
-	return runOn(spec, "isotropic", seed, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
+	return runOn(spec, "isotropic", seed, nil, func(k *kernel.Kernel, c *cube, ck *checker, px *proxy, r *Result) error {
 		for _, t := range tags {
 			if t == 0 || int(t) >= c.n {
 				return fmt.Errorf("tag %d is not a nonzero %d-bit string", t, d)
@@ -217,8 +226,8 @@ func RunTags(d int, tags []uint32, seed uint64) (*Result, error) {
 
 // runOn builds the hypercube of spec with a scheduled packet router, lets
 // load enqueue the task's packets and set its schedule, and runs it.
-func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kernel, *cube, *checker, *proxy, *Result) error) (*Result, error) {
-	return runNet(spec, task, seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+func runOn(spec topology.Spec, task string, seed uint64, o *Options, load func(*kernel.Kernel, *cube, *checker, *proxy, *Result) error) (*Result, error) {
+	return runNet(spec, task, seed, o, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 		c, err := newCube(g.Topo)
 		if err != nil {
 			return nil, err
@@ -230,9 +239,11 @@ func runOn(spec topology.Spec, task string, seed uint64, load func(*kernel.Kerne
 }
 
 // runNet builds the network of spec (any kind) with a scheduled packet
-// router, lets load enqueue the task's packets, set its schedule and
-// return the delivery checker, runs it and fills in the common measures.
-func runNet(spec topology.Spec, task string, seed uint64, load func(*kernel.Kernel, *Net, *proxy, *Result) (*checker, error)) (*Result, error) {
+// router, attaches o's tracer, lets load enqueue the task's packets, set
+// its schedule and return the delivery checker, runs it and fills in the
+// common measures. o is nil for a helper run (a schedule recorded, a
+// reading run alongside).
+func runNet(spec topology.Spec, task string, seed uint64, o *Options, load func(*kernel.Kernel, *Net, *proxy, *Result) (*checker, error)) (*Result, error) {
 	topo, g, err := buildNet(spec)
 	if err != nil {
 		return nil, err
@@ -244,12 +255,15 @@ func runNet(spec topology.Spec, task string, seed uint64, load func(*kernel.Kern
 		return nil, err
 	}
 	px.pk = k.ScheduledPackets()
+	if err := o.attach(k); err != nil {
+		return nil, err
+	}
 	r := newResult(spec, task, g)
 	ck, err := load(k, g, px, r)
 	if err != nil {
 		return nil, err
 	}
-	return finish(k, r, ck, px)
+	return finish(k, r, ck, px, o)
 }
 
 // buildNet builds spec's topology (with its kind's default routing).
@@ -269,10 +283,10 @@ func newResult(spec topology.Spec, task string, g *Net) *Result {
 	return &Result{Task: task, Topology: strings.ToLower(spec.Kind), Nodes: g.N, D: spec.D, Links: g.Links}
 }
 
-// finish runs the loaded network k to the end and fills in the common
-// measures.
-func finish(k *kernel.Kernel, r *Result, ck *checker, px *proxy) (*Result, error) {
-	if err := drive(k, r, px.limit); err != nil {
+// finish runs the loaded network k to the end (or until o stops it) and
+// fills in the common measures.
+func finish(k *kernel.Kernel, r *Result, ck *checker, px *proxy, o *Options) (*Result, error) {
+	if err := drive(k, r, px.limit, o); err != nil {
 		return nil, err
 	}
 	if px.split > 1 {
@@ -290,9 +304,13 @@ func finish(k *kernel.Kernel, r *Result, ck *checker, px *proxy) (*Result, error
 	return r, nil
 }
 
-// drive steps the router slot by slot until every packet has left it.
-func drive(k *kernel.Kernel, r *Result, limit int64) error {
+// drive steps the router slot by slot until every packet has left it (or
+// o stops it).
+func drive(k *kernel.Kernel, r *Result, limit int64, o *Options) error {
 	for !k.Idle() {
+		if o.stopped() {
+			return &Interrupted{Task: r.Task, Slot: k.Now() - 1}
+		}
 		if k.Now() > limit {
 			return fmt.Errorf("collective %s: packets still queued after %d slots (the schedule ended)", r.Task, limit)
 		}

@@ -214,6 +214,21 @@ func RunDynamic(spec topology.Spec, params map[string]string, seed uint64) (*Dyn
 
 // RunDynamicP is RunDynamic with parsed parameters.
 func RunDynamicP(spec topology.Spec, p DynParams, seed uint64) (*DynResult, error) {
+	return runDynamic(spec, p, seed, nil)
+}
+
+// RunDynamicWith is RunDynamic with options: o.Attach observes the one
+// router every period runs on; o.Stop ends the run after the period in
+// which it became true (an *Interrupted error).
+func RunDynamicWith(spec topology.Spec, params map[string]string, seed uint64, o Options) (*DynResult, error) {
+	p, err := ParseDynParams(params)
+	if err != nil {
+		return nil, err
+	}
+	return runDynamic(spec, p, seed, &o)
+}
+
+func runDynamic(spec topology.Spec, p DynParams, seed uint64, o *Options) (*DynResult, error) {
 	kind := strings.ToLower(spec.Kind)
 	newFam := dynFamilies[kind]
 	if newFam == nil {
@@ -235,11 +250,15 @@ func RunDynamicP(spec topology.Spec, p DynParams, seed uint64) (*DynResult, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := o.attach(k); err != nil {
+		return nil, err
+	}
 	fam, err := newFam(spec, g, p.Tp)
 	if err != nil {
 		return nil, err
 	}
 	run := newDynRun(k, g, fam, sch, p, seed)
+	run.stop = o
 	if err := run.loop(); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ type dynRun struct {
 	fam    dynPMNB
 	sch    *dynSlots
 	p      DynParams
+	stop   *Options // the caller's Stop (nil: none)
 	e      Eq41
 	lambda float64
 	rng    *rand.Rand
@@ -81,6 +82,9 @@ func (r *dynRun) arrive(t float64) {
 func (r *dynRun) loop() error {
 	active := make([]int, 0, r.g.N)
 	for per := 0; per < r.p.Periods; per++ {
+		if r.stop.stopped() {
+			return &Interrupted{Task: "dynamic", Slot: r.k.Now() - 1}
+		}
 		if per == r.p.Warmup {
 			r.measureFrom = r.now
 		}

@@ -31,7 +31,7 @@ func init() {
 	registerFamily("enhanced-cube", &family{keys: map[string][]string{"permutation": {"task.perm", "task.scheme"}}, run: runEnhanced})
 }
 
-func runEnhanced(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
+func runEnhanced(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
 	if spec.D > MaxEnhancedD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for an enhanced-cube permutation", MaxEnhancedD)
 	}
@@ -49,7 +49,7 @@ func runEnhanced(spec topology.Spec, task string, params map[string]string, seed
 	if scheme != "valiant" && scheme != "cube" {
 		return nil, inputerr.New("task.scheme", scheme, "valiant (the extra link first, then the cube greedily) or cube (the cube links alone)")
 	}
-	return runNet(spec, task, seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+	return runNet(spec, task, seed, o, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 		d := spec.D
 		r.D, r.Params = d, []string{"task.perm=" + perm, "task.scheme=" + scheme}
 		pi := permutation(perm, d, seed)

@@ -94,12 +94,12 @@ func foldGen(d, j int) int {
 }
 
 // runFolded carries out one of the folded cube's tasks.
-func runFolded(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
+func runFolded(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
 	if spec.D > MaxFoldedD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 2 to %d for a folded-cube collective (a node keeps a slot per other node)", MaxFoldedD)
 	}
 	var x *dims
-	res, err := runNet(spec, task, seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+	res, err := runNet(spec, task, seed, o, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 		d := bits.TrailingZeros(uint(g.N))
 		var err error
 		if x, err = newDims(g, d, d+1, func(v, j int) int { return v ^ foldGen(d, j) }); err != nil {

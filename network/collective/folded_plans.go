@@ -84,7 +84,7 @@ func setupFoldedSNA(k *kernel.Kernel, x *dims, root int, px *proxy, r *Result) (
 // transmissions and length; it fails unless every packet was delivered.
 func recordFolded(spec topology.Spec, task string, load func(*kernel.Kernel, *dims, *proxy, *Result) *checker) ([]hop, int64, error) {
 	var rec *recorder
-	res, err := runNet(spec, task, 1, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+	res, err := runNet(spec, task, 1, nil, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 		d := bits.TrailingZeros(uint(g.N))
 		x, err := newDims(g, d, d+1, func(v, j int) int { return v ^ foldGen(d, j) })
 		if err != nil {

@@ -36,7 +36,7 @@ func TestFoldedPrefixRanks(t *testing.T) {
 	for _, c := range []struct{ d, m int }{{3, 1}, {3, 8}, {4, 7}, {5, 31}, {6, 64}} {
 		for seed := uint64(1); seed <= 3; seed++ {
 			var s, s0 *foldedPMNB
-			_, err := runNet(topology.Spec{Kind: "folded-cube", D: c.d}, "pmnb", seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+			_, err := runNet(topology.Spec{Kind: "folded-cube", D: c.d}, "pmnb", seed, nil, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 				d := bits.TrailingZeros(uint(g.N))
 				x, err := newDims(g, d, d+1, func(v, j int) int { return v ^ foldGen(d, j) })
 				if err != nil {

@@ -292,7 +292,7 @@ func RunFoldedOffsets(d int, offsets []int, seed uint64) (*Result, error) {
 		seen[x], tags[i] = true, all[x-1]
 	}
 	spec := topology.Spec{Kind: "folded-cube", D: d}
-	return runNet(spec, "isotropic", seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+	return runNet(spec, "isotropic", seed, nil, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 		x, err := newDims(g, d, d+1, func(v, j int) int { return v ^ foldGen(d, j) })
 		if err != nil {
 			return nil, err

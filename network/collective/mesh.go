@@ -29,11 +29,11 @@ func init() {
 	}
 	mesh := maps2(common)
 	mesh["pe"] = []string{"task.m", "task.sources"}
-	registerFamily("mesh", &family{keys: mesh, run: func(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
-		return runGrid(spec, false, task, params, seed)
+	registerFamily("mesh", &family{keys: mesh, run: func(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
+		return runGrid(spec, false, task, params, seed, o)
 	}})
-	registerFamily("torus", &family{keys: maps2(common), run: func(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
-		return runGrid(spec, true, task, params, seed)
+	registerFamily("torus", &family{keys: maps2(common), run: func(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
+		return runGrid(spec, true, task, params, seed, o)
 	}})
 }
 
@@ -113,13 +113,13 @@ func (g *grid) dist(a, b int) int {
 }
 
 // runGrid checks the array or torus of spec and carries out task on it.
-func runGrid(spec topology.Spec, torus bool, task string, params map[string]string, seed uint64) (*Result, error) {
+func runGrid(spec topology.Spec, torus bool, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
 	p, d := spec.K, spec.N
 	if err := gridSpecErr(spec, torus); err != nil {
 		return nil, err
 	}
 	var sched *meshSched
-	r, err := runNet(spec, task, seed, func(k *kernel.Kernel, net *Net, px *proxy, r *Result) (*checker, error) {
+	r, err := runNet(spec, task, seed, o, func(k *kernel.Kernel, net *Net, px *proxy, r *Result) (*checker, error) {
 		g, err := newGrid(net, p, d, torus)
 		if err != nil {
 			return nil, err

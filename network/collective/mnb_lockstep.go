@@ -133,7 +133,7 @@ func (c *checker) gotWord(u0 int, word uint64, key []uint16) {
 
 // runMNBLockstep runs the multinode broadcast on the d-cube's lock-step
 // hardware.
-func runMNBLockstep(spec topology.Spec, seed uint64) (*Result, error) {
+func runMNBLockstep(spec topology.Spec, seed uint64, o *Options) (*Result, error) {
 	topo, g, err := buildNet(spec)
 	if err != nil {
 		return nil, err
@@ -163,5 +163,5 @@ func runMNBLockstep(spec topology.Spec, seed uint64) (*Result, error) {
 	r := newResult(spec, "mnb", g)
 	r.D, r.Params = c.d, []string{"task.hardware=lockstep"}
 	describeMNB(r, c.n, c.d)
-	return finish(k, r, ck, &proxy{limit: int64(len(s.moves)) + 1})
+	return finish(k, r, ck, &proxy{limit: int64(len(s.moves)) + 1}, o)
 }

@@ -27,11 +27,11 @@ func init() {
 	registerFamily("permutation-cube", &family{keys: map[string][]string{"te": nil}, run: runPermCube})
 }
 
-func runPermCube(spec topology.Spec, task string, params map[string]string, seed uint64) (*Result, error) {
+func runPermCube(spec topology.Spec, task string, params map[string]string, seed uint64, o *Options) (*Result, error) {
 	if spec.D > MaxFoldedD {
 		return nil, inputerr.New("topology.d", spec.D, "an integer from 1 to %d for a permutation-cube collective (a node keeps a slot per other node)", MaxFoldedD)
 	}
-	return runNet(spec, task, seed, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
+	return runNet(spec, task, seed, o, func(k *kernel.Kernel, g *Net, px *proxy, r *Result) (*checker, error) {
 		d := bits.TrailingZeros(uint(g.N))
 		x, err := newDims(g, d, d, func(v, j int) int { return int(g.Nbr[v][j]) })
 		if err != nil {

@@ -83,7 +83,7 @@ func TestPrefixChannelRanks(t *testing.T) {
 		m := int(seed * 7)
 		act := activeSet(32, m, seed)
 		var p *prefixChan
-		r, err := runOn(topology.Spec{Kind: "hypercube", D: 5}, "prefix", seed, func(k *kernel.Kernel, c *cube, _ *checker, px *proxy, _ *Result) error {
+		r, err := runOn(topology.Spec{Kind: "hypercube", D: 5}, "prefix", seed, nil, func(k *kernel.Kernel, c *cube, _ *checker, px *proxy, _ *Result) error {
 			p = newPrefixChan(c, int64(seed), [][]int{seq(5), {0}}, func(_, _, v int) bool { return act[v] }, 0)
 			p.load(k)
 			px.SlotScheduler, px.limit = prefixOnly{p}, p.slots()+1

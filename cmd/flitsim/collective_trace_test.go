@@ -219,7 +219,7 @@ func TestInterruptCollective(t *testing.T) {
 	}
 	e := c.stderr.String()
 	_, after, ok := strings.Cut(e, "flitsim: collective dynamic: interrupted after router cycle ")
-	cycle, err := strconv.ParseInt(strings.Fields(after+" x")[0], 10, 64)
+	cycle, err := strconv.ParseInt(strings.Fields(after + " x")[0], 10, 64)
 	if !ok || err != nil || !strings.Contains(e, "the traces are complete up to there") {
 		t.Fatalf("stderr %q", e)
 	}

@@ -14,6 +14,8 @@ import (
 )
 
 const collectiveSynopsis = `Usage: flitsim collective --task NAME [-c FILE.yaml] [--set key=value]... [--format table|json]
+                          [--trace-vcd FILE.vcd] [--trace-events FILE.csv|FILE.jsonl] [--trace-perfetto FILE.json]
+                          [--trace-perfetto-tracks worm|router|link] [--trace-window A:B] [--trace-only PATTERN]
 
 Runs a collective communication task (Varvarigos 1992) as a schedule the
 nodes of the configured network carry out on the packet-switched router:
@@ -23,14 +25,27 @@ the seed's formula for this case, the lower bound, the link utilisation and
 the links used in each slot, and checks that every packet reached every
 destination it must, exactly once.
 
+Traces: the --trace-* flags of "flitsim run" (same files, same limits)
+record what the router did, a cycle per slot (per mini-slot when packets
+are split): each transmission is a move from the node holding the packet
+(its store, named by its first link's buffer, e.g. n3.out_d0) over a link
+into the receiving node; a packet that leaves the network is delivered at
+its node's terminal (a broadcast copy a node keeps to forward is a move
+into the node). Timeline tracks: worm or link (no router tracks: a node
+sends its packets in its schedule's order, not a queue's). mnb is traced
+on the router (task.hardware=router, d ≤ 14; the lock-step hardware has
+no per-packet trace); dynamic traces one load's run, all its periods. An
+interrupt (Ctrl-C) stops the task at the end of the slot, completes every
+trace file and exits with status 130.
+
 Tasks (topology.kind: hypercube):
   te            total exchange by the symmetric OCTR schedule (N/2 slots)
   kl-exchange   (K,L)-neighbourhood exchange: --set task.k=K --set task.l=L
                 (1 ≤ K ≤ L ≤ d; h = max(L, Σ C(d,i)·i/d) slots)
   snb           single-node broadcast from --set task.root=R (default 0; d slots)
   mnb           multinode broadcast (⌈(N−1)/d⌉ slots) on lock-step (SIMD) nodes,
-                d ≤ 16; --set task.hardware=router runs it node by node on the
-                scheduled router (d ≤ 14)
+                d ≤ 16; --set task.hardware=router (the default with a trace)
+                runs it node by node on the scheduled router (d ≤ 14)
   pmnb          partial multinode broadcast 𝒜_0 of --set task.m=M active nodes
                 (drawn from run.seed; default N/2): packing d + broadcast Σ⌈M/2^k⌉;
                 --set task.algorithm=ii splits packets (Algorithm II, mini-slots),
@@ -95,6 +110,7 @@ Example:
   flitsim collective --task te --set topology.kind=hypercube --set topology.d=6
   flitsim collective --task te --set topology.kind=folded-cube --set topology.d=8
   flitsim collective --task pmnb --set topology.kind=torus --set topology.k=5 --set topology.n=2 --set task.algorithm=split
+  flitsim collective --task te --set topology.kind=hypercube --set topology.d=3 --trace-vcd te.vcd --trace-events te.csv
 `
 
 func cmdCollective(args []string, stdout io.Writer) error {
@@ -111,7 +127,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	if err := checkFormat(*format, "table", "json"); err != nil {
 		return err
 	}
-	if err := tr.check(fs, nil); err != nil {
+	if err := tr.checkCollective(fs); err != nil {
 		return err
 	}
 	if rest := fs.Args(); len(rest) > 0 {

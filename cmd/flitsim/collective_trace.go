@@ -8,6 +8,8 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/collective"
+	"github.com/flitsim/flitsim/network/trace"
+	"github.com/spf13/pflag"
 )
 
 // collectiveTraces are `flitsim collective`'s trace outputs: the run
@@ -79,6 +81,19 @@ func (c *collectiveTraces) runError(err error) error {
 		return fmt.Errorf("--%s: task.hardware=%s %s", c.t.first(), un.Hardware, un.Why)
 	}
 	return err
+}
+
+// checkCollective is check (the run command's) for a collective, whose
+// nodes hold their packets in no queue order: the per-router timeline,
+// which follows each buffer's front, does not apply.
+func (t *traceFlags) checkCollective(fs *pflag.FlagSet) error {
+	if err := t.check(fs, nil); err != nil {
+		return err
+	}
+	if m, _ := trace.ParseTracks(t.tracks); t.perfetto != "" && m == trace.TracksRouter {
+		return inputerr.New("--trace-perfetto-tracks", t.tracks, "worm or link for a collective (a node sends the packets it holds in its schedule's order, not from a queue's front)")
+	}
+	return nil
 }
 
 // first is the first trace output flag given (without its dashes).

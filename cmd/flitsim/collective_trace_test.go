@@ -105,6 +105,56 @@ func TestCollectiveTraceFlags(t *testing.T) {
 	}
 }
 
+// The worm timeline follows each packet from node to node: a node sends
+// its packets in its schedule's order, and every hop span closes (none is
+// left open, as a deadlocked worm's would be).
+func TestCollectiveTimelineWorms(t *testing.T) {
+	for _, task := range []string{"te", "mnb", "pmnb"} {
+		pf := filepath.Join(t.TempDir(), "x.json")
+		code, out, errOut := runMain(t, "collective", "--format", "json", "--task", task, "--set", "topology.kind=hypercube", "--set", "topology.d=4",
+			"--trace-perfetto", pf)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", task, code, errOut)
+		}
+		var r collectiveJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		var perfetto struct {
+			TraceEvents []struct {
+				Name string         `json:"name"`
+				Ph   string         `json:"ph"`
+				Args map[string]any `json:"args"`
+			} `json:"traceEvents"`
+		}
+		if err := json.Unmarshal(readFile(t, pf), &perfetto); err != nil {
+			t.Fatal(err)
+		}
+		open, hops, worms := 0, 0, 0
+		for _, e := range perfetto.TraceEvents {
+			if e.Args["open"] == true {
+				open++
+			}
+			switch {
+			case e.Ph != "X":
+			case strings.HasPrefix(e.Name, "worm "):
+				worms++
+				h, _ := e.Args["hops"].(float64)
+				hops += int(h)
+			case strings.HasPrefix(e.Name, "n"): // a hop span at a node (n5.out_d0)
+			default:
+				t.Errorf("%s: span %q", task, e.Name)
+			}
+		}
+		if open != 0 || worms == 0 {
+			t.Errorf("%s: %d open spans, %d worms", task, open, worms)
+		}
+		if task == "te" && int64(hops) != r.Transmissions {
+			t.Errorf("te: the worms' hops add up to %d, transmissions %d", hops, r.Transmissions)
+		}
+	}
+}
+
 // --trace-window and --trace-only limit a collective's trace as they
 // limit a run's.
 func TestCollectiveTraceWindowOnly(t *testing.T) {
@@ -174,6 +224,8 @@ func TestCollectiveTraceRefusals(t *testing.T) {
 		"--trace-perfetto: a trace records one run")
 	wantFail(t, 2, with("--task", "pmnb", "--set", "task.m=99", "--trace-events", ev, "--trace-vcd", filepath.Join(dir, "y.vcd")), "task.m: 99")
 	wantFail(t, 2, with("--task", "te", "--trace-window", "1:2"), "--trace-window: needs --trace-vcd")
+	wantFail(t, 2, with("--task", "te", "--trace-perfetto", filepath.Join(dir, "r.json"), "--trace-perfetto-tracks", "router"),
+		"--trace-perfetto-tracks: router is not allowed", "worm or link for a collective")
 	wantFail(t, 2, with("--task", "te", "--trace-events", filepath.Join(dir, "x.txt")), "--trace-events", "unknown extension")
 	wantFail(t, 2, with("--task", "te", "--trace-events", ev, "--trace-vcd", ev), "is the file --trace-vcd writes too")
 	if ls, _ := os.ReadDir(dir); len(ls) != 0 {

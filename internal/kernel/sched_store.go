@@ -173,7 +173,9 @@ func (s *ScheduledPackets) release(i int32) {
 }
 
 // traceHop shows a materialised packet's hop over global port gp to
-// switch far (kept there, or delivered at its terminal).
+// switch far (kept there, or delivered at its terminal). It leaves the
+// buffer it arrived in: its node's, which shows the node's packets
+// (nodePort), not gp's.
 func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
 	wi := p.sch.pk.mirror[pkt]
 	if wi < 0 {
@@ -191,7 +193,8 @@ func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
 			to = k.nb + p.pt[t].far.in
 		}
 	}
-	k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}, p.pt[gp].buf, to, gp, k.now+1)
+	from := p.pt[p.sch.nodePort[k.switchOf(gp)]].buf
+	k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}, from, to, gp, k.now+1)
 }
 
 // growWorms makes the kernel's per-worm arrays cover pool index wi.

@@ -177,18 +177,37 @@ func (p *Perfetto) Move(cycle int64, f flit.Flit, from, to, ch int32, ready int6
 	s := p.k.Pool.Worms[f.Worm].ID
 	if !(p.popCycle[from] == cycle && p.popWorm[from] == s) { // the first copy of this move
 		if h := p.front(from, f.Worm); h != nil {
-			p.leave(from, h, cycle, false)
-			q := p.heads[from]
-			runs := q[0].runs[:0]
-			copy(q, q[1:])
-			q[len(q)-1].runs = runs // keep the slice for the next head
-			p.heads[from] = q[:len(q)-1]
+			p.pop(from, 0, cycle)
+		} else if i := p.held(from, s); i > 0 {
+			p.pop(from, i, cycle)
 		}
 		p.popCycle[from], p.popWorm[from] = cycle, s
 	}
 	if to < p.nb {
 		p.push(to, f.Worm, s, cycle)
 	}
+}
+
+// pop ends the hop span of the i-th head in b's queue, leaving at cycle.
+func (p *Perfetto) pop(b int32, i int, cycle int64) {
+	q := p.heads[b]
+	p.leave(b, &q[i], cycle, false)
+	runs := q[i].runs[:0]
+	copy(q[i:], q[i+1:])
+	q[len(q)-1].runs = runs // keep the slice for the next head
+	p.heads[b] = q[:len(q)-1]
+}
+
+// held is the position of worm serial s in b's queue, or −1. A head leaves
+// from the front of a router's queue; a scheduled node (a collective's)
+// sends the packets it holds in the order its schedule says.
+func (p *Perfetto) held(b int32, s uint64) int {
+	for i, h := range p.heads[b] {
+		if h.serial == s {
+			return i
+		}
+	}
+	return -1
 }
 
 // push enters a head at the back of b's queue, reusing a slot's runs.

@@ -144,6 +144,7 @@ Usage:
                                enhanced cube, mesh, torus, ring; "collective -h" lists them,
                                dynamic broadcasting included) as a schedule on the packet
                                router: slots, the seed's formula, bounds, link usage
+                               (and, with --trace-*, the cycle traces of run)
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags

@@ -62,6 +62,9 @@ type Interrupted struct {
 }
 
 func (e *Interrupted) Error() string {
+	if e.Slot < 0 {
+		return fmt.Sprintf("collective %s: interrupted before its first slot", e.Task)
+	}
 	return fmt.Sprintf("collective %s: interrupted after router cycle %d (a slot, or a mini-slot of split packets)", e.Task, e.Slot)
 }
 

@@ -213,7 +213,7 @@ func TestStopInterruptsAfterTheSlot(t *testing.T) {
 	// The lock-step hardware stops the same way.
 	stop.Store(true)
 	_, err = RunWith(topology.Spec{Kind: "hypercube", D: 4}, "mnb", nil, 1, Options{Stop: &stop})
-	if !errors.As(err, &in) || in.Slot != -1 {
+	if !errors.As(err, &in) || in.Slot != -1 || err.Error() != "collective mnb: interrupted before its first slot" {
 		t.Errorf("lock-step mnb with Stop set: %v", err)
 	}
 }

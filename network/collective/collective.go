@@ -244,13 +244,8 @@ func runOn(spec topology.Spec, task string, seed uint64, o *Options, load func(*
 // common measures. o is nil for a helper run (a schedule recorded, a
 // reading run alongside).
 func runNet(spec topology.Spec, task string, seed uint64, o *Options, load func(*kernel.Kernel, *Net, *proxy, *Result) (*checker, error)) (*Result, error) {
-	topo, g, err := buildNet(spec)
-	if err != nil {
-		return nil, err
-	}
 	px := &proxy{}
-	k, err := kernel.NewKernel(topo, kernel.KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Reuse: true, Seed: seed,
-		Model: "packet", Packet: kernel.PacketSpec{Schedule: px}})
+	k, g, err := buildScheduled(spec, seed, px)
 	if err != nil {
 		return nil, err
 	}
@@ -277,6 +272,18 @@ func buildNet(spec topology.Spec) (*topology.Topology, *Net, error) {
 	}
 	g, err := NewNet(topo)
 	return topo, g, err
+}
+
+// buildScheduled builds spec's network with a scheduled packet router
+// driven by sch.
+func buildScheduled(spec topology.Spec, seed uint64, sch kernel.SlotScheduler) (*kernel.Kernel, *Net, error) {
+	topo, g, err := buildNet(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := kernel.NewKernel(topo, kernel.KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Reuse: true, Seed: seed,
+		Model: "packet", Packet: kernel.PacketSpec{Schedule: sch}})
+	return k, g, err
 }
 
 func newResult(spec topology.Spec, task string, g *Net) *Result {

@@ -8,7 +8,6 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
-	xbar "github.com/flitsim/flitsim/switch"
 )
 
 // Dynamic broadcasting (Varvarigos ch. 4; digest 000a §6): broadcast
@@ -184,25 +183,6 @@ func (s *dynSlots) Arrived(slot int64, node, inPort int32, pkt int32) bool {
 	return s.cur.Arrived(slot-s.base, node, inPort, pkt)
 }
 
-// buildDyn builds spec's network with a scheduled packet router driven
-// by sch (as runNet does for the static tasks).
-func buildDyn(spec topology.Spec, seed uint64, sch kernel.SlotScheduler) (*kernel.Kernel, *Net, error) {
-	if spec.Routing == "" {
-		spec.Routing = topology.DefaultRouting(spec.Kind)
-	}
-	topo, err := topology.Build(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	g, err := NewNet(topo)
-	if err != nil {
-		return nil, nil, err
-	}
-	k, err := kernel.NewKernel(topo, kernel.KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Reuse: true, Seed: seed,
-		Model: "packet", Packet: kernel.PacketSpec{Schedule: sch}})
-	return k, g, err
-}
-
 // RunDynamic runs dynamic broadcasting on spec's network.
 func RunDynamic(spec topology.Spec, params map[string]string, seed uint64) (*DynResult, error) {
 	p, err := ParseDynParams(params)
@@ -246,7 +226,7 @@ func runDynamic(spec topology.Spec, p DynParams, seed uint64, o *Options) (*DynR
 		}
 	}
 	sch := &dynSlots{}
-	k, g, err := buildDyn(spec, seed, sch)
+	k, g, err := buildScheduled(spec, seed, sch)
 	if err != nil {
 		return nil, err
 	}

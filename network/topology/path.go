@@ -1,6 +1,10 @@
 package topology
 
-import "github.com/flitsim/flitsim/flit"
+import (
+	"math/bits"
+
+	"github.com/flitsim/flitsim/flit"
+)
 
 // PathRouter is a Router that gives a packet's whole path in one call: the
 // output port Route would give at each switch, from switch sw (entered on
@@ -18,37 +22,77 @@ type PathRouter interface {
 // in the packet's order, then the terminal port (d).
 func (r *cubeOrderRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 	diff := uint64(sw ^ int(w.Dst))
-	if r.semi {
-		st := int(w.Aux % uint64(r.d))
-		for i := range r.d {
-			if dim := (st + i) % r.d; diff>>uint(dim)&1 != 0 {
-				out = append(out, uint8(dim))
-			}
-		}
-		return append(out, uint8(r.d))
-	}
-	// Decode the permutation once (digit i of the rank in base d−i picks
-	// among the dimensions not yet placed), keeping the differing ones.
-	// Up to 16 dimensions the ones not yet placed are a list of nibbles in
-	// one word, in increasing order: picking and removing one is a shift.
-	if r.d > 16 {
+	switch {
+	case r.semi:
+		return r.semiPath(diff, w.Aux, out)
+	case r.d > 16:
 		return r.pathWide(diff, w.Aux, out)
 	}
-	var list uint64
-	for i := r.d - 1; i >= 0; i-- {
-		list = list<<4 | uint64(i)
-	}
 	rank := w.Aux
-	for m := uint64(r.d); m > 0 && diff != 0; m-- {
-		idx := rank % m // (the compiler divides once for both)
-		rank /= m
-		sh := 4 * idx
-		dim := list >> sh & 15
-		list = list&(1<<sh-1) | list>>(sh+4)<<sh
-		if diff>>dim&1 != 0 {
-			out = append(out, uint8(dim))
-			diff &^= 1 << dim
-		}
+	if rank >= r.perms {
+		rank %= r.perms // (not Init's: the digits depend on rank mod d! alone)
+	}
+	var buf [32]uint8
+	k := cubeDecode(rank, diff, uint64(r.d), &buf)
+	out = append(out, buf[:k]...)
+	return append(out, uint8(r.d))
+}
+
+// cubeDecode writes to buf the dimensions of diff in the order of the
+// permutation of the m dimensions with rank rank < m!, m ≤ 16, and returns
+// how many it wrote. Digit i of the rank in base m−i picks among the
+// dimensions not yet placed, which are a list of nibbles in one word in
+// increasing order: picking and removing one is a shift. A digit is a
+// multiplication by cubeRecip, not a division (a 64-bit division was most
+// of a leg's time). Every dimension picked is written to buf, the count
+// advancing only when it is one of diff's: whether it is is a coin toss,
+// which a jump would mispredict half the time. (A function of its own so
+// that Path's slice does not take registers from the loop.)
+func cubeDecode(rank, diff, m uint64, buf *[32]uint8) int {
+	k, want := 0, bits.OnesCount64(diff)
+	list := cubeList16
+	for ; k < want; m-- {
+		q, _ := bits.Mul64(rank, cubeRecip[m&31])
+		sh := (rank - q*m) * 4 & 63
+		rank = q
+		t := list >> sh // (the picked dimension, then the ones above it)
+		buf[k&31] = uint8(t & 15)
+		k += int(diff >> (t & 15) & 1)
+		list = list&(1<<sh-1) | t>>4<<sh
+	}
+	return k
+}
+
+// cubeList16 is the dimensions 0…15 as nibbles, 0 lowest: Path's list of
+// the dimensions not yet placed, for any d ≤ 16 (a permutation of d
+// dimensions picks only among the first m at the digit of base m).
+const cubeList16 uint64 = 0xfedcba9876543210
+
+// cubeRecip[m] = ⌈2^64/m⌉ for 2 ≤ m ≤ 16, 0 for m = 1: the high word of
+// x·cubeRecip[m] is ⌊x/m⌋ for every x < 2^64/m. (With x = qm + s, s < m,
+// and e = m·cubeRecip[m] − 2^64 < m, x·cubeRecip[m]/2^64 = q + (s +
+// x·e/2^64)/m, and x·e < 2^64 keeps the fraction below 1.) Path's rank at
+// the digit of base m is below m! and m!·m < 2^64 for m ≤ 19; m = 1 comes
+// with rank 0. TestCubeRecip checks the bound's edges.
+var cubeRecip = func() (t [32]uint64) {
+	for m := uint64(2); m <= 16; m++ {
+		t[m] = ^uint64(0)/m + 1
+	}
+	return
+}()
+
+// semiPath is Path of the semi-strict order: diff's dimensions from the
+// start dimension up, then from 0 up to it.
+func (r *cubeOrderRouter) semiPath(diff, aux uint64, out []uint8) []uint8 {
+	st := aux
+	if st >= uint64(r.d) {
+		st %= uint64(r.d) // (not Init's: as Route)
+	}
+	for x := diff >> st; x != 0; x &= x - 1 {
+		out = append(out, uint8(int(st)+bits.TrailingZeros64(x)))
+	}
+	for x := diff & (1<<st - 1); x != 0; x &= x - 1 {
+		out = append(out, uint8(bits.TrailingZeros64(x)))
 	}
 	return append(out, uint8(r.d))
 }

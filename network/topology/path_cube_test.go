@@ -1,0 +1,175 @@
+package topology
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// cubePathRef is the cube's Path as it was before the digits were
+// multiplications (a 64-bit division a digit, one modulo a dimension for
+// semi-strict): the reference the faster decoding must equal.
+func cubePathRef(r *cubeOrderRouter, diff, aux uint64, out []uint8) []uint8 {
+	if r.semi {
+		st := int(aux % uint64(r.d))
+		for i := range r.d {
+			if dim := (st + i) % r.d; diff>>uint(dim)&1 != 0 {
+				out = append(out, uint8(dim))
+			}
+		}
+		return append(out, uint8(r.d))
+	}
+	if r.d > 16 {
+		return r.pathWide(diff, aux, out)
+	}
+	var list uint64
+	for i := r.d - 1; i >= 0; i-- {
+		list = list<<4 | uint64(i)
+	}
+	rank := aux
+	for m := uint64(r.d); m > 0 && diff != 0; m-- {
+		idx := rank % m
+		rank /= m
+		sh := 4 * idx
+		dim := list >> sh & 15
+		list = list&(1<<sh-1) | list>>(sh+4)<<sh
+		if diff>>dim&1 != 0 {
+			out = append(out, uint8(dim))
+			diff &^= 1 << dim
+		}
+	}
+	return append(out, uint8(r.d))
+}
+
+// cubeRouter builds the d-cube's random-order (semi false) or semi-strict
+// router.
+func cubeRouter(t testing.TB, d int, semi bool) *cubeOrderRouter {
+	t.Helper()
+	routing := "random-order"
+	if semi {
+		routing = "semi-strict"
+	}
+	topo, err := Build(Spec{Kind: "hypercube", D: d, Routing: routing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo.Router.(*cubeOrderRouter)
+}
+
+// checkCubePath compares Path from switch sw to dst with the reference.
+func checkCubePath(t *testing.T, r *cubeOrderRouter, sw, dst int, aux uint64) {
+	t.Helper()
+	w := flit.Worm{Dst: int32(dst), Aux: aux}
+	got := r.Path(sw, 0, &w, nil)
+	want := cubePathRef(r, uint64(sw^dst), aux, nil)
+	if string(got) != string(want) {
+		t.Fatalf("%s d=%d %d→%d aux %d: Path %v, reference %v", r.Name(), r.d, sw, dst, aux, got, want)
+	}
+}
+
+// TestCubePathAllRanks: for d ≤ 8, every rank (and every start dimension
+// of semi-strict) decodes as the reference does, with every dimension
+// differing (the whole permutation) and with random subsets.
+func TestCubePathAllRanks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for d := 1; d <= 8; d++ {
+		for _, semi := range []bool{false, true} {
+			r := cubeRouter(t, d, semi)
+			n := r.perms
+			if semi {
+				n = uint64(d)
+			}
+			for aux := range n {
+				checkCubePath(t, r, 0, 1<<d-1, aux)
+				checkCubePath(t, r, rng.IntN(1<<d), rng.IntN(1<<d), aux)
+			}
+		}
+	}
+}
+
+// TestCubePathBoundaryRanks: for 9 ≤ d ≤ 16, random ranks, ranks whose
+// digits are all 0 or all the largest (0 and d!−1), the ranks around
+// each m!·k edge, and values no draw makes (≥ d!, which the reference
+// reads modulo d!) decode as the reference does.
+func TestCubePathBoundaryRanks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for d := 9; d <= 16; d++ {
+		for _, semi := range []bool{false, true} {
+			r := cubeRouter(t, d, semi)
+			var ranks []uint64
+			for range 3000 {
+				ranks = append(ranks, rng.Uint64N(r.perms))
+			}
+			f := uint64(1)
+			for m := uint64(1); m <= uint64(d); m++ {
+				f *= m // m!
+				for _, x := range []uint64{f - 1, f, f + 1, r.perms - f, r.perms/f*f - 1} {
+					ranks = append(ranks, x%r.perms)
+				}
+			}
+			ranks = append(ranks, r.perms-1, r.perms, r.perms+1, 2*r.perms-1, 1<<63, ^uint64(0), rng.Uint64())
+			full := 1<<d - 1
+			for _, aux := range ranks {
+				checkCubePath(t, r, 0, full, aux)
+				checkCubePath(t, r, full, 0, aux)
+				checkCubePath(t, r, rng.IntN(1<<d), rng.IntN(1<<d), aux)
+			}
+		}
+	}
+}
+
+// TestCubeRecip: the high word of x·cubeRecip[m] is ⌊x/m⌋ for every x
+// below m!·m (beyond any rank the digit of base m meets): exhaustively for
+// m ≤ 8, and for every m ≤ 16 at the edges (multiples of m and their
+// neighbours near 0, m!, and 2^64/m) and at random.
+func TestCubeRecip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	f := uint64(1)
+	for m := uint64(2); m <= 16; m++ {
+		f *= m // m!
+		check := func(x uint64) {
+			if q, _ := bits.Mul64(x, cubeRecip[m]); q != x/m {
+				t.Fatalf("m=%d x=%d: %d, want %d", m, x, q, x/m)
+			}
+		}
+		if m <= 8 {
+			for x := range f * m {
+				check(x)
+			}
+		}
+		for _, top := range []uint64{m, f, f * m, ^uint64(0)/m - m} {
+			lo := top - top%m
+			lo -= min(lo, 2*m)
+			for x := lo; x < top+2*m && x < ^uint64(0)/m; x++ {
+				check(x)
+			}
+		}
+		for range 10000 {
+			check(rng.Uint64N(f * m))
+		}
+	}
+}
+
+// BenchmarkCubePath: a 12-cube random-order leg's Path, random
+// destinations and ranks, against the reference decoding.
+func BenchmarkCubePath(b *testing.B) {
+	r := cubeRouter(b, 12, false)
+	rng := rand.New(rand.NewPCG(1, 2))
+	ws := make([]flit.Worm, 1024)
+	for i := range ws {
+		ws[i] = flit.Worm{Dst: int32(rng.IntN(1 << 12)), Aux: rng.Uint64N(r.perms)}
+	}
+	out := make([]uint8, 0, 32)
+	b.Run("path", func(b *testing.B) {
+		for i := range b.N {
+			out = r.Path(0, 0, &ws[i&1023], out[:0])
+		}
+	})
+	b.Run("reference", func(b *testing.B) {
+		for i := range b.N {
+			out = cubePathRef(r, uint64(ws[i&1023].Dst), ws[i&1023].Aux, out[:0])
+		}
+	})
+}

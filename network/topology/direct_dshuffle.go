@@ -119,7 +119,7 @@ func ipow(b, e int) int {
 
 func newDShuffleRouter(shortest bool) func(*Topology, Spec) (Router, error) {
 	return func(_ *Topology, s Spec) (Router, error) {
-		r := &dshuffleRouter{d: s.D, n: s.N, shortest: shortest}
+		r := &dshuffleRouter{d: s.D, n: s.N, shortest: shortest, recip: ^uint64(0)/uint64(s.D) + 1}
 		r.pow = make([]int, s.N+1)
 		for i := range r.pow {
 			r.pow[i] = ipow(s.D, i)
@@ -139,7 +139,8 @@ func newDShuffleRouter(shortest bool) func(*Topology, Spec) (Router, error) {
 type dshuffleRouter struct {
 	d, n     int
 	shortest bool
-	pow      []int // pow[i] = d^i
+	pow      []int  // pow[i] = d^i
+	recip    uint64 // ⌈2^64/d⌉, PathHead's division by d (digits)
 }
 
 func (r *dshuffleRouter) Name() string {

@@ -2,6 +2,7 @@ package topology
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/flitsim/flitsim/flit"
 )
@@ -131,15 +132,27 @@ func (r *dshuffleRouter) PathHead(_, _ int, w *flit.Worm, st *flit.RouteState, o
 		return out, false
 	}
 	if k := int(st.Count); k < r.n {
-		// The low n−k digits, filled in from the least significant (one
-		// division a digit).
-		x, at := uint(int(w.Dst)%r.pow[r.n-k]), len(out)
-		out = append(out, make([]uint8, r.n-k)...)
-		for j := len(out) - 1; j >= at; j-- {
-			out[j] = uint8(x % uint(r.d))
-			x /= uint(r.d)
+		x := uint64(w.Dst)
+		if k > 0 {
+			x %= uint64(r.pow[r.n-k]) // (a leg starts at k = 0: x is all of Dst)
 		}
+		at := len(out)
+		out = slices.Grow(out, r.n-k+1)[:at+r.n-k]
+		r.digits(x, out[at:])
 		st.Count = uint16(r.n)
 	}
 	return append(out, uint8(r.d)), true
+}
+
+// digits writes x < d^n's low len(ds) base-d digits to ds, most
+// significant first. A digit is a multiplication by the reciprocal
+// ⌈2^64/d⌉ (exact for x < 2^64/d: see cubeRecip), not a division: a leg's
+// n divisions were most of PathHead's time.
+func (r *dshuffleRouter) digits(x uint64, ds []uint8) {
+	d, inv := uint64(r.d), r.recip
+	for i := len(ds) - 1; i >= 0; i-- {
+		q, _ := bits.Mul64(x, inv)
+		ds[i] = uint8(x - q*d)
+		x = q
+	}
 }

@@ -1,0 +1,60 @@
+package topology
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// TestDShuffleDigits: digits by the reciprocal equal the digits by
+// division, for every address of d-shuffles from the smallest to the
+// largest degree and digit counts (d^n up to MaxTerminals).
+func TestDShuffleDigits(t *testing.T) {
+	for _, s := range []Spec{{D: 2, N: 20}, {D: 3, N: 12}, {D: 7, N: 7}, {D: 10, N: 6}, {D: 31, N: 4}, {D: 63, N: 3}} {
+		rt, err := newDShuffleRouter(false)(nil, s) // (not Build: no need to wire 2^20 routers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rt.(*dshuffleRouter)
+		buf := make([]uint8, r.n)
+		for x := range r.pow[r.n] {
+			r.digits(uint64(x), buf)
+			for i, y := r.n-1, x; i >= 0; i, y = i-1, y/r.d {
+				if int(buf[i]) != y%r.d {
+					t.Fatalf("d=%d n=%d x=%d: digit %d is %d, want %d", r.d, r.n, x, i, buf[i], y%r.d)
+				}
+			}
+		}
+	}
+}
+
+// TestPathHeadFromEveryState: the d-shuffle's PathHead from a route
+// already k hops in (any k ≤ n) equals the rest of RouteHead's trace.
+func TestPathHeadFromEveryState(t *testing.T) {
+	topo, err := Build(Spec{Kind: "dshuffle", D: 3, N: 5, Routing: "standard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := topo.Router.(*dshuffleRouter)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 500 {
+		w := flit.Worm{Dst: int32(rng.IntN(topo.Terminals()))}
+		for k := 0; k <= r.n+1; k++ {
+			var trace []uint8
+			st := flit.RouteState{Count: uint16(k)}
+			for {
+				o := r.RouteHead(0, 0, &w, &st).First()
+				trace = append(trace, uint8(o))
+				if o == r.d {
+					break
+				}
+			}
+			st2 := flit.RouteState{Count: uint16(k)}
+			got, ok := r.PathHead(0, 0, &w, &st2, []uint8{99})
+			if !ok || string(got[1:]) != string(trace) || got[0] != 99 || st2 != st {
+				t.Fatalf("dst %d from k=%d: PathHead %v (state %+v), RouteHead trace %v (state %+v)", w.Dst, k, got, st2, trace, st)
+			}
+		}
+	}
+}

@@ -183,8 +183,18 @@ func (badRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet { return xbar.Port
 // still leaves the network.
 func TestPacketBadRoutingFunction(t *testing.T) {
 	for _, hop := range []bool{false, true} {
-		k := packetKernel(t, topology.Spec{Kind: "mesh", K: 3, N: 2, Routing: "dor"}, PacketSpec{HopRoutes: hop}, 1)
-		k.Topo.Router = badRouter{k.Topo.Router}
+		// (The router is swapped before the kernel is made: the kernel
+		// keeps the dimension-order router's whole-leg Path.)
+		topo, err := topology.Build(topology.Spec{Kind: "mesh", K: 3, N: 2, Routing: "dor"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo.Router = badRouter{topo.Router}
+		k, err := NewKernel(topo, KernelSpec{Mode: xbar.SAF, OutDepth: 1, Latency: 1, Seed: 1, Model: "packet", Packet: PacketSpec{HopRoutes: hop}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k.CollectStats(0, 1, false)
 		for src := range 9 {
 			k.EnqueueLater(src, 8-src, 1)
 		}

@@ -36,7 +36,7 @@ func init() {
 
 func newMeshOrder(t *Topology, s Spec) (Router, error) {
 	n := s.N
-	r := &meshOrderRouter{sides: meshSides(s), n: n, torus: t.Kind == "torus"}
+	r := &meshOrderRouter{sides: meshSides(s), stride: meshStrides(s)[:n], n: n, torus: t.Kind == "torus"}
 	r.tieRandom = r.torus && anyEvenSide(s) && tieRandom(s)
 	r.coord = make([]int32, t.Terminals()*n)
 	for v := 0; v < t.Terminals(); v++ {
@@ -58,6 +58,7 @@ func newMeshOrder(t *Topology, s Spec) (Router, error) {
 // dimension i with tie random.
 type meshOrderRouter struct {
 	sides     []int // nodes along each dimension
+	stride    []int // place value of each coordinate (Path's moves)
 	n         int
 	torus     bool
 	tieRandom bool

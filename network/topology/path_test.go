@@ -21,6 +21,18 @@ func TestPathIsRouteTrace(t *testing.T) {
 		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 15}},
 		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 16}},
 		{"hypercube", "random-order", Spec{Kind: "hypercube", D: 17}},
+		{"mesh", "random-order", Spec{Kind: "mesh", K: 6, N: 2}},
+		{"mesh", "random-order", Spec{Kind: "mesh", K: 3, N: 4}},
+		{"torus", "random-order", Spec{Kind: "torus", K: 7, N: 2}},
+		{"torus", "random-order", Spec{Kind: "torus", K: 8, N: 2, Tie: "random"}},
+		{"torus", "random-order", Spec{Kind: "torus", K: 4, N: 3}},
+		{"torus", "random-order", Spec{Kind: "torus", Sides: []int{5, 2, 6}, N: 3, Tie: "random"}},
+		{"mesh", "dor", Spec{Kind: "mesh", K: 5, N: 3}},
+		{"mesh", "dor", Spec{Kind: "mesh", K: 20, N: 2}},
+		{"torus", "dor", Spec{Kind: "torus", K: 6, N: 2, Tie: "random"}},
+		{"torus", "dor", Spec{Kind: "torus", K: 20, N: 2}},
+		{"torus", "dor", Spec{Kind: "torus", K: 9, N: 2, Order: IntList{1, 0}}},
+		{"torus", "dor", Spec{Kind: "torus", Sides: []int{3, 4, 2}, N: 3, Tie: "random"}},
 	} {
 		c.spec.Routing = c.routing
 		topo, err := Build(c.spec)
@@ -49,7 +61,7 @@ func TestPathIsRouteTrace(t *testing.T) {
 			}
 			got := pr.Path(int(topo.InSwitch[src]), int(topo.InPort[src]), &w, nil)
 			if string(got) != string(trace) {
-				t.Fatalf("%s d=%d %d→%d aux %d: Path %v, Route trace %v", c.routing, c.spec.D, src, dst, w.Aux, got, trace)
+				t.Fatalf("%+v %d→%d aux %d: Path %v, Route trace %v", c.spec, src, dst, w.Aux, got, trace)
 			}
 		}
 	}

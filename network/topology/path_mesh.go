@@ -50,49 +50,53 @@ func (r *dorRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 // and the switch advanced by the chosen dimension's stride, instead of
 // Route's recount of every dimension's moves at every hop.
 func (r *meshOrderRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
-	var left [maxMeshDims]int
-	var port [maxMeshDims]uint8
-	var at [maxMeshDims]int32 // the switch's coordinates
-	dst := int(w.Dst)
-	copy(at[:r.n], r.coord[sw*r.n:sw*r.n+r.n])
-	cd := r.coord[dst*r.n : dst*r.n+r.n]
-	total := 0
-	for i := range r.n {
-		m, p := r.moves(int(at[i]), int(cd[i]), i, w.Aux)
-		left[i], port[i] = m, uint8(p)
-		total += m
-	}
+	var ms [maxMeshDims]meshMoves
+	total := r.legMoves(&ms, sw, int(w.Dst), w.Aux)
 	for ; total > 0; total-- {
 		u, _ := bits.Mul64(mix64(w.Aux^uint64(sw)*0x9e3779b97f4a7c15), uint64(total))
 		i := 0
-		for u >= uint64(left[i]) {
-			u -= uint64(left[i])
+		for u >= uint64(ms[i].left) {
+			u -= uint64(ms[i].left)
 			i++
 		}
-		out = append(out, port[i])
-		left[i]--
-		sw = r.step(sw, i, port[i]&1 != 0, &at[i])
+		m := &ms[i]
+		out = append(out, m.port)
+		m.left--
+		sw += int(m.step)
+		if m.wrapIn--; m.wrapIn == -1 { // (once at most: a minimal route goes round once)
+			sw -= r.sides[i] * int(m.step)
+		}
 	}
 	return append(out, uint8(2*r.n))
 }
 
-// step is the switch one move from sw in dimension i (+ when up), whose
-// coordinate i is *x, updated (a torus wraps round).
-func (r *meshOrderRouter) step(sw, i int, up bool, x *int32) int {
-	k, s := int32(r.sides[i]), r.stride[i]
-	switch {
-	case up && *x == k-1:
-		*x = 0
-		return sw - int(k-1)*s
-	case up:
-		*x++
-		return sw + s
-	case *x == 0:
-		*x = k - 1
-		return sw + int(k-1)*s
+// meshMoves is what a leg still needs in one dimension: the moves left,
+// the port that makes them, the change of switch number a move makes, and
+// the moves before the one over a torus's wrap-around link (which takes
+// the switch number the other way round the ring).
+type meshMoves struct {
+	left, step, wrapIn int32
+	port               uint8
+}
+
+// legMoves fills ms for a leg from switch sw to dst and returns the number
+// of moves.
+func (r *meshOrderRouter) legMoves(ms *[maxMeshDims]meshMoves, sw, dst int, aux uint64) int {
+	cs, cd := r.coord[sw*r.n:sw*r.n+r.n], r.coord[dst*r.n:dst*r.n+r.n]
+	total := 0
+	for i := range min(r.n, maxMeshDims) {
+		x, s := int32(cs[i]), int32(r.stride[i])
+		left, p := r.moves(int(x), int(cd[i]), i, aux)
+		m := &ms[i]
+		m.left, m.port = int32(left), uint8(p)
+		total += left
+		if p&1 != 0 { // up: coordinate k−1 goes round to 0
+			m.step, m.wrapIn = s, int32(r.sides[i])-1-x
+		} else {
+			m.step, m.wrapIn = -s, x
+		}
 	}
-	*x--
-	return sw - s
+	return total
 }
 
 func abs(x int) int {

@@ -29,31 +29,45 @@ func TestDShuffleDigits(t *testing.T) {
 	}
 }
 
-// TestPathHeadFromEveryState: the d-shuffle's PathHead from a route
-// already k hops in (any k ≤ n) equals the rest of RouteHead's trace.
+// TestPathHeadFromEveryState: PathHead from a route already k hops in
+// (any k the route can reach), at any switch, equals the rest of
+// RouteHead's trace and leaves the same state.
 func TestPathHeadFromEveryState(t *testing.T) {
-	topo, err := Build(Spec{Kind: "dshuffle", D: 3, N: 5, Routing: "standard"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := topo.Router.(*dshuffleRouter)
-	rng := rand.New(rand.NewPCG(9, 10))
-	for range 500 {
-		w := flit.Worm{Dst: int32(rng.IntN(topo.Terminals()))}
-		for k := 0; k <= r.n+1; k++ {
-			var trace []uint8
-			st := flit.RouteState{Count: uint16(k)}
-			for {
-				o := r.RouteHead(0, 0, &w, &st).First()
-				trace = append(trace, uint8(o))
-				if o == r.d {
-					break
+	for _, c := range []struct {
+		spec Spec
+		maxK int
+	}{
+		{Spec{Kind: "dshuffle", D: 3, N: 5, Routing: "standard"}, 6},
+		{Spec{Kind: "shuffle-exchange", N: 5, Routing: "standard"}, 5},
+		{Spec{Kind: "ccc-plus", N: 4, Routing: "upfal"}, 12},
+	} {
+		topo, err := Build(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := topo.Router.(StatefulPathRouter)
+		rng := rand.New(rand.NewPCG(9, 10))
+		for range 300 {
+			w := flit.Worm{Dst: int32(rng.IntN(topo.Terminals()))}
+			r.Init(&w, rng)
+			start := rng.IntN(len(topo.Switches))
+			for k := 0; k <= c.maxK; k++ {
+				var trace []uint8
+				st := flit.RouteState{Count: uint16(k)}
+				for sw, in := start, 0; len(trace) < 100; {
+					o := r.RouteHead(sw, in, &w, &st).First()
+					trace = append(trace, uint8(o))
+					e := topo.Switches[sw].Out[o]
+					if e.Switch < 0 {
+						break
+					}
+					sw, in = int(e.Switch), int(e.Port)
 				}
-			}
-			st2 := flit.RouteState{Count: uint16(k)}
-			got, ok := r.PathHead(0, 0, &w, &st2, []uint8{99})
-			if !ok || string(got[1:]) != string(trace) || got[0] != 99 || st2 != st {
-				t.Fatalf("dst %d from k=%d: PathHead %v (state %+v), RouteHead trace %v (state %+v)", w.Dst, k, got, st2, trace, st)
+				st2 := flit.RouteState{Count: uint16(k)}
+				got, ok := r.PathHead(start, 0, &w, &st2, []uint8{99})
+				if !ok || string(got[1:]) != string(trace) || got[0] != 99 || st2 != st {
+					t.Fatalf("%+v: %d→%d from k=%d: PathHead %v (state %+v), RouteHead trace %v (state %+v)", c.spec, start, w.Dst, k, got, st2, trace, st)
+				}
 			}
 		}
 	}

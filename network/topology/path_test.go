@@ -33,6 +33,10 @@ func TestPathIsRouteTrace(t *testing.T) {
 		{"torus", "dor", Spec{Kind: "torus", K: 20, N: 2}},
 		{"torus", "dor", Spec{Kind: "torus", K: 9, N: 2, Order: IntList{1, 0}}},
 		{"torus", "dor", Spec{Kind: "torus", Sides: []int{3, 4, 2}, N: 3, Tie: "random"}},
+		{"ccc", "standard", Spec{Kind: "ccc", N: 2}},
+		{"ccc", "standard", Spec{Kind: "ccc", N: 3}},
+		{"ccc", "standard", Spec{Kind: "ccc", N: 4, Tie: "random"}},
+		{"ccc", "standard", Spec{Kind: "ccc", N: 5}},
 	} {
 		c.spec.Routing = c.routing
 		topo, err := Build(c.spec)
@@ -73,6 +77,11 @@ func TestPathHeadIsRouteHeadTrace(t *testing.T) {
 	for _, spec := range []Spec{
 		{Kind: "dshuffle", D: 3, N: 4, Routing: "standard"},
 		{Kind: "dshuffle", D: 2, N: 6, Routing: "standard"},
+		{Kind: "shuffle-exchange", N: 1, Routing: "standard"},
+		{Kind: "shuffle-exchange", N: 6, Routing: "standard"},
+		{Kind: "ccc-plus", N: 2, Routing: "upfal"},
+		{Kind: "ccc-plus", N: 4, Routing: "upfal"},
+		{Kind: "ccc-plus", N: 5, Routing: "upfal"},
 	} {
 		topo, err := Build(spec)
 		if err != nil {

@@ -124,22 +124,28 @@ type StatefulPathRouter interface {
 	PathHead(sw, in int, w *flit.Worm, st *flit.RouteState, out []uint8) ([]uint8, bool)
 }
 
-// PathHead of the d-shuffle's standard route: the destination's digits
-// not yet shifted in, most significant first, then the terminal port (d).
-// (The shortest route depends on the switch: traced hop by hop.)
-func (r *dshuffleRouter) PathHead(_, _ int, w *flit.Worm, st *flit.RouteState, out []uint8) ([]uint8, bool) {
+// PathHead of the d-shuffle: the destination's digits not yet shifted in,
+// most significant first, then the terminal port (d). The standard route
+// counts the digits shifted in; the shortest starts after the overlap of
+// switch and destination, which then grows by one a hop (were it to grow
+// by more, it would have been longer a hop before), so the route is the
+// same digits and leaves the state alone, as Route does.
+func (r *dshuffleRouter) PathHead(sw, _ int, w *flit.Worm, st *flit.RouteState, out []uint8) ([]uint8, bool) {
+	k := int(st.Count)
 	if r.shortest {
-		return out, false
+		k = r.overlap(sw, int(w.Dst))
 	}
-	if k := int(st.Count); k < r.n {
+	if k < r.n {
 		x := uint64(w.Dst)
 		if k > 0 {
-			x %= uint64(r.pow[r.n-k]) // (a leg starts at k = 0: x is all of Dst)
+			x %= uint64(r.pow[r.n-k]) // (a standard leg starts at k = 0: x is all of Dst)
 		}
 		at := len(out)
 		out = slices.Grow(out, r.n-k+1)[:at+r.n-k]
 		r.digits(x, out[at:])
-		st.Count = uint16(r.n)
+		if !r.shortest {
+			st.Count = uint16(r.n)
+		}
 	}
 	return append(out, uint8(r.d)), true
 }
@@ -149,7 +155,7 @@ func (r *dshuffleRouter) PathHead(_, _ int, w *flit.Worm, st *flit.RouteState, o
 // ⌈2^64/d⌉ (exact for x < 2^64/d: see cubeRecip), not a division: a leg's
 // n divisions were most of PathHead's time.
 func (r *dshuffleRouter) digits(x uint64, ds []uint8) {
-	d, inv := uint64(r.d), r.recip
+	d, inv := uint64(r.d), r.rpow[1]
 	for i := len(ds) - 1; i >= 0; i-- {
 		q, _ := bits.Mul64(x, inv)
 		ds[i] = uint8(x - q*d)

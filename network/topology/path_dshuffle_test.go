@@ -29,6 +29,49 @@ func TestDShuffleDigits(t *testing.T) {
 	}
 }
 
+// TestDShuffleOverlap: overlap by reciprocals equals overlap by
+// division, for every pair of addresses of small d-shuffles and random
+// pairs (and x = y) of large ones.
+func TestDShuffleOverlap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, s := range []Spec{{D: 2, N: 1}, {D: 2, N: 7}, {D: 3, N: 4}, {D: 5, N: 3}, {D: 2, N: 20}, {D: 63, N: 3}, {D: 10, N: 6}} {
+		rt, err := newDShuffleRouter(true)(nil, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rt.(*dshuffleRouter)
+		want := func(x, y int) int {
+			for k := r.n; k > 0; k-- {
+				if x%r.pow[k] == y/r.pow[r.n-k] {
+					return k
+				}
+			}
+			return 0
+		}
+		nodes := r.pow[r.n]
+		check := func(x, y int) {
+			if got, w := r.overlap(x, y), want(x, y); got != w {
+				t.Fatalf("d=%d n=%d overlap(%d, %d) = %d, want %d", r.d, r.n, x, y, got, w)
+			}
+		}
+		if nodes <= 1<<7 {
+			for x := range nodes {
+				for y := range nodes {
+					check(x, y)
+				}
+			}
+			continue
+		}
+		for range 20000 {
+			x, y := rng.IntN(nodes), rng.IntN(nodes)
+			check(x, y)
+			check(x, x)
+			check(x, x*r.d%nodes+rng.IntN(r.d)) // (a link: overlap ≥ n−1)
+			check(nodes-1, y)
+		}
+	}
+}
+
 // TestPathHeadFromEveryState: PathHead from a route already k hops in
 // (any k the route can reach), at any switch, equals the rest of
 // RouteHead's trace and leaves the same state.
@@ -38,6 +81,7 @@ func TestPathHeadFromEveryState(t *testing.T) {
 		maxK int
 	}{
 		{Spec{Kind: "dshuffle", D: 3, N: 5, Routing: "standard"}, 6},
+		{Spec{Kind: "dshuffle", D: 2, N: 6, Routing: "shortest"}, 3},
 		{Spec{Kind: "shuffle-exchange", N: 5, Routing: "standard"}, 5},
 		{Spec{Kind: "ccc-plus", N: 4, Routing: "upfal"}, 12},
 	} {

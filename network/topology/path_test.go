@@ -77,6 +77,9 @@ func TestPathHeadIsRouteHeadTrace(t *testing.T) {
 	for _, spec := range []Spec{
 		{Kind: "dshuffle", D: 3, N: 4, Routing: "standard"},
 		{Kind: "dshuffle", D: 2, N: 6, Routing: "standard"},
+		{Kind: "dshuffle", D: 3, N: 4, Routing: "shortest"},
+		{Kind: "dshuffle", D: 2, N: 7, Routing: "shortest"},
+		{Kind: "dshuffle", D: 5, N: 1, Routing: "shortest"},
 		{Kind: "shuffle-exchange", N: 1, Routing: "standard"},
 		{Kind: "shuffle-exchange", N: 6, Routing: "standard"},
 		{Kind: "ccc-plus", N: 2, Routing: "upfal"},

@@ -26,7 +26,11 @@ func newCubeOrder(semi bool) func(*Topology, Spec) (Router, error) {
 		for i := 2; i <= s.D; i++ {
 			f *= uint64(i) // d ≤ 20: 20! < 2^62
 		}
-		return &cubeOrderRouter{d: s.D, semi: semi, perms: f}, nil
+		r := &cubeOrderRouter{d: s.D, semi: semi, perms: f}
+		if d := uint64(s.D); !semi && d >= 2 && d <= 16 {
+			r.first2, r.recip2 = cubeFirst2(d), ^uint64(0)/(d*(d-1))+1
+		}
+		return r, nil
 	}
 }
 
@@ -41,6 +45,10 @@ type cubeOrderRouter struct {
 	d     int
 	semi  bool
 	perms uint64 // d!
+	// Path's table of the first two digits (cubeFirst2) and ⌈2^64/d(d−1)⌉
+	// (exact for ranks below 16!: see cubeRecip); nil for d > 16.
+	first2 []uint64
+	recip2 uint64
 }
 
 func (r *cubeOrderRouter) Name() string {

@@ -33,15 +33,32 @@ func (r *cubeOrderRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 	if rank >= r.perms {
 		rank %= r.perms // (not Init's: the digits depend on rank mod d! alone)
 	}
-	var buf [32]uint8
-	k := cubeDecode(rank, diff, uint64(r.d), &buf)
-	out = append(out, buf[:k]...)
-	return append(out, uint8(r.d))
+	// (Decoded straight into out's array: room for 32 bytes, at most d ≤ 16
+	// dimensions and the terminal port are kept.)
+	at := len(out)
+	out = slices.Grow(out, 32)
+	buf := (*[32]uint8)(out[at : at+32])
+	k, list, m := 0, cubeList16, uint64(r.d)
+	if r.first2 != nil {
+		// The first two digits (base d and d − 1, from the list of all
+		// dimensions) at once, from a table.
+		q, _ := bits.Mul64(rank, r.recip2)
+		e := r.first2[rank-q*uint64(len(r.first2))]
+		rank, list, m = q, e&(1<<56-1), m-2
+		d1, d2 := e>>56&15, e>>60
+		buf[0] = uint8(d1)
+		k = int(diff >> d1 & 1)
+		buf[k] = uint8(d2)
+		k += int(diff >> d2 & 1)
+	}
+	k = cubeDecode(rank, diff, m, list, k, buf)
+	buf[k&31] = uint8(r.d)
+	return out[:at+k+1]
 }
 
-// cubeDecode writes to buf the dimensions of diff in the order of the
-// permutation of the m dimensions with rank rank < m!, m ≤ 16, and returns
-// how many it wrote. Digit i of the rank in base m−i picks among the
+// cubeDecode writes to buf, after the k written, the dimensions of diff in
+// the order of the permutation of the m dimensions in list (as nibbles,
+// increasing) with rank rank < m!, m ≤ 16, and returns how many buf holds. Digit i of the rank in base m−i picks among the
 // dimensions not yet placed, which are a list of nibbles in one word in
 // increasing order: picking and removing one is a shift. A digit is a
 // multiplication by cubeRecip, not a division (a 64-bit division was most
@@ -49,10 +66,8 @@ func (r *cubeOrderRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 // advancing only when it is one of diff's: whether it is is a coin toss,
 // which a jump would mispredict half the time. (A function of its own so
 // that Path's slice does not take registers from the loop.)
-func cubeDecode(rank, diff, m uint64, buf *[32]uint8) int {
-	k, want := 0, bits.OnesCount64(diff)
-	list := cubeList16
-	for ; k < want; m-- {
+func cubeDecode(rank, diff, m, list uint64, k int, buf *[32]uint8) int {
+	for want := bits.OnesCount64(diff); k < want; m-- {
 		q, _ := bits.Mul64(rank, cubeRecip[m&31])
 		sh := (rank - q*m) * 4 & 63
 		rank = q
@@ -62,6 +77,24 @@ func cubeDecode(rank, diff, m uint64, buf *[32]uint8) int {
 		list = list&(1<<sh-1) | t>>4<<sh
 	}
 	return k
+}
+
+// cubeFirst2 is the table of the first two digits of the d-cube's ranks
+// (d ≥ 2): for rank mod d(d−1), the list of the dimensions left (as in
+// cubeDecode) in the low 56 bits, the two dimensions picked in the top two
+// nibbles.
+func cubeFirst2(d uint64) []uint64 {
+	t := make([]uint64, d*(d-1))
+	for c := range t {
+		list, e := cubeList16, uint64(0)
+		for i, idx := range []uint64{uint64(c) % d, uint64(c) / d} {
+			sh := 4 * idx
+			e |= list >> sh & 15 << (56 + 4*i)
+			list = list&(1<<sh-1) | list>>(sh+4)<<sh
+		}
+		t[c] = e | list
+	}
+	return t
 }
 
 // cubeList16 is the dimensions 0…15 as nibbles, 0 lowest: Path's list of

@@ -74,7 +74,10 @@ func (r *cubeOrderRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
 	if r.semi {
 		// Rotate so that the start dimension is bit 0: the lowest set bit
 		// is then the first differing dimension at or after it.
-		st := int(w.Aux % uint64(r.d))
+		st := int(w.Aux)
+		if w.Aux >= uint64(r.d) {
+			st = int(w.Aux % uint64(r.d)) // (not Init's: Init draws below d)
+		}
 		rot := (diff>>uint(st) | diff<<uint(r.d-st)) & (1<<uint(r.d) - 1)
 		return xbar.Port((bits.TrailingZeros64(rot) + st) % r.d)
 	}
@@ -85,10 +88,13 @@ func (r *cubeOrderRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
 // digit i of rank in base (d−i) picks among the d−i dimensions not yet
 // placed.
 func (r *cubeOrderRouter) nth(diff, rank uint64) int {
+	if rank >= r.perms {
+		rank %= r.perms // (not Init's: the digits depend on rank mod d! alone)
+	}
 	avail := uint64(1)<<uint(r.d) - 1
 	for m := uint64(r.d); m > 0; m-- {
-		idx := rank % m
-		rank /= m
+		var idx uint64
+		rank, idx = cubeDigit(rank, m) // (not a division: see cubeRecip)
 		dim := selectBit(avail, int(idx))
 		if diff>>uint(dim)&1 != 0 {
 			return dim

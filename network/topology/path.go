@@ -102,18 +102,30 @@ func cubeFirst2(d uint64) []uint64 {
 // dimensions picks only among the first m at the digit of base m).
 const cubeList16 uint64 = 0xfedcba9876543210
 
-// cubeRecip[m] = ⌈2^64/m⌉ for 2 ≤ m ≤ 16, 0 for m = 1: the high word of
+// cubeRecip[m] = ⌈2^64/m⌉ for 2 ≤ m ≤ 19, 0 for m = 1: the high word of
 // x·cubeRecip[m] is ⌊x/m⌋ for every x < 2^64/m. (With x = qm + s, s < m,
 // and e = m·cubeRecip[m] − 2^64 < m, x·cubeRecip[m]/2^64 = q + (s +
-// x·e/2^64)/m, and x·e < 2^64 keeps the fraction below 1.) Path's rank at
-// the digit of base m is below m! and m!·m < 2^64 for m ≤ 19; m = 1 comes
+// x·e/2^64)/m, and x·e < 2^64 keeps the fraction below 1.) A rank at the
+// digit of base m is below m! and m!·m < 2^64 for m ≤ 19; m = 1 comes
 // with rank 0. TestCubeRecip checks the bound's edges.
 var cubeRecip = func() (t [32]uint64) {
-	for m := uint64(2); m <= 16; m++ {
+	for m := uint64(2); m <= 19; m++ {
 		t[m] = ^uint64(0)/m + 1
 	}
 	return
 }()
+
+// cubeDigit splits rank < m! into the digit of base m and the rest: by
+// cubeRecip up to m = 19, by a division for m = 20 (rank < 20! but
+// 20!·20 > 2^64).
+func cubeDigit(rank, m uint64) (rest, idx uint64) {
+	if m <= 19 {
+		rest, _ = bits.Mul64(rank, cubeRecip[m])
+	} else {
+		rest = rank / m
+	}
+	return rest, rank - rest*m
+}
 
 // semiPath is Path of the semi-strict order: diff's dimensions from the
 // start dimension up, then from 0 up to it.
@@ -133,10 +145,13 @@ func (r *cubeOrderRouter) semiPath(diff, aux uint64, out []uint8) []uint8 {
 
 // pathWide is Path's decoding for more than 16 dimensions.
 func (r *cubeOrderRouter) pathWide(diff, rank uint64, out []uint8) []uint8 {
+	if rank >= r.perms {
+		rank %= r.perms // (as Path)
+	}
 	avail := uint64(1)<<uint(r.d) - 1
 	for m := uint64(r.d); m > 0 && diff != 0; m-- {
-		idx := rank % m
-		rank /= m
+		var idx uint64
+		rank, idx = cubeDigit(rank, m)
 		dim := selectBit(avail, int(idx))
 		avail &^= 1 << uint(dim)
 		if diff>>uint(dim)&1 != 0 {

@@ -22,7 +22,7 @@ func cubePathRef(r *cubeOrderRouter, diff, aux uint64, out []uint8) []uint8 {
 		return append(out, uint8(r.d))
 	}
 	if r.d > 16 {
-		return r.pathWide(diff, aux, out)
+		return cubePathWideRef(r.d, diff, aux, out)
 	}
 	var list uint64
 	for i := r.d - 1; i >= 0; i-- {
@@ -43,19 +43,48 @@ func cubePathRef(r *cubeOrderRouter, diff, aux uint64, out []uint8) []uint8 {
 	return append(out, uint8(r.d))
 }
 
+// cubePathWideRef is the reference decoding above 16 dimensions (as it
+// was: divisions and bit selections).
+func cubePathWideRef(d int, diff, rank uint64, out []uint8) []uint8 {
+	avail := uint64(1)<<uint(d) - 1
+	for m := uint64(d); m > 0 && diff != 0; m-- {
+		idx := rank % m
+		rank /= m
+		dim := selectBit(avail, int(idx))
+		avail &^= 1 << uint(dim)
+		if diff>>uint(dim)&1 != 0 {
+			out = append(out, uint8(dim))
+			diff &^= 1 << uint(dim)
+		}
+	}
+	return append(out, uint8(d))
+}
+
+// cubeNthRef is Route's first dimension of diff in the order of rank as
+// it was computed before (a division a digit).
+func cubeNthRef(d int, diff, rank uint64) int {
+	avail := uint64(1)<<uint(d) - 1
+	for m := uint64(d); m > 0; m-- {
+		idx := rank % m
+		rank /= m
+		dim := selectBit(avail, int(idx))
+		if diff>>uint(dim)&1 != 0 {
+			return dim
+		}
+		avail &^= 1 << uint(dim)
+	}
+	return 0
+}
+
 // cubeRouter builds the d-cube's random-order (semi false) or semi-strict
 // router.
 func cubeRouter(t testing.TB, d int, semi bool) *cubeOrderRouter {
 	t.Helper()
-	routing := "random-order"
-	if semi {
-		routing = "semi-strict"
-	}
-	topo, err := Build(Spec{Kind: "hypercube", D: d, Routing: routing})
+	rt, err := newCubeOrder(semi)(nil, Spec{Kind: "hypercube", D: d}) // (not Build: no 2^20-node cube to wire)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return topo.Router.(*cubeOrderRouter)
+	return rt.(*cubeOrderRouter)
 }
 
 // checkCubePath compares Path from switch sw to dst with the reference.
@@ -89,13 +118,13 @@ func TestCubePathAllRanks(t *testing.T) {
 	}
 }
 
-// TestCubePathBoundaryRanks: for 9 ≤ d ≤ 16, random ranks, ranks whose
+// TestCubePathBoundaryRanks: for 9 ≤ d ≤ 20, random ranks, ranks whose
 // digits are all 0 or all the largest (0 and d!−1), the ranks around
 // each m!·k edge, and values no draw makes (≥ d!, which the reference
 // reads modulo d!) decode as the reference does.
 func TestCubePathBoundaryRanks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for d := 9; d <= 16; d++ {
+	for d := 9; d <= 20; d++ {
 		for _, semi := range []bool{false, true} {
 			r := cubeRouter(t, d, semi)
 			var ranks []uint64
@@ -120,14 +149,63 @@ func TestCubePathBoundaryRanks(t *testing.T) {
 	}
 }
 
+// TestCubeRouteRanks: Route's next dimension (nth) equals the reference
+// decoding for every rank and every set of differing dimensions up to
+// d = 6, and for random and edge ranks (also ≥ d!) and random sets up to
+// d = 20.
+func TestCubeRouteRanks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for d := 1; d <= 20; d++ {
+		r := cubeRouter(t, d, false)
+		check := func(diff, rank uint64) {
+			if got, want := r.nth(diff, rank), cubeNthRef(d, diff, rank); got != want {
+				t.Fatalf("d=%d diff %b rank %d: %d, want %d", d, diff, rank, got, want)
+			}
+		}
+		if d <= 6 {
+			for rank := range r.perms {
+				for diff := uint64(1); diff < 1<<d; diff++ {
+					check(diff, rank)
+				}
+			}
+			continue
+		}
+		for range 20000 {
+			diff := 1 + rng.Uint64N(1<<d-1)
+			check(diff, rng.Uint64N(r.perms))
+			check(diff, r.perms-1-rng.Uint64N(min(r.perms, 1000)))
+			check(diff, r.perms+rng.Uint64N(1000))
+			check(diff, rng.Uint64())
+		}
+	}
+}
+
+// TestCubeSemiRoute: the semi-strict Route's port is the first of the
+// reference path, for every start dimension and values no draw makes.
+func TestCubeSemiRoute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for d := 1; d <= 20; d++ {
+		r := cubeRouter(t, d, true)
+		for range 2000 {
+			dst := 1 + rng.IntN(1<<d-1)
+			for _, aux := range []uint64{rng.Uint64N(uint64(d)), uint64(d), uint64(d) + rng.Uint64N(100), rng.Uint64()} {
+				w := flit.Worm{Dst: int32(dst), Aux: aux}
+				if got, want := r.Route(0, 0, &w).First(), cubePathRef(r, uint64(dst), aux, nil)[0]; got != int(want) {
+					t.Fatalf("d=%d dst %b aux %d: Route %d, reference %d", d, dst, aux, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestCubeRecip: the high word of x·cubeRecip[m] is ⌊x/m⌋ for every x
 // below m!·m (beyond any rank the digit of base m meets): exhaustively for
-// m ≤ 8, and for every m ≤ 16 at the edges (multiples of m and their
+// m ≤ 8, and for every m ≤ 19 at the edges (multiples of m and their
 // neighbours near 0, m!, and 2^64/m) and at random.
 func TestCubeRecip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	f := uint64(1)
-	for m := uint64(2); m <= 16; m++ {
+	for m := uint64(2); m <= 19; m++ {
 		f *= m // m!
 		check := func(x uint64) {
 			if q, _ := bits.Mul64(x, cubeRecip[m]); q != x/m {

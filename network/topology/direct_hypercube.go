@@ -76,7 +76,7 @@ func wireCube(d int, extra []string) *Topology {
 func newEcube(random bool) func(*Topology, Spec) (Router, error) {
 	return func(_ *Topology, s Spec) (Router, error) {
 		order := orderOf(s.Order, s.D)
-		r := &ecubeRouter{d: s.D, order: order, random: random, name: "ecube"}
+		r := &ecubeRouter{d: s.D, order: order, random: random, ident: isIdentity(order), name: "ecube"}
 		if random {
 			r.name = "ecube-random"
 		} else if !isIdentity(order) {
@@ -103,6 +103,7 @@ type ecubeRouter struct {
 	d      int
 	order  []int
 	random bool
+	ident  bool // order is 0, 1, …, d−1 (Path)
 	name   string
 }
 

@@ -79,7 +79,11 @@ func (r *cubeOrderRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
 			st = int(w.Aux % uint64(r.d)) // (not Init's: Init draws below d)
 		}
 		rot := (diff>>uint(st) | diff<<uint(r.d-st)) & (1<<uint(r.d) - 1)
-		return xbar.Port((bits.TrailingZeros64(rot) + st) % r.d)
+		dim := bits.TrailingZeros64(rot) + st // (both below d)
+		if dim >= r.d {
+			dim -= r.d
+		}
+		return xbar.Port(dim)
 	}
 	return xbar.Port(r.nth(diff, w.Aux))
 }

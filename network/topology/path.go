@@ -57,15 +57,16 @@ func (r *cubeOrderRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 }
 
 // cubeDecode writes to buf, after the k written, the dimensions of diff in
-// the order of the permutation of the m dimensions in list (as nibbles,
-// increasing) with rank rank < m!, m ≤ 16, and returns how many buf holds. Digit i of the rank in base m−i picks among the
-// dimensions not yet placed, which are a list of nibbles in one word in
-// increasing order: picking and removing one is a shift. A digit is a
-// multiplication by cubeRecip, not a division (a 64-bit division was most
-// of a leg's time). Every dimension picked is written to buf, the count
-// advancing only when it is one of diff's: whether it is is a coin toss,
-// which a jump would mispredict half the time. (A function of its own so
-// that Path's slice does not take registers from the loop.)
+// the order of the permutation of the m dimensions in list with rank
+// rank < m!, m ≤ 16, and returns how many buf holds. Digit i of the rank
+// in base m−i picks among the dimensions not yet placed, which are a list
+// of nibbles in one word in increasing order: picking and removing one is
+// a shift. A digit is a multiplication by cubeRecip, not a division (a
+// 64-bit division was most of a leg's time). Every dimension picked is
+// written to buf, the count advancing only when it is one of diff's:
+// whether it is is a coin toss, which a jump would mispredict half the
+// time. (A function of its own so that Path's slice does not take
+// registers from the loop.)
 func cubeDecode(rank, diff, m, list uint64, k int, buf *[32]uint8) int {
 	for want := bits.OnesCount64(diff); k < want; m-- {
 		q, _ := bits.Mul64(rank, cubeRecip[m&31])

@@ -32,3 +32,7 @@ func (l *Link) Carry(now int64) bool {
 
 // Reset clears the flit counter (at the start of a measurement window).
 func (l *Link) Reset() { l.Flits = 0 }
+
+// Restart clears the flit counter and the one-per-cycle check, for a run
+// whose cycles count from 0 again.
+func (l *Link) Restart() { l.Flits, l.last = 0, 0 }

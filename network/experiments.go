@@ -143,7 +143,9 @@ func (n *Network) restart(i int) bool {
 	if !n.k.RestartIdle(n.Cfg.Run.Seed, streamOf(i), 0, 1) {
 		return false
 	}
-	n.stall, n.stopped, n.lastProgress, n.utilDone = nil, false, 0, false
+	// (utilDone: an experiment's outcome reads no channel loads, so the
+	// copy of every channel's count at the window's end is skipped)
+	n.stall, n.stopped, n.lastProgress, n.utilDone = nil, false, 0, true
 	n.k.Violations = Violations{}
 	if n.buildTraffic(xbar.SAF) != nil { // (batches are the packet router's)
 		return false

@@ -65,6 +65,7 @@ func benchPacketSerial(b *testing.B, c Config) {
 	s := time.Since(start).Seconds()
 	b.ReportMetric(float64(n.k.FlitHops)/s, "packet-hops/s")
 	b.ReportMetric(float64(b.N)/s, "experiments/s")
+	b.ReportMetric(float64(n.k.FlitHops)/float64(b.N), "packet-hops/experiment")
 }
 
 // benchPacketExperiments runs b.N experiments of c as one batch

@@ -33,6 +33,10 @@ type Stats struct {
 	keep       bool
 	deliveries []Delivery
 
+	// countOnly: delivered packets are counted, their latencies and hops
+	// not recorded (RestartIdle: a batch experiment's outcome reads counts)
+	countOnly bool
+
 	detail *Detail // per terminal and pair (run.per_node, run.per_pair), or nil
 	// slow: keep, onDelivered or detail needs the worm's record of every
 	// delivered packet (deliverSunk reads only the lane's copy otherwise).
@@ -166,6 +170,9 @@ func (c *Stats) delivered(w *flit.Worm, arrive int64) {
 // crossed hops switches and was delivered at arrive.
 func (c *Stats) done(gen, inj, hops, arrive int64) {
 	c.measuredDone++
+	if c.countOnly {
+		return
+	}
 	c.record(gen, inj, arrive)
 	c.hops += hops
 	c.hopN++

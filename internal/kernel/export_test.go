@@ -108,3 +108,21 @@ func (k *Kernel) StepperName() string {
 	}
 	return "other"
 }
+
+// PacketGeneralOnly makes the packet routers built from now on take the
+// general step everywhere (on) or the fast one where it applies; it
+// returns the previous setting.
+func PacketGeneralOnly(on bool) bool {
+	old := packetGeneralOnly
+	packetGeneralOnly = on
+	return old
+}
+
+// PacketFastSteps is the number of cycles the packet router took by its
+// fast step (0 for another model).
+func (k *Kernel) PacketFastSteps() int64 {
+	if p, ok := k.stepper.(*packetRouter); ok {
+		return p.fastSteps
+	}
+	return 0
+}

@@ -287,6 +287,9 @@ func (k *Kernel) SkipTo(c int64) {
 }
 
 func (k *Kernel) AnyActive() bool {
+	if p, ok := k.stepper.(*packetRouter); ok && p.queuedAny() {
+		return true // (its queues hold packets: packet_view.go)
+	}
 	return k.active.any()
 }
 

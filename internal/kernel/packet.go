@@ -144,7 +144,7 @@ type packetRouter struct {
 	pt        []portRec // per global port, with its queue (a queue's id is its first port's)
 	node      []nodeRec // per switch
 	portOfBuf []int32   // per buffer id: its global port (output buffers), or −1
-	nonEmpty  []uint64  // bit q: queue q holds a packet (evaluate visits only these)
+	nonEmpty  queueSet  // the queues that hold a packet (evaluate visits only these)
 	joins     []join
 	sends     []send
 	lastMove  []int64
@@ -167,12 +167,23 @@ type packetRouter struct {
 
 	sch *schedState // scheduled slots (Schedule), else nil
 
+	// The channel counts (k.chans): RestartIdle turns counting off for
+	// the fast step (an experiment's outcome reads none; the general step
+	// always counts, and checks one packet per link and cycle); dirty says
+	// a step may have changed them since they were last zeroed.
+	countLinks, chansDirty bool
+
+	fast      bool    // the configuration allows the fast step (packet_fast.go)
+	fastSteps int64   // cycles it took (tests check that it ran)
+	arrived   []int32 // scratch: the fast step's arrivals in a cycle
+	senders   []int32 // scratch: the fast step's sending queues in a cycle
+
 	multi *multiState // multiple reads and writes (packet_multi.go), else nil
 }
 
 func newPacketRouter(k *Kernel) Stepper {
 	s := k.spec.Packet
-	p := &packetRouter{spec: s, cap: int32(s.Capacity), scan: s.ArrivalOrder == "scan"}
+	p := &packetRouter{spec: s, cap: int32(s.Capacity), scan: s.ArrivalOrder == "scan", countLinks: true}
 	switch s.Discipline {
 	case "furthest-first":
 		p.disc = discFurthest
@@ -194,6 +205,7 @@ func newPacketRouter(k *Kernel) Stepper {
 		p.initSched(k)
 	}
 	p.phases = []PhaseMeasures{{}}
+	p.fast = p.fastOK()
 	return p
 }
 
@@ -223,6 +235,7 @@ func (p *packetRouter) layout(k *Kernel) {
 				p.pt[gp].far.in = e.Terminal
 				continue
 			}
+			p.pt[gp].farBase = k.portBase[e.Switch]
 			if p.spec.Shared && first >= 0 {
 				p.pt[gp].q = first
 				continue
@@ -231,22 +244,23 @@ func (p *packetRouter) layout(k *Kernel) {
 			p.pt[gp].ring = slab[4*gp : 4*gp+4 : 4*gp+4]
 		}
 	}
-	p.nonEmpty = make([]uint64, (np+63)/64)
+	p.nonEmpty = newQueueSet(np)
 	p.lastMove = make([]int64, np)
 	p.node = make([]nodeRec, len(t.Switches))
 }
 
 // portRec is what the router keeps per global port, and the queue whose id
 // is that port (its own, or with Shared its switch's first out-link's): one
-// record of 56 bytes, so that a packet joining or leaving a queue reads one
+// record of 64 bytes, so that a packet joining or leaving a queue reads one
 // cache line for its queue, port and switch.
 type portRec struct {
 	pktQueue        // the queue numbered gp (empty for a port that is no queue's id)
 	q        int32  // its queue, or −1 (ejection, unconnected)
 	buf      int32  // the kernel buffer id that names it in traces, or −1
-	waiting  int32  // packets queued to leave by it
+	waiting  int32  // with Shared, packets queued to leave by it (else its queue's count: waitingAt)
 	far      farEnd // where its link leads
 	sw       int32  // its switch
+	farBase  int32  // the global port number of the far switch's port 0 (or 0)
 }
 
 // nodeRec is a switch's counts for the population measure.

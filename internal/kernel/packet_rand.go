@@ -1,22 +1,73 @@
 package kernel
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
-// intN is k.rng.IntN(n) (the same draws, the same value: math/rand/v2's
-// uint64n on 64-bit words), drawn straight from the kernel's PCG: the
-// packet router shuffles every cycle's joins, one draw per packet-hop, and
-// the call through rand.Rand's Source interface cost a third of a join.
-func (k *Kernel) intN(n int) int {
-	un := uint64(n)
-	if un&(un-1) == 0 {
-		return int(k.src.Uint64() & (un - 1))
+// shuffle is the packet router's shuffle of a cycle's joins, or of the
+// packets parked at a barrier: Fisher–Yates from the end, j = intN(i+1)
+// (the same draws in the same order as k.intN would make), with the PCG's
+// state in registers for the whole loop rather than loaded and stored by
+// every draw: the joins' shuffle draws once per packet-hop.
+func shuffle[T any](k *Kernel, js []T) {
+	if len(js) < 2 {
+		return
 	}
-	hi, lo := bits.Mul64(k.src.Uint64(), un)
-	if lo < un {
-		thresh := -un % un
-		for lo < thresh {
-			hi, lo = bits.Mul64(k.src.Uint64(), un)
+	var buf [20]byte
+	b, _ := k.src.AppendBinary(buf[:0]) // "pcg:", then hi and lo, big-endian
+	shi, slo := binary.BigEndian.Uint64(b[4:]), binary.BigEndian.Uint64(b[12:])
+	for i := len(js) - 1; i > 0; i-- {
+		// j = IntN(i+1): rand.Rand's uint64n, written out (as a function
+		// it would not inline)
+		n := uint64(i + 1)
+		var x uint64
+		x, shi, slo = pcgNext(shi, slo)
+		j, lo := bits.Mul64(x, n)
+		if n&(n-1) == 0 {
+			j = x & (n - 1)
+		} else if lo < n {
+			j, shi, slo = pcgReject(shi, slo, n, j, lo)
 		}
+		js[i], js[j] = js[j], js[i]
 	}
-	return int(hi)
+	binary.BigEndian.PutUint64(b[4:], shi)
+	binary.BigEndian.PutUint64(b[12:], slo)
+	if err := k.src.UnmarshalBinary(b); err != nil {
+		panic(err) // (it reads back what AppendBinary wrote)
+	}
+}
+
+// pcgNext is math/rand/v2's PCG.Uint64 on the state (hi, lo): the value
+// and the next state.
+func pcgNext(hi, lo uint64) (x, nhi, nlo uint64) {
+	const (
+		mulHi = 2549297995355413924
+		mulLo = 4865540595714422341
+		incHi = 6364136223846793005
+		incLo = 1442695040888963407
+	)
+	h, l := bits.Mul64(lo, mulLo)
+	h += hi*mulLo + lo*mulHi
+	l, c := bits.Add64(l, incLo, 0)
+	h, _ = bits.Add64(h, incHi, c)
+	const cheapMul = 0xda942042e4dd58b5
+	x = h ^ h>>32
+	x *= cheapMul
+	x ^= x >> 48
+	x *= l | 1
+	return x, h, l
+}
+
+// pcgReject finishes rand.Rand's uint64n(n) (n not a power of two) when
+// the first product's low word (lo) falls below n: it draws again while
+// lo is below 2^64 mod n. It returns the value and the state.
+func pcgReject(shi, slo, n, hi, lo uint64) (v, nhi, nlo uint64) {
+	thresh := -n % n
+	for lo < thresh {
+		var x uint64
+		x, shi, slo = pcgNext(shi, slo)
+		hi, lo = bits.Mul64(x, n)
+	}
+	return hi, shi, slo
 }

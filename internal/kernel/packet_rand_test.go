@@ -1,27 +1,72 @@
 package kernel
 
 import (
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
-// TestIntNIsRandIntN: the kernel's intN gives rand.Rand.IntN's values and
-// leaves the source where IntN does, for small, power-of-two and large n.
-func TestIntNIsRandIntN(t *testing.T) {
+// TestShuffleIsRandShuffle: the packet router's shuffle permutes as a
+// Fisher–Yates shuffle from the end with rand.Rand.IntN(i+1) does, and
+// leaves the source where that leaves it, for every length up to 3000.
+func TestShuffleIsRandShuffle(t *testing.T) {
 	a, b := rand.NewPCG(5, 6), rand.NewPCG(5, 6)
 	ra := rand.New(a)
 	k := &Kernel{src: b}
+	for n := range 3000 {
+		want := make([]int32, n)
+		for i := range want {
+			want[i] = int32(i)
+		}
+		got := slices.Clone(want)
+		for i := n - 1; i > 0; i-- {
+			j := ra.IntN(i + 1)
+			want[i], want[j] = want[j], want[i]
+		}
+		shuffle(k, got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("length %d: shuffle %v, want %v", n, got[:min(n, 10)], want[:min(n, 10)])
+		}
+	}
+	if a.Uint64() != b.Uint64() {
+		t.Fatal("the sources drifted apart")
+	}
+}
+
+// TestPCGDrawIsRandIntN: a draw as shuffle makes it (pcgNext, then for a
+// low product pcgReject) gives rand.Rand.IntN's values
+// and state, for small, power-of-two and large n (3·2^61+1 rejects often).
+func TestPCGDrawIsRandIntN(t *testing.T) {
+	a := rand.NewPCG(5, 6)
+	ra := rand.New(a)
+	hi, lo := uint64(5), uint64(6)
 	ns := []int{1, 2, 3, 5, 7, 8, 12, 100, 4095, 4096, 1 << 40, 3<<61 + 1}
+	rejected := 0
 	for i := range 200000 {
 		n := ns[i%len(ns)]
 		if i%3 == 0 {
 			n = 1 + i%5000
 		}
-		if x, y := ra.IntN(n), k.intN(n); x != y {
-			t.Fatalf("draw %d, n %d: intN %d, IntN %d", i, n, y, x)
+		x, h, l := pcgNext(hi, lo)
+		v, vlo := bits.Mul64(x, uint64(n))
+		if uint64(n)&(uint64(n)-1) == 0 {
+			v = x & (uint64(n) - 1)
+		} else if vlo < uint64(n) {
+			if vlo < -uint64(n)%uint64(n) {
+				rejected++ // (pcgReject draws again)
+			}
+			v, h, l = pcgReject(h, l, uint64(n), v, vlo)
+		}
+		hi, lo = h, l
+		if want := ra.IntN(n); int(v) != want {
+			t.Fatalf("draw %d, n %d: %d, IntN %d", i, n, v, want)
 		}
 	}
-	if a.Uint64() != b.Uint64() {
-		t.Fatal("the sources drifted apart")
+	if rejected == 0 {
+		t.Fatal("no draw was rejected: the test did not check pcgReject")
+	}
+	if x, _, _ := pcgNext(hi, lo); x != a.Uint64() {
+		t.Fatal("the states drifted apart")
 	}
 }

@@ -9,6 +9,11 @@ import (
 
 // step simulates cycle k.now (see packet.go for the semantics).
 func (p *packetRouter) step(k *Kernel) {
+	if p.fast && p.fastNow(k) {
+		p.stepFast(k) // (packet_fast.go)
+		return
+	}
+	p.chansDirty = true
 	if p.multi != nil {
 		p.multi.at = k.now
 	}
@@ -296,10 +301,7 @@ func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	js := p.joins
 	if !p.scan {
-		for i := len(js) - 1; i > 0; i-- {
-			j := k.intN(i + 1)
-			js[i], js[j] = js[j], js[i]
-		}
+		shuffle(k, js)
 	}
 	ph := &p.phases[len(p.phases)-1]
 	maxPop, maxQ, maxQP := ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation
@@ -313,13 +315,9 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 			continue
 		}
 		q.push(j.wi)
-		*elem(p.nonEmpty, j.q>>6) |= 1 << (j.q & 63)
-		pt := q // (its own queue's port: the packet leaves by it)
-		if p.spec.Shared {
-			pt = elem(p.pt, elem(p.ps, j.wi).port)
-		}
-		if pt.waiting++; pt.waiting == 1 && pt.buf >= 0 {
-			k.setActive(pt.buf)
+		p.nonEmpty.add(j.q)
+		if p.spec.Shared { // (own queues: the queue's count is its port's)
+			elem(p.pt, elem(p.ps, j.wi).port).waiting++
 		}
 		nd := elem(p.node, q.sw)
 		nd.queued++
@@ -353,10 +351,7 @@ func (p *packetRouter) barrier(k *Kernel, at int64) {
 			p.node[i].arrived = 0
 		}
 		ps := p.parked
-		for i := len(ps) - 1; i > 0; i-- {
-			j := k.intN(i + 1)
-			ps[i], ps[j] = ps[j], ps[i]
-		}
+		shuffle(k, ps)
 		for _, wi := range ps {
 			p.nextLeg(k, wi, k.Pool.Worms[wi].Dst)
 		}
@@ -369,15 +364,18 @@ func (p *packetRouter) barrier(k *Kernel, at int64) {
 func (p *packetRouter) evaluate(k *Kernel) {
 	sends := p.sends[:0]
 	oldest := p.disc == discFIFO && !p.spec.Phase1First
-	for wd, word := range p.nonEmpty {
-		for ; word != 0; word &= word - 1 {
-			q := int32(wd<<6 + bits.TrailingZeros64(word))
-			var pos int32
-			if !oldest {
-				pos = p.pick(k, q)
+	for sd, sw := range p.nonEmpty.sum {
+		for ; sw != 0; sw &= sw - 1 {
+			wd := sd<<6 + bits.TrailingZeros64(sw)
+			for word := p.nonEmpty.w[wd]; word != 0; word &= word - 1 {
+				q := int32(wd<<6 + bits.TrailingZeros64(word))
+				var pos int32
+				if !oldest {
+					pos = p.pick(k, q)
+				}
+				wi := elem(p.pt, q).at(pos)
+				sends = append(sends, send{q: q, pos: pos, wi: wi, to: -1, ok: true})
 			}
-			wi := elem(p.pt, q).at(pos)
-			sends = append(sends, send{q: q, pos: pos, wi: wi, to: -1, ok: true})
 		}
 	}
 	p.sends = sends
@@ -512,15 +510,12 @@ func (p *packetRouter) commit(k *Kernel) {
 			x.remove(s.pos)
 		}
 		if x.cnt == 0 {
-			*elem(p.nonEmpty, s.q>>6) &^= 1 << (s.q & 63)
+			p.nonEmpty.remove(s.q)
 		}
-		gp, pt := s.q, x // (its own queue's port: the packet leaves by it)
+		gp := s.q // (its own queue's port: the packet leaves by it)
 		if p.spec.Shared {
 			gp = elem(p.ps, s.wi).port
-			pt = elem(p.pt, gp)
-		}
-		if pt.waiting--; pt.waiting == 0 && pt.buf >= 0 {
-			k.clearActive(pt.buf)
+			elem(p.pt, gp).waiting--
 		}
 		elem(p.node, x.sw).queued--
 		if !elem(k.chans, gp).Carry(now) {

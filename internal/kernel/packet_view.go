@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/link"
 )
 
 // What the packet router shows the kernel's observers. Its queues are
@@ -136,15 +135,32 @@ func (p *packetRouter) inFlight() int {
 // occupancy is the number of packets waiting for buffer b's link.
 func (p *packetRouter) occupancy(b int32) int {
 	if gp := p.portOfBuf[b]; gp >= 0 {
-		return int(p.pt[gp].waiting)
+		return int(p.waitingAt(gp))
 	}
 	return 0 // (source registers: packets wait in the source queue)
 }
 
+// waitingAt is the number of packets queued to leave by port gp: its
+// queue's, or with Shared queues its own count (kept only then: a hop
+// saves the update).
+func (p *packetRouter) waitingAt(gp int32) int32 {
+	if p.spec.Shared {
+		return p.pt[gp].waiting
+	}
+	if p.pt[gp].q != gp {
+		return 0
+	}
+	return p.pt[gp].cnt
+}
+
+// queuedAny reports whether a queue holds a packet (Kernel.AnyActive: the
+// router sets no buffer's active bit, its queues are not buffers).
+func (p *packetRouter) queuedAny() bool { return p.nonEmpty.any() }
+
 // owner is the packet a queue sends next by FIFO order: its oldest.
 func (p *packetRouter) owner(b int32) int32 {
 	gp := p.portOfBuf[b]
-	if gp < 0 || p.pt[gp].q < 0 || p.pt[gp].waiting == 0 {
+	if gp < 0 || p.pt[gp].q < 0 || p.waitingAt(gp) == 0 {
 		return -1
 	}
 	x := &p.pt[p.pt[gp].q]
@@ -179,9 +195,11 @@ func (k *Kernel) PacketMeasures() []PhaseMeasures {
 
 // RestartIdle makes an idle packet-router kernel ready for another batch
 // experiment: cycle 0, the random source seeded with (seed, stream), fresh
-// measures, channel counts and statistics window [start, end). It reports
-// false (and changes nothing) for another model or a kernel that is not
-// idle.
+// measures and statistics window [start, end). What an experiment's
+// outcome does not read is no longer kept: the statistics count packets
+// but record no latencies, and the channel counts (ChannelFlits) stop
+// counting where the fast step runs (packet_fast.go). It reports false
+// (and changes nothing) for another model or a kernel that is not idle.
 func (k *Kernel) RestartIdle(seed, stream uint64, start, end int64) bool {
 	p, ok := k.stepper.(*packetRouter)
 	if !ok || !k.Idle() || len(k.later[0])+len(k.later[1]) > 0 {
@@ -189,12 +207,17 @@ func (k *Kernel) RestartIdle(seed, stream uint64, start, end int64) bool {
 	}
 	k.now = 0
 	k.src.Seed(seed, stream)
-	for i := range k.chans { // (counts and the one-per-cycle check start afresh)
-		k.chans[i] = link.New(int(k.chans[i].Latency))
+	if p.chansDirty { // (counts and the one-per-cycle check start afresh)
+		chans := k.chans // (a local: a store through k.chans[i] would reload k.chans)
+		for i := range chans {
+			chans[i].Restart()
+		}
+		p.chansDirty = false
 	}
+	p.countLinks = false
 	k.Deadlock = nil
 	k.maxOcc = 0
-	k.CollectStats(start, end, k.stats != nil && k.stats.keep)
+	k.CollectStats(start, end, k.stats != nil && k.stats.keep).countOnly = true
 	p.phases = append(p.phases[:0], PhaseMeasures{})
 	p.phaseStart, p.lastArrive, p.outstand = 0, 0, 0
 	for i := range p.node {

@@ -116,8 +116,12 @@ func (k *Kernel) Moved() int { return k.nmoved }
 // ResetChannels zeroes every channel's flit count (the measurement window
 // starts).
 func (k *Kernel) ResetChannels() {
-	for i := range k.chans {
-		k.chans[i].Reset()
+	if p, ok := k.stepper.(*packetRouter); ok && !p.chansDirty {
+		return // (zero: nothing has counted since they were zeroed)
+	}
+	chans := k.chans
+	for i := range chans {
+		chans[i].Reset()
 	}
 }
 

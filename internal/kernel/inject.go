@@ -91,8 +91,12 @@ func (k *Kernel) queue(wi int32) {
 // place puts packet wi in its source queue, and its first flit in the
 // source register if that is empty.
 func (k *Kernel) place(wi int32) {
+	if p, ok := k.stepper.(*packetRouter); ok {
+		p.place(k, wi) // (a packet joins its first queue: packet_leg.go; by its type, a test of one word where the interface's was a table search)
+		return
+	}
 	if p, ok := k.stepper.(queueModel); ok {
-		p.place(k, wi) // (a packet joins its first queue: packet.go)
+		p.place(k, wi)
 		return
 	}
 	src := k.Pool.Worms[wi].Src

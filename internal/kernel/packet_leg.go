@@ -14,11 +14,11 @@ func (p *packetRouter) place(k *Kernel, wi int32) {
 		p.placeSched(k, wi)
 		return
 	}
-	w := &k.Pool.Worms[wi]
-	p.ps[wi].hops, p.ps[wi].leg, p.ps[wi].final, p.ps[wi].next = 0, 0, -1, -1
+	w, x := elem(k.Pool.Worms, wi), elem(p.ps, wi)
+	x.hops, x.leg, x.final, x.next = 0, 0, -1, -1
 	if v := p.spec.Via; v != nil {
 		if mid := v(w, k.rng); mid >= 0 {
-			p.ps[wi].final, w.Dst = w.Dst, mid
+			x.final, w.Dst = w.Dst, mid
 			k.Topo.Router.Init(w, k.rng)
 		}
 	}
@@ -43,43 +43,84 @@ func (p *packetRouter) enter(k *Kernel, wi, src int32) {
 		f := flit.Flit{Worm: wi, Kind: flit.HeadTail}
 		k.tr.Move(k.now, f, k.srcBuf[src], p.pt[p.ps[wi].port].buf, -1, k.now)
 	}
-	p.joins = append(p.joins, join{p.pt[p.ps[wi].port].q, wi})
+	p.joins = append(p.joins, join{elem(p.pt, elem(p.ps, wi).port).q, wi})
 }
 
 // route starts packet wi's leg at switch sw (entered on port in): with
 // source routes it traces the whole leg; it sets the hops left and the
 // first port. It reports false when the leg is empty (the target is here).
 func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
-	w := &k.Pool.Worms[wi]
-	p.ps[wi].sw, p.ps[wi].in = sw, in
+	x := elem(p.ps, wi)
+	x.sw, x.in = sw, in
+	if p.pathInPlace && p.multi == nil {
+		return p.routePath(k, x, wi, sw)
+	}
 	if p.multi != nil && p.multi.splits(p, wi) {
 		return p.multi.begin(p, k, wi) // (a read's last leg: split hop by hop)
 	}
 	if !p.spec.HopRoutes || p.disc == discFurthest {
-		var r []uint8
-		ok := false
-		switch {
-		case p.path != nil:
-			r, ok = p.path.Path(int(sw), int(in), w, p.rbuf[:0]), true
-		case p.spath != nil:
-			p.st = w.Route
-			if r, ok = p.spath.PathHead(int(sw), int(in), w, &p.st, p.rbuf[:0]); ok && !p.spec.HopRoutes {
-				w.Route = p.st // (as hop by hop: the state at the leg's end)
-			}
-		}
-		if !ok {
-			r = p.trace(k, w, sw, in)
-		}
-		x := &p.ps[wi]
-		x.pos, x.rlen, x.left = 0, int32(len(r)), int32(len(r)-1)
-		if len(r) <= inlineHops {
-			copy(x.inl[:], r)
-		} else {
-			p.routes[wi] = append(p.routes[wi][:0], r...)
-		}
-		p.rbuf = r
+		p.traceLeg(k, x, wi, sw, in)
 	}
 	return p.decide(k, wi)
+}
+
+// traceLeg traces packet wi's leg from switch sw (entered on port in) into
+// its record x, or (longer than inlineHops) into p.routes[wi]. A path
+// router appends the route straight into the record; once a route has not
+// fitted, into p.rbuf and copied.
+func (p *packetRouter) traceLeg(k *Kernel, x *pktState, wi, sw, in int32) {
+	w := elem(k.Pool.Worms, wi)
+	r := x.inl[:0]
+	if p.longRoutes {
+		r = p.rbuf[:0]
+	}
+	ok := false
+	switch {
+	case p.path != nil:
+		r, ok = p.path.Path(int(sw), int(in), w, r), true
+	case p.spath != nil:
+		p.st = w.Route
+		if r, ok = p.spath.PathHead(int(sw), int(in), w, &p.st, r); ok && !p.spec.HopRoutes {
+			w.Route = p.st // (as hop by hop: the state at the leg's end)
+		}
+	}
+	if !ok {
+		r = p.trace(k, w, sw, in)
+	}
+	x.pos, x.rlen, x.left = 0, int32(len(r)), int32(len(r)-1)
+	if len(r) > 0 && &r[0] == &x.inl[0] {
+		return // (in place)
+	}
+	if len(r) > inlineHops {
+		p.routes[wi] = append(p.routes[wi][:0], r...)
+		p.longRoutes = true
+	} else {
+		copy(x.inl[:], r)
+	}
+	if cap(r) > inlineHops {
+		p.rbuf = r[:0] // (the buffer the next route is traced into, grown)
+	}
+}
+
+// routePath is route for a path router (not stateful) and source routes,
+// while routes fit in the record: the router appends the leg straight
+// into the record, and the first port is set as decide would.
+func (p *packetRouter) routePath(k *Kernel, x *pktState, wi, sw int32) bool {
+	r := p.path.Path(int(sw), int(x.in), elem(k.Pool.Worms, wi), x.inl[:0])
+	n := int32(len(r))
+	x.pos, x.rlen, x.left = 0, n, n-1
+	if n == 0 {
+		x.port = -1
+		return false
+	}
+	if &r[0] != &x.inl[0] { // (longer than the record holds: from now on, traceLeg)
+		p.routes[wi] = append(p.routes[wi][:0], r...)
+		p.rbuf, p.longRoutes, p.pathInPlace = r[:0], true, false
+	}
+	x.pos = 1
+	gp := *elem(k.portBase, sw) + int32(r[0])
+	x.port = gp
+	return elem(p.pt, gp).q >= 0
 }
 
 // trace is packet w's leg from switch sw (entered on port in), hop by hop
@@ -133,7 +174,7 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 			return false
 		}
 	} else {
-		x := &p.ps[wi]
+		x := elem(p.ps, wi)
 		if x.pos >= x.rlen { // (a route that never reached its target: counted in route)
 			x.port = -1
 			return false
@@ -141,46 +182,81 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 		o = p.hop(wi, x.pos)
 		x.pos++
 	}
-	gp := k.portBase[sw] + o
-	p.ps[wi].port = gp
-	return p.pt[gp].q >= 0
+	gp := *elem(k.portBase, sw) + o
+	elem(p.ps, wi).port = gp
+	return elem(p.pt, gp).q >= 0
 }
 
 // legEnd is packet wi reaching its leg's target at instant at: it is
 // delivered, parked for the barrier or sent on its second leg.
 func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
-	if gp := p.ps[wi].port; gp < 0 || p.pt[gp].far.sw >= 0 || p.pt[gp].far.in < 0 {
+	x := elem(p.ps, wi)
+	if gp := x.port; gp < 0 || p.pt[gp].far.sw >= 0 || p.pt[gp].far.in < 0 {
 		// A routing function that led nowhere (in source mode counted
 		// when the route was traced): the packet is taken out.
 		if gp >= 0 {
 			k.Violations.Misdelivered++
 		}
-		p.ps[wi].port = p.ejectPort(k, wi)
+		x.port = p.ejectPort(k, wi)
 	}
-	sw := k.portSw[p.ps[wi].port]
+	pr := elem(p.pt, x.port)
 	p.outstand--
 	p.lastArrive = at
-	if mid := k.Pool.Worms[wi].Dst; p.ps[wi].final >= 0 {
-		if p.spec.Barrier {
-			p.node[sw].arrived++
-			p.notePop(sw)
-			p.parked = append(p.parked, wi)
-			return
-		}
+	if x.final >= 0 && !p.spec.Barrier {
 		// Merged phases: the packet is re-queued at once and arrives
 		// only at its destination (it is counted there).
-		p.nextLeg(k, wi, mid)
+		p.nextLeg(k, wi, k.Pool.Worms[wi].Dst)
 		return
 	}
-	p.node[sw].arrived++
-	p.notePop(sw)
-	term := p.pt[p.ps[wi].port].far.in
+	nd := elem(p.node, pr.sw)
+	nd.arrived++
+	ph := &p.phases[len(p.phases)-1]
+	ph.MaxPopulation = max(ph.MaxPopulation, nd.queued+nd.arrived)
+	if x.final >= 0 {
+		p.parked = append(p.parked, wi)
+		return
+	}
 	if p.multi != nil && p.multi.owns(wi) {
-		p.multi.arrive(p, k, wi, term, at) // (packet_multi.go)
+		p.multi.arrive(p, k, wi, pr.far.in, at) // (packet_multi.go)
 		return
 	}
-	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(p.ps[wi].hops)}
-	k.eject(term, &f, at)
+	p.deliver(k, wi, pr.far.in, at)
+}
+
+// deliver ejects packet wi at terminal term at instant at: k.eject's work
+// for a one-flit unicast packet, done here, with the same counts and
+// statistics, when nothing observes packets one by one (no tracer, hooks
+// or per-packet statistics), else by k.eject. (The terminal's flit-order
+// check cannot fail for one-flit packets, so its state is left alone.)
+func (p *packetRouter) deliver(k *Kernel, wi, term int32, at int64) {
+	w, c := elem(k.Pool.Worms, wi), k.stats
+	hops := uint16(elem(p.ps, wi).hops)
+	if k.tr != nil || k.Hooks.Ejected != nil || k.Hooks.Delivered != nil || w.Cast != flit.Unicast || c != nil && c.slow {
+		f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: hops}
+		k.eject(term, &f, at)
+		return
+	}
+	if term != w.Dst {
+		k.Violations.Misdelivered++
+	}
+	w.Recvd++
+	w.Hops = int32(hops)
+	if c != nil {
+		c.delFl++
+		if c.inWindow(at - 1) {
+			c.winEj++
+		}
+	}
+	if w.Done++; w.Done < w.Dests {
+		return
+	}
+	if c != nil {
+		c.delPk++
+		if w.Measured {
+			c.done(w.GenCycle, w.InjCycle, int64(w.Hops), at)
+		}
+	}
+	k.Pool.Put(wi)
 }
 
 // ejectPort is the port that ejects into packet wi's leg target.
@@ -197,8 +273,8 @@ func (p *packetRouter) ejectPort(k *Kernel, wi int32) int32 {
 
 // nextLeg starts packet wi's second leg from terminal mid.
 func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
-	w := &k.Pool.Worms[wi]
-	w.Dst, p.ps[wi].final, p.ps[wi].leg = p.ps[wi].final, -1, 1
+	w, x := elem(k.Pool.Worms, wi), elem(p.ps, wi)
+	w.Dst, x.final, x.leg = x.final, -1, 1
 	w.Route = flit.RouteState{} // (a new route: a stateful router starts afresh)
 	k.Topo.Router.Init(w, k.rng)
 	p.outstand++
@@ -210,7 +286,7 @@ func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 		k.queues[mid].push(wi) // (bounded: waits for room at mid, as a new packet does)
 		return
 	}
-	p.joins = append(p.joins, join{p.pt[p.ps[wi].port].q, wi})
+	p.joins = append(p.joins, join{elem(p.pt, x.port).q, wi})
 }
 
 // routeAt is the output port packet w takes at switch sw, entered on port

@@ -93,6 +93,10 @@ func (p *packetRouter) pendingCounts() []int32 {
 // commitJoins appends the listed joins to their queues, in random or scan
 // order, at instant at, and samples the measures.
 func (p *packetRouter) commitJoins(k *Kernel, at int64) {
+	if p.fast && p.fastNow(k) {
+		p.joinFast(k) // (the barrier's joins in a fast step: packet_fast.go)
+		return
+	}
 	js := p.joins
 	if !p.scan {
 		shuffle(k, js)
@@ -125,11 +129,6 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = maxPop, maxQ, maxQP
 	k.maxOcc = max(k.maxOcc, maxQ)
 	p.joins = js[:0]
-}
-
-func (p *packetRouter) notePop(sw int32) {
-	ph := &p.phases[len(p.phases)-1]
-	ph.MaxPopulation = max(ph.MaxPopulation, p.node[sw].queued+p.node[sw].arrived)
 }
 
 // barrier ends the phase at instant at when every packet has reached its

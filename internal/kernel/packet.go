@@ -177,7 +177,6 @@ type packetRouter struct {
 
 	fast      bool    // the configuration allows the fast step (packet_fast.go)
 	fastSteps int64   // cycles it took (tests check that it ran)
-	arrived   []int32 // scratch: the fast step's arrivals in a cycle
 	senders   []int32 // scratch: the fast step's sending queues in a cycle
 
 	multi *multiState // multiple reads and writes (packet_multi.go), else nil

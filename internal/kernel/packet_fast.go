@@ -1,6 +1,9 @@
 package kernel
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // The packet router's fast step: the cycle of packet_step.go for its
 // common configuration — FIFO queues of their own (not shared), unbounded,
@@ -57,52 +60,70 @@ func (p *packetRouter) stepFast(k *Kernel) {
 // cycle (legEnd lists no join in this configuration).
 func (p *packetRouter) moveFast(k *Kernel) {
 	qs := p.sendersFast()
+	if p.countLinks {
+		chans := k.chans
+		for _, q := range qs {
+			elem(chans, q).Flits++ // (one packet per queue and link: Carry's check cannot fail)
+		}
+	}
 	n0 := len(p.joins)
-	p.sendFast(k, qs)
-	moved := len(p.joins) - n0 + len(p.arrived)
+	buf, na := p.sendFast(qs)
+	moved := len(p.joins) - n0 + len(buf) - na
 	k.nmoved = moved
 	k.FlitHops += int64(moved)
-	for _, wi := range p.arrived {
-		p.legEnd(k, wi, k.now+1)
+	for i := len(buf) - 1; i >= na; i-- { // (the arrivals, first to last)
+		p.legEnd(k, buf[i].wi, k.now+1)
 	}
 }
 
-// sendersFast lists the non-empty queues in id order (in p.senders).
+// sendersFast lists the non-empty queues in id order (in p.senders) and
+// takes out of the set those that send their only packet.
 func (p *packetRouter) sendersFast() []int32 {
-	qs := p.senders[:0]
-	ne := &p.nonEmpty
-	for sd, sword := range ne.sum {
+	qs, pt, nw := p.senders, p.pt, p.nonEmpty.w
+	n := 0
+	for sd, sword := range p.nonEmpty.sum {
+		sleft := sword
 		for ; sword != 0; sword &= sword - 1 {
 			wd := sd<<6 + bits.TrailingZeros64(sword)
-			for word := *elem(ne.w, wd); word != 0; word &= word - 1 {
-				qs = append(qs, int32(wd<<6+bits.TrailingZeros64(word)))
+			if len(qs)-n < 64 { // (room for the word's queues: no call in the loop below)
+				qs = slices.Grow(qs[:n], 64)[:n+64]
+			}
+			left := *elem(nw, wd)
+			for word := left; word != 0; word &= word - 1 {
+				b := bits.TrailingZeros64(word)
+				q := int32(wd<<6 + b)
+				*elem(qs, n) = q
+				n++
+				if elem(pt, q).cnt == 1 {
+					left &^= 1 << b
+				}
+			}
+			*elem(nw, wd) = left
+			if left == 0 {
+				sleft &^= 1 << (wd & 63)
 			}
 		}
+		p.nonEmpty.sum[sd] = sleft
 	}
-	p.senders = qs
-	return qs
+	p.senders = qs[:cap(qs)]
+	return qs[:n]
 }
 
 // sendFast sends the oldest packet of each queue in qs over its link: it
 // leaves, and at the next switch is listed to join its next queue
-// (p.joins) or has arrived (p.arrived). (No call in the loop: the lists
-// have room for every packet beforehand, so that the loop's values stay
-// in registers.)
-func (p *packetRouter) sendFast(k *Kernel, qs []int32) {
-	pt, ps, node, chans, ne, counts := p.pt, p.ps, p.node, k.chans, &p.nonEmpty, p.countLinks
-	js, arr := p.room(len(qs))
-	nj, na := len(p.joins), 0
+// (appended to p.joins) or has arrived. The arrivals go to the end of
+// p.joins' array, last first: buf[na:] (with q −1). (No call in the loop,
+// and one list for both, so that the loop's values stay in registers.)
+func (p *packetRouter) sendFast(qs []int32) (buf []join, na int) {
+	pt, ps, node := p.pt, p.ps, p.node
+	buf = p.room(len(qs))
+	nj, na := len(p.joins), len(buf)
 	for _, q := range qs {
 		x := elem(pt, q)
 		wi := *elem(x.ring, x.head)
 		x.head = (x.head + 1) & int32(len(x.ring)-1)
-		if x.cnt--; x.cnt == 0 {
-			ne.remove(q)
-		}
+		x.cnt--
 		elem(node, x.sw).queued--
-		if counts {
-			elem(chans, q).Flits++ // (one packet per queue and link: Carry's check cannot fail)
-		}
 		y := elem(ps, wi)
 		y.sw, y.in = x.far.sw, x.far.in
 		y.hops++
@@ -116,34 +137,33 @@ func (p *packetRouter) sendFast(k *Kernel, qs []int32) {
 			y.port = x.farBase + o
 			y.pos++
 			if elem(pt, y.port).q >= 0 {
-				*elem(js, nj) = join{y.port, wi} // (its own queue: q = port)
+				*elem(buf, nj) = join{y.port, wi} // (its own queue: q = port)
 				nj++
 				continue
 			}
 		} else {
 			y.port = -1 // (a route that never reached its target: legEnd counts it)
 		}
-		*elem(arr, na) = wi
-		na++
+		na--
+		*elem(buf, na) = join{-1, wi}
 	}
-	p.joins, p.arrived = js[:nj], arr[:na]
+	p.joins = buf[:nj]
+	return buf, na
 }
 
-// room makes p.joins and p.arrived able to take n more packets, and
-// returns them at their capacity.
-func (p *packetRouter) room(n int) (js []join, arr []int32) {
+// room makes p.joins able to take n more entries, and returns it at its
+// capacity.
+func (p *packetRouter) room(n int) []join {
 	if cap(p.joins)-len(p.joins) < n {
 		p.joins = append(make([]join, 0, 2*(len(p.joins)+n)), p.joins...)
 	}
-	if cap(p.arrived) < n {
-		p.arrived = make([]int32, 0, 2*n)
-	}
-	return p.joins[:cap(p.joins)], p.arrived[:cap(p.arrived)]
+	return p.joins[:cap(p.joins)]
 }
 
 // joinFast is commitJoins for the fast configuration: the joins listed,
-// shuffled (unless in scan order), join their queues; the measures are
-// sampled.
+// shuffled (unless in scan order), join their queues, in runs without a
+// call (joinRun: a queue whose ring is full is grown between them), and
+// the measures are sampled.
 func (p *packetRouter) joinFast(k *Kernel) {
 	js := p.joins
 	if len(js) == 0 {
@@ -152,20 +172,39 @@ func (p *packetRouter) joinFast(k *Kernel) {
 	if !p.scan {
 		shuffle(k, js)
 	}
-	pt, node, ne := p.pt, p.node, &p.nonEmpty
 	ph := &p.phases[len(p.phases)-1]
-	maxPop, maxQ, maxQP := ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation
-	for _, j := range js {
+	m := [3]int32{ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation}
+	for i := p.joinRun(js, 0, &m); i < len(js); i = p.joinRun(js, i, &m) {
+		elem(p.pt, js[i].q).grow()
+	}
+	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = m[0], m[1], m[2]
+	k.maxOcc = max(k.maxOcc, m[1])
+	p.joins = js[:0]
+}
+
+// joinRun makes the joins js[i:] until one finds its queue's ring full,
+// and returns that join's index (or len(js)); m holds the measures
+// sampled (population, queue, queued population). (Every slice in a
+// local: through p, a store would make the loop reload them.)
+func (p *packetRouter) joinRun(js []join, i int, m *[3]int32) int {
+	pt, node, nw, nsum := p.pt, p.node, p.nonEmpty.w, p.nonEmpty.sum
+	maxPop, maxQ, maxQP := m[0], m[1], m[2]
+	for ; i < len(js); i++ {
+		j := *elem(js, i)
 		q := elem(pt, j.q)
-		q.push(j.wi)
-		ne.add(j.q)
+		if int(q.cnt) == len(q.ring) {
+			break
+		}
+		*elem(q.ring, (q.head+q.cnt)&int32(len(q.ring)-1)) = j.wi
+		q.cnt++
+		*elem(nw, j.q>>6) |= 1 << (j.q & 63) // (queueSet.add)
+		*elem(nsum, j.q>>12) |= 1 << ((j.q >> 6) & 63)
 		nd := elem(node, q.sw)
 		nd.queued++
 		maxPop = max(maxPop, nd.queued+nd.arrived)
 		maxQP = max(maxQP, nd.queued)
 		maxQ = max(maxQ, q.cnt)
 	}
-	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = maxPop, maxQ, maxQP
-	k.maxOcc = max(k.maxOcc, maxQ)
-	p.joins = js[:0]
+	m[0], m[1], m[2] = maxPop, maxQ, maxQP
+	return i
 }

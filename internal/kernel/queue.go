@@ -53,14 +53,19 @@ func (q *pktQueue) set(i, wi int32) { q.ring[(q.head+i)&int32(len(q.ring)-1)] = 
 // push appends packet wi (the newest).
 func (q *pktQueue) push(wi int32) {
 	if int(q.cnt) == len(q.ring) {
-		nb := make([]int32, max(4, 2*len(q.ring)))
-		for i := range q.cnt {
-			nb[i] = q.at(i)
-		}
-		q.ring, q.head = nb, 0
+		q.grow()
 	}
 	q.ring[(q.head+q.cnt)&int32(len(q.ring)-1)] = wi
 	q.cnt++
+}
+
+// grow doubles the ring (from 4), the oldest packet first.
+func (q *pktQueue) grow() {
+	nb := make([]int32, max(4, 2*len(q.ring)))
+	for i := range q.cnt {
+		nb[i] = q.at(i)
+	}
+	q.ring, q.head = nb, 0
 }
 
 // popFront takes out the oldest packet.

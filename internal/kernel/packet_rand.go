@@ -19,15 +19,18 @@ func shuffle[T any](k *Kernel, js []T) {
 	shi, slo := binary.BigEndian.Uint64(b[4:]), binary.BigEndian.Uint64(b[12:])
 	for i := len(js) - 1; i > 0; i-- {
 		// j = IntN(i+1): rand.Rand's uint64n, written out (as a function
-		// it would not inline)
+		// it would not inline; pcgReject is the same test)
 		n := uint64(i + 1)
 		var x uint64
 		x, shi, slo = pcgNext(shi, slo)
 		j, lo := bits.Mul64(x, n)
 		if n&(n-1) == 0 {
 			j = x & (n - 1)
-		} else if lo < n {
-			j, shi, slo = pcgReject(shi, slo, n, j, lo)
+		} else if lo < n { // (rand's rejection test, inline: a call here would spill the loop's values)
+			for thresh := -n % n; lo < thresh; {
+				x, shi, slo = pcgNext(shi, slo)
+				j, lo = bits.Mul64(x, n)
+			}
 		}
 		js[i], js[j] = js[j], js[i]
 	}

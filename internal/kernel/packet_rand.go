@@ -19,7 +19,7 @@ func shuffle[T any](k *Kernel, js []T) {
 	shi, slo := binary.BigEndian.Uint64(b[4:]), binary.BigEndian.Uint64(b[12:])
 	for i := len(js) - 1; i > 0; i-- {
 		// j = IntN(i+1): rand.Rand's uint64n, written out (as a function
-		// it would not inline; pcgReject is the same test)
+		// it would not inline; the test's drawLikeShuffle is this body)
 		n := uint64(i + 1)
 		var x uint64
 		x, shi, slo = pcgNext(shi, slo)
@@ -60,17 +60,4 @@ func pcgNext(hi, lo uint64) (x, nhi, nlo uint64) {
 	x ^= x >> 48
 	x *= l | 1
 	return x, h, l
-}
-
-// pcgReject finishes rand.Rand's uint64n(n) (n not a power of two) when
-// the first product's low word (lo) falls below n: it draws again while
-// lo is below 2^64 mod n. It returns the value and the state.
-func pcgReject(shi, slo, n, hi, lo uint64) (v, nhi, nlo uint64) {
-	thresh := -n % n
-	for lo < thresh {
-		var x uint64
-		x, shi, slo = pcgNext(shi, slo)
-		hi, lo = bits.Mul64(x, n)
-	}
-	return hi, shi, slo
 }

@@ -34,8 +34,7 @@ func TestShuffleIsRandShuffle(t *testing.T) {
 	}
 }
 
-// TestPCGDrawIsRandIntN: a draw as shuffle makes it (pcgNext, then for a
-// low product pcgReject) gives rand.Rand.IntN's values
+// TestPCGDrawIsRandIntN: a draw as shuffle makes it (drawLikeShuffle) gives rand.Rand.IntN's values
 // and state, for small, power-of-two and large n (3·2^61+1 rejects often).
 func TestPCGDrawIsRandIntN(t *testing.T) {
 	a := rand.NewPCG(5, 6)
@@ -48,25 +47,37 @@ func TestPCGDrawIsRandIntN(t *testing.T) {
 		if i%3 == 0 {
 			n = 1 + i%5000
 		}
-		x, h, l := pcgNext(hi, lo)
-		v, vlo := bits.Mul64(x, uint64(n))
-		if uint64(n)&(uint64(n)-1) == 0 {
-			v = x & (uint64(n) - 1)
-		} else if vlo < uint64(n) {
-			if vlo < -uint64(n)%uint64(n) {
-				rejected++ // (pcgReject draws again)
-			}
-			v, h, l = pcgReject(h, l, uint64(n), v, vlo)
+		x, _, _ := pcgNext(hi, lo)
+		if _, l := bits.Mul64(x, uint64(n)); uint64(n)&(uint64(n)-1) != 0 && l < -uint64(n)%uint64(n) {
+			rejected++ // (the first product is rejected: the draw is made again)
 		}
+		v, h, l := drawLikeShuffle(hi, lo, uint64(n))
 		hi, lo = h, l
 		if want := ra.IntN(n); int(v) != want {
 			t.Fatalf("draw %d, n %d: %d, IntN %d", i, n, v, want)
 		}
 	}
 	if rejected == 0 {
-		t.Fatal("no draw was rejected: the test did not check pcgReject")
+		t.Fatal("no draw was rejected: the test did not check the rejection")
 	}
 	if x, _, _ := pcgNext(hi, lo); x != a.Uint64() {
 		t.Fatal("the states drifted apart")
 	}
+}
+
+// drawLikeShuffle is the body of shuffle's loop: IntN(n) from the PCG
+// state (hi, lo), returning the value and the next state.
+func drawLikeShuffle(shi, slo, n uint64) (j, nhi, nlo uint64) {
+	var x uint64
+	x, shi, slo = pcgNext(shi, slo)
+	j, lo := bits.Mul64(x, n)
+	if n&(n-1) == 0 {
+		j = x & (n - 1)
+	} else if lo < n {
+		for thresh := -n % n; lo < thresh; {
+			x, shi, slo = pcgNext(shi, slo)
+			j, lo = bits.Mul64(x, n)
+		}
+	}
+	return j, shi, slo
 }

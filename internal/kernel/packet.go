@@ -142,6 +142,9 @@ type packetRouter struct {
 	scan      bool
 	cap       int32
 	pt        []portRec // per global port, with its queue (a queue's id is its first port's)
+	spare     []int32   // per queue q, spare[4q:4q+4]: its ring when it outgrows its record
+	grown     []int32   // the queues whose ring has left their record
+	waiting   []int32   // with Shared: per port, the packets queued to leave by it
 	node      []nodeRec // per switch
 	portOfBuf []int32   // per buffer id: its global port (output buffers), or −1
 	nonEmpty  queueSet  // the queues that hold a packet (evaluate visits only these)
@@ -227,7 +230,10 @@ func (p *packetRouter) layout(k *Kernel) {
 			p.pt[gp].buf, p.portOfBuf[b] = b, gp
 		}
 	}
-	slab := make([]int32, 4*np) // (every queue's first ring, in one allocation)
+	p.spare = make([]int32, 4*np) // (every queue's spare ring, in one allocation)
+	if p.spec.Shared {
+		p.waiting = make([]int32, np)
+	}
 	for si, sw := range t.Switches {
 		first := int32(-1)
 		for o, e := range sw.Out {
@@ -243,7 +249,7 @@ func (p *packetRouter) layout(k *Kernel) {
 				continue
 			}
 			p.pt[gp].q, first = gp, gp
-			p.pt[gp].ring = slab[4*gp : 4*gp+4 : 4*gp+4]
+			p.pt[gp].ring = p.pt[gp].inl[:]
 		}
 	}
 	p.nonEmpty = newQueueSet(np)
@@ -254,15 +260,35 @@ func (p *packetRouter) layout(k *Kernel) {
 // portRec is what the router keeps per global port, and the queue whose id
 // is that port (its own, or with Shared its switch's first out-link's): one
 // record of 64 bytes, so that a packet joining or leaving a queue reads one
-// cache line for its queue, port and switch.
+// cache line for its queue (while it holds two packets at most), port and
+// switch.
 type portRec struct {
 	pktQueue        // the queue numbered gp (empty for a port that is no queue's id)
 	q        int32  // its queue, or −1 (ejection, unconnected)
 	buf      int32  // the kernel buffer id that names it in traces, or −1
-	waiting  int32  // with Shared, packets queued to leave by it (else its queue's count: waitingAt)
 	far      farEnd // where its link leads
 	sw       int32  // its switch
 	farBase  int32  // the global port number of the far switch's port 0 (or 0)
+}
+
+// growQueue makes room in queue q's full ring (into its spare, then
+// doubling), noting the queues whose ring has left their record.
+func (p *packetRouter) growQueue(q int32) {
+	x := elem(p.pt, q)
+	if len(x.ring) == len(x.inl) {
+		p.grown = append(p.grown, q)
+	}
+	x.grow(p.spare[4*q : 4*q+4 : 4*q+4])
+}
+
+// shrinkQueues puts the rings of the (empty) queues that grew back in
+// their records.
+func (p *packetRouter) shrinkQueues() {
+	for _, q := range p.grown {
+		x := &p.pt[q]
+		x.ring, x.head = x.inl[:], 0
+	}
+	p.grown = p.grown[:0]
 }
 
 // nodeRec is a switch's counts for the population measure.

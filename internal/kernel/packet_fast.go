@@ -175,7 +175,7 @@ func (p *packetRouter) joinFast(k *Kernel) {
 	ph := &p.phases[len(p.phases)-1]
 	m := [3]int32{ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation}
 	for i := p.joinRun(js, 0, &m); i < len(js); i = p.joinRun(js, i, &m) {
-		elem(p.pt, js[i].q).grow()
+		p.growQueue(js[i].q)
 	}
 	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = m[0], m[1], m[2]
 	k.maxOcc = max(k.maxOcc, m[1])

@@ -112,10 +112,13 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 			p.drop(k, j.wi)
 			continue
 		}
+		if q.full() {
+			p.growQueue(j.q)
+		}
 		q.push(j.wi)
 		p.nonEmpty.add(j.q)
 		if p.spec.Shared { // (own queues: the queue's count is its port's)
-			elem(p.pt, elem(p.ps, j.wi).port).waiting++
+			p.waiting[elem(p.ps, j.wi).port]++
 		}
 		nd := elem(p.node, q.sw)
 		nd.queued++
@@ -290,7 +293,7 @@ func (p *packetRouter) commit(k *Kernel) {
 		gp := s.q // (its own queue's port: the packet leaves by it)
 		if p.spec.Shared {
 			gp = elem(p.ps, s.wi).port
-			elem(p.pt, gp).waiting--
+			p.waiting[gp]--
 		}
 		elem(p.node, x.sw).queued--
 		if !elem(k.chans, gp).Carry(now) {

@@ -145,7 +145,7 @@ func (p *packetRouter) occupancy(b int32) int {
 // saves the update).
 func (p *packetRouter) waitingAt(gp int32) int32 {
 	if p.spec.Shared {
-		return p.pt[gp].waiting
+		return p.waiting[gp]
 	}
 	if p.pt[gp].q != gp {
 		return 0
@@ -215,6 +215,7 @@ func (k *Kernel) RestartIdle(seed, stream uint64, start, end int64) bool {
 		p.chansDirty = false
 	}
 	p.countLinks = false
+	p.shrinkQueues()
 	k.Deadlock = nil
 	k.maxOcc = 0
 	k.CollectStats(start, end, k.stats != nil && k.stats.keep).countOnly = true

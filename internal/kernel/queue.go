@@ -32,14 +32,18 @@ func (q *wormQueue) popIf(v int) {
 }
 
 // pktQueue is one queue of the packet-switched router: a ring of packet
-// (pool) indices, oldest first, whose length is a power of two (doubling
-// from 4), so that a packet joins and leaves without moving the others or
-// allocating once the ring is large enough. (A slice from which the front
-// was cut regrew every time its end reached the capacity.)
+// (pool) indices, oldest first, whose length is a power of two, so that a
+// packet joins and leaves without moving the others or allocating once
+// the ring is large enough. (A slice from which the front was cut regrew
+// every time its end reached the capacity.) The ring starts as the two
+// slots of the queue's own record (a join or a send then touches one
+// cache line), grows into a spare of four that the router keeps for it,
+// then doubles.
 type pktQueue struct {
-	ring []int32
-	head int32 // position of the oldest packet in ring
+	ring []int32 // inl[:], the spare or a larger array
+	head int32   // position of the oldest packet in ring
 	cnt  int32
+	inl  [2]int32
 }
 
 func (q *pktQueue) n() int32 { return q.cnt }
@@ -50,18 +54,22 @@ func (q *pktQueue) at(i int32) int32 { return q.ring[(q.head+i)&int32(len(q.ring
 // set replaces the packet at position i.
 func (q *pktQueue) set(i, wi int32) { q.ring[(q.head+i)&int32(len(q.ring)-1)] = wi }
 
-// push appends packet wi (the newest).
+// full reports whether the ring has no free slot (push needs grow first).
+func (q *pktQueue) full() bool { return int(q.cnt) == len(q.ring) }
+
+// push appends packet wi (the newest); the ring has room.
 func (q *pktQueue) push(wi int32) {
-	if int(q.cnt) == len(q.ring) {
-		q.grow()
-	}
 	q.ring[(q.head+q.cnt)&int32(len(q.ring)-1)] = wi
 	q.cnt++
 }
 
-// grow doubles the ring (from 4), the oldest packet first.
-func (q *pktQueue) grow() {
-	nb := make([]int32, max(4, 2*len(q.ring)))
+// grow moves the ring into spare, if that is larger, else into an array of
+// twice its length, the oldest packet first.
+func (q *pktQueue) grow(spare []int32) {
+	nb := spare
+	if len(nb) <= len(q.ring) {
+		nb = make([]int32, 2*len(q.ring))
+	}
 	for i := range q.cnt {
 		nb[i] = q.at(i)
 	}
@@ -73,9 +81,6 @@ func (q *pktQueue) popFront() {
 	q.head = (q.head + 1) & int32(len(q.ring)-1)
 	q.cnt--
 }
-
-// dropLast takes out the newest packet.
-func (q *pktQueue) dropLast() { q.cnt-- }
 
 // remove takes out the packet at position i, moving the older ones up.
 func (q *pktQueue) remove(i int32) {

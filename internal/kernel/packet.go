@@ -204,6 +204,7 @@ func newPacketRouter(k *Kernel) Stepper {
 	}
 	if sp, ok := k.stateful.(topology.StatefulPathRouter); ok {
 		p.spath = sp
+		p.pathInPlace = !s.HopRoutes
 	}
 	p.layout(k)
 	if s.Schedule != nil {

@@ -102,11 +102,25 @@ func (p *packetRouter) traceLeg(k *Kernel, x *pktState, wi, sw, in int32) {
 	}
 }
 
-// routePath is route for a path router (not stateful) and source routes,
-// while routes fit in the record: the router appends the leg straight
-// into the record, and the first port is set as decide would.
+// routePath is route for a path router (or a stateful one that gives
+// paths) and source routes, while routes fit in the record: the router
+// appends the leg straight into the record, and the first port is set as
+// decide would.
 func (p *packetRouter) routePath(k *Kernel, x *pktState, wi, sw int32) bool {
-	r := p.path.Path(int(sw), int(x.in), elem(k.Pool.Worms, wi), x.inl[:0])
+	w := elem(k.Pool.Worms, wi)
+	var r []uint8
+	if p.path != nil {
+		r = p.path.Path(int(sw), int(x.in), w, x.inl[:0])
+	} else {
+		p.st = w.Route
+		ok := false
+		if r, ok = p.spath.PathHead(int(sw), int(x.in), w, &p.st, x.inl[:0]); !ok {
+			p.pathInPlace = false // (it gives no whole paths: traced hop by hop from now on)
+			p.traceLeg(k, x, wi, sw, x.in)
+			return p.decide(k, wi)
+		}
+		w.Route = p.st // (as hop by hop: the state at the leg's end)
+	}
 	n := int32(len(r))
 	x.pos, x.rlen, x.left = 0, n, n-1
 	if n == 0 {

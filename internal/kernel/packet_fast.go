@@ -1,9 +1,6 @@
 package kernel
 
-import (
-	"math/bits"
-	"slices"
-)
+import "math/bits"
 
 // The packet router's fast step: the cycle of packet_step.go for its
 // common configuration — FIFO queues of their own (not shared), unbounded,
@@ -79,15 +76,15 @@ func (p *packetRouter) moveFast(k *Kernel) {
 // sendersFast lists the non-empty queues in id order (in p.senders) and
 // takes out of the set those that send their only packet.
 func (p *packetRouter) sendersFast() []int32 {
+	if len(p.senders) < len(p.ps) { // (a queue per packet at most: no call in the loop below)
+		p.senders = make([]int32, len(p.ps)+64)
+	}
 	qs, pt, nw := p.senders, p.pt, p.nonEmpty.w
 	n := 0
 	for sd, sword := range p.nonEmpty.sum {
 		sleft := sword
 		for ; sword != 0; sword &= sword - 1 {
 			wd := sd<<6 + bits.TrailingZeros64(sword)
-			if len(qs)-n < 64 { // (room for the word's queues: no call in the loop below)
-				qs = slices.Grow(qs[:n], 64)[:n+64]
-			}
 			left := *elem(nw, wd)
 			for word := left; word != 0; word &= word - 1 {
 				b := bits.TrailingZeros64(word)
@@ -105,7 +102,6 @@ func (p *packetRouter) sendersFast() []int32 {
 		}
 		p.nonEmpty.sum[sd] = sleft
 	}
-	p.senders = qs[:cap(qs)]
 	return qs[:n]
 }
 
@@ -173,22 +169,26 @@ func (p *packetRouter) joinFast(k *Kernel) {
 		shuffle(k, js)
 	}
 	ph := &p.phases[len(p.phases)-1]
-	m := [3]int32{ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation}
-	for i := p.joinRun(js, 0, &m); i < len(js); i = p.joinRun(js, i, &m) {
+	m := ph.MaxQueue
+	i := 0
+	for {
+		i, ph.MaxPopulation, m, ph.MaxQueuedPopulation = p.joinRun(js, i, ph.MaxPopulation, m, ph.MaxQueuedPopulation)
+		if i == len(js) {
+			break
+		}
 		p.growQueue(js[i].q)
 	}
-	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = m[0], m[1], m[2]
-	k.maxOcc = max(k.maxOcc, m[1])
+	ph.MaxQueue = m
+	k.maxOcc = max(k.maxOcc, m)
 	p.joins = js[:0]
 }
 
 // joinRun makes the joins js[i:] until one finds its queue's ring full,
-// and returns that join's index (or len(js)); m holds the measures
-// sampled (population, queue, queued population). (Every slice in a
-// local: through p, a store would make the loop reload them.)
-func (p *packetRouter) joinRun(js []join, i int, m *[3]int32) int {
+// and returns that join's index (or len(js)) and the measures sampled:
+// the largest node population, queue and queued population. (Every slice
+// in a local: through p, a store would make the loop reload them.)
+func (p *packetRouter) joinRun(js []join, i int, maxPop, maxQ, maxQP int32) (int, int32, int32, int32) {
 	pt, node, nw, nsum := p.pt, p.node, p.nonEmpty.w, p.nonEmpty.sum
-	maxPop, maxQ, maxQP := m[0], m[1], m[2]
 	for ; i < len(js); i++ {
 		j := *elem(js, i)
 		q := elem(pt, j.q)
@@ -205,6 +205,5 @@ func (p *packetRouter) joinRun(js []join, i int, m *[3]int32) int {
 		maxQP = max(maxQP, nd.queued)
 		maxQ = max(maxQ, q.cnt)
 	}
-	m[0], m[1], m[2] = maxPop, maxQ, maxQP
-	return i
+	return i, maxPop, maxQ, maxQP
 }

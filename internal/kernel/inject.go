@@ -92,7 +92,7 @@ func (k *Kernel) queue(wi int32) {
 // source register if that is empty.
 func (k *Kernel) place(wi int32) {
 	if p, ok := k.stepper.(*packetRouter); ok {
-		p.place(k, wi) // (a packet joins its first queue: packet_leg.go; by its type, a test of one word where the interface's was a table search)
+		p.place(k, wi) // (packet_leg.go; found by its type, one compare, where the interface assertion searched a table)
 		return
 	}
 	if p, ok := k.stepper.(queueModel); ok {

@@ -7,10 +7,10 @@ import "math/bits"
 // routes carried from the source, no multiple reads or writes, no tracer,
 // Valiant's phases separate or one phase — with what that configuration
 // makes constant left out (a packet's hops left, read only by
-// furthest-first, is not kept). It moves the same packets in the same order and
-// draws the same random numbers, so a run is the same whichever step takes
-// it (TestPacketFastEqualsGeneral); why each piece is shaped as it is:
-// speed.md.
+// furthest-first, is not kept). It moves the same packets in the same
+// order and draws the same random numbers, so a run is the same whichever
+// step takes it (TestPacketFastEqualsGeneral); why each piece is shaped
+// as it is: speed.md.
 
 // fastOK reports whether the router's configuration allows the fast step
 // (chosen once; step checks what may change later: a tracer, multi).

@@ -85,7 +85,7 @@ func (p *packetRouter) traceLeg(k *Kernel, x *pktState, wi, sw, in int32) {
 		}
 	}
 	if !ok {
-		r = p.trace(k, w, sw, in)
+		r = p.trace(k, w, sw, in, r[:0]) // (into the record too)
 	}
 	x.pos, x.rlen, x.left = 0, int32(len(r)), int32(len(r)-1)
 	if len(r) > 0 && &r[0] == &x.inl[0] {
@@ -137,21 +137,27 @@ func (p *packetRouter) routePath(k *Kernel, x *pktState, wi, sw int32) bool {
 	return elem(p.pt, gp).q >= 0
 }
 
-// trace is packet w's leg from switch sw (entered on port in), hop by hop
-// through the routing function.
-func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32) []uint8 {
-	r := p.rbuf[:0]
+// trace appends to r packet w's leg from switch sw (entered on port in),
+// hop by hop through the routing function.
+func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32, r []uint8) []uint8 {
 	limit := 4*len(k.Topo.Switches) + 16
-	st := &p.st // (a stateful router's state, advanced along the trace)
+	st, base := &p.st, k.portBase // (st: a stateful router's state, advanced along the trace)
+	rt, sf := k.Topo.Router, k.stateful
 	*st = w.Route
 	for n := 0; ; n++ {
-		o := int32(p.routeAt(k, w, int(sw), int(in), st))
-		if o >= k.portBase[sw+1]-k.portBase[sw] {
+		var o int32 // (routeAt, its loads out of the loop)
+		if sf != nil {
+			o = int32(sf.RouteHead(int(sw), int(in), w, st).First())
+		} else {
+			o = int32(rt.Route(int(sw), int(in), w).First())
+		}
+		b0 := *elem(base, sw)
+		if o >= *elem(base, sw+1)-b0 {
 			k.Violations.Misdelivered++ // (no port at all)
 			break
 		}
 		r = append(r, uint8(o))
-		e := p.pt[k.portBase[sw]+o].far
+		e := elem(p.pt, b0+o).far
 		if e.sw < 0 || n > limit {
 			if e.in != w.Dst || e.sw >= 0 {
 				r = r[:len(r)-1]            // (decide finds the route's end)

@@ -41,7 +41,13 @@ func (p *packetRouter) stepFast(k *Kernel) {
 	k.placeLater() // → place: injections join p.joins
 	p.joinFast(k)
 	p.barrier(k, k.now)
-	p.moveFast(k)
+	if p.longRoutes { // (a route the record does not hold: the general moves)
+		p.chansDirty = true
+		p.evaluate(k)
+		p.commit(k)
+	} else {
+		p.moveFast(k)
+	}
 	p.joinFast(k)
 	p.barrier(k, k.now+1)
 	k.settle(&k.whole)
@@ -123,14 +129,8 @@ func (p *packetRouter) sendFast(qs []int32) (buf []join, na int) {
 		y := elem(ps, wi)
 		y.sw, y.in = x.far.sw, x.far.in
 		y.hops++
-		if y.pos < y.rlen {
-			var o int32
-			if y.rlen <= inlineHops {
-				o = int32(*elem(y.inl[:], y.pos))
-			} else {
-				o = int32(p.routes[wi][y.pos])
-			}
-			y.port = x.farBase + o
+		if y.pos < y.rlen { // (rlen ≤ inlineHops: stepFast)
+			y.port = x.farBase + int32(*elem(y.inl[:], y.pos))
 			y.pos++
 			if elem(pt, y.port).q >= 0 {
 				*elem(buf, nj) = join{y.port, wi} // (its own queue: q = port)

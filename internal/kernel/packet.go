@@ -157,14 +157,14 @@ type packetRouter struct {
 
 	// Per packet (worm pool index): its state in one record (a hop reads
 	// one cache line), and its source route.
-	ps          []pktState
-	routes      [][]uint8                   // source routes longer than inlineHops: the leg's ports
-	rbuf        []uint8                     // scratch: the route being traced (once longRoutes)
-	longRoutes  bool                        // a route has been longer than inlineHops
-	pathInPlace bool                        // path appends a leg into its record (routePath)
-	path        topology.PathRouter         // the routing function when it gives whole paths (not stateful), else nil
-	spath       topology.StatefulPathRouter // the same for a stateful one
-	st          flit.RouteState             // scratch: a stateful router's state along a traced leg (a local would escape to the heap)
+	ps         []pktState
+	routes     [][]uint8                   // source routes longer than inlineHops: the leg's ports
+	rbuf       []uint8                     // scratch: the route being traced
+	longRoutes bool                        // a route has been longer than inlineHops
+	wholePaths bool                        // the router gives a leg in one call (routePath)
+	path       topology.PathRouter         // the routing function when it gives whole paths (not stateful), else nil
+	spath      topology.StatefulPathRouter // the same for a stateful one
+	st         flit.RouteState             // scratch: a stateful router's state along a traced leg (a local would escape to the heap)
 
 	phases     []PhaseMeasures
 	phaseStart int64
@@ -200,17 +200,18 @@ func newPacketRouter(k *Kernel) Stepper {
 	}
 	if pr, ok := k.Topo.Router.(topology.PathRouter); ok && k.stateful == nil {
 		p.path = pr
-		p.pathInPlace = !s.HopRoutes
+		p.wholePaths = !s.HopRoutes
 	}
 	if sp, ok := k.stateful.(topology.StatefulPathRouter); ok {
 		p.spath = sp
-		p.pathInPlace = !s.HopRoutes
+		p.wholePaths = !s.HopRoutes
 	}
 	p.layout(k)
 	if s.Schedule != nil {
 		p.initSched(k)
 	}
 	p.phases = []PhaseMeasures{{}}
+	p.rbuf = make([]uint8, 0, 64) // (room for a path router's whole leg)
 	p.fast = p.fastOK()
 	return p
 }

@@ -52,7 +52,7 @@ func (p *packetRouter) enter(k *Kernel, wi, src int32) {
 func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 	x := elem(p.ps, wi)
 	x.sw, x.in = sw, in
-	if p.pathInPlace && p.multi == nil {
+	if p.wholePaths && p.multi == nil {
 		return p.routePath(k, x, wi, sw)
 	}
 	if p.multi != nil && p.multi.splits(p, wi) {
@@ -64,17 +64,11 @@ func (p *packetRouter) route(k *Kernel, wi, sw, in int32) bool {
 	return p.decide(k, wi)
 }
 
-// traceLeg traces packet wi's leg from switch sw (entered on port in) into
-// its record x, or (longer than inlineHops) into p.routes[wi]. A path
-// router appends the route straight into the record; once a route has not
-// fitted, into p.rbuf and copied.
+// traceLeg traces packet wi's leg from switch sw (entered on port in) and
+// keeps it (keepRoute).
 func (p *packetRouter) traceLeg(k *Kernel, x *pktState, wi, sw, in int32) {
 	w := elem(k.Pool.Worms, wi)
-	r := x.inl[:0]
-	if p.longRoutes {
-		r = p.rbuf[:0]
-	}
-	ok := false
+	r, ok := p.rbuf[:0], false
 	switch {
 	case p.path != nil:
 		r, ok = p.path.Path(int(sw), int(in), w, r), true
@@ -85,37 +79,44 @@ func (p *packetRouter) traceLeg(k *Kernel, x *pktState, wi, sw, in int32) {
 		}
 	}
 	if !ok {
-		r = p.trace(k, w, sw, in, r[:0]) // (into the record too)
+		r = p.trace(k, w, sw, in, r[:0])
 	}
 	x.pos, x.rlen, x.left = 0, int32(len(r)), int32(len(r)-1)
-	if len(r) > 0 && &r[0] == &x.inl[0] {
-		return // (in place)
-	}
-	if len(r) > inlineHops {
+	p.keepRoute(x, wi, r)
+}
+
+// keepRoute keeps route r, traced into p.rbuf, for packet wi: in its record
+// x when it fits, else in p.routes[wi] (and from then on the fast step's
+// cycles move packets by the general step: stepFast). A grown buffer is
+// kept for the next route.
+func (p *packetRouter) keepRoute(x *pktState, wi int32, r []uint8) {
+	switch {
+	case len(r) > inlineHops:
 		p.routes[wi] = append(p.routes[wi][:0], r...)
 		p.longRoutes = true
-	} else {
+	case cap(r) >= inlineHops:
+		x.inl = [inlineHops]uint8(r[:inlineHops]) // (a copy of fixed size, without a call; what follows the route is not read)
+	default:
 		copy(x.inl[:], r)
 	}
-	if cap(r) > inlineHops {
-		p.rbuf = r[:0] // (the buffer the next route is traced into, grown)
+	if cap(r) > cap(p.rbuf) {
+		p.rbuf = r[:0]
 	}
 }
 
-// routePath is route for a path router (or a stateful one that gives
-// paths) and source routes, while routes fit in the record: the router
-// appends the leg straight into the record, and the first port is set as
-// decide would.
+// routePath is route for a path router (or a stateful one that gives whole
+// paths) and source routes: the leg in one call, kept (keepRoute), and the
+// first port set as decide would.
 func (p *packetRouter) routePath(k *Kernel, x *pktState, wi, sw int32) bool {
 	w := elem(k.Pool.Worms, wi)
 	var r []uint8
 	if p.path != nil {
-		r = p.path.Path(int(sw), int(x.in), w, x.inl[:0])
+		r = p.path.Path(int(sw), int(x.in), w, p.rbuf[:0])
 	} else {
 		p.st = w.Route
 		ok := false
-		if r, ok = p.spath.PathHead(int(sw), int(x.in), w, &p.st, x.inl[:0]); !ok {
-			p.pathInPlace = false // (it gives no whole paths: traced hop by hop from now on)
+		if r, ok = p.spath.PathHead(int(sw), int(x.in), w, &p.st, p.rbuf[:0]); !ok {
+			p.wholePaths = false // (it gives no whole paths: traced hop by hop from now on)
 			p.traceLeg(k, x, wi, sw, x.in)
 			return p.decide(k, wi)
 		}
@@ -123,13 +124,10 @@ func (p *packetRouter) routePath(k *Kernel, x *pktState, wi, sw int32) bool {
 	}
 	n := int32(len(r))
 	x.pos, x.rlen, x.left = 0, n, n-1
+	p.keepRoute(x, wi, r)
 	if n == 0 {
 		x.port = -1
 		return false
-	}
-	if &r[0] != &x.inl[0] { // (longer than the record holds: from now on, traceLeg)
-		p.routes[wi] = append(p.routes[wi][:0], r...)
-		p.rbuf, p.longRoutes, p.pathInPlace = r[:0], true, false
 	}
 	x.pos = 1
 	gp := *elem(k.portBase, sw) + int32(r[0])

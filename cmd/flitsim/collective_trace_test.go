@@ -291,3 +291,29 @@ func TestInterruptCollective(t *testing.T) {
 		}
 	}
 }
+
+// A node buffer's occupancy in the VCD is the packets its node holds: in
+// TE on the 3-cube each node starts with its N − 1 = 7 packets and ends
+// with none.
+func TestCollectiveVCDOccupancy(t *testing.T) {
+	vcd := filepath.Join(t.TempDir(), "te.vcd")
+	if code, _, errOut := runMain(t, "collective", "--task", "te", "--set", "topology.kind=hypercube", "--set", "topology.d=3", "--trace-vcd", vcd); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(string(readFile(t, vcd)), "\n")
+	id := ""
+	for _, l := range lines { // n0's first node buffer (out_d0)
+		if f := strings.Fields(l); id == "" && len(f) > 4 && f[0] == "$var" && f[4] == "occupancy" {
+			id = f[3]
+		}
+	}
+	var values []string
+	for _, l := range lines {
+		if v, ok := strings.CutSuffix(l, " "+id); ok && strings.HasPrefix(v, "b") && id != "" {
+			values = append(values, v)
+		}
+	}
+	if len(values) < 2 || values[0] != "b111" || values[len(values)-1] != "b0" {
+		t.Errorf("n0's occupancy changes %v, want from b111 (7) to b0", values)
+	}
+}

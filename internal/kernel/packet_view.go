@@ -134,6 +134,12 @@ func (p *packetRouter) inFlight() int {
 
 // occupancy is the number of packets waiting for buffer b's link.
 func (p *packetRouter) occupancy(b int32) int {
+	if sc := p.sch; sc != nil { // (scheduled: a node's packets show at its node buffer)
+		if gp := p.portOfBuf[b]; gp >= 0 && p.pt[gp].sw >= 0 && sc.nodePort[p.pt[gp].sw] == gp {
+			return int(sc.held[p.pt[gp].sw])
+		}
+		return 0
+	}
 	if gp := p.portOfBuf[b]; gp >= 0 {
 		return int(p.waitingAt(gp))
 	}

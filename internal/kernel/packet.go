@@ -148,6 +148,7 @@ type packetRouter struct {
 	node      []nodeRec // per switch
 	portOfBuf []int32   // per buffer id: its global port (output buffers), or −1
 	nonEmpty  queueSet  // the queues that hold a packet (evaluate visits only these)
+	queued    []uint64  // bit gp: port gp has a queue (pt[gp].q ≥ 0; the fast step's test, see sendFast)
 	joins     []join
 	sends     []send
 	lastMove  []int64
@@ -255,6 +256,12 @@ func (p *packetRouter) layout(k *Kernel) {
 		}
 	}
 	p.nonEmpty = newQueueSet(np)
+	p.queued = make([]uint64, (np+63)/64)
+	for gp := range p.pt {
+		if p.pt[gp].q >= 0 {
+			p.queued[gp>>6] |= 1 << (gp & 63)
+		}
+	}
 	p.lastMove = make([]int64, np)
 	p.node = make([]nodeRec, len(t.Switches))
 }

@@ -117,7 +117,7 @@ func (p *packetRouter) sendersFast() []int32 {
 // p.joins' array, last first: buf[na:] (with q −1). (No call in the loop,
 // and one list for both, so that the loop's values stay in registers.)
 func (p *packetRouter) sendFast(qs []int32) (buf []join, na int) {
-	pt, ps, node := p.pt, p.ps, p.node
+	pt, ps, node, queued := p.pt, p.ps, p.node, p.queued
 	buf = p.room(len(qs))
 	nj, na := len(p.joins), len(buf)
 	for _, q := range qs {
@@ -132,7 +132,10 @@ func (p *packetRouter) sendFast(qs []int32) (buf []join, na int) {
 		if y.pos < y.rlen { // (rlen ≤ inlineHops: stepFast)
 			y.port = x.farBase + int32(*elem(y.inl[:], y.pos))
 			y.pos++
-			if elem(pt, y.port).q >= 0 {
+			// (Whether the next port has a queue, from a bit: its record,
+			// at another switch, was a cache miss per hop, then read
+			// again by the join.)
+			if *elem(queued, y.port>>6)>>(y.port&63)&1 != 0 {
 				*elem(buf, nj) = join{y.port, wi} // (its own queue: q = port)
 				nj++
 				continue

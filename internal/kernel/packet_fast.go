@@ -60,18 +60,33 @@ func (p *packetRouter) stepFast(k *Kernel) {
 // first (sendersFast), then each sends (sendFast); packets that reach
 // their leg's target are handled after that, in the same order, so that
 // the population sampled at an arrival counts none that left in this
-// cycle (legEnd lists no join in this configuration).
+// cycle (legEnd lists no join in this configuration). Queues are listed
+// and send a block at a time (the queues of one word of the set's
+// summary, 4096 ids), so that a sending queue's record is still in the
+// cache when it sends: listed all at once, each record was a cache miss
+// twice.
 func (p *packetRouter) moveFast(k *Kernel) {
-	qs := p.sendersFast()
-	if p.countLinks {
-		chans := k.chans
-		for _, q := range qs {
-			elem(chans, q).Flits++ // (one packet per queue and link: Carry's check cannot fail)
-		}
+	if len(p.senders) < len(p.ps) { // (a queue per packet at most: no call in sendersFast's loop)
+		p.senders = make([]int32, len(p.ps)+64)
 	}
 	n0 := len(p.joins)
-	buf, na := p.sendFast(qs)
-	moved := len(p.joins) - n0 + len(buf) - na
+	buf := p.room(len(p.ps))
+	nj, na := n0, len(buf)
+	for sd, sword := range p.nonEmpty.sum {
+		if sword == 0 {
+			continue
+		}
+		qs := p.sendersFast(sd)
+		if p.countLinks {
+			chans := k.chans
+			for _, q := range qs {
+				elem(chans, q).Flits++ // (one packet per queue and link: Carry's check cannot fail)
+			}
+		}
+		nj, na = p.sendFast(qs, buf, nj, na)
+	}
+	p.joins = buf[:nj]
+	moved := nj - n0 + len(buf) - na
 	k.nmoved = moved
 	k.FlitHops += int64(moved)
 	for i := len(buf) - 1; i >= na; i-- { // (the arrivals, first to last)
@@ -79,47 +94,43 @@ func (p *packetRouter) moveFast(k *Kernel) {
 	}
 }
 
-// sendersFast lists the non-empty queues in id order (in p.senders) and
-// takes out of the set those that send their only packet.
-func (p *packetRouter) sendersFast() []int32 {
-	if len(p.senders) < len(p.ps) { // (a queue per packet at most: no call in the loop below)
-		p.senders = make([]int32, len(p.ps)+64)
-	}
+// sendersFast lists the non-empty queues of summary word sd in id order
+// (in p.senders, made large enough by moveFast) and takes out of the set
+// those that send their only packet.
+func (p *packetRouter) sendersFast(sd int) []int32 {
 	qs, pt, nw := p.senders, p.pt, p.nonEmpty.w
 	n := 0
-	for sd, sword := range p.nonEmpty.sum {
-		sleft := sword
-		for ; sword != 0; sword &= sword - 1 {
-			wd := sd<<6 + bits.TrailingZeros64(sword)
-			left := *elem(nw, wd)
-			for word := left; word != 0; word &= word - 1 {
-				b := bits.TrailingZeros64(word)
-				q := int32(wd<<6 + b)
-				*elem(qs, n) = q
-				n++
-				if elem(pt, q).cnt == 1 {
-					left &^= 1 << b
-				}
-			}
-			*elem(nw, wd) = left
-			if left == 0 {
-				sleft &^= 1 << (wd & 63)
+	sword := *elem(p.nonEmpty.sum, sd)
+	sleft := sword
+	for ; sword != 0; sword &= sword - 1 {
+		wd := sd<<6 + bits.TrailingZeros64(sword)
+		left := *elem(nw, wd)
+		for word := left; word != 0; word &= word - 1 {
+			b := bits.TrailingZeros64(word)
+			q := int32(wd<<6 + b)
+			*elem(qs, n) = q
+			n++
+			if elem(pt, q).cnt == 1 {
+				left &^= 1 << b
 			}
 		}
-		p.nonEmpty.sum[sd] = sleft
+		*elem(nw, wd) = left
+		if left == 0 {
+			sleft &^= 1 << (wd & 63)
+		}
 	}
+	*elem(p.nonEmpty.sum, sd) = sleft
 	return qs[:n]
 }
 
 // sendFast sends the oldest packet of each queue in qs over its link: it
 // leaves, and at the next switch is listed to join its next queue
-// (appended to p.joins) or has arrived. The arrivals go to the end of
-// p.joins' array, last first: buf[na:] (with q −1). (No call in the loop,
-// and one list for both, so that the loop's values stay in registers.)
-func (p *packetRouter) sendFast(qs []int32) (buf []join, na int) {
+// (buf[nj], nj counting up) or has arrived: the arrivals go to the end of
+// buf, last first (buf[na−1], with q −1, na counting down). It returns
+// the new nj and na. (No call in the loop, and one list for both, so that
+// the loop's values stay in registers.)
+func (p *packetRouter) sendFast(qs []int32, buf []join, nj, na int) (int, int) {
 	pt, ps, node, queued := p.pt, p.ps, p.node, p.queued
-	buf = p.room(len(qs))
-	nj, na := len(p.joins), len(buf)
 	for _, q := range qs {
 		x := elem(pt, q)
 		wi := *elem(x.ring, x.head)
@@ -146,8 +157,7 @@ func (p *packetRouter) sendFast(qs []int32) (buf []join, na int) {
 		na--
 		*elem(buf, na) = join{-1, wi}
 	}
-	p.joins = buf[:nj]
-	return buf, na
+	return nj, na
 }
 
 // room makes p.joins able to take n more entries, and returns it at its

@@ -74,7 +74,7 @@ const MaxD = 12
 // d = 13 takes about 2 GB); MNB holds the offsets held at once, about
 // 0.28·N per node (d = 14 takes about 2 GB, d = 15 would take 8, d = 16
 // about 30) on the router; the lock-step hardware (mnb_lockstep.go, the
-// default) holds them in registers (d = 16: about 2.6 GB); SNB holds N
+// default) holds them in registers (d = 16: 2.4 GB of them, 3.6 GB in all); SNB holds N
 // packets.
 var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16}
 

@@ -15,7 +15,7 @@ import (
 
 const collectiveSynopsis = `Usage: flitsim collective --task NAME [-c FILE.yaml] [--set key=value]... [--format table|json]
                           [--trace-vcd FILE.vcd] [--trace-events FILE.csv|FILE.jsonl] [--trace-perfetto FILE.json]
-                          [--trace-perfetto-tracks worm|router|link] [--trace-window A:B] [--trace-only PATTERN]
+                          [--trace-perfetto-tracks worm|link] [--trace-window A:B] [--trace-only PATTERN]
 
 Runs a collective communication task (Varvarigos 1992) as a schedule the
 nodes of the configured network carry out on the packet-switched router:

@@ -171,24 +171,40 @@ func (r *upfalRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
 }
 
 func (r *upfalRouter) RouteHead(sw, _ int, w *flit.Worm, st *flit.RouteState) xbar.PortSet {
-	s := r.s
-	c, p := sw/s, sw%s
-	c2, p2 := int(w.Dst)/s, int(w.Dst)%s
-	h := int(st.Count)
-	p0 := ((p-h)%s + s) % s // the source's position
-	delta := (p2 - p0 + s) % s
-	var flip bool
-	switch {
-	case h >= 2*s+delta:
+	u := r.leg(sw, w, int(st.Count))
+	if int(st.Count) >= u.hops {
 		return xbar.Port(2)
-	case h < s+delta:
-		flip = w.Aux>>uint(h)&1 != 0
-	default:
-		flip = (c^c2)>>p&1 != 0
 	}
 	st.Count++
-	if flip {
+	if u.flip(int(st.Count)-1, w.Aux) {
 		return xbar.Port(1)
 	}
 	return xbar.Port(0)
+}
+
+// upfalLeg is a packet's three-pass route seen from a router: its cycle
+// c and position p there, the destination's cycle, and the route's length
+// in hops (two random passes and one to the destination: 2s + delta).
+type upfalLeg struct {
+	s, c, p, c2, hops, random int
+}
+
+// leg is packet w's route at router sw after h hops.
+func (r *upfalRouter) leg(sw int, w *flit.Worm, h int) upfalLeg {
+	s := r.s
+	c, p := sw/s, sw%s
+	c2, p2 := int(w.Dst)/s, int(w.Dst)%s
+	p0 := ((p-h)%s + s) % s // the source's position
+	delta := (p2 - p0 + s) % s
+	return upfalLeg{s: s, c: c, p: p, c2: c2, hops: 2*s + delta, random: s + delta}
+}
+
+// flip is whether hop h (made at position u.p of cycle u.c) flips the
+// position's bit: by the packet's draw aux in the random passes, by the
+// destination in the last.
+func (u upfalLeg) flip(h int, aux uint64) bool {
+	if h < u.random {
+		return aux>>uint(h)&1 != 0
+	}
+	return (u.c^u.c2)>>u.p&1 != 0
 }

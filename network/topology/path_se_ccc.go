@@ -95,25 +95,17 @@ func (r *cccRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 // random passes, by the destination in the last), then the terminal port
 // (2).
 func (r *upfalRouter) PathHead(sw, _ int, w *flit.Worm, st *flit.RouteState, out []uint8) ([]uint8, bool) {
-	s := r.s
-	c, p := sw/s, sw%s
-	c2, p2 := int(w.Dst)/s, int(w.Dst)%s
 	h := int(st.Count)
-	p0 := ((p-h)%s + s) % s // the source's position
-	delta := (p2 - p0 + s) % s
-	for ; h < 2*s+delta; h++ {
-		flip := (c^c2)>>p&1 != 0
-		if h < s+delta {
-			flip = w.Aux>>uint(h)&1 != 0
-		}
-		if flip {
+	u := r.leg(sw, w, h)
+	for ; h < u.hops; h++ {
+		if u.flip(h, w.Aux) {
 			out = append(out, 1)
-			c ^= 1 << p
+			u.c ^= 1 << u.p
 		} else {
 			out = append(out, 0)
 		}
-		if p++; p == s {
-			p = 0
+		if u.p++; u.p == u.s {
+			u.p = 0
 		}
 	}
 	st.Count = uint16(h)

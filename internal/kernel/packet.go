@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/topology"
@@ -141,14 +142,16 @@ type packetRouter struct {
 	disc      uint8
 	scan      bool
 	cap       int32
-	pt        []portRec // per global port, with its queue (a queue's id is its first port's)
-	spare     []int32   // per queue q, spare[4q:4q+4]: its ring when it outgrows its record
-	grown     []int32   // the queues whose ring has left their record
-	waiting   []int32   // with Shared: per port, the packets queued to leave by it
-	node      []nodeRec // per switch
-	portOfBuf []int32   // per buffer id: its global port (output buffers), or −1
-	nonEmpty  queueSet  // the queues that hold a packet (evaluate visits only these)
-	queued    []uint64  // bit gp: port gp has a queue (pt[gp].q ≥ 0; the fast step's test, see sendFast)
+	pt        []portRec  // per global port, with its queue (a queue's id is its first port's)
+	pc        []portCold // per global port, what the hot path does not read
+	portBase  []int32    // k.portBase (the send loop's local)
+	rings     []int32    // the grown queues' rings (pktQueue.ext): per queue q, its spare at 5q+1, then blocks as they double
+	grown     []int32    // the queues whose ring has left their record
+	waiting   []int32    // with Shared: per port, the packets queued to leave by it
+	node      []nodeRec  // per switch
+	portOfBuf []int32    // per buffer id: its global port (output buffers), or −1
+	nonEmpty  queueSet   // the queues that hold a packet (evaluate visits only these)
+	queued    []uint64   // bit gp: port gp has a queue (pc[gp].q ≥ 0; hasQueue)
 	joins     []join
 	sends     []send
 	lastMove  []int64
@@ -222,18 +225,22 @@ func newPacketRouter(k *Kernel) Stepper {
 func (p *packetRouter) layout(k *Kernel) {
 	t := k.Topo
 	np := k.portBase[len(t.Switches)]
-	p.pt = make([]portRec, np)
-	for i := range p.pt {
-		p.pt[i].q, p.pt[i].buf = -1, -1
+	p.pt, p.portBase = make([]portRec, np), k.portBase
+	p.pc = make([]portCold, np)
+	for i := range p.pc {
+		p.pc[i] = portCold{q: -1, buf: -1}
 	}
 	p.portOfBuf = fill(int(k.nb), -1)
 	for b := int32(0); b < k.nb; b++ {
 		if k.bs[b].kind == kindOut {
 			gp := k.portBase[k.bSw[b]] + k.bPort[b]
-			p.pt[gp].buf, p.portOfBuf[b] = b, gp
+			p.pc[gp].buf, p.portOfBuf[b] = b, gp
 		}
 	}
-	p.spare = make([]int32, 4*np) // (every queue's spare ring, in one allocation)
+	p.rings = make([]int32, 5*np) // (every queue's spare ring of four, in one allocation)
+	for q := range np {
+		p.rings[5*q] = 3
+	}
 	if p.spec.Shared {
 		p.waiting = make([]int32, np)
 	}
@@ -246,19 +253,17 @@ func (p *packetRouter) layout(k *Kernel) {
 				p.pt[gp].far.in = e.Terminal
 				continue
 			}
-			p.pt[gp].farBase = k.portBase[e.Switch]
 			if p.spec.Shared && first >= 0 {
-				p.pt[gp].q = first
+				p.pc[gp].q = first
 				continue
 			}
-			p.pt[gp].q, first = gp, gp
-			p.pt[gp].ring = p.pt[gp].inl[:]
+			p.pc[gp].q, first = gp, gp
 		}
 	}
 	p.nonEmpty = newQueueSet(np)
 	p.queued = make([]uint64, (np+63)/64)
-	for gp := range p.pt {
-		if p.pt[gp].q >= 0 {
+	for gp := range p.pc {
+		if p.pc[gp].q >= 0 {
 			p.queued[gp>>6] |= 1 << (gp & 63)
 		}
 	}
@@ -266,38 +271,68 @@ func (p *packetRouter) layout(k *Kernel) {
 	p.node = make([]nodeRec, len(t.Switches))
 }
 
-// portRec is what the router keeps per global port, and the queue whose id
-// is that port (its own, or with Shared its switch's first out-link's): one
-// record of 64 bytes, so that a packet joining or leaving a queue reads one
-// cache line for its queue (while it holds two packets at most), port and
-// switch.
+// portRec is what the router keeps per global port that a packet's join
+// or send reads, and the queue whose id is that port (its own, or with
+// Shared its switch's first out-link's): one record of 32 bytes, so that a
+// packet joining or leaving a queue reads one cache line for its queue
+// (while it holds two packets at most), port and switch, and the
+// 12-cube's 53 248 records take 1.7 MB (at 64 bytes they were twice a
+// core's L2 cache, and a hop's join a miss to L3: speed.md).
 type portRec struct {
 	pktQueue        // the queue numbered gp (empty for a port that is no queue's id)
-	q        int32  // its queue, or −1 (ejection, unconnected)
-	buf      int32  // the kernel buffer id that names it in traces, or −1
 	far      farEnd // where its link leads
 	sw       int32  // its switch
-	farBase  int32  // the global port number of the far switch's port 0 (or 0)
+}
+
+// portCold is the rest of what the router keeps per global port.
+type portCold struct {
+	q   int32 // its queue, or −1 (ejection, unconnected)
+	buf int32 // the kernel buffer id that names it in traces, or −1
+}
+
+// hasQueue reports whether port gp has a queue (is no ejection port), from
+// a bit: the port's record, at another switch, was a cache miss.
+func (p *packetRouter) hasQueue(gp int32) bool {
+	return *elem(p.queued, gp>>6)>>(gp&63)&1 != 0
+}
+
+// queueOf is the queue that packets leaving by port gp join (its own or,
+// with Shared, its switch's), or −1 (an ejection port).
+func (p *packetRouter) queueOf(gp int32) int32 {
+	if p.spec.Shared {
+		return elem(p.pc, gp).q
+	}
+	if p.hasQueue(gp) {
+		return gp
+	}
+	return -1
 }
 
 // growQueue makes room in queue q's full ring (into its spare, then
 // doubling), noting the queues whose ring has left their record.
 func (p *packetRouter) growQueue(q int32) {
 	x := elem(p.pt, q)
-	if len(x.ring) == len(x.inl) {
+	at := 5*q + 1 // (its spare)
+	if x.ext == 0 {
 		p.grown = append(p.grown, q)
+	} else {
+		_, m := x.ring(p.rings)
+		n := len(p.rings) // (a block of twice the length after its mask)
+		p.rings = slices.Grow(p.rings, int(2*m+3))[:n+int(2*m+3)]
+		p.rings[n], at = 2*m+1, int32(n)+1
 	}
-	x.grow(p.spare[4*q : 4*q+4 : 4*q+4])
+	x.grow(p.rings, at)
 }
 
 // shrinkQueues puts the rings of the (empty) queues that grew back in
-// their records.
+// their records, and frees the slab's blocks.
 func (p *packetRouter) shrinkQueues() {
 	for _, q := range p.grown {
 		x := &p.pt[q]
-		x.ring, x.head = x.inl[:], 0
+		x.ext, x.head = 0, 0
 	}
 	p.grown = p.grown[:0]
+	p.rings = p.rings[:5*len(p.pt)]
 }
 
 // nodeRec is a switch's counts for the population measure.

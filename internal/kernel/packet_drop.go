@@ -20,7 +20,7 @@ func (p *packetRouter) drop(k *Kernel, wi int32) {
 	x := &p.ps[wi]
 	if k.tr != nil {
 		if d, ok := k.tr.(Dropper); ok {
-			d.Dropped(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(x.hops)}, p.pt[x.port].buf)
+			d.Dropped(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(x.hops)}, p.pc[x.port].buf)
 		}
 	}
 	p.outstand-- // (its leg ends here; a barrier waits for it no longer)

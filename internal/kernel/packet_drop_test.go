@@ -51,7 +51,7 @@ func TestPacketDropReplay(t *testing.T) {
 			if c.DeliveredPackets != 1 || c.Dropped != 1 || k.Pool.Live() != 1 || len(log.drops) != 1 {
 				t.Fatalf("%s: after cycle 0: delivered %d, dropped %d, live %d, drops %v", order, c.DeliveredPackets, c.Dropped, k.Pool.Live(), log.drops)
 			}
-			q5 := k.BufferName(k.stepper.(*packetRouter).pt[k.portBase[5]+portTo(k, 5, 2)].buf)
+			q5 := k.BufferName(k.stepper.(*packetRouter).pc[k.portBase[5]+portTo(k, 5, 2)].buf)
 			var cyc int64
 			var wi, b int32
 			fmt.Sscan(log.drops[0], &cyc, &wi, &b)

@@ -130,18 +130,25 @@ func (p *packetRouter) sendersFast(sd int) []int32 {
 // the new nj and na. (No call in the loop, and one list for both, so that
 // the loop's values stay in registers.)
 func (p *packetRouter) sendFast(qs []int32, buf []join, nj, na int) (int, int) {
-	pt, ps, node, queued := p.pt, p.ps, p.node, p.queued
+	pt, ps, node, queued, rings, base := p.pt, p.ps, p.node, p.queued, p.rings, p.portBase
 	for _, q := range qs {
 		x := elem(pt, q)
-		wi := *elem(x.ring, x.head)
-		x.head = (x.head + 1) & int32(len(x.ring)-1)
+		var wi int32
+		if x.ext == 0 { // (a ring of two in the record)
+			wi = *elem(x.inl[:], x.head)
+			x.head ^= 1
+		} else {
+			m := *elem(rings, x.ext-1)
+			wi = *elem(rings, x.ext+x.head)
+			x.head = (x.head + 1) & m
+		}
 		x.cnt--
 		elem(node, x.sw).queued--
 		y := elem(ps, wi)
 		y.sw, y.in = x.far.sw, x.far.in
 		y.hops++
 		if y.pos < y.rlen { // (rlen ≤ inlineHops: stepFast)
-			y.port = x.farBase + int32(*elem(y.inl[:], y.pos))
+			y.port = *elem(base, x.far.sw) + int32(*elem(y.inl[:], y.pos))
 			y.pos++
 			// (Whether the next port has a queue, from a bit: its record,
 			// at another switch, was a cache miss per hop, then read
@@ -201,14 +208,22 @@ func (p *packetRouter) joinFast(k *Kernel) {
 // the largest node population, queue and queued population. (Every slice
 // in a local: through p, a store would make the loop reload them.)
 func (p *packetRouter) joinRun(js []join, i int, maxPop, maxQ, maxQP int32) (int, int32, int32, int32) {
-	pt, node, nw, nsum := p.pt, p.node, p.nonEmpty.w, p.nonEmpty.sum
+	pt, node, nw, nsum, rings := p.pt, p.node, p.nonEmpty.w, p.nonEmpty.sum, p.rings
 	for ; i < len(js); i++ {
 		j := *elem(js, i)
 		q := elem(pt, j.q)
-		if int(q.cnt) == len(q.ring) {
-			break
+		if q.ext == 0 { // (a ring of two in the record)
+			if q.cnt == 2 {
+				break
+			}
+			*elem(q.inl[:], (q.head+q.cnt)&1) = j.wi
+		} else {
+			m := *elem(rings, q.ext-1)
+			if q.cnt > m {
+				break
+			}
+			*elem(rings, q.ext+(q.head+q.cnt)&m) = j.wi
 		}
-		*elem(q.ring, (q.head+q.cnt)&int32(len(q.ring)-1)) = j.wi
 		q.cnt++
 		*elem(nw, j.q>>6) |= 1 << (j.q & 63) // (queueSet.add)
 		*elem(nsum, j.q>>12) |= 1 << ((j.q >> 6) & 63)

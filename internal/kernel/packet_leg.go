@@ -41,9 +41,9 @@ func (p *packetRouter) place(k *Kernel, wi int32) {
 func (p *packetRouter) enter(k *Kernel, wi, src int32) {
 	if k.tr != nil {
 		f := flit.Flit{Worm: wi, Kind: flit.HeadTail}
-		k.tr.Move(k.now, f, k.srcBuf[src], p.pt[p.ps[wi].port].buf, -1, k.now)
+		k.tr.Move(k.now, f, k.srcBuf[src], p.pc[p.ps[wi].port].buf, -1, k.now)
 	}
-	p.joins = append(p.joins, join{elem(p.pt, elem(p.ps, wi).port).q, wi})
+	p.joins = append(p.joins, join{p.queueOf(elem(p.ps, wi).port), wi})
 }
 
 // route starts packet wi's leg at switch sw (entered on port in): with
@@ -132,7 +132,7 @@ func (p *packetRouter) routePath(k *Kernel, x *pktState, wi, sw int32) bool {
 	x.pos = 1
 	gp := *elem(k.portBase, sw) + int32(r[0])
 	x.port = gp
-	return elem(p.pt, gp).q >= 0
+	return p.hasQueue(gp)
 }
 
 // trace appends to r packet w's leg from switch sw (entered on port in),
@@ -202,7 +202,7 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 	}
 	gp := *elem(k.portBase, sw) + o
 	elem(p.ps, wi).port = gp
-	return elem(p.pt, gp).q >= 0
+	return p.hasQueue(gp)
 }
 
 // legEnd is packet wi reaching its leg's target at instant at: it is
@@ -304,7 +304,7 @@ func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 		k.queues[mid].push(wi) // (bounded: waits for room at mid, as a new packet does)
 		return
 	}
-	p.joins = append(p.joins, join{elem(p.pt, x.port).q, wi})
+	p.joins = append(p.joins, join{p.queueOf(x.port), wi})
 }
 
 // routeAt is the output port packet w takes at switch sw, entered on port

@@ -158,7 +158,7 @@ func (sc *schedState) hold(k *Kernel, pkt, sw int32) {
 	sc.pk.r(pkt).at = sw
 	if sc.held[sw]++; sc.held[sw] == 1 {
 		sc.busy[sw>>6] |= 1 << (sw & 63)
-		if b := k.stepper.(*packetRouter).pt[sc.nodePort[sw]].buf; b >= 0 {
+		if b := k.stepper.(*packetRouter).pc[sc.nodePort[sw]].buf; b >= 0 {
 			k.setActive(b)
 		}
 	}
@@ -168,7 +168,7 @@ func (sc *schedState) hold(k *Kernel, pkt, sw int32) {
 func (sc *schedState) release(k *Kernel, sw int32) {
 	if sc.held[sw]--; sc.held[sw] == 0 {
 		sc.busy[sw>>6] &^= 1 << (sw & 63)
-		if b := k.stepper.(*packetRouter).pt[sc.nodePort[sw]].buf; b >= 0 {
+		if b := k.stepper.(*packetRouter).pc[sc.nodePort[sw]].buf; b >= 0 {
 			k.clearActive(b)
 		}
 	}
@@ -228,10 +228,10 @@ func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 				other = uint64(m.pkt)
 			}
 		}
-		return fail(k.BufferName(p.pt[gp].buf), "two packets on one link direction in one slot", other, id)
+		return fail(k.BufferName(p.pc[gp].buf), "two packets on one link direction in one slot", other, id)
 	}
 	if r.at == sentMark(sw) && !s.Copy {
-		return fail(k.BufferName(p.pt[gp].buf), "a packet sent on two links in one slot (only copies may be)", id)
+		return fail(k.BufferName(p.pc[gp].buf), "a packet sent on two links in one slot (only copies may be)", id)
 	}
 	sc.used[gp] = k.now + 1
 	if !s.Copy {

@@ -62,7 +62,7 @@ func (p *packetRouter) admit(k *Kernel) {
 		sq := &k.queues[src]
 		for sq.n > 0 {
 			wi := sq.front()
-			q := p.pt[p.ps[wi].port].q
+			q := p.queueOf(p.ps[wi].port)
 			if p.pt[q].n()+pend[q] >= p.cap {
 				break
 			}
@@ -112,10 +112,10 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 			p.drop(k, j.wi)
 			continue
 		}
-		if q.full() {
+		if q.full(p.rings) {
 			p.growQueue(j.q)
 		}
-		q.push(j.wi)
+		q.push(p.rings, j.wi)
 		p.nonEmpty.add(j.q)
 		if p.spec.Shared { // (own queues: the queue's count is its port's)
 			p.waiting[elem(p.ps, j.wi).port]++
@@ -169,7 +169,7 @@ func (p *packetRouter) evaluate(k *Kernel) {
 				if !oldest {
 					pos = p.pick(k, q)
 				}
-				wi := elem(p.pt, q).at(pos)
+				wi := elem(p.pt, q).at(p.rings, pos)
 				sends = append(sends, send{q: q, pos: pos, wi: wi, to: -1, ok: true})
 			}
 		}
@@ -185,7 +185,7 @@ func (p *packetRouter) pick(k *Kernel, q int32) int32 {
 	switch {
 	case p.spec.Phase1First:
 		for i := range n {
-			if p.ps[x.at(i)].leg == 0 {
+			if p.ps[x.at(p.rings, i)].leg == 0 {
 				pos = i
 				break
 			}
@@ -193,7 +193,7 @@ func (p *packetRouter) pick(k *Kernel, q int32) int32 {
 	case p.disc == discFurthest:
 		best := int32(-1)
 		for i := range n {
-			if l := p.ps[x.at(i)].left; l > best {
+			if l := p.ps[x.at(p.rings, i)].left; l > best {
 				best, pos = l, i
 			}
 		}
@@ -213,8 +213,8 @@ func (p *packetRouter) grant(k *Kernel) {
 		s := &p.sends[i]
 		e := p.pt[p.ps[s.wi].port].far
 		o := p.peek(k, s.wi, e.sw, e.in)
-		if gp := k.portBase[e.sw] + o; p.pt[gp].q >= 0 {
-			s.to = p.pt[gp].q
+		if gp := k.portBase[e.sw] + o; p.queueOf(gp) >= 0 {
+			s.to = p.queueOf(gp)
 			deg := int32(len(t.Switches[e.sw].Out))
 			s.rank = ((e.in-int32(k.now%int64(deg)))%deg + deg) % deg
 			if pend[s.to]++; pend[s.to] > p.cap-p.pt[s.to].n() {
@@ -283,9 +283,9 @@ func (p *packetRouter) commit(k *Kernel) {
 		}
 		x := elem(p.pt, s.q)
 		if s.pos == 0 {
-			x.popFront()
+			x.popFront(p.rings)
 		} else {
-			x.remove(s.pos)
+			x.remove(p.rings, s.pos)
 		}
 		if x.cnt == 0 {
 			p.nonEmpty.remove(s.q)
@@ -329,22 +329,22 @@ func (p *packetRouter) cross(k *Kernel, wi int32) {
 		ngp := *elem(k.portBase, e.sw) + int32(x.inl[x.pos])
 		x.pos++
 		x.port = ngp
-		arrived = elem(p.pt, ngp).q < 0
+		arrived = p.queueOf(ngp) < 0
 	} else {
 		arrived = !p.decide(k, wi)
 	}
 	if k.tr != nil {
 		to := k.nb + p.pt[x.port].far.in
 		if !arrived {
-			to = p.pt[x.port].buf
+			to = p.pc[x.port].buf
 		}
-		k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(x.hops)}, p.pt[gp].buf, to, gp, k.now+1)
+		k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(x.hops)}, p.pc[gp].buf, to, gp, k.now+1)
 	}
 	if arrived {
 		p.legEnd(k, wi, k.now+1)
 		return
 	}
-	p.joins = append(p.joins, join{elem(p.pt, x.port).q, wi})
+	p.joins = append(p.joins, join{p.queueOf(x.port), wi})
 }
 
 func (p *packetRouter) sentNone() bool {

@@ -23,10 +23,10 @@ func (p *packetRouter) moves(k *Kernel, b int32) bool {
 // sendAt is the send chosen for b's link this cycle, or nil.
 func (p *packetRouter) sendAt(b int32) *send {
 	gp := p.portOfBuf[b]
-	if gp < 0 || p.pt[gp].q < 0 {
+	if gp < 0 || p.queueOf(gp) < 0 {
 		return nil
 	}
-	q := p.pt[gp].q
+	q := p.queueOf(gp)
 	i, ok := slices.BinarySearchFunc(p.sends, q, func(s send, q int32) int { return int(s.q - q) })
 	if !ok || p.ps[p.sends[i].wi].port != gp {
 		return nil
@@ -43,8 +43,8 @@ func (p *packetRouter) rule(k *Kernel, b int32, h *holds) bool {
 		return s != nil
 	}
 	if p.pt[s.to].n() >= p.cap {
-		fw := p.pt[s.to].at(0)
-		h.add(WaitSpace, fw, p.pt[p.ps[fw].port].buf, b)
+		fw := p.pt[s.to].at(p.rings, 0)
+		h.add(WaitSpace, fw, p.pc[p.ps[fw].port].buf, b)
 	} else {
 		h.add(WaitArb, -1, -1, b)
 	}
@@ -58,11 +58,11 @@ func (p *packetRouter) traceBlocked(k *Kernel) {
 		if s.ok {
 			continue
 		}
-		b := p.pt[p.ps[s.wi].port].buf
+		b := p.pc[p.ps[s.wi].port].buf
 		reason, who, at := WaitArb, int32(-1), int32(-1)
 		if p.pt[s.to].n() >= p.cap {
-			fw := p.pt[s.to].at(0)
-			reason, who, at = WaitSpace, fw, p.pt[p.ps[fw].port].buf
+			fw := p.pt[s.to].at(p.rings, 0)
+			reason, who, at = WaitSpace, fw, p.pc[p.ps[fw].port].buf
 		}
 		k.tr.Blocked(k.now, flit.Flit{Worm: s.wi, Kind: flit.HeadTail}, b, reason, who, at)
 	}
@@ -103,9 +103,9 @@ func (p *packetRouter) detect(k *Kernel) *Deadlock {
 		w := &k.Pool.Worms[s.wi]
 		dl.Since = max(dl.Since, p.lastMove[q]+1)
 		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: []int32{p.finalDst(k, s.wi)}})
-		fw := p.pt[s.to].at(0)
+		fw := p.pt[s.to].at(p.rings, 0)
 		dl.Resources = append(dl.Resources, fmt.Sprintf("packet %d (%d→%d) at %s waits for space in %s (front: packet %d)",
-			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.pt[p.ps[s.wi].port].buf), k.BufferName(p.pt[p.ps[fw].port].buf), k.Pool.Worms[fw].ID))
+			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.pc[p.ps[s.wi].port].buf), k.BufferName(p.pc[p.ps[fw].port].buf), k.Pool.Worms[fw].ID))
 		sws[k.Topo.Switches[p.pt[q].sw].Label] = true
 	}
 	for s := range sws {
@@ -153,7 +153,7 @@ func (p *packetRouter) waitingAt(gp int32) int32 {
 	if p.spec.Shared {
 		return p.waiting[gp]
 	}
-	if p.pt[gp].q != gp {
+	if p.queueOf(gp) != gp {
 		return 0
 	}
 	return p.pt[gp].cnt
@@ -166,12 +166,12 @@ func (p *packetRouter) queuedAny() bool { return p.nonEmpty.any() }
 // owner is the packet a queue sends next by FIFO order: its oldest.
 func (p *packetRouter) owner(b int32) int32 {
 	gp := p.portOfBuf[b]
-	if gp < 0 || p.pt[gp].q < 0 || p.waitingAt(gp) == 0 {
+	if gp < 0 || p.queueOf(gp) < 0 || p.waitingAt(gp) == 0 {
 		return -1
 	}
-	x := &p.pt[p.pt[gp].q]
+	x := &p.pt[p.queueOf(gp)]
 	for i := range x.n() {
-		if wi := x.at(i); p.ps[wi].port == gp {
+		if wi := x.at(p.rings, i); p.ps[wi].port == gp {
 			return wi
 		}
 	}

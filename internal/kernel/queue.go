@@ -38,56 +38,78 @@ func (q *wormQueue) popIf(v int) {
 // every time its end reached the capacity.) The ring starts as the two
 // slots of the queue's own record (a join or a send then touches one
 // cache line), grows into a spare of four that the router keeps for it,
-// then doubles.
+// then doubles. A grown ring lives in the router's slab of rings (rings),
+// named by an offset rather than a slice, so that the record is 20 bytes
+// and the port's whole record 32 (speed.md: the 12-cube's records then
+// nearly fit in a core's L2 cache).
 type pktQueue struct {
-	ring []int32 // inl[:], the spare or a larger array
-	head int32   // position of the oldest packet in ring
+	head int32 // position of the oldest packet in the ring
 	cnt  int32
+	ext  int32 // 0: the ring is inl; else rings[ext : ext+m+1], m = rings[ext−1] (its length − 1)
 	inl  [2]int32
 }
 
 func (q *pktQueue) n() int32 { return q.cnt }
 
+// ring is the queue's ring, in its record or in the slab rings, and its
+// mask (its length − 1).
+func (q *pktQueue) ring(rings []int32) ([]int32, int32) {
+	if q.ext == 0 {
+		return q.inl[:], 1
+	}
+	m := rings[q.ext-1]
+	return rings[q.ext : q.ext+m+1], m
+}
+
 // at is the packet at position i (0: the oldest).
-func (q *pktQueue) at(i int32) int32 { return q.ring[(q.head+i)&int32(len(q.ring)-1)] }
+func (q *pktQueue) at(rings []int32, i int32) int32 {
+	r, m := q.ring(rings)
+	return r[(q.head+i)&m]
+}
 
 // set replaces the packet at position i.
-func (q *pktQueue) set(i, wi int32) { q.ring[(q.head+i)&int32(len(q.ring)-1)] = wi }
+func (q *pktQueue) set(rings []int32, i, wi int32) {
+	r, m := q.ring(rings)
+	r[(q.head+i)&m] = wi
+}
 
 // full reports whether the ring has no free slot (push needs grow first).
-func (q *pktQueue) full() bool { return int(q.cnt) == len(q.ring) }
+func (q *pktQueue) full(rings []int32) bool {
+	_, m := q.ring(rings)
+	return q.cnt > m
+}
 
 // push appends packet wi (the newest); the ring has room.
-func (q *pktQueue) push(wi int32) {
-	q.ring[(q.head+q.cnt)&int32(len(q.ring)-1)] = wi
+func (q *pktQueue) push(rings []int32, wi int32) {
+	q.set(rings, q.cnt, wi)
 	q.cnt++
 }
 
-// grow moves the ring into spare, if that is larger, else into an array of
-// twice its length, the oldest packet first.
-func (q *pktQueue) grow(spare []int32) {
-	nb := spare
-	if len(nb) <= len(q.ring) {
-		nb = make([]int32, 2*len(q.ring))
-	}
+// grow moves the ring to offset at of rings (the queue's spare, or a new
+// block at the slab's end: either of length m+1 > the ring's, with m at
+// rings[at−1]), the oldest packet first.
+func (q *pktQueue) grow(rings []int32, at int32) {
+	m := rings[at-1]
+	nb := rings[at : at+m+1]
 	for i := range q.cnt {
-		nb[i] = q.at(i)
+		nb[i] = q.at(rings, i)
 	}
-	q.ring, q.head = nb, 0
+	q.ext, q.head = at, 0
 }
 
 // popFront takes out the oldest packet.
-func (q *pktQueue) popFront() {
-	q.head = (q.head + 1) & int32(len(q.ring)-1)
+func (q *pktQueue) popFront(rings []int32) {
+	_, m := q.ring(rings)
+	q.head = (q.head + 1) & m
 	q.cnt--
 }
 
 // remove takes out the packet at position i, moving the older ones up.
-func (q *pktQueue) remove(i int32) {
+func (q *pktQueue) remove(rings []int32, i int32) {
 	for ; i > 0; i-- {
-		q.set(i, q.at(i-1))
+		q.set(rings, i, q.at(rings, i-1))
 	}
-	q.popFront()
+	q.popFront(rings)
 }
 
 // queueSet is the set of the packet router's non-empty queues, by id: a

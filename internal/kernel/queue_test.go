@@ -37,52 +37,61 @@ func TestWormQueueFIFO(t *testing.T) {
 
 // TestPktQueueRings: a packet queue keeps first-in first-out order (and
 // remove keeps the others' order) as its ring moves from its record to
-// its spare and on to doubled arrays, and a queue's and a packet's
-// records stay one cache line each.
+// its spare and on to doubled blocks of the slab, a restart puts it back
+// in its record and frees the blocks, and a port's record stays half a
+// cache line and a packet's one.
 func TestPktQueueRings(t *testing.T) {
-	p := &packetRouter{pt: make([]portRec, 3), spare: make([]int32, 12)}
+	p := &packetRouter{pt: make([]portRec, 3), rings: make([]int32, 15)}
+	for q := range 3 {
+		p.rings[5*q] = 3
+	}
 	x := &p.pt[2]
-	x.ring = x.inl[:]
 	var model []int32
 	next := int32(0)
+	ringLen := func() int32 { // (0 unless the ring's length is its mask + 1)
+		if r, m := x.ring(p.rings); int32(len(r)) == m+1 {
+			return m + 1
+		}
+		return 0
+	}
 	for round := range 300 {
 		for range round%9 + 1 {
-			if x.full() {
+			if x.full(p.rings) {
 				p.growQueue(2)
 			}
-			x.push(next)
+			x.push(p.rings, next)
 			model = append(model, next)
 			next++
 		}
 		if round%4 == 3 && len(model) > 2 { // (out of the middle, as a non-FIFO discipline takes it)
-			x.remove(1)
+			x.remove(p.rings, 1)
 			model = append(model[:1], model[2:]...)
 		}
 		for range round%8 + 1 {
 			if len(model) == 0 {
 				break
 			}
-			if got := x.at(0); got != model[0] {
+			if got := x.at(p.rings, 0); got != model[0] {
 				t.Fatalf("round %d: front %d, want %d", round, got, model[0])
 			}
-			x.popFront()
+			x.popFront(p.rings)
 			model = model[1:]
 		}
-		if x.n() != int32(len(model)) || len(x.ring)&(len(x.ring)-1) != 0 {
-			t.Fatalf("round %d: %d queued (want %d), ring of %d", round, x.n(), len(model), len(x.ring))
+		if n := ringLen(); x.n() != int32(len(model)) || n == 0 || n&(n-1) != 0 {
+			t.Fatalf("round %d: %d queued (want %d), ring of %d", round, x.n(), len(model), n)
 		}
 	}
-	if len(p.grown) != 1 || len(x.ring) <= 4 {
-		t.Fatalf("grown %v, ring of %d: the test did not reach a doubled ring", p.grown, len(x.ring))
+	if len(p.grown) != 1 || ringLen() <= 4 || len(p.rings) <= 15 {
+		t.Fatalf("grown %v, ring of %d: the test did not reach a doubled ring", p.grown, ringLen())
 	}
 	for x.n() > 0 {
-		x.popFront()
+		x.popFront(p.rings)
 	}
 	p.shrinkQueues()
-	if &x.ring[0] != &x.inl[0] || len(p.grown) != 0 {
-		t.Fatal("the emptied queue's ring is not back in its record")
+	if x.ext != 0 || x.head != 0 || len(p.grown) != 0 || len(p.rings) != 15 {
+		t.Fatal("the emptied queue's ring is not back in its record, or the slab kept its blocks")
 	}
-	if s, ps := unsafe.Sizeof(portRec{}), unsafe.Sizeof(pktState{}); s != 64 || ps != 64 {
-		t.Fatalf("records of %d and %d bytes, want 64", s, ps)
+	if s, ps := unsafe.Sizeof(portRec{}), unsafe.Sizeof(pktState{}); s != 32 || ps != 64 {
+		t.Fatalf("records of %d and %d bytes, want 32 and 64", s, ps)
 	}
 }

@@ -186,14 +186,14 @@ func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
 	if k.tr == nil {
 		return
 	}
-	to := p.pt[p.sch.nodePort[far]].buf
+	to := p.pc[p.sch.nodePort[far]].buf
 	if !kept {
 		to = -1
 		if t := p.sch.nodeTerm[far]; t >= 0 {
 			to = k.nb + p.pt[t].far.in
 		}
 	}
-	from := p.pt[p.sch.nodePort[k.switchOf(gp)]].buf
+	from := p.pc[p.sch.nodePort[k.switchOf(gp)]].buf
 	k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}, from, to, gp, k.now+1)
 }
 

@@ -27,6 +27,9 @@ type Experiments struct {
 	Violations Violations `json:"invariant_violations"`
 	// Multi summarises multi-read or multi-write batches (multi.go).
 	Multi *MultiExperiments `json:"multi,omitempty"`
+	// PacketHops counts the links packets crossed in all the experiments
+	// run, incomplete ones included: the work the batch simulated.
+	PacketHops int64 `json:"packet_hops"`
 }
 
 // PhaseStats are the three measures of one phase (or of the whole
@@ -58,6 +61,7 @@ type outcome struct {
 	phases []kernel.PhaseMeasures
 	viol   Violations
 	multi  *MultiStats // (multi-read, multi-write)
+	hops   int64       // links crossed
 }
 
 // streamOf is experiment i's random stream (the kernel's own for the
@@ -146,6 +150,7 @@ func (n *Network) restart(i int) bool {
 	// (utilDone: an experiment's outcome reads no channel loads, so the
 	// copy of every channel's count at the window's end is skipped)
 	n.stall, n.stopped, n.lastProgress, n.utilDone = nil, false, 0, true
+	n.hops0 = n.k.FlitHops
 	n.k.Violations = Violations{}
 	if n.buildTraffic(xbar.SAF) != nil { // (batches are the packet router's)
 		return false
@@ -155,7 +160,7 @@ func (n *Network) restart(i int) bool {
 }
 
 func (n *Network) outcome() outcome {
-	o := outcome{ran: true, viol: n.k.Violations, multi: n.multiStats()}
+	o := outcome{ran: true, viol: n.k.Violations, multi: n.multiStats(), hops: n.k.FlitHops - n.hops0}
 	st := n.k.Stats().Counts()
 	if n.k.Deadlock == nil && n.stall == nil && st.MeasuredDone+st.MeasuredDropped == st.Measured {
 		o.phases = n.k.PacketMeasures()
@@ -171,6 +176,7 @@ func summarise(outs []outcome) *Experiments {
 			continue
 		}
 		e.Count++
+		e.PacketHops += o.hops
 		v := &e.Violations
 		v.ChannelOverUse += o.viol.ChannelOverUse
 		v.OutOfOrder += o.viol.OutOfOrder

@@ -84,4 +84,6 @@ func benchPacketExperiments(b *testing.B, c Config) {
 	s := time.Since(start).Seconds()
 	b.ReportMetric(float64(b.N)/s, "experiments/s")
 	b.ReportMetric(r.Experiments.Total.CompletionTime.Mean, "cycles/experiment")
+	b.ReportMetric(float64(r.Experiments.PacketHops)/s, "packet-hops/s")
+	b.ReportMetric(float64(r.Experiments.PacketHops)/float64(b.N), "packet-hops/experiment")
 }

@@ -57,6 +57,28 @@ func TestBatchPhasesSummary(t *testing.T) {
 	}
 }
 
+// TestBatchPacketHops: a batch's packet_hops counts the links crossed in
+// all of its experiments: on the 4-cube under bit-complement with e-cube
+// routes every packet crosses 4, so 7 experiments of h packets per node
+// cross 7·16·h·4 (the first experiment runs on this network, the others
+// on the workers' copies, restarted).
+func TestBatchPacketHops(t *testing.T) {
+	for _, h := range []int{1, 2} {
+		c := Default()
+		c.Topology = TopologyConfig{Kind: "hypercube", D: 4}
+		c.Switching, c.Routing = "packet", "ecube"
+		c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
+		c.Traffic.Mode, c.Traffic.Pattern, c.Traffic.H, c.Run.Experiments = "batch", "bit-complement", h, 7
+		r, err := Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := r.Experiments; e == nil || e.Count != 7 || e.PacketHops != int64(7*16*h*4) {
+			t.Fatalf("h=%d: experiments %+v, want 7 with %d packet-hops", h, e, 7*16*h*4)
+		}
+	}
+}
+
 // TestBatchRates: a batch's offered and accepted rates are its packets per
 // node over the cycles it took (all delivered: the two are equal), also
 // when no packet arrives in cycle 0 (two phases).

@@ -28,7 +28,7 @@ type Network struct {
 	start, end   int64 // measurement window
 	trace        bool
 	utilDone     bool
-	hops0        int64 // the kernel's FlitHops when this batch experiment began
+	hops0        int64    // the kernel's FlitHops when this batch experiment began
 	util         []uint64 // per port: flits carried in the window
 	stopped      bool
 	external     bool                     // driven by Akita endpoints (see AttachEndpoints)

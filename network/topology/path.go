@@ -62,13 +62,24 @@ func (r *cubeOrderRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 // in base m−i picks among the dimensions not yet placed, which are a list
 // of nibbles in one word in increasing order: picking and removing one is
 // a shift. A digit is a multiplication by cubeRecip, not a division (a
-// 64-bit division was most of a leg's time). Every dimension picked is
+// 64-bit division was most of a leg's time); the last six come from a
+// table (cubeTails). Every dimension picked is
 // written to buf, the count advancing only when it is one of diff's:
 // whether it is is a coin toss, which a jump would mispredict half the
 // time. (A function of its own so that Path's slice does not take
 // registers from the loop.)
 func cubeDecode(rank, diff, m, list uint64, k int, buf *[32]uint8) int {
-	for want := bits.OnesCount64(diff); k < want; m-- {
+	want := bits.OnesCount64(diff)
+	for ; k < want; m-- {
+		if m < uint64(len(cubeTails)) { // (the last digits at once: rank < m!)
+			perm := cubeTails[m][rank]
+			for ; k < want; perm >>= 4 {
+				t := list >> (perm & 15 * 4) & 15
+				buf[k&31] = uint8(t)
+				k += int(diff >> t & 1)
+			}
+			return k
+		}
 		q, _ := bits.Mul64(rank, cubeRecip[m&31])
 		sh := (rank - q*m) * 4 & 63
 		rank = q
@@ -79,6 +90,31 @@ func cubeDecode(rank, diff, m, list uint64, k int, buf *[32]uint8) int {
 	}
 	return k
 }
+
+// cubeTails[m] (m ≤ 6), for each rank < m!, is the order in which the
+// rank's m digits pick from a list of m: the places picked, as nibbles,
+// the first lowest. cubeDecode takes the last digits from it, each then a
+// shift rather than a multiplication and a removal from the list (the
+// decoding ends near the last places: 2.9 KB for m = 6).
+var cubeTails = func() (t [7][]uint32) {
+	f := 1
+	for m := range len(t) {
+		f *= max(m, 1) // m!
+		t[m] = make([]uint32, f)
+		for rank := range t[m] {
+			list, r, e := cubeList16, uint64(rank), uint32(0)
+			for i := range m {
+				base := uint64(m - i)
+				sh := r % base * 4
+				r /= base
+				e |= uint32(list>>sh&15) << (4 * i)
+				list = list&(1<<sh-1) | list>>(sh+4)<<sh
+			}
+			t[m][rank] = e
+		}
+	}
+	return
+}()
 
 // cubeFirst2 is the table of the first two digits of the d-cube's ranks
 // (d ≥ 2): for rank mod d(d−1), the list of the dimensions left (as in

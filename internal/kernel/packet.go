@@ -122,11 +122,17 @@ type PhaseMeasures struct {
 
 func init() { switchModels["packet"] = newPacketRouter }
 
-// join is a packet joining queue q at the end of a cycle's arrivals (or the
-// injections), held until the cycle's joins are ordered.
+// join is a packet joining queue q, at switch sw, at the end of a cycle's
+// arrivals (or the injections), held until the cycle's joins are ordered.
 type join struct {
-	q, wi int32
+	q, wi, sw int32
 }
+
+// joinOf is packet wi's join of queue q, at the switch the packet is at.
+// (The general step's commitJoins reads the queue's switch from its own
+// record instead, so TestPacketFastEqualsGeneral would see a join listed
+// with another switch.)
+func (p *packetRouter) joinOf(q, wi int32) join { return join{q, wi, elem(p.ps, wi).sw} }
 
 // send is a queue's choice for the cycle: the packet at position pos.
 type send struct {
@@ -142,10 +148,11 @@ type packetRouter struct {
 	disc      uint8
 	scan      bool
 	cap       int32
-	pt        []portRec  // per global port, with its queue (a queue's id is its first port's)
+	pt        []pktQueue // per global port, the queue numbered by it (a queue's id is its first port's; empty for other ports)
+	far       []farEnd   // per global port, where its link leads
 	pc        []portCold // per global port, what the hot path does not read
 	portBase  []int32    // k.portBase (the send loop's local)
-	rings     []int32    // the grown queues' rings (pktQueue.ext): per queue q, its spare at 5q+1, then blocks as they double
+	rings     []int32    // the rings of the queues that outgrew their records (pktQueue.ext), blocks appended as they grow
 	grown     []int32    // the queues whose ring has left their record
 	waiting   []int32    // with Shared: per port, the packets queued to leave by it
 	node      []nodeRec  // per switch
@@ -225,10 +232,10 @@ func newPacketRouter(k *Kernel) Stepper {
 func (p *packetRouter) layout(k *Kernel) {
 	t := k.Topo
 	np := k.portBase[len(t.Switches)]
-	p.pt, p.portBase = make([]portRec, np), k.portBase
+	p.pt, p.far, p.portBase = make([]pktQueue, np), make([]farEnd, np), k.portBase
 	p.pc = make([]portCold, np)
 	for i := range p.pc {
-		p.pc[i] = portCold{q: -1, buf: -1}
+		p.pc[i] = portCold{q: -1, buf: -1, sw: -1}
 	}
 	p.portOfBuf = fill(int(k.nb), -1)
 	for b := int32(0); b < k.nb; b++ {
@@ -237,10 +244,6 @@ func (p *packetRouter) layout(k *Kernel) {
 			p.pc[gp].buf, p.portOfBuf[b] = b, gp
 		}
 	}
-	p.rings = make([]int32, 5*np) // (every queue's spare ring of four, in one allocation)
-	for q := range np {
-		p.rings[5*q] = 3
-	}
 	if p.spec.Shared {
 		p.waiting = make([]int32, np)
 	}
@@ -248,9 +251,9 @@ func (p *packetRouter) layout(k *Kernel) {
 		first := int32(-1)
 		for o, e := range sw.Out {
 			gp := k.portBase[si] + int32(o)
-			p.pt[gp].far, p.pt[gp].sw = farEnd{e.Switch, e.Port}, int32(si)
+			p.far[gp], p.pc[gp].sw = farEnd{e.Switch, e.Port}, int32(si)
 			if e.Switch < 0 {
-				p.pt[gp].far.in = e.Terminal
+				p.far[gp].in = e.Terminal
 				continue
 			}
 			if p.spec.Shared && first >= 0 {
@@ -271,23 +274,13 @@ func (p *packetRouter) layout(k *Kernel) {
 	p.node = make([]nodeRec, len(t.Switches))
 }
 
-// portRec is what the router keeps per global port that a packet's join
-// or send reads, and the queue whose id is that port (its own, or with
-// Shared its switch's first out-link's): one record of 32 bytes, so that a
-// packet joining or leaving a queue reads one cache line for its queue
-// (while it holds two packets at most), port and switch, and the
-// 12-cube's 53 248 records take 1.7 MB (at 64 bytes they were twice a
-// core's L2 cache, and a hop's join a miss to L3: speed.md).
-type portRec struct {
-	pktQueue        // the queue numbered gp (empty for a port that is no queue's id)
-	far      farEnd // where its link leads
-	sw       int32  // its switch
-}
-
-// portCold is the rest of what the router keeps per global port.
+// portCold is what the router keeps per global port that a packet's
+// join or send in the fast step does not read (its queue and link: pt,
+// far).
 type portCold struct {
 	q   int32 // its queue, or −1 (ejection, unconnected)
 	buf int32 // the kernel buffer id that names it in traces, or −1
+	sw  int32 // its switch
 }
 
 // hasQueue reports whether port gp has a queue (is no ejection port), from
@@ -308,31 +301,32 @@ func (p *packetRouter) queueOf(gp int32) int32 {
 	return -1
 }
 
-// growQueue makes room in queue q's full ring (into its spare, then
-// doubling), noting the queues whose ring has left their record.
+// growQueue makes room in queue q's full ring: a block of four, then of
+// twice the length, appended to the slab of rings, noting the queues whose
+// packets have left their record. (The old block stays unused until the
+// router restarts: a queue grows at most log₂ of its longest.)
 func (p *packetRouter) growQueue(q int32) {
 	x := elem(p.pt, q)
-	at := 5*q + 1 // (its spare)
+	m := int32(3)
 	if x.ext == 0 {
 		p.grown = append(p.grown, q)
 	} else {
-		_, m := x.ring(p.rings)
-		n := len(p.rings) // (a block of twice the length after its mask)
-		p.rings = slices.Grow(p.rings, int(2*m+3))[:n+int(2*m+3)]
-		p.rings[n], at = 2*m+1, int32(n)+1
+		m = 2*p.rings[x.ext-1] + 1
 	}
-	x.grow(p.rings, at)
+	n := len(p.rings) // (the oldest's position, the mask, then the ring)
+	p.rings = slices.Grow(p.rings, int(m+3))[:n+int(m+3)]
+	p.rings[n+1] = m
+	x.grow(p.rings, int32(n)+2)
 }
 
-// shrinkQueues puts the rings of the (empty) queues that grew back in
-// their records, and frees the slab's blocks.
+// shrinkQueues puts the packets of the (empty) queues that grew back in
+// their records, and empties the slab.
 func (p *packetRouter) shrinkQueues() {
 	for _, q := range p.grown {
-		x := &p.pt[q]
-		x.ext, x.head = 0, 0
+		p.pt[q].ext = 0
 	}
 	p.grown = p.grown[:0]
-	p.rings = p.rings[:5*len(p.pt)]
+	p.rings = p.rings[:0]
 }
 
 // nodeRec is a switch's counts for the population measure.

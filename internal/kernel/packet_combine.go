@@ -41,7 +41,7 @@ func (m *multiState) merge(p *packetRouter, k *Kernel, j join) bool {
 // stillQueued reports whether write packet h is still waiting in queue q
 // to leave by port gp (it has not left, been delivered or been absorbed).
 func (m *multiState) stillQueued(p *packetRouter, h, q, gp int32) bool {
-	return m.pk[h].op >= 0 && m.pk[h].q == q && p.ps[h].sw == p.pt[q].sw && p.ps[h].port == gp && p.ps[h].final < 0
+	return m.pk[h].op >= 0 && m.pk[h].q == q && p.ps[h].sw == p.pc[q].sw && p.ps[h].port == gp && p.ps[h].final < 0
 }
 
 // absorb combines write packet b into packet a: a carries the operator's

@@ -130,31 +130,32 @@ func (p *packetRouter) sendersFast(sd int) []int32 {
 // the new nj and na. (No call in the loop, and one list for both, so that
 // the loop's values stay in registers.)
 func (p *packetRouter) sendFast(qs []int32, buf []join, nj, na int) (int, int) {
-	pt, ps, node, queued, rings, base := p.pt, p.ps, p.node, p.queued, p.rings, p.portBase
+	pt, far, ps, node, queued, rings, base := p.pt, p.far, p.ps, p.node, p.queued, p.rings, p.portBase
 	for _, q := range qs {
 		x := elem(pt, q)
 		var wi int32
-		if x.ext == 0 { // (a ring of two in the record)
-			wi = *elem(x.inl[:], x.head)
-			x.head ^= 1
+		if x.ext == 0 { // (its packets in its record, the oldest first)
+			wi = x.inl[0]
+			x.inl[0] = x.inl[1]
 		} else {
-			m := *elem(rings, x.ext-1)
-			wi = *elem(rings, x.ext+x.head)
-			x.head = (x.head + 1) & m
+			h := elem(rings, x.ext-2)
+			wi = *elem(rings, x.ext+*h)
+			*h = (*h + 1) & *elem(rings, x.ext-1)
 		}
 		x.cnt--
-		elem(node, x.sw).queued--
 		y := elem(ps, wi)
-		y.sw, y.in = x.far.sw, x.far.in
+		elem(node, y.sw).queued-- // (the packet is at its queue's switch)
+		e := *elem(far, q)
+		y.sw, y.in = e.sw, e.in
 		y.hops++
 		if y.pos < y.rlen { // (rlen ≤ inlineHops: stepFast)
-			y.port = *elem(base, x.far.sw) + int32(*elem(y.inl[:], y.pos))
+			y.port = *elem(base, e.sw) + int32(*elem(y.inl[:], y.pos))
 			y.pos++
 			// (Whether the next port has a queue, from a bit: its record,
 			// at another switch, was a cache miss per hop, then read
 			// again by the join.)
 			if *elem(queued, y.port>>6)>>(y.port&63)&1 != 0 {
-				*elem(buf, nj) = join{y.port, wi} // (its own queue: q = port)
+				*elem(buf, nj) = join{y.port, wi, e.sw} // (its own queue: q = port)
 				nj++
 				continue
 			}
@@ -162,7 +163,7 @@ func (p *packetRouter) sendFast(qs []int32, buf []join, nj, na int) (int, int) {
 			y.port = -1 // (a route that never reached its target: legEnd counts it)
 		}
 		na--
-		*elem(buf, na) = join{-1, wi}
+		*elem(buf, na) = join{-1, wi, e.sw}
 	}
 	return nj, na
 }
@@ -212,22 +213,22 @@ func (p *packetRouter) joinRun(js []join, i int, maxPop, maxQ, maxQP int32) (int
 	for ; i < len(js); i++ {
 		j := *elem(js, i)
 		q := elem(pt, j.q)
-		if q.ext == 0 { // (a ring of two in the record)
+		if q.ext == 0 { // (two packets in its record)
 			if q.cnt == 2 {
 				break
 			}
-			*elem(q.inl[:], (q.head+q.cnt)&1) = j.wi
+			*elem(q.inl[:], q.cnt) = j.wi
 		} else {
 			m := *elem(rings, q.ext-1)
 			if q.cnt > m {
 				break
 			}
-			*elem(rings, q.ext+(q.head+q.cnt)&m) = j.wi
+			*elem(rings, q.ext+(*elem(rings, q.ext-2)+q.cnt)&m) = j.wi
 		}
 		q.cnt++
 		*elem(nw, j.q>>6) |= 1 << (j.q & 63) // (queueSet.add)
 		*elem(nsum, j.q>>12) |= 1 << ((j.q >> 6) & 63)
-		nd := elem(node, q.sw)
+		nd := elem(node, j.sw)
 		nd.queued++
 		maxPop = max(maxPop, nd.queued+nd.arrived)
 		maxQP = max(maxQP, nd.queued)

@@ -43,7 +43,7 @@ func (p *packetRouter) enter(k *Kernel, wi, src int32) {
 		f := flit.Flit{Worm: wi, Kind: flit.HeadTail}
 		k.tr.Move(k.now, f, k.srcBuf[src], p.pc[p.ps[wi].port].buf, -1, k.now)
 	}
-	p.joins = append(p.joins, join{p.queueOf(elem(p.ps, wi).port), wi})
+	p.joins = append(p.joins, p.joinOf(p.queueOf(elem(p.ps, wi).port), wi))
 }
 
 // route starts packet wi's leg at switch sw (entered on port in): with
@@ -155,7 +155,7 @@ func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32, r []uint8) [
 			break
 		}
 		r = append(r, uint8(o))
-		e := elem(p.pt, b0+o).far
+		e := *elem(p.far, b0+o)
 		if e.sw < 0 || n > limit {
 			if e.in != w.Dst || e.sw >= 0 {
 				r = r[:len(r)-1]            // (decide finds the route's end)
@@ -209,15 +209,17 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 // delivered, parked for the barrier or sent on its second leg.
 func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 	x := elem(p.ps, wi)
-	if gp := x.port; gp < 0 || p.pt[gp].far.sw >= 0 || p.pt[gp].far.in < 0 {
+	sw := x.sw // (where it arrived: its ejection port's switch)
+	if gp := x.port; gp < 0 || p.far[gp].sw >= 0 || p.far[gp].in < 0 {
 		// A routing function that led nowhere (in source mode counted
-		// when the route was traced): the packet is taken out.
+		// when the route was traced): the packet is taken out, at its
+		// destination.
 		if gp >= 0 {
 			k.Violations.Misdelivered++
 		}
 		x.port = p.ejectPort(k, wi)
+		sw = p.pc[x.port].sw
 	}
-	pr := elem(p.pt, x.port)
 	p.outstand--
 	p.lastArrive = at
 	if x.final >= 0 && !p.spec.Barrier {
@@ -226,7 +228,7 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 		p.nextLeg(k, wi, k.Pool.Worms[wi].Dst)
 		return
 	}
-	nd := elem(p.node, pr.sw)
+	nd := elem(p.node, sw)
 	nd.arrived++
 	ph := &p.phases[len(p.phases)-1]
 	ph.MaxPopulation = max(ph.MaxPopulation, nd.queued+nd.arrived)
@@ -235,10 +237,10 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 		return
 	}
 	if p.multi != nil && p.multi.owns(wi) {
-		p.multi.arrive(p, k, wi, pr.far.in, at) // (packet_multi.go)
+		p.multi.arrive(p, k, wi, elem(p.far, x.port).in, at) // (packet_multi.go)
 		return
 	}
-	p.deliver(k, wi, pr.far.in, at)
+	p.deliver(k, wi, elem(p.far, x.port).in, at)
 }
 
 // deliver ejects packet wi at terminal term at instant at: k.eject's work
@@ -281,7 +283,7 @@ func (p *packetRouter) deliver(k *Kernel, wi, term int32, at int64) {
 func (p *packetRouter) ejectPort(k *Kernel, wi int32) int32 {
 	dst := k.Pool.Worms[wi].Dst
 	for gp := range p.pt {
-		e := p.pt[gp].far
+		e := p.far[gp]
 		if e.sw < 0 && e.in == dst {
 			return int32(gp)
 		}
@@ -304,7 +306,7 @@ func (p *packetRouter) nextLeg(k *Kernel, wi, mid int32) {
 		k.queues[mid].push(wi) // (bounded: waits for room at mid, as a new packet does)
 		return
 	}
-	p.joins = append(p.joins, join{p.queueOf(x.port), wi})
+	p.joins = append(p.joins, p.joinOf(p.queueOf(x.port), wi))
 }
 
 // routeAt is the output port packet w takes at switch sw, entered on port

@@ -291,7 +291,7 @@ func (m *multiState) split(p *packetRouter, k *Kernel, wi int32) bool {
 		m.pk[c].star, m.pk[c].val = s, v
 		p.ps[c].port = k.portBase[sw] + int32(dim)
 		if c != wi {
-			p.joins = append(p.joins, join{p.queueOf(p.ps[c].port), c})
+			p.joins = append(p.joins, p.joinOf(p.queueOf(p.ps[c].port), c))
 		}
 		placed = true
 	}
@@ -452,7 +452,7 @@ func (m *multiState) splitShuffle(p *packetRouter, k *Kernel, wi int32) bool {
 			m.tree(x.op, sw, int32(b))
 		}
 		if c != wi {
-			p.joins = append(p.joins, join{p.queueOf(gp), c})
+			p.joins = append(p.joins, p.joinOf(p.queueOf(gp), c))
 		}
 	}
 	return true

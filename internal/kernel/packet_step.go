@@ -120,7 +120,7 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 		if p.spec.Shared { // (own queues: the queue's count is its port's)
 			p.waiting[elem(p.ps, j.wi).port]++
 		}
-		nd := elem(p.node, q.sw)
+		nd := elem(p.node, elem(p.pc, j.q).sw)
 		nd.queued++
 		maxPop = max(maxPop, nd.queued+nd.arrived)
 		maxQP = max(maxQP, nd.queued)
@@ -211,7 +211,7 @@ func (p *packetRouter) grant(k *Kernel) {
 	pend := p.pendingCounts() // (empty: requests per target, counted here)
 	for i := range p.sends {
 		s := &p.sends[i]
-		e := p.pt[p.ps[s.wi].port].far
+		e := p.far[p.ps[s.wi].port]
 		o := p.peek(k, s.wi, e.sw, e.in)
 		if gp := k.portBase[e.sw] + o; p.queueOf(gp) >= 0 {
 			s.to = p.queueOf(gp)
@@ -295,7 +295,7 @@ func (p *packetRouter) commit(k *Kernel) {
 			gp = elem(p.ps, s.wi).port
 			p.waiting[gp]--
 		}
-		elem(p.node, x.sw).queued--
+		elem(p.node, elem(p.pc, s.q).sw).queued--
 		if !elem(k.chans, gp).Carry(now) {
 			k.Violations.ChannelOverUse++
 		}
@@ -318,7 +318,7 @@ func (p *packetRouter) commit(k *Kernel) {
 func (p *packetRouter) cross(k *Kernel, wi int32) {
 	x := elem(p.ps, wi)
 	gp := x.port
-	e := elem(p.pt, gp).far
+	e := *elem(p.far, gp)
 	x.sw, x.in = e.sw, e.in
 	x.hops++
 	x.left--
@@ -334,7 +334,7 @@ func (p *packetRouter) cross(k *Kernel, wi int32) {
 		arrived = !p.decide(k, wi)
 	}
 	if k.tr != nil {
-		to := k.nb + p.pt[x.port].far.in
+		to := k.nb + p.far[x.port].in
 		if !arrived {
 			to = p.pc[x.port].buf
 		}
@@ -344,7 +344,7 @@ func (p *packetRouter) cross(k *Kernel, wi int32) {
 		p.legEnd(k, wi, k.now+1)
 		return
 	}
-	p.joins = append(p.joins, join{p.queueOf(x.port), wi})
+	p.joins = append(p.joins, p.joinOf(p.queueOf(x.port), wi))
 }
 
 func (p *packetRouter) sentNone() bool {

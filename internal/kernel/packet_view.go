@@ -106,7 +106,7 @@ func (p *packetRouter) detect(k *Kernel) *Deadlock {
 		fw := p.pt[s.to].at(p.rings, 0)
 		dl.Resources = append(dl.Resources, fmt.Sprintf("packet %d (%d→%d) at %s waits for space in %s (front: packet %d)",
 			w.ID, w.Src, p.finalDst(k, s.wi), k.BufferName(p.pc[p.ps[s.wi].port].buf), k.BufferName(p.pc[p.ps[fw].port].buf), k.Pool.Worms[fw].ID))
-		sws[k.Topo.Switches[p.pt[q].sw].Label] = true
+		sws[k.Topo.Switches[p.pc[q].sw].Label] = true
 	}
 	for s := range sws {
 		dl.Switches = append(dl.Switches, s)
@@ -135,8 +135,8 @@ func (p *packetRouter) inFlight() int {
 // occupancy is the number of packets waiting for buffer b's link.
 func (p *packetRouter) occupancy(b int32) int {
 	if sc := p.sch; sc != nil { // (scheduled: a node's packets show at its node buffer)
-		if gp := p.portOfBuf[b]; gp >= 0 && p.pt[gp].sw >= 0 && sc.nodePort[p.pt[gp].sw] == gp {
-			return int(sc.held[p.pt[gp].sw])
+		if gp := p.portOfBuf[b]; gp >= 0 && p.pc[gp].sw >= 0 && sc.nodePort[p.pc[gp].sw] == gp {
+			return int(sc.held[p.pc[gp].sw])
 		}
 		return 0
 	}

@@ -31,76 +31,70 @@ func (q *wormQueue) popIf(v int) {
 	q.n -= v
 }
 
-// pktQueue is one queue of the packet-switched router: a ring of packet
-// (pool) indices, oldest first, whose length is a power of two, so that a
+// pktQueue is one queue of the packet-switched router, in 16 bytes so that
+// the 12-cube's 53 248 of them (with the links' far ends, 8 bytes each)
+// stay in a core's L2 cache (speed.md). Up to two packets it holds them
+// in its record, oldest first (a send moves the second up); beyond two, a
+// ring of packet (pool) indices whose length is a power of two, so that a
 // packet joins and leaves without moving the others or allocating once
-// the ring is large enough. (A slice from which the front was cut regrew
-// every time its end reached the capacity.) The ring starts as the two
-// slots of the queue's own record (a join or a send then touches one
-// cache line), grows into a spare of four that the router keeps for it,
-// then doubles. A grown ring lives in the router's slab of rings (rings),
-// named by an offset rather than a slice, so that the record is 20 bytes
-// and the port's whole record 32 (speed.md: the 12-cube's records then
-// nearly fit in a core's L2 cache).
+// the ring is large enough, kept in the router's slab of rings and named
+// by its offset (a slice header would double the record): rings[ext−2]
+// is the position of its oldest packet, rings[ext−1] its length − 1.
 type pktQueue struct {
-	head int32 // position of the oldest packet in the ring
-	cnt  int32
-	ext  int32 // 0: the ring is inl; else rings[ext : ext+m+1], m = rings[ext−1] (its length − 1)
-	inl  [2]int32
+	cnt int32
+	ext int32 // 0: the packets are inl; else the ring is rings[ext : ext+m+1]
+	inl [2]int32
 }
 
 func (q *pktQueue) n() int32 { return q.cnt }
 
-// ring is the queue's ring, in its record or in the slab rings, and its
-// mask (its length − 1).
-func (q *pktQueue) ring(rings []int32) ([]int32, int32) {
+// slot is where the packet at position i (0: the oldest) is kept.
+func (q *pktQueue) slot(rings []int32, i int32) *int32 {
 	if q.ext == 0 {
-		return q.inl[:], 1
+		return &q.inl[i&1]
 	}
-	m := rings[q.ext-1]
-	return rings[q.ext : q.ext+m+1], m
+	return &rings[q.ext+(rings[q.ext-2]+i)&rings[q.ext-1]]
 }
 
 // at is the packet at position i (0: the oldest).
-func (q *pktQueue) at(rings []int32, i int32) int32 {
-	r, m := q.ring(rings)
-	return r[(q.head+i)&m]
-}
+func (q *pktQueue) at(rings []int32, i int32) int32 { return *q.slot(rings, i) }
 
 // set replaces the packet at position i.
-func (q *pktQueue) set(rings []int32, i, wi int32) {
-	r, m := q.ring(rings)
-	r[(q.head+i)&m] = wi
-}
+func (q *pktQueue) set(rings []int32, i, wi int32) { *q.slot(rings, i) = wi }
 
-// full reports whether the ring has no free slot (push needs grow first).
+// full reports whether the queue has no free slot (push needs grow first).
 func (q *pktQueue) full(rings []int32) bool {
-	_, m := q.ring(rings)
-	return q.cnt > m
+	if q.ext == 0 {
+		return q.cnt == 2
+	}
+	return q.cnt > rings[q.ext-1]
 }
 
-// push appends packet wi (the newest); the ring has room.
+// push appends packet wi (the newest); the queue has room.
 func (q *pktQueue) push(rings []int32, wi int32) {
 	q.set(rings, q.cnt, wi)
 	q.cnt++
 }
 
-// grow moves the ring to offset at of rings (the queue's spare, or a new
-// block at the slab's end: either of length m+1 > the ring's, with m at
-// rings[at−1]), the oldest packet first.
+// grow moves the packets to the ring at offset at of rings (a new block
+// longer than the old, its mask at rings[at−1]), the oldest first.
 func (q *pktQueue) grow(rings []int32, at int32) {
 	m := rings[at-1]
 	nb := rings[at : at+m+1]
 	for i := range q.cnt {
 		nb[i] = q.at(rings, i)
 	}
-	q.ext, q.head = at, 0
+	q.ext, rings[at-2] = at, 0
 }
 
 // popFront takes out the oldest packet.
 func (q *pktQueue) popFront(rings []int32) {
-	_, m := q.ring(rings)
-	q.head = (q.head + 1) & m
+	if q.ext == 0 {
+		q.inl[0] = q.inl[1]
+	} else {
+		h := &rings[q.ext-2]
+		*h = (*h + 1) & rings[q.ext-1]
+	}
 	q.cnt--
 }
 

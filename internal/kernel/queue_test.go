@@ -36,20 +36,20 @@ func TestWormQueueFIFO(t *testing.T) {
 }
 
 // TestPktQueueRings: a packet queue keeps first-in first-out order (and
-// remove keeps the others' order) as its ring moves from its record to
-// its spare and on to doubled blocks of the slab, a restart puts it back
-// in its record and frees the blocks, and a port's record stays half a
-// cache line and a packet's one.
+// remove keeps the others' order) as its packets move from its record to
+// a ring of four and on to doubled rings in the slab, a restart puts them
+// back in its record and empties the slab, and a queue's record is 16
+// bytes and a packet's 64.
 func TestPktQueueRings(t *testing.T) {
-	p := &packetRouter{pt: make([]portRec, 3), rings: make([]int32, 15)}
-	for q := range 3 {
-		p.rings[5*q] = 3
-	}
+	p := &packetRouter{pt: make([]pktQueue, 3)}
 	x := &p.pt[2]
 	var model []int32
 	next := int32(0)
-	ringLen := func() int32 { // (0 unless the ring's length is its mask + 1)
-		if r, m := x.ring(p.rings); int32(len(r)) == m+1 {
+	ringLen := func() int32 { // (2 in the record; 0 unless a power of two)
+		if x.ext == 0 {
+			return 2
+		}
+		if m := p.rings[x.ext-1]; m&(m+1) == 0 {
 			return m + 1
 		}
 		return 0
@@ -77,21 +77,33 @@ func TestPktQueueRings(t *testing.T) {
 			x.popFront(p.rings)
 			model = model[1:]
 		}
-		if n := ringLen(); x.n() != int32(len(model)) || n == 0 || n&(n-1) != 0 {
+		if n := ringLen(); x.n() != int32(len(model)) || n == 0 || x.n() > n {
 			t.Fatalf("round %d: %d queued (want %d), ring of %d", round, x.n(), len(model), n)
 		}
 	}
-	if len(p.grown) != 1 || ringLen() <= 4 || len(p.rings) <= 15 {
+	if len(p.grown) != 1 || ringLen() <= 4 {
 		t.Fatalf("grown %v, ring of %d: the test did not reach a doubled ring", p.grown, ringLen())
 	}
 	for x.n() > 0 {
 		x.popFront(p.rings)
 	}
 	p.shrinkQueues()
-	if x.ext != 0 || x.head != 0 || len(p.grown) != 0 || len(p.rings) != 15 {
-		t.Fatal("the emptied queue's ring is not back in its record, or the slab kept its blocks")
+	if x.ext != 0 || len(p.grown) != 0 || len(p.rings) != 0 {
+		t.Fatal("the emptied queue's packets are not back in its record, or the slab kept its blocks")
 	}
-	if s, ps := unsafe.Sizeof(portRec{}), unsafe.Sizeof(pktState{}); s != 32 || ps != 64 {
-		t.Fatalf("records of %d and %d bytes, want 32 and 64", s, ps)
+	// Two packets in the record: the second moves up when the first leaves.
+	x.push(p.rings, 7)
+	x.push(p.rings, 8)
+	x.remove(p.rings, 1)
+	x.push(p.rings, 9)
+	if x.at(p.rings, 0) != 7 || x.at(p.rings, 1) != 9 || x.full(p.rings) != true {
+		t.Fatalf("record %+v, want 7 then 9", *x)
+	}
+	x.popFront(p.rings)
+	if x.n() != 1 || x.at(p.rings, 0) != 9 {
+		t.Fatalf("record %+v, want 9 alone", *x)
+	}
+	if s, ps := unsafe.Sizeof(pktQueue{}), unsafe.Sizeof(pktState{}); s != 16 || ps != 64 {
+		t.Fatalf("records of %d and %d bytes, want 16 and 64", s, ps)
 	}
 }

@@ -130,7 +130,7 @@ func (p *packetRouter) sendersFast(sd int) []int32 {
 // the new nj and na. (No call in the loop, and one list for both, so that
 // the loop's values stay in registers.)
 func (p *packetRouter) sendFast(qs []int32, buf []join, nj, na int) (int, int) {
-	pt, far, ps, node, queued, rings, base := p.pt, p.far, p.ps, p.node, p.queued, p.rings, p.portBase
+	pt, ps, node, queued, rings, base := p.pt, p.ps, p.node, p.queued, p.rings, p.portBase
 	for _, q := range qs {
 		x := elem(pt, q)
 		var wi int32
@@ -145,7 +145,7 @@ func (p *packetRouter) sendFast(qs []int32, buf []join, nj, na int) (int, int) {
 		x.cnt--
 		y := elem(ps, wi)
 		elem(node, y.sw).queued-- // (the packet is at its queue's switch)
-		e := *elem(far, q)
+		e := x.far
 		y.sw, y.in = e.sw, e.in
 		y.hops++
 		if y.pos < y.rlen { // (rlen ≤ inlineHops: stepFast)

@@ -155,7 +155,7 @@ func (p *packetRouter) trace(k *Kernel, w *flit.Worm, sw, in int32, r []uint8) [
 			break
 		}
 		r = append(r, uint8(o))
-		e := *elem(p.far, b0+o)
+		e := elem(p.pt, b0+o).far
 		if e.sw < 0 || n > limit {
 			if e.in != w.Dst || e.sw >= 0 {
 				r = r[:len(r)-1]            // (decide finds the route's end)
@@ -210,7 +210,7 @@ func (p *packetRouter) decide(k *Kernel, wi int32) bool {
 func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 	x := elem(p.ps, wi)
 	sw := x.sw // (where it arrived: its ejection port's switch)
-	if gp := x.port; gp < 0 || p.far[gp].sw >= 0 || p.far[gp].in < 0 {
+	if gp := x.port; gp < 0 || p.pt[gp].far.sw >= 0 || p.pt[gp].far.in < 0 {
 		// A routing function that led nowhere (in source mode counted
 		// when the route was traced): the packet is taken out, at its
 		// destination.
@@ -237,10 +237,10 @@ func (p *packetRouter) legEnd(k *Kernel, wi int32, at int64) {
 		return
 	}
 	if p.multi != nil && p.multi.owns(wi) {
-		p.multi.arrive(p, k, wi, elem(p.far, x.port).in, at) // (packet_multi.go)
+		p.multi.arrive(p, k, wi, elem(p.pt, x.port).far.in, at) // (packet_multi.go)
 		return
 	}
-	p.deliver(k, wi, elem(p.far, x.port).in, at)
+	p.deliver(k, wi, elem(p.pt, x.port).far.in, at)
 }
 
 // deliver ejects packet wi at terminal term at instant at: k.eject's work
@@ -283,7 +283,7 @@ func (p *packetRouter) deliver(k *Kernel, wi, term int32, at int64) {
 func (p *packetRouter) ejectPort(k *Kernel, wi int32) int32 {
 	dst := k.Pool.Worms[wi].Dst
 	for gp := range p.pt {
-		e := p.far[gp]
+		e := p.pt[gp].far
 		if e.sw < 0 && e.in == dst {
 			return int32(gp)
 		}

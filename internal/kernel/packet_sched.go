@@ -217,7 +217,7 @@ func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 	}
 	id := uint64(s.Packet)
 	nports := k.portBase[sw+1] - k.portBase[sw]
-	if s.Port < 0 || s.Port >= nports || p.far[k.portBase[sw]+s.Port].sw < 0 {
+	if s.Port < 0 || s.Port >= nports || p.pt[k.portBase[sw]+s.Port].far.sw < 0 {
 		return fail("", fmt.Sprintf("port %d is not a link to another node", s.Port), id)
 	}
 	gp := k.portBase[sw] + s.Port
@@ -273,7 +273,7 @@ func (p *packetRouter) commitSched(k *Kernel) {
 		if !k.chans[m.gp].Carry(k.now) {
 			k.Violations.ChannelOverUse++
 		}
-		e := p.far[m.gp]
+		e := p.pt[m.gp].far
 		sc.pk.r(pkt).at = -1
 		kept := sc.s.Arrived(k.now, e.sw, e.in, pkt)
 		if sc.pk.mirror != nil {

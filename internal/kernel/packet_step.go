@@ -211,7 +211,7 @@ func (p *packetRouter) grant(k *Kernel) {
 	pend := p.pendingCounts() // (empty: requests per target, counted here)
 	for i := range p.sends {
 		s := &p.sends[i]
-		e := p.far[p.ps[s.wi].port]
+		e := p.pt[p.ps[s.wi].port].far
 		o := p.peek(k, s.wi, e.sw, e.in)
 		if gp := k.portBase[e.sw] + o; p.queueOf(gp) >= 0 {
 			s.to = p.queueOf(gp)
@@ -318,7 +318,7 @@ func (p *packetRouter) commit(k *Kernel) {
 func (p *packetRouter) cross(k *Kernel, wi int32) {
 	x := elem(p.ps, wi)
 	gp := x.port
-	e := *elem(p.far, gp)
+	e := elem(p.pt, gp).far
 	x.sw, x.in = e.sw, e.in
 	x.hops++
 	x.left--
@@ -334,7 +334,7 @@ func (p *packetRouter) cross(k *Kernel, wi int32) {
 		arrived = !p.decide(k, wi)
 	}
 	if k.tr != nil {
-		to := k.nb + p.far[x.port].in
+		to := k.nb + p.pt[x.port].far.in
 		if !arrived {
 			to = p.pc[x.port].buf
 		}

@@ -41,7 +41,7 @@ func TestWormQueueFIFO(t *testing.T) {
 // back in its record and empties the slab, and a queue's record is 16
 // bytes and a packet's 64.
 func TestPktQueueRings(t *testing.T) {
-	p := &packetRouter{pt: make([]pktQueue, 3)}
+	p := &packetRouter{pt: make([]portRec, 3)}
 	x := &p.pt[2]
 	var model []int32
 	next := int32(0)
@@ -103,7 +103,7 @@ func TestPktQueueRings(t *testing.T) {
 	if x.n() != 1 || x.at(p.rings, 0) != 9 {
 		t.Fatalf("record %+v, want 9 alone", *x)
 	}
-	if s, ps := unsafe.Sizeof(pktQueue{}), unsafe.Sizeof(pktState{}); s != 16 || ps != 64 {
-		t.Fatalf("records of %d and %d bytes, want 16 and 64", s, ps)
+	if q, s, ps := unsafe.Sizeof(pktQueue{}), unsafe.Sizeof(portRec{}), unsafe.Sizeof(pktState{}); q != 16 || s != 24 || ps != 64 {
+		t.Fatalf("records of %d, %d and %d bytes, want 16, 24 and 64", q, s, ps)
 	}
 }

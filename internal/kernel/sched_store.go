@@ -159,7 +159,7 @@ func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 		k.Pool.Put(wi)
 		return
 	}
-	term := k.stepper.(*packetRouter).far[gp].in
+	term := k.stepper.(*packetRouter).pt[gp].far.in
 	w := &k.Pool.Worms[wi]
 	w.Dst = term // (a broadcast copy is delivered where it stops)
 	f := flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}
@@ -190,7 +190,7 @@ func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
 	if !kept {
 		to = -1
 		if t := p.sch.nodeTerm[far]; t >= 0 {
-			to = k.nb + p.far[t].in
+			to = k.nb + p.pt[t].far.in
 		}
 	}
 	from := p.pc[p.sch.nodePort[k.switchOf(gp)]].buf

@@ -28,6 +28,24 @@ func BenchmarkPacketBatch12Cube(b *testing.B) {
 // shifting on the 3-shuffle with n = 6 (729 nodes). serial runs one
 // experiment per iteration on one core; experiments spreads b.N over all.
 func BenchmarkPacketValiant(b *testing.B) {
+	for _, v := range valiantBenches() {
+		b.Run(v.name+"/serial", func(b *testing.B) { benchPacketSerial(b, v.c) })
+		b.Run(v.name+"/experiments", func(b *testing.B) { benchPacketExperiments(b, v.c) })
+	}
+}
+
+// valiantBench is a named configuration of the Valiant benchmarks.
+type valiantBench struct {
+	name string
+	c    Config
+}
+
+// valiantBenches are PacketValiant's (and PacketBar's) configurations:
+// Valiant's separate phases, batch mode, one packet per node, identity
+// input, Brebner's standard routes on the 12-cube and the 3-shuffle with
+// n = 6.
+func valiantBenches() []valiantBench {
+	var vs []valiantBench
 	for _, t := range []struct {
 		name    string
 		topo    TopologyConfig
@@ -41,9 +59,9 @@ func BenchmarkPacketValiant(b *testing.B) {
 		c.Switching, c.Valiant = "packet", "separate"
 		c.Traffic.Flits = FlitRange{Min: 1, Max: 1}
 		c.Traffic.Mode, c.Traffic.Pattern = "batch", "identity"
-		b.Run(t.name+"/serial", func(b *testing.B) { benchPacketSerial(b, c) })
-		b.Run(t.name+"/experiments", func(b *testing.B) { benchPacketExperiments(b, c) })
+		vs = append(vs, valiantBench{t.name, c})
 	}
+	return vs
 }
 
 // benchPacketSerial runs b.N experiments of c one after another on one

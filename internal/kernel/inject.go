@@ -62,7 +62,9 @@ func (k *Kernel) newUnicast(src, dst, flits int) int32 {
 	wi := k.newWorm(src, flits)
 	w := &k.Pool.Worms[wi]
 	w.Dst, w.Dests = int32(dst), 1
-	k.Topo.Router.Init(w, k.rng)
+	if !k.initAtPlace {
+		k.Topo.Router.Init(w, k.rng)
+	}
 	return wi
 }
 

@@ -107,7 +107,11 @@ type Kernel struct {
 	delay         int64
 	rng           *rand.Rand
 	src           *rand.PCG // rng's source (presampling copies its state)
-	Hooks         Hooks
+	// initAtPlace: a new unicast's router draw (Router.Init) is left to
+	// its stepper's place (the packet router with Valiant's intermediate
+	// node draws it for the first leg's target, once it knows it).
+	initAtPlace bool
+	Hooks       Hooks
 
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer

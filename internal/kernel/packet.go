@@ -39,8 +39,8 @@ import (
 //     intermediate node) or is routed and joins the queue of its next link
 //     in the same cycle; it cannot move again before cycle t+1. Packets
 //     joining one queue in one cycle join in random order
-//     (ArrivalOrder "random", the default: one shuffle of the cycle's joins)
-//     or in scan order (by the queue they left, in queue id order: by
+//     (ArrivalOrder "random", the default: each queue's arrivals shuffled,
+//     packet_arrive.go) or in scan order (by the queue they left, in queue id order: by
 //     switch, then port; injections in creation order). With dropping
 //     queues (Drop, Capacity > 0) a packet whose queue is full when its
 //     turn in that order comes is dropped: the packets that left in this
@@ -159,6 +159,12 @@ type packetRouter struct {
 	nonEmpty  queueSet   // the queues that hold a packet (evaluate visits only these)
 	queued    []uint64   // bit gp: port gp has a queue (pc[gp].q ≥ 0; hasQueue)
 	joins     []join
+	fresh     []uint64 // scratch (markArrivals): bit q, queue q has an arrival in the batch
+	again     []int32  // scratch (markArrivals): the batch's joins after their queue's first
+	extra     []int32  // scratch: per queue, its arrivals in the batch (the fast step: after the first)
+	collided  []int32  // the fast step's queues with more than one arrival in the batch
+	arrIdx    []int32  // scratch (orderArrivals): per join, its queue's arrivals before it
+	arrGrp    []int32  // scratch (orderArrivals): the joins' places, grouped by queue
 	sends     []send
 	lastMove  []int64
 	parked    []int32 // packets at their intermediate node, waiting for the barrier
@@ -216,6 +222,7 @@ func newPacketRouter(k *Kernel) Stepper {
 		p.spath = sp
 		p.wholePaths = !s.HopRoutes
 	}
+	k.initAtPlace = s.Via != nil && s.Schedule == nil // (place draws the first leg's Init)
 	p.layout(k)
 	if s.Schedule != nil {
 		p.initSched(k)
@@ -264,6 +271,7 @@ func (p *packetRouter) layout(k *Kernel) {
 	}
 	p.nonEmpty = newQueueSet(np)
 	p.queued = make([]uint64, (np+63)/64)
+	p.fresh = make([]uint64, (np+63)/64)
 	for gp := range p.pc {
 		if p.pc[gp].q >= 0 {
 			p.queued[gp>>6] |= 1 << (gp & 63)

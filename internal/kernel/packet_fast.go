@@ -177,30 +177,39 @@ func (p *packetRouter) room(n int) []join {
 	return p.joins[:cap(p.joins)]
 }
 
-// joinFast is commitJoins for the fast configuration: the joins listed,
-// shuffled (unless in scan order), join their queues, in runs without a
-// call (joinRun: a queue whose ring is full is grown between them), and
-// the measures are sampled.
+// joinFast is commitJoins for the fast configuration: the joins listed
+// join their queues in list order, in runs without a call (joinRun: a
+// queue whose ring is full is grown between them, and a queue's second
+// and later arrivals in the batch, which draw their place, are made by
+// joinAgain: packet_arrive.go), and the measures are sampled.
 func (p *packetRouter) joinFast(k *Kernel) {
 	js := p.joins
 	if len(js) == 0 {
 		return
 	}
+	var again []int32
 	if !p.scan {
-		shuffle(k, js)
+		again = p.markArrivals(js)
 	}
 	ph := &p.phases[len(p.phases)-1]
-	m := ph.MaxQueue
-	i := 0
-	for {
-		i, ph.MaxPopulation, m, ph.MaxQueuedPopulation = p.joinRun(js, i, ph.MaxPopulation, m, ph.MaxQueuedPopulation)
-		if i == len(js) {
-			break
+	maxPop, maxQ, maxQP := ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation
+	for i, n := 0, 0; i < len(js); {
+		end := len(js)
+		if n < len(again) {
+			end = int(again[n])
 		}
-		p.growQueue(js[i].q)
+		i, maxPop, maxQ, maxQP = p.joinRun(js[:end], i, maxPop, maxQ, maxQP)
+		switch {
+		case i < end:
+			p.growQueue(js[i].q)
+		case end < len(js):
+			maxPop, maxQ, maxQP = p.joinAgain(k, js[end], maxPop, maxQ, maxQP)
+			i, n = end+1, n+1
+		}
 	}
-	ph.MaxQueue = m
-	k.maxOcc = max(k.maxOcc, m)
+	ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation = maxPop, maxQ, maxQP
+	k.maxOcc = max(k.maxOcc, maxQ)
+	p.endArrivals()
 	p.joins = js[:0]
 }
 

@@ -19,8 +19,8 @@ func (p *packetRouter) place(k *Kernel, wi int32) {
 	if v := p.spec.Via; v != nil {
 		if mid := v(w, k.rng); mid >= 0 {
 			x.final, w.Dst = w.Dst, mid
-			k.Topo.Router.Init(w, k.rng)
 		}
+		k.Topo.Router.Init(w, k.rng) // (for the first leg's target; not drawn at creation: k.initAtPlace)
 	}
 	p.outstand++
 	src := w.Src

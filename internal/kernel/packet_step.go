@@ -99,7 +99,7 @@ func (p *packetRouter) commitJoins(k *Kernel, at int64) {
 	}
 	js := p.joins
 	if !p.scan {
-		shuffle(k, js)
+		p.orderArrivals(k, js)
 	}
 	ph := &p.phases[len(p.phases)-1]
 	maxPop, maxQ, maxQP := ph.MaxPopulation, ph.MaxQueue, ph.MaxQueuedPopulation

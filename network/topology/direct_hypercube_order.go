@@ -22,33 +22,42 @@ func init() {
 
 func newCubeOrder(semi bool) func(*Topology, Spec) (Router, error) {
 	return func(_ *Topology, s Spec) (Router, error) {
-		f := uint64(1)
+		r := &cubeOrderRouter{d: s.D, semi: semi, perms: 1}
 		for i := 2; i <= s.D; i++ {
-			f *= uint64(i) // d ≤ 20: 20! < 2^62
+			r.perms *= uint64(i) // d ≤ 20: 20! < 2^62
 		}
-		r := &cubeOrderRouter{d: s.D, semi: semi, perms: f}
-		if d := uint64(s.D); !semi && d >= 2 && d <= 16 {
-			r.first2, r.recip2 = cubeFirst2(d), ^uint64(0)/(d*(d-1))+1
+		r.above[s.D] = 1 // (above[m] = d!/m!, from m = d down)
+		for m := s.D - 1; m >= 0; m-- {
+			r.above[m] = r.above[m+1] * uint64(m+1)
+		}
+		for m := range s.D + 1 {
+			r.aboveInv[m] = ^uint64(0) / r.above[m]
 		}
 		return r, nil
 	}
 }
 
-// cubeOrderRouter keeps its per-packet draw in w.Aux: for random-order the
-// rank (0 ≤ Aux < d!) of a uniformly random permutation of all d dimensions
-// in the factorial number system, for semi-strict the start dimension. The
-// packet corrects its differing dimensions in that permutation's order; the
-// permutation restricted to the differing ones is uniform, which is
-// Brebner's random order. Route decodes it at each hop, so it stays a pure
-// function of the router, the destination and Aux.
+// cubeOrderRouter keeps its per-packet draw in w.Aux: for random-order a
+// rank 0 ≤ Aux < d!, for semi-strict the start dimension. The rule of the
+// random order: where the dimensions still to correct are a set S of m,
+// the packet corrects the c-th smallest of S, c = ⌊rank/(d!/m!)⌋ mod m —
+// the rank's digit at place m in the factorial number system, counted
+// from the top (rank = Σ c_m·d!/m!, 0 ≤ c_m < m). The digits of a rank
+// uniform below d! are independent and uniform, a leg of k differing
+// dimensions uses k of them (places k, k−1, …, 1), and each sequence of
+// choices is one order of the k dimensions: the order is uniform,
+// Brebner's random order. The choice at a switch depends only on the rank
+// and the dimensions left, so Route, hop by hop, and Path agree.
+// (Before, the rank named a permutation of all d dimensions, restricted
+// to the differing ones: the same distribution, but Path decoded all d
+// digits a leg, a tenth of a 12-cube hop: speed.md.)
 type cubeOrderRouter struct {
 	d     int
 	semi  bool
 	perms uint64 // d!
-	// Path's table of the first two digits (cubeFirst2) and ⌈2^64/d(d−1)⌉
-	// (exact for ranks below 16!: see cubeRecip); nil for d > 16.
-	first2 []uint64
-	recip2 uint64
+	// above[m] = d!/m! (0 ≤ m ≤ d) and aboveInv[m] = ⌊(2^64−1)/above[m]⌋:
+	// lead's division by multiplication.
+	above, aboveInv [32]uint64
 }
 
 func (r *cubeOrderRouter) Name() string {
@@ -88,24 +97,28 @@ func (r *cubeOrderRouter) Route(sw, _ int, w *flit.Worm) xbar.PortSet {
 	return xbar.Port(r.nth(diff, w.Aux))
 }
 
-// nth is the first dimension of diff in the order of permutation rank:
-// digit i of rank in base (d−i) picks among the d−i dimensions not yet
-// placed.
+// nth is the first dimension of diff (not empty) in the order of rank.
 func (r *cubeOrderRouter) nth(diff, rank uint64) int {
+	m := uint64(bits.OnesCount64(diff))
+	_, c := cubeDigit(r.lead(rank, int(m)), m)
+	return selectBit(diff, int(c))
+}
+
+// lead is ⌊rank/(d!/m!)⌋ < m!, rank taken modulo d! (no draw is larger):
+// the rank's digits at places m, m−1, …, 1, which the last m choices of a
+// leg use. The reciprocal rounds down, so the product's high word is
+// short by at most one for rank < d! < 2^62, and the test of the rest
+// corrects it (rather than a 64-bit division).
+func (r *cubeOrderRouter) lead(rank uint64, m int) uint64 {
 	if rank >= r.perms {
-		rank %= r.perms // (not Init's: the digits depend on rank mod d! alone)
+		rank %= r.perms
 	}
-	avail := uint64(1)<<uint(r.d) - 1
-	for m := uint64(r.d); m > 0; m-- {
-		var idx uint64
-		rank, idx = cubeDigit(rank, m) // (not a division: see cubeRecip)
-		dim := selectBit(avail, int(idx))
-		if diff>>uint(dim)&1 != 0 {
-			return dim
-		}
-		avail &^= 1 << uint(dim)
+	p := r.above[m&31]
+	q, _ := bits.Mul64(rank, r.aboveInv[m&31])
+	if rank-q*p >= p {
+		q++
 	}
-	return 0
+	return q
 }
 
 // selectBit is the position of the k-th (from 0) set bit of x.

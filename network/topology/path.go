@@ -29,73 +29,75 @@ func (r *cubeOrderRouter) Path(sw, _ int, w *flit.Worm, out []uint8) []uint8 {
 	case r.d > 16:
 		return r.pathWide(diff, w.Aux, out)
 	}
-	rank := w.Aux
-	if rank >= r.perms {
-		rank %= r.perms // (not Init's: the digits depend on rank mod d! alone)
-	}
+	// diff's dimensions as nibbles, the lowest first, and how many, from a
+	// table per byte (a loop over the bits was a quarter of a leg).
+	c0, c1 := cubeBytes[diff&255], cubeBytes[256+diff>>8&255]
+	list := c0&(1<<32-1) | c1&(1<<32-1)<<(c0>>56*4)
+	m := c0>>56 + c1>>56
 	// (Decoded straight into out's array: room for 32 bytes, at most d ≤ 16
 	// dimensions and the terminal port are kept.)
 	at := len(out)
 	out = slices.Grow(out, 32)
 	buf := (*[32]uint8)(out[at : at+32])
-	k, list, m := 0, cubeList16, uint64(r.d)
-	if r.first2 != nil {
-		// The first two digits (base d and d − 1, from the list of all
-		// dimensions) at once, from a table.
-		q, _ := bits.Mul64(rank, r.recip2)
-		e := r.first2[rank-q*uint64(len(r.first2))]
-		rank, list, m = q, e&(1<<56-1), m-2
-		d1, d2 := e>>56&15, e>>60
-		buf[0] = uint8(d1)
-		k = int(diff >> d1 & 1)
-		buf[k] = uint8(d2)
-		k += int(diff >> d2 & 1)
-	}
-	k = cubeDecode(rank, diff, m, list, k, buf)
-	buf[k&31] = uint8(r.d)
-	return out[:at+k+1]
+	cubeDecode(r.lead(w.Aux, int(m)), m, list, buf)
+	buf[m&31] = uint8(r.d)
+	return out[:at+int(m)+1]
 }
 
-// cubeDecode writes to buf, after the k written, the dimensions of diff in
-// the order of the permutation of the m dimensions in list with rank
-// rank < m!, m ≤ 16, and returns how many buf holds. Digit i of the rank
-// in base m−i picks among the dimensions not yet placed, which are a list
-// of nibbles in one word in increasing order: picking and removing one is
-// a shift. A digit is a multiplication by cubeRecip, not a division (a
-// 64-bit division was most of a leg's time); the last six come from a
-// table (cubeTails), the others are all decoded. Every dimension picked is
-// written to buf, the count advancing only when it is one of diff's:
-// whether it is is a coin toss, which a jump would mispredict half the
-// time. (A function of its own so that Path's slice does not take
-// registers from the loop.)
-func cubeDecode(rank, diff, m, list uint64, k int, buf *[32]uint8) int {
-	want := bits.OnesCount64(diff)
-	// Every digit above the table's, whether or not diff's dimensions are
-	// all placed: the loop's count is then fixed for a d, and its end no
-	// coin toss (it was 1.6 mispredicted jumps a leg).
+// cubeDecode writes to buf the m dimensions in list (nibbles) in the order
+// that the m digits of t < m! pick them: digit i, of base m−i, counted
+// from t's low end, picks among the dimensions not yet placed, in
+// increasing order (the rule of direct_hypercube_order.go, once lead has
+// dropped the digits of the places above m). The dimensions left are a
+// list of nibbles in one word: picking and removing one is a shift. A
+// digit is a multiplication by cubeRecip, not a division (a 64-bit
+// division was most of a leg's time); the last six come from a table
+// (cubeTails), written as six bytes whatever m is (the loop's end was a
+// coin toss; Path writes the terminal port over what is past m). (A
+// function of its own so that Path's slice does not take registers from
+// the loop.)
+func cubeDecode(t, m, list uint64, buf *[32]uint8) {
+	k := 0
 	for ; m >= uint64(len(cubeTails)); m-- {
-		q, _ := bits.Mul64(rank, cubeRecip[m&31])
-		sh := (rank - q*m) * 4 & 63
-		rank = q
-		t := list >> sh // (the picked dimension, then the ones above it)
-		buf[k&31] = uint8(t & 15)
-		k += int(diff >> (t & 15) & 1)
-		list = list&(1<<sh-1) | t>>4<<sh
+		q, _ := bits.Mul64(t, cubeRecip[m&31])
+		sh := (t - q*m) * 4 & 63
+		t = q
+		x := list >> sh // (the picked dimension, then the ones above it)
+		buf[k&15] = uint8(x & 15)
+		k++
+		list = list&(1<<sh-1) | x>>4<<sh
 	}
-	perm := cubeTails[m&7][rank] // (the last digits at once: rank < m!)
-	for ; k < want; perm >>= 4 {
-		t := list >> (perm & 15 * 4) & 15
-		buf[k&31] = uint8(t)
-		k += int(diff >> t & 1)
-	}
-	return k
+	perm := cubeTails[m&7][t]            // (the last digits at once: t < m!)
+	b := (*[6]uint8)(buf[k&15 : k&15+6]) // (written out: Go does not unroll, and a shift by 4i takes a register)
+	b[0] = uint8(list >> (perm & 15 * 4) & 15)
+	b[1] = uint8(list >> (perm >> 4 & 15 * 4) & 15)
+	b[2] = uint8(list >> (perm >> 8 & 15 * 4) & 15)
+	b[3] = uint8(list >> (perm >> 12 & 15 * 4) & 15)
+	b[4] = uint8(list >> (perm >> 16 & 15 * 4) & 15)
+	b[5] = uint8(list >> (perm >> 20 & 15 * 4) & 15)
 }
 
-// cubeTails[m] (m ≤ 6), for each rank < m!, is the order in which the
-// rank's m digits pick from a list of m: the places picked, as nibbles,
-// the first lowest. cubeDecode takes the last digits from it, each then a
-// shift rather than a multiplication and a removal from the list (the
-// decoding ends near the last places: 2.9 KB for m = 6).
+// cubeBytes[256h+b] lists the set bits of b, each plus 8h, as nibbles, the
+// lowest first, with their count in the top byte (Path's list of a leg's
+// dimensions, d ≤ 16).
+var cubeBytes = func() (t [512]uint64) {
+	for i := range t {
+		h, b := uint64(i/256), uint64(i%256)
+		n := uint64(0)
+		for x := b; x != 0; x &= x - 1 {
+			t[i] |= (8*h + uint64(bits.TrailingZeros64(x))) << (4 * n)
+			n++
+		}
+		t[i] |= n << 56
+	}
+	return
+}()
+
+// cubeTails[m] (m ≤ 6), for each t < m!, is the order in which t's m
+// digits pick from a list of m: the places picked, as nibbles, the first
+// lowest. cubeDecode takes the last digits from it, each then a shift
+// rather than a multiplication and a removal from the list (2.9 KB for
+// m = 6).
 var cubeTails = func() (t [7][]uint32) {
 	f := 1
 	for m := range len(t) {
@@ -116,27 +118,7 @@ var cubeTails = func() (t [7][]uint32) {
 	return
 }()
 
-// cubeFirst2 is the table of the first two digits of the d-cube's ranks
-// (d ≥ 2): for rank mod d(d−1), the list of the dimensions left (as in
-// cubeDecode) in the low 56 bits, the two dimensions picked in the top two
-// nibbles.
-func cubeFirst2(d uint64) []uint64 {
-	t := make([]uint64, d*(d-1))
-	for c := range t {
-		list, e := cubeList16, uint64(0)
-		for i, idx := range []uint64{uint64(c) % d, uint64(c) / d} {
-			sh := 4 * idx
-			e |= list >> sh & 15 << (56 + 4*i)
-			list = list&(1<<sh-1) | list>>(sh+4)<<sh
-		}
-		t[c] = e | list
-	}
-	return t
-}
-
-// cubeList16 is the dimensions 0…15 as nibbles, 0 lowest: Path's list of
-// the dimensions not yet placed, for any d ≤ 16 (a permutation of d
-// dimensions picks only among the first m at the digit of base m).
+// cubeList16 is the places 0…15 as nibbles, 0 lowest (cubeTails' list).
 const cubeList16 uint64 = 0xfedcba9876543210
 
 // cubeRecip[m] = ⌈2^64/m⌉ for 2 ≤ m ≤ 19, 0 for m = 1: the high word of
@@ -180,21 +162,17 @@ func (r *cubeOrderRouter) semiPath(diff, aux uint64, out []uint8) []uint8 {
 	return append(out, uint8(r.d))
 }
 
-// pathWide is Path's decoding for more than 16 dimensions.
+// pathWide is Path for more than 16 dimensions (too many for nibbles):
+// the same rule, each pick a bit selection.
 func (r *cubeOrderRouter) pathWide(diff, rank uint64, out []uint8) []uint8 {
-	if rank >= r.perms {
-		rank %= r.perms // (as Path)
-	}
-	avail := uint64(1)<<uint(r.d) - 1
-	for m := uint64(r.d); m > 0 && diff != 0; m-- {
-		var idx uint64
-		rank, idx = cubeDigit(rank, m)
-		dim := selectBit(avail, int(idx))
-		avail &^= 1 << uint(dim)
-		if diff>>uint(dim)&1 != 0 {
-			out = append(out, uint8(dim))
-			diff &^= 1 << uint(dim)
-		}
+	m := uint64(bits.OnesCount64(diff))
+	t := r.lead(rank, int(m))
+	for ; m > 0; m-- {
+		var c uint64
+		t, c = cubeDigit(t, m)
+		dim := selectBit(diff, int(c))
+		out = append(out, uint8(dim))
+		diff &^= 1 << uint(dim)
 	}
 	return append(out, uint8(r.d))
 }

@@ -8,9 +8,11 @@ import (
 	"github.com/flitsim/flitsim/flit"
 )
 
-// cubePathRef is the cube's Path as it was before the digits were
-// multiplications (a 64-bit division a digit, one modulo a dimension for
-// semi-strict): the reference the faster decoding must equal.
+// cubePathRef is the cube's Path written plainly from the rules
+// (direct_hypercube_order.go): the reference the decoding must equal.
+// Random order: with m dimensions left, the c-th smallest of them, c =
+// ⌊(rank mod d!)/(d!/m!)⌋ mod m, by divisions; semi-strict: from the
+// start dimension up, modulo d.
 func cubePathRef(r *cubeOrderRouter, diff, aux uint64, out []uint8) []uint8 {
 	if r.semi {
 		st := int(aux % uint64(r.d))
@@ -21,59 +23,35 @@ func cubePathRef(r *cubeOrderRouter, diff, aux uint64, out []uint8) []uint8 {
 		}
 		return append(out, uint8(r.d))
 	}
-	if r.d > 16 {
-		return cubePathWideRef(r.d, diff, aux, out)
-	}
-	var list uint64
-	for i := r.d - 1; i >= 0; i-- {
-		list = list<<4 | uint64(i)
-	}
-	rank := aux
-	for m := uint64(r.d); m > 0 && diff != 0; m-- {
-		idx := rank % m
-		rank /= m
-		sh := 4 * idx
-		dim := list >> sh & 15
-		list = list&(1<<sh-1) | list>>(sh+4)<<sh
-		if diff>>dim&1 != 0 {
-			out = append(out, uint8(dim))
-			diff &^= 1 << dim
-		}
+	for diff != 0 {
+		dim := cubeNthRef(r.d, diff, aux)
+		out = append(out, uint8(dim))
+		diff &^= 1 << uint(dim)
 	}
 	return append(out, uint8(r.d))
 }
 
-// cubePathWideRef is the reference decoding above 16 dimensions (as it
-// was: divisions and bit selections).
-func cubePathWideRef(d int, diff, rank uint64, out []uint8) []uint8 {
-	avail := uint64(1)<<uint(d) - 1
-	for m := uint64(d); m > 0 && diff != 0; m-- {
-		idx := rank % m
-		rank /= m
-		dim := selectBit(avail, int(idx))
-		avail &^= 1 << uint(dim)
-		if diff>>uint(dim)&1 != 0 {
-			out = append(out, uint8(dim))
-			diff &^= 1 << uint(dim)
-		}
-	}
-	return append(out, uint8(d))
-}
-
-// cubeNthRef is Route's first dimension of diff in the order of rank as
-// it was computed before (a division a digit).
+// cubeNthRef is the random order's next dimension of diff (not empty) for
+// rank, by divisions.
 func cubeNthRef(d int, diff, rank uint64) int {
-	avail := uint64(1)<<uint(d) - 1
-	for m := uint64(d); m > 0; m-- {
-		idx := rank % m
-		rank /= m
-		dim := selectBit(avail, int(idx))
-		if diff>>uint(dim)&1 != 0 {
-			return dim
+	perms, mf := uint64(1), uint64(1)
+	m := bits.OnesCount64(diff)
+	for i := 2; i <= d; i++ {
+		perms *= uint64(i)
+		if i <= m {
+			mf *= uint64(i)
 		}
-		avail &^= 1 << uint(dim)
 	}
-	return 0
+	c := int(rank % perms / (perms / mf) % uint64(m))
+	for dim := range d {
+		if diff>>uint(dim)&1 != 0 {
+			if c == 0 {
+				return dim
+			}
+			c--
+		}
+	}
+	panic("no dimension")
 }
 
 // cubeRouter builds the d-cube's random-order (semi false) or semi-strict
@@ -170,12 +148,68 @@ func TestCubeRouteRanks(t *testing.T) {
 			}
 			continue
 		}
-		for range 20000 {
+		for range 5000 {
 			diff := 1 + rng.Uint64N(1<<d-1)
 			check(diff, rng.Uint64N(r.perms))
 			check(diff, r.perms-1-rng.Uint64N(min(r.perms, 1000)))
 			check(diff, r.perms+rng.Uint64N(1000))
 			check(diff, rng.Uint64())
+		}
+	}
+}
+
+// TestCubeOrderUniform: over all d! ranks, every order of a leg's
+// differing dimensions comes d!/k! times (k of them), for every set of
+// differing dimensions up to d = 6: the random order is uniform.
+func TestCubeOrderUniform(t *testing.T) {
+	for d := 1; d <= 6; d++ {
+		r := cubeRouter(t, d, false)
+		for diff := 0; diff < 1<<d; diff++ {
+			seen := map[string]uint64{}
+			for rank := range r.perms {
+				seen[string(r.Path(0, 0, &flit.Worm{Dst: int32(diff), Aux: rank}, nil))]++
+			}
+			k, kf := bits.OnesCount(uint(diff)), uint64(1)
+			for i := 2; i <= k; i++ {
+				kf *= uint64(i)
+			}
+			if uint64(len(seen)) != kf {
+				t.Fatalf("d=%d diff %b: %d orders, want %d", d, diff, len(seen), kf)
+			}
+			for o, n := range seen {
+				if n != r.perms/kf {
+					t.Fatalf("d=%d diff %b: order %v %d times, want %d", d, diff, []byte(o), n, r.perms/kf)
+				}
+			}
+		}
+	}
+}
+
+// TestCubeLead: lead is ⌊(rank mod d!)/(d!/m!)⌋ for every place m, at
+// random ranks, at the edges of each multiple of d!/m! and at values no
+// draw makes (≥ d!), for every d ≤ 20.
+func TestCubeLead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for d := 1; d <= 20; d++ {
+		r := cubeRouter(t, d, false)
+		for m := 0; m <= d; m++ {
+			p := r.above[m]
+			check := func(rank uint64) {
+				if got, want := r.lead(rank, m), rank%r.perms/p; got != want {
+					t.Fatalf("d=%d m=%d rank %d: %d, want %d", d, m, rank, got, want)
+				}
+			}
+			for range 2000 {
+				check(rng.Uint64N(r.perms))
+			}
+			for q := uint64(1); q <= 64 && q*p <= r.perms; q++ {
+				check(q*p - 1)
+				check(q * p % r.perms)
+				check(r.perms - q*p + 1)
+			}
+			check(r.perms - 1)
+			check(r.perms)
+			check(^uint64(0))
 		}
 	}
 }

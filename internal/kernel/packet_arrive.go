@@ -58,9 +58,9 @@ func (p *packetRouter) orderArrivals(k *Kernel, js []join) {
 }
 
 // joinAgain makes join j, its queue's second or later arrival in the batch
-// being made (the fast step's joinRun stops before one: markArrivals;
-// a draw is a call), and returns the measures sampled. The queue's earlier arrivals this batch are
-// its last packets.
+// being made (the fast step's joinRun stops before one, found by
+// markArrivals: a draw is a call), and returns the measures sampled. The
+// queue's earlier arrivals in the batch are its last packets.
 func (p *packetRouter) joinAgain(k *Kernel, j join, maxPop, maxQ, maxQP int32) (int32, int32, int32) {
 	if len(p.extra) < len(p.pt) {
 		p.extra = make([]int32, len(p.pt))

@@ -5,11 +5,12 @@ import (
 	"math/bits"
 )
 
-// shuffle is the packet router's shuffle of a cycle's joins, or of the
-// packets parked at a barrier: Fisher–Yates from the end, j = intN(i+1)
-// (the same draws in the same order as k.intN would make), with the PCG's
-// state in registers for the whole loop rather than loaded and stored by
-// every draw: the joins' shuffle draws once per packet-hop.
+// shuffle is the packet router's shuffle of the packets parked at a
+// barrier (they start their next leg in random order): Fisher–Yates from
+// the end, j = intN(i+1) (the same draws in the same order as k.intN
+// would make), with the PCG's state in registers for the whole loop
+// rather than loaded and stored by every draw. (It shuffled every cycle's
+// joins too, a draw per packet-hop, before packet_arrive.go's order.)
 func shuffle[T any](k *Kernel, js []T) {
 	if len(js) < 2 {
 		return

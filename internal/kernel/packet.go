@@ -40,10 +40,10 @@ import (
 //     in the same cycle; it cannot move again before cycle t+1. Packets
 //     joining one queue in one cycle join in random order
 //     (ArrivalOrder "random", the default: each queue's arrivals shuffled,
-//     packet_arrive.go) or in scan order (by the queue they left, in queue id order: by
-//     switch, then port; injections in creation order). With dropping
-//     queues (Drop, Capacity > 0) a packet whose queue is full when its
-//     turn in that order comes is dropped: the packets that left in this
+//     packet_arrive.go) or in scan order (by the queue they left, in queue
+//     id order: by switch, then port; injections in creation order).
+//     With dropping queues (Drop, Capacity > 0) a packet whose queue is
+//     full when its turn in that order comes is dropped: the packets that left in this
 //     cycle have freed their slots, so a full queue that sent one accepts
 //     one arrival, and of several same-cycle arrivals the last ones in the
 //     join order (a uniformly random set by default) are dropped. Only

@@ -18,10 +18,7 @@ package kernel
 // which they join (the general step): the draws in list order, each moving
 // a join among the places its queue's joins hold in the list.
 func (p *packetRouter) orderArrivals(k *Kernel, js []join) {
-	if len(p.extra) < len(p.pt) {
-		p.extra = make([]int32, len(p.pt))
-	}
-	cnt := p.extra[:len(p.pt)]
+	cnt := p.arrivalCounts()
 	idx := append(p.arrIdx[:0], make([]int32, len(js))...) // per join: its queue's arrivals before it
 	more := false
 	for i, j := range js {
@@ -62,10 +59,7 @@ func (p *packetRouter) orderArrivals(k *Kernel, js []join) {
 // markArrivals: a draw is a call), and returns the measures sampled. The
 // queue's earlier arrivals in the batch are its last packets.
 func (p *packetRouter) joinAgain(k *Kernel, j join, maxPop, maxQ, maxQP int32) (int32, int32, int32) {
-	if len(p.extra) < len(p.pt) {
-		p.extra = make([]int32, len(p.pt))
-	}
-	a := p.extra[j.q] + 1 // (its first arrival is not counted there)
+	a := p.arrivalCounts()[j.q] + 1 // (its first arrival is not counted there)
 	if a == 1 {
 		p.collided = append(p.collided, j.q)
 	}
@@ -112,6 +106,14 @@ func (p *packetRouter) markArrivals(js []join) []int32 {
 	}
 	p.again = again
 	return again
+}
+
+// arrivalCounts is p.extra, made for every queue when first needed.
+func (p *packetRouter) arrivalCounts() []int32 {
+	if len(p.extra) < len(p.pt) {
+		p.extra = make([]int32, len(p.pt))
+	}
+	return p.extra
 }
 
 // endArrivals forgets the fast step's counts of the batch's arrivals.

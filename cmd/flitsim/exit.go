@@ -7,7 +7,7 @@ import (
 	"github.com/flitsim/flitsim/network"
 )
 
-// Exit statuses (documented in the usage text and the README).
+// Exit statuses (documented in the usage text and docs/errors.md).
 const (
 	exitOK          = 0   // completed
 	exitFailed      = 1   // verify: a claim failed

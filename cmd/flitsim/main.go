@@ -126,8 +126,9 @@ const usage = `flitsim — a cycle-accurate interconnection-network simulator
 Usage:
   flitsim                      run the default experiment (8×8 mesh, wormhole, uniform 0.2)
   flitsim run [flags]          run an experiment and print its results
-  flitsim list                 list topologies, routings, arbiters, switching modes,
-                               traffic patterns and configuration keys
+  flitsim list [WORD]          list topologies, routings, arbiters, switching modes,
+                               traffic patterns and configuration keys (WORD: a
+                               section or a name; --format table|json|markdown)
   flitsim verify [--format F]  reproduce published results; exit 1 if any fails
   flitsim encode [flags]       encode a multicast header (--scheme S --dests SPEC) and show its flits
   flitsim sweep [flags]        run a grid of experiments (--vary KEY=start:stop:step),

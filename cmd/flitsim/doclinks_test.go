@@ -109,3 +109,17 @@ func TestDocAnchor(t *testing.T) {
 		}
 	}
 }
+
+// The README is the front page: at most 300 lines, leading to the manual.
+func TestReadmeIsAFrontPage(t *testing.T) {
+	text, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(text), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines; the front page keeps at most 300, the rest belongs in docs/", n)
+	}
+	if !strings.Contains(string(text), "](docs/README.md)") {
+		t.Error("README.md does not link the manual's contents, docs/README.md")
+	}
+}

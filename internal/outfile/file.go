@@ -43,8 +43,7 @@ func Create(path string) (*File, error) {
 	case err == nil:
 		perm = st.Mode().Perm() // a replaced file keeps its permissions
 	}
-	dir, base := filepath.Split(dest)
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	f, err := os.CreateTemp(filepath.Split(tempPattern(dest)))
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: unwrap(err)}
 	}
@@ -56,6 +55,24 @@ func Create(path string) (*File, error) {
 	out := &File{File: f, dest: dest, name: path, tmp: f.Name()}
 	live.add(out.tmp)
 	return out, nil
+}
+
+// tempPattern is the name pattern of dest's temporary files (os.CreateTemp:
+// * is random): hidden, beside dest.
+func tempPattern(dest string) string {
+	dir, base := filepath.Split(dest)
+	return filepath.Join(dir, "."+base+".*.tmp")
+}
+
+// Temps lists the temporary files of outputs to path being written now
+// (by this or another process): their size shows a long write's progress.
+func Temps(path string) []string {
+	dest, err := Resolve(path)
+	if err != nil {
+		return nil
+	}
+	m, _ := filepath.Glob(tempPattern(dest))
+	return m
 }
 
 // Name is the path the file was asked for as (not the temporary file's).

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -26,35 +27,60 @@ type File struct {
 // folder of that name). A symbolic link is written through: its target is
 // replaced, the link stays.
 func Create(path string) (*File, error) {
-	dest, err := Resolve(path)
-	if err != nil {
+	bad := func(err error) (*File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: unwrap(err)}
 	}
-	perm := fs.FileMode(0o644)
-	switch st, err := os.Stat(dest); {
+	st, err := os.Stat(path)
+	switch {
 	case err == nil && st.IsDir():
-		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("is a directory")}
-	case err == nil && !st.Mode().IsRegular():
-		f, err := os.OpenFile(dest, os.O_WRONLY|os.O_TRUNC, 0)
+		return bad(errors.New("is a directory"))
+	case err == nil && direct(path, st):
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 		if err != nil {
-			return nil, &fs.PathError{Op: "open", Path: path, Err: unwrap(err)}
+			return bad(err)
 		}
-		return &File{File: f, dest: dest, name: path}, nil
-	case err == nil:
+		return &File{File: f, dest: path, name: path}, nil
+	}
+	dest, err := Resolve(path)
+	if err != nil {
+		return bad(err)
+	}
+	perm := fs.FileMode(0o644)
+	if st != nil {
 		perm = st.Mode().Perm() // a replaced file keeps its permissions
 	}
 	f, err := os.CreateTemp(filepath.Split(tempPattern(dest)))
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: unwrap(err)}
+		return bad(err)
 	}
 	if err := f.Chmod(perm); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, &fs.PathError{Op: "open", Path: path, Err: unwrap(err)}
+		return bad(err)
 	}
 	out := &File{File: f, dest: dest, name: path, tmp: f.Name()}
 	live.add(out.tmp)
 	return out, nil
+}
+
+// direct reports whether path, which exists (st), is written in place
+// rather than replaced: a pipe or a device, which cannot be replaced and
+// holds nothing to lose, or a name of an open file (/dev/stdout,
+// /dev/fd/N, /proc/...), which may stand for a regular file the shell
+// opened and must stay the one written.
+func direct(path string, st os.FileInfo) bool {
+	if !st.Mode().IsRegular() {
+		return true
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	switch abs {
+	case "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/")
 }
 
 // tempPattern is the name pattern of dest's temporary files (os.CreateTemp:

@@ -238,3 +238,24 @@ func TestRemoveTemps(t *testing.T) {
 		t.Errorf("a.csv holds %q", got)
 	}
 }
+
+// An open file's name (/dev/stdout, possibly a regular file the shell
+// opened) is written in place, not replaced.
+func TestOpenFileNamesWrittenInPlace(t *testing.T) {
+	dir := inDir(t)
+	for _, p := range []string{"/dev/stdout", "/dev/fd/1"} {
+		f, err := Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.tmp != "" {
+			t.Errorf("%s is written through %s", p, f.tmp)
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tmp := tempsIn(t, dir); len(tmp) > 0 {
+		t.Errorf("left %v", tmp)
+	}
+}

@@ -68,7 +68,9 @@ func (s *Set) Check() error {
 			return inputerr.New(e.label, e.path, "a path flitsim can resolve (%v)", unwrap(err))
 		}
 		r := resolved{entry: e, real: real}
-		if info, err := os.Stat(real); err == nil {
+		// (Stat the path given: the kernel follows /dev/stdout and the like,
+		// which name no file Resolve can find.)
+		if info, err := os.Stat(e.path); err == nil {
 			if info.Mode()&fs.ModeDevice != 0 {
 				continue
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/flitsim/flitsim/internal/outfile"
@@ -14,10 +15,21 @@ import (
 // reads (outfile.Set) and checks them before it opens any for writing: no
 // output may be an input or another output.
 
+// stdoutFile is realMain's stdout when it is a file (os.Stdout), else nil.
+var stdoutFile *os.File
+
+// fileSet is a command's file set, holding its standard output when the
+// shell redirected that to a file.
+func fileSet() *outfile.Set {
+	s := &outfile.Set{}
+	s.Stdout(stdoutFile)
+	return s
+}
+
 // configFiles is a command's file set holding the files the config reads:
 // the -c file and the traffic.trace and topology.file it names.
 func configFiles(file string, cfg network.Config) *outfile.Set {
-	s := &outfile.Set{}
+	s := fileSet()
 	s.Input("-c", file)
 	s.Input("traffic.trace", cfg.Traffic.Trace)
 	s.Input("topology.file", cfg.Topology.File)
@@ -53,7 +65,7 @@ func sweepFiles(file string, spec *sweep.Spec, shard sweep.Shard, dir string) *o
 	if cfg, err := spec.Load(0); err == nil {
 		s = configFiles(file, cfg)
 	} else { // (the sweep reports the error itself)
-		s = &outfile.Set{}
+		s = fileSet()
 		s.Input("-c", file)
 	}
 	for _, v := range spec.Vary {

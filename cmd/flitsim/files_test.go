@@ -210,3 +210,45 @@ func TestKilledRunKeepsTheOldTrace(t *testing.T) {
 		t.Errorf("a killed run made n.csv (%v)", err)
 	}
 }
+
+// TestStdoutIntoAnInput: results redirected (>>) into the config are
+// refused, by every command that reads one; redirected elsewhere they are
+// written.
+func TestStdoutIntoAnInput(t *testing.T) {
+	dir := inputsDir(t)
+	open := func(name string) *os.File {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	for _, args := range [][]string{
+		{"run", "-c", "c.yaml"},
+		{"layout", "-c", "h.yaml"},
+		{"distances", "-c", "h.yaml"},
+		{"sweep", "-c", "h.yaml", "--vary", "run.seed=1,2"},
+		{"deadlock-search", "-c", "h.yaml", "--scenarios", "1"},
+		{"collective", "-c", "h.yaml", "--task", "te"},
+		{"run", "-c", "c.yaml", "--set", "traffic.trace=t.csv"},
+	} {
+		into := args[2]
+		if slices.Contains(args, "traffic.trace=t.csv") {
+			into = "t.csv"
+		}
+		before := snapshot(t, dir)
+		var stderr strings.Builder
+		if code := realMain(args, open(into), &stderr); code != exitBadInput || !strings.Contains(stderr.String(), "flitsim: stdout: redirected to ") {
+			t.Errorf("%q > %s: exit %d, stderr %q", args, into, code, stderr.String())
+		}
+		sameFiles(t, args, before, snapshot(t, dir))
+	}
+	var stderr strings.Builder
+	if code := realMain([]string{"distances", "-c", "h.yaml"}, open("d.txt"), &stderr); code != 0 {
+		t.Fatalf("distances > d.txt: exit %d, stderr %q", code, stderr.String())
+	}
+	if b, _ := os.ReadFile("d.txt"); !strings.Contains(string(b), "diameter") {
+		t.Errorf("d.txt holds %.80q", b)
+	}
+}

@@ -47,6 +47,7 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	warnOut = stderr
+	stdoutFile, _ = stdout.(*os.File) // (see fileSet)
 	out := &checkedWriter{w: stdout}
 	err := dispatch(args, out)
 	if out.err != nil {

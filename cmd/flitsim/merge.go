@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network/sweep"
 )
 
@@ -58,7 +57,7 @@ func cmdMerge(args []string, stdout io.Writer) error {
 		sort.Strings(found)
 		paths = append(paths, found...)
 	}
-	set := &outfile.Set{}
+	set := fileSet()
 	for _, p := range paths {
 		set.Input("merge", p)
 	}

@@ -259,3 +259,37 @@ func TestOpenFileNamesWrittenInPlace(t *testing.T) {
 		t.Errorf("left %v", tmp)
 	}
 }
+
+// Standard output redirected to a file is an output like the others.
+func TestStdoutRedirected(t *testing.T) {
+	inDir(t)
+	f, err := os.OpenFile("c.yaml", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	other, err := os.Create("out.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for _, c := range []struct {
+		name  string
+		build func(s *Set)
+		want  string
+	}{
+		{"to the config", func(s *Set) { s.Stdout(f); s.Input("-c", "./c.yaml") },
+			"stdout: redirected to ./c.yaml, the file -c reads (allowed: a file of its own; a > redirection empties"},
+		{"to an output", func(s *Set) { s.Stdout(other); s.Output("--channels", "out.txt") },
+			"--channels: out.txt is the file stdout writes too"},
+		{"elsewhere", func(s *Set) { s.Stdout(other); s.Input("-c", "c.yaml") }, ""},
+		{"not a file", func(s *Set) { s.Stdout(nil); s.Input("-c", "c.yaml") }, ""},
+	} {
+		var s Set
+		c.build(&s)
+		err := s.Check()
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

@@ -27,6 +27,7 @@ type entry struct {
 	what  string // a side file's kind ("GTKWave save file"), else ""
 	path  string // as the user (or the side file's rule) wrote it
 	out   bool
+	info  os.FileInfo // an open file's (stdout), which has no path
 }
 
 // Input registers a file the command reads; "" (none given) is ignored.
@@ -43,6 +44,19 @@ func (s *Set) Output(label, path string) {
 // label: what says which (e.g. "GTKWave save file").
 func (s *Set) Side(label, what, path string) {
 	s.add(entry{label: label, what: what, path: path, out: true})
+}
+
+// Stdout registers the command's standard output f (nil: not a file)
+// when the shell redirected it to a regular file: it is an output too. (A
+// ">" redirection has emptied the file before the command started; a
+// clash still says so rather than let the results replace an input.)
+func (s *Set) Stdout(f *os.File) {
+	if f == nil {
+		return
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		s.files = append(s.files, entry{label: "stdout", out: true, info: st})
+	}
 }
 
 func (s *Set) add(e entry) {
@@ -63,24 +77,27 @@ func (s *Set) Check() error {
 	}
 	var done []resolved
 	for _, e := range s.files {
-		real, err := Resolve(e.path)
-		if err != nil {
-			return inputerr.New(e.label, e.path, "a path flitsim can resolve (%v)", unwrap(err))
-		}
-		r := resolved{entry: e, real: real}
-		// (Stat the path given: the kernel follows /dev/stdout and the like,
-		// which name no file Resolve can find.)
-		if info, err := os.Stat(e.path); err == nil {
-			if info.Mode()&fs.ModeDevice != 0 {
-				continue
+		r := resolved{entry: e, info: e.info}
+		if e.info == nil {
+			real, err := Resolve(e.path)
+			if err != nil {
+				return inputerr.New(e.label, e.path, "a path flitsim can resolve (%v)", unwrap(err))
 			}
-			r.info = info
+			r.real = real
+			// (Stat the path given: the kernel follows /dev/stdout and the
+			// like, which name no file Resolve can find.)
+			if info, err := os.Stat(e.path); err == nil {
+				if info.Mode()&fs.ModeDevice != 0 {
+					continue
+				}
+				r.info = info
+			}
 		}
 		for _, p := range done {
 			if !e.out && !p.out {
 				continue // two inputs: reading twice harms nothing
 			}
-			same := p.real == r.real || (p.info != nil && r.info != nil && os.SameFile(p.info, r.info))
+			same := (r.real != "" && p.real == r.real) || (p.info != nil && r.info != nil && os.SameFile(p.info, r.info))
 			if !same || (p.label == e.label && p.what == e.what) {
 				continue
 			}
@@ -101,6 +118,11 @@ func clash(a, b entry) error {
 	what, verb := "the file", "reads"
 	if b.out {
 		verb = "writes too"
+	}
+	if a.label == "stdout" {
+		return &inputerr.Error{Key: "stdout", Value: b.path, Problem: fmt.Sprintf(
+			"redirected to %s, %s %s %s (allowed: a file of its own; a > redirection empties the file before flitsim starts)",
+			b.path, what, b.label, verb)}
 	}
 	if b.what != "" {
 		what = "the " + b.what

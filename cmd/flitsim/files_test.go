@@ -121,6 +121,7 @@ func TestNeverDestroyAnInput(t *testing.T) {
 		tc{[]string{"run", "-c", "c.gtkw", "--trace-vcd", "c.vcd"}, "--trace-vcd (its GTKWave save file): c.gtkw is the file -c reads"},
 		tc{[]string{"run", "-c", "c.yaml", "--trace-vcd", "q.vcd", "--channels", "q.gtkw"}, "--channels: q.gtkw is the GTKWave save file --trace-vcd writes too"},
 		tc{[]string{"run", "-c", "c.yaml", "--channels", "q.gtkw", "--trace-vcd", "q.vcd"}, "--channels: q.gtkw is the GTKWave save file --trace-vcd writes too"},
+		tc{[]string{"run", "-c", "c.yaml", "--trace-vcd", "q.gtkw"}, "--trace-vcd (its GTKWave save file): q.gtkw is the file --trace-vcd writes too"},
 		tc{[]string{"run", "-c", "c.yaml", "--trace-vcd", "c.vcd", "--per-node", "c.kind.txt"}, "--per-node: c.kind.txt is the GTKWave kind filter --trace-vcd writes too"},
 		tc{[]string{"run", "-c", "c.yaml", "--per-node", "sym.yaml"}, "--per-node: sym.yaml is the file -c reads"},
 		tc{[]string{"run", "-c", "c.yaml", "--per-pair", "hard.yaml"}, "--per-pair: hard.yaml is the file -c reads"},

@@ -6,6 +6,8 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/flitsim/flitsim/internal/outfile"
 )
 
 // stopRequested is set by the first SIGINT or SIGTERM while a run, sweep or
@@ -15,7 +17,8 @@ var stopRequested atomic.Bool
 
 // watchInterrupts catches SIGINT and SIGTERM until the returned function is
 // called. The first one sets stopRequested; a second one exits at once with
-// status 130, leaving unfinished output as it is.
+// status 130; an output not yet complete keeps what it held before (its
+// temporary file is removed).
 func watchInterrupts() (release func()) {
 	stopRequested.Store(false)
 	ch := make(chan os.Signal, 2)
@@ -32,6 +35,7 @@ func watchInterrupts() (release func()) {
 		select {
 		case <-ch:
 			fmt.Fprintln(warnOut, "flitsim: interrupted twice: quitting")
+			outfile.RemoveTemps() // (the outputs keep what they held before)
 			os.Exit(exitInterrupted)
 		case <-quit:
 		}

@@ -47,6 +47,7 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	warnOut = stderr
+	stdoutFile, _ = stdout.(*os.File) // (see fileSet)
 	out := &checkedWriter{w: stdout}
 	err := dispatch(args, out)
 	if out.err != nil {
@@ -156,7 +157,8 @@ Exit status:
   0    completed (run: status ok; sweep: every point ran, whatever its status)
   1    verify: a claim failed
   2    bad input (one line on stderr names the key, the value and what is
-       allowed), or output that cannot be written
+       allowed), an output file that is an input or another output, or
+       output that cannot be written
   3    run: a deadlock or a stall (nothing moved for run.stall_limit cycles)
   4    run: saturated (accepted less than offered beyond the 95 % confidence
        interval, or stopped by run.max_backlog) or incomplete (measured

@@ -29,6 +29,9 @@ const (
 // the terminal's ($COLUMNS first, as the shell sets it after a resize) when
 // stdout is one, else defaultListWidth.
 func listWidth(stdout io.Writer) int {
+	if c, ok := stdout.(*checkedWriter); ok {
+		stdout = c.w // the terminal is behind main's write check
+	}
 	if !isTerminal(stdout) {
 		return defaultListWidth
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -69,18 +70,18 @@ func atoi(s string) int {
 // On a terminal, list fits $COLUMNS.
 func TestListTerminalWidth(t *testing.T) {
 	old := isTerminal
-	isTerminal = func(io.Writer) bool { return true }
+	isTerminal = func(w io.Writer) bool { _, ok := w.(*bytes.Buffer); return ok } // runMain's stdout
 	defer func() { isTerminal = old }()
 	t.Setenv("COLUMNS", "84")
 	_, out, _ := runMain(t, "list")
 	if got := widest(out); got > 84 || got < 80 {
 		t.Errorf("COLUMNS=84 on a terminal: %d columns wide", got)
 	}
-	if got := listWidth(os.Stdout); got != 84 {
+	if got := listWidth(&checkedWriter{w: &bytes.Buffer{}}); got != 84 {
 		t.Errorf("listWidth = %d, want 84", got)
 	}
 	t.Setenv("COLUMNS", "20")
-	if got := listWidth(os.Stdout); got != minListWidth {
+	if got := listWidth(&bytes.Buffer{}); got != minListWidth {
 		t.Errorf("COLUMNS=20: listWidth = %d, want the minimum %d", got, minListWidth)
 	}
 }

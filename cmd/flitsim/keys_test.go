@@ -67,3 +67,26 @@ func sameSet(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// Every configuration key has a row in docs/configuration.md's key table,
+// which says what it means (flitsim list and docs/reference.md say only
+// what it accepts): a new key is documented when it is added.
+func TestEveryKeyHasADocRow(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var firstCells strings.Builder
+	for _, m := range regexp.MustCompile("(?m)^\\| ([^|\n]*`[^|\n]*) \\|").FindAllStringSubmatch(string(doc), -1) {
+		firstCells.WriteString(m[1] + "\n")
+	}
+	keys := listedKeys()
+	if len(keys) < 50 {
+		t.Fatalf("only %d keys listed", len(keys))
+	}
+	for _, k := range keys {
+		if !strings.Contains(firstCells.String(), "`"+k.Key+"`") {
+			t.Errorf("docs/configuration.md's key table has no row for %s: add one saying what it means", k.Key)
+		}
+	}
+}

@@ -227,7 +227,7 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	fmt.Fprintf(w, "\nlinks used per slot (of %d):\n", r.Links)
 	for i, n := range r.PerSlot {
 		if len(r.PerSlot) > 40 && i == 20 {
-			fmt.Fprintf(w, "  ... %d slots ...\n", len(r.PerSlot)-40)
+			fmt.Fprintf(w, "  ... %s ...\n", count(len(r.PerSlot)-40, "slot"))
 		}
 		if len(r.PerSlot) > 40 && i >= 20 && i < len(r.PerSlot)-20 {
 			continue

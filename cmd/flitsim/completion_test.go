@@ -80,6 +80,7 @@ var completeCases = []struct {
 	{"flitsim collective --task s", []string{"snb", "sns"}},
 	{"flitsim layout --set topology.kind=", []string{"torus", "hypercube", "dshuffle", "folded-cube", "permutation-cube", "pseudocube"}},
 	{"flitsim help vers", []string{"version"}},
+	{"flitsim sweep --plot-scale ", []string{"auto", "linear", "log"}},
 }
 
 func checkCandidates(t *testing.T, line string, got, want []string) {

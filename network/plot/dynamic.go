@@ -101,7 +101,6 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 		}
 		l.Color, l.Width, l.Dashes = zeroLoadColor, curveWidth, tc.dash
 		p.Add(l)
-		fig.lines = append(fig.lines, xy)
 		fig.Legend.Add(tc.name, l)
 	}
 	for _, m := range dp.Marks {
@@ -109,7 +108,7 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 	}
 	p.X.Min, p.Y.Min = 0, 0
 	setAxisTop(&p.X, math.Min(1, maxX*1.05))
-	setAxisTop(&p.Y, top) // (fixed: the legend goes where it hides least)
+	setAxisTop(&p.Y, top)
 	marks := append([]DelayMark{{dp.Threshold, fmt.Sprintf("stability threshold ρ* = %.5f (Eq. 4.1)", dp.Threshold)}}, dp.Marks...)
 	for i, m := range marks {
 		th, err := plotter.NewLine(plotter.XYs{{X: m.Rho, Y: 0}, {X: m.Rho, Y: p.Y.Max}})
@@ -161,8 +160,6 @@ func (dp *DelayPlot) measured(fig *Figure, i int, c DelayCurve) (float64, error)
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: curveShape(i)}
 		fig.Plot.Add(l, s)
-		fig.lines = append(fig.lines, line)
-		fig.marks = append(fig.marks, line...)
 		thumbs = append(thumbs, l, s)
 		if len(bars) > 0 {
 			fig.Plot.Add(&errBars{bars: bars, color: col})

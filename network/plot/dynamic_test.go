@@ -4,7 +4,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -33,12 +32,9 @@ func TestDelayPlotSave(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	svg, err := os.ReadFile(filepath.Join(dir, "d.svg"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := readSVG(t, filepath.Join(dir, "d.svg"))
 	for _, want := range []string{"stability threshold ρ* = 0.84000", "queues grow above 0.913", "Eq. 4.1 upper bound", "fixed intervals: queues grew", "hardware intervals", "load ρ = λNX"} {
-		if !strings.Contains(string(svg), want) {
+		if !doc.hasText(want) {
 			t.Errorf("the SVG has no %q", want)
 		}
 	}

@@ -182,17 +182,20 @@ func (fig *Figure) Render(c draw.Canvas) {
 	}
 }
 
-// fitText sets s in sty within width w: in a smaller size if it is wider (down
-// to minTextSize), and, if lines, wrapped onto several lines first.
+// fitText sets s in sty within width w: in a smaller size if it is wider
+// (down to minTextSize); if lines, wrapped, and set smaller while it takes
+// more than two lines.
 func fitText(sty text.Style, s string, w vg.Length, lines bool) (vg.Length, string) {
-	if lines {
-		s = strings.Join(wrap(sty, s, w), "\n")
-	}
-	for sty.Font.Size > vg.Length(minTextSize) && sty.Width(s) > w {
-		sty.Font.Size--
-		if lines {
-			s = strings.Join(wrap(sty, strings.ReplaceAll(s, "\n", " "), w), "\n")
+	set := func() string {
+		if !lines {
+			return s
 		}
+		return strings.Join(wrap(sty, s, w), "\n")
 	}
-	return sty.Font.Size, s
+	out := set()
+	for sty.Font.Size > vg.Length(minTextSize) && (sty.Width(out) > w || strings.Count(out, "\n") > 1) {
+		sty.Font.Size--
+		out = set()
+	}
+	return sty.Font.Size, out
 }

@@ -120,6 +120,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	task := fs.String("task", "", "the task: "+strings.Join(collective.Tasks(), ", ")+", dynamic")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	plotFile := fs.String("plot", "", "task dynamic: draw mean delay vs ρ to `FILE` (.svg or .png)")
+	plotScale := plotScaleFlag(fs)
 	tr := addTraceFlags(fs)
 	if help, err := parseFlags(fs, collectiveSynopsis, args, stdout); help || err != nil {
 		return err
@@ -139,6 +140,10 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	if *plotFile != "" && *task != "dynamic" {
 		return inputerr.New("--plot", *plotFile, "only with --task dynamic")
 	}
+	po, err := plotOptions(*plotScale)
+	if err != nil {
+		return err
+	}
 	params := map[string]string{}
 	var cfgSets []string
 	for _, s := range *sets {
@@ -157,7 +162,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	release := watchInterrupts()
 	defer release()
 	if *task == "dynamic" {
-		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, ct)
+		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, po, ct)
 	}
 	r, err := collective.RunWith(cfg.Topology, *task, params, cfg.Run.Seed, ct.options())
 	err = ct.close(err)

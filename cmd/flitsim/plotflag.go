@@ -12,7 +12,7 @@ import (
 // plots (sweep, merge); its values are completed.
 func plotScaleFlag(fs *pflag.FlagSet) *string {
 	s := fs.String("plot-scale", string(plot.ScaleAuto),
-		fmt.Sprintf("the latency plot's axis: auto (log when the latencies drawn span more than %d×), linear or log", plot.LogRatio))
+		fmt.Sprintf("the plots' latency (delay) axis: auto (log when the values drawn span more than %d×), linear or log", plot.LogRatio))
 	_ = fs.SetAnnotation("plot-scale", valuesAnnotation, plot.Scales)
 	return s
 }

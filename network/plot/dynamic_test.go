@@ -48,3 +48,23 @@ func TestDelayPlotSave(t *testing.T) {
 		}
 	}
 }
+
+// TestDelayPlotScale: the delay axis is logarithmic when asked for (its
+// label says so, its ticks are spaced by their logarithm) and linear when
+// asked for.
+func TestDelayPlotScale(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range []Scale{ScaleLog, ScaleLinear} {
+		dp := testDelayPlot()
+		dp.Scale = s
+		name := filepath.Join(dir, string(s)+".svg")
+		if err := dp.Save(name); err != nil {
+			t.Fatal(err)
+		}
+		doc := readSVG(t, name)
+		doc.axesScaled(t, s == ScaleLog)
+		if doc.hasText("log scale") != (s == ScaleLog) {
+			t.Errorf("%s: %q", s, doc.texts)
+		}
+	}
+}

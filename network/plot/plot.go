@@ -214,17 +214,18 @@ func (d *drawing) clipAt(cs []*curve) {
 }
 
 // latencyRange is the lowest and highest mean latency of the points drawn
-// (0, 0 for none).
+// (0, 0 for none; a log axis needs lo above 0).
 func (d *drawing) latencyRange(cs []*curve) (lo, hi float64) {
+	lo = math.Inf(1)
 	for _, c := range cs {
 		for _, r := range c.rows {
-			if y := d.y(r); drawn(r) && finite(y) && y > 0 {
-				if lo == 0 || y < lo {
-					lo = y
-				}
-				hi = max(hi, y)
+			if y := d.y(r); drawn(r) && finite(y) {
+				lo, hi = min(lo, y), max(hi, y)
 			}
 		}
+	}
+	if math.IsInf(lo, 1) {
+		return 0, 0
 	}
 	return lo, hi
 }

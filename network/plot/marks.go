@@ -178,17 +178,47 @@ func (o *offScale) Plot(c draw.Canvas, p *gplot.Plot) {
 		}
 		placed = append(placed, at)
 		c.DrawGlyph(draw.GlyphStyle{Color: pt.color, Radius: arrowRadius, Shape: arrowGlyph{}}, at)
-		// The value, right of the arrow (left of it near the right edge).
-		sty := textStyle(offValueSize)
-		sty.Color, sty.YAlign = pt.color, draw.YCenter
-		tx := at.X + ringRadius + vg.Points(1)
-		if tx+sty.Width(valueText(pt.value)) > c.Max.X {
-			sty.XAlign, tx = draw.XRight, at.X-ringRadius-vg.Points(1)
-		}
-		c.FillText(sty, vg.Point{X: tx, Y: at.Y}, valueText(pt.value))
 		if pt.saturated || pt.incomplete {
 			c.DrawGlyph(draw.GlyphStyle{Color: markColor, Radius: ringRadius, Shape: markGlyph{box: !pt.saturated}}, at)
 		}
+	}
+	o.values(c, placed)
+}
+
+// values writes each arrow's value beside it: on its right, or on its left
+// where the right would cover another arrow or value or leave the canvas
+// (on the right if both would).
+func (o *offScale) values(c draw.Canvas, arrows []vg.Point) {
+	var taken []vg.Rectangle
+	for _, at := range arrows {
+		r := ringRadius
+		taken = append(taken, vg.Rectangle{Min: vg.Point{X: at.X - r, Y: at.Y - r}, Max: vg.Point{X: at.X + r, Y: at.Y + r}})
+	}
+	free := func(b vg.Rectangle) bool {
+		if b.Min.X < c.Min.X || b.Max.X > c.Max.X {
+			return false
+		}
+		for _, t := range taken {
+			if b.Min.X < t.Max.X && t.Min.X < b.Max.X && b.Min.Y < t.Max.Y && t.Min.Y < b.Max.Y {
+				return false
+			}
+		}
+		return true
+	}
+	for i, pt := range o.pts {
+		at, s := arrows[i], valueText(o.pts[i].value)
+		sty := textStyle(offValueSize)
+		sty.Color, sty.YAlign = pt.color, draw.YCenter
+		w, h := sty.Width(s), sty.Height(s)/2
+		gap := ringRadius + vg.Points(1)
+		right := vg.Rectangle{Min: vg.Point{X: at.X + gap, Y: at.Y - h}, Max: vg.Point{X: at.X + gap + w, Y: at.Y + h}}
+		left := vg.Rectangle{Min: vg.Point{X: at.X - gap - w, Y: at.Y - h}, Max: vg.Point{X: at.X - gap, Y: at.Y + h}}
+		box := right
+		if !free(right) && (free(left) || right.Max.X > c.Max.X) {
+			box = left
+		}
+		taken = append(taken, box)
+		c.FillText(sty, vg.Point{X: box.Min.X, Y: at.Y}, s)
 	}
 }
 

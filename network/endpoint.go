@@ -25,9 +25,16 @@ func (m *PacketMsg) Meta() *sim.MsgMeta { return &m.MsgMeta }
 // to it has been delivered (its tail ejected).
 type DeliveryMsg struct {
 	sim.MsgMeta
-	From    int   // source terminal
-	Flits   int   // packet length
-	Latency int64 // cycles from the packet's creation to its delivery
+	From  int // source terminal
+	Flits int // packet length
+	// Latency is the packet's latency in network cycles, as
+	// Result.Latency counts it: from the cycle in which the endpoint took
+	// the PacketMsg from its port (the message's arrival time rounded to
+	// the nearest cycle), so it includes any wait at the source for room
+	// in the network, to the cycle in which the packet's tail flit
+	// reached the destination terminal. A delivery the peer's port
+	// could not take at once waits at the endpoint without counting.
+	Latency int64
 	Payload any
 }
 

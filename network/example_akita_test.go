@@ -60,7 +60,7 @@ type sendAt struct {
 // is empty.
 //
 // Every packet an endpoint is handed is measured, whatever run.warmup says
-// (here the default 1000 cycles; both packets are sent before it).
+// (here the default 1000 cycles; all three packets are sent before it).
 func ExampleAttachEndpoints() {
 	c := network.Default()
 	c.Topology = network.TopologyConfig{Kind: "hypercube", D: 3}

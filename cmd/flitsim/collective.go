@@ -120,6 +120,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	task := fs.String("task", "", "the task: "+strings.Join(collective.Tasks(), ", ")+", dynamic")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	plotFile := fs.String("plot", "", "task dynamic: draw mean delay vs ρ to `FILE` (.svg or .png)")
+	plotScale := plotScaleFlag(fs)
 	tr := addTraceFlags(fs)
 	if help, err := parseFlags(fs, collectiveSynopsis, args, stdout); help || err != nil {
 		return err
@@ -138,6 +139,10 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	}
 	if *plotFile != "" && *task != "dynamic" {
 		return inputerr.New("--plot", *plotFile, "only with --task dynamic")
+	}
+	po, err := plotOptions(*plotScale)
+	if err != nil {
+		return err
 	}
 	params := map[string]string{}
 	var cfgSets []string
@@ -163,7 +168,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	release := watchInterrupts()
 	defer release()
 	if *task == "dynamic" {
-		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, ct)
+		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, po, ct)
 	}
 	r, err := collective.RunWith(cfg.Topology, *task, params, cfg.Run.Seed, ct.options())
 	err = ct.close(err)
@@ -233,7 +238,7 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	fmt.Fprintf(w, "\nlinks used per slot (of %d):\n", r.Links)
 	for i, n := range r.PerSlot {
 		if len(r.PerSlot) > 40 && i == 20 {
-			fmt.Fprintf(w, "  ... %d slots ...\n", len(r.PerSlot)-40)
+			fmt.Fprintf(w, "  ... %s ...\n", count(len(r.PerSlot)-40, "slot"))
 		}
 		if len(r.PerSlot) > 40 && i >= 20 && i < len(r.PerSlot)-20 {
 			continue

@@ -17,7 +17,7 @@ import (
 // sweep when task.rho (or task.intervals) lists several, with an optional
 // delay-vs-ρ plot (a curve per intervals value). A trace (ct) records one
 // run: the router every period of one load runs on.
-func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]string, seed uint64, format, plotFile string, ct *collectiveTraces) error {
+func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]string, seed uint64, format, plotFile string, po plot.Options, ct *collectiveTraces) error {
 	rhos := []string{"0.5"}
 	if v, ok := params["task.rho"]; ok {
 		rhos = strings.Split(v, ",")
@@ -48,7 +48,7 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 		}
 	}
 	if plotFile != "" {
-		if err := dynamicPlot(plotFile, runs); err != nil {
+		if err := dynamicPlot(plotFile, runs, po); err != nil {
 			return err
 		}
 	}
@@ -120,7 +120,7 @@ func fin(x float64) string {
 }
 
 // dynamicPlot draws the sweep's delays with Eq. 4.1's curves.
-func dynamicPlot(name string, runs []*collective.DynResult) error {
+func dynamicPlot(name string, runs []*collective.DynResult, po plot.Options) error {
 	r0 := runs[0]
 	e := collective.Eq41{N: r0.Nodes, X: r0.X, V: r0.V}
 	var curves []plot.DelayCurve
@@ -138,6 +138,7 @@ func dynamicPlot(name string, runs []*collective.DynResult) error {
 		Bound:     e.Upper,
 		Low:       func(rho float64) float64 { lo, _ := e.Range(rho); return lo },
 		Threshold: e.Threshold(),
+		Scale:     po.Scale,
 	}
 	for _, r := range runs { // (the hardware intervals' threshold, where a run saturated)
 		if r.Intervals == "hardware" && r.SatPeriods > 0 {

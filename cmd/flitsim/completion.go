@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -68,14 +69,18 @@ type compData struct {
 	flags map[string][]compFlag // per command ("run" also for flitsim -FLAG)
 	keys  []string              // configuration keys
 	enums map[string][]string   // per key: the values it allows, if a fixed set
+	// cmdEnums: per command and key, the values that command takes where
+	// they are fewer than the key's (layout lays out only some kinds).
+	cmdEnums map[string]map[string][]string
 }
 
 // completionData gathers the commands' flags (from the commands' own flag
 // sets) and the keys and their values (from the registries).
 func completionData() compData {
-	d := compData{flags: map[string][]compFlag{}, enums: keyValues()}
+	d := compData{flags: map[string][]compFlag{}, enums: keyValues(),
+		cmdEnums: map[string]map[string][]string{"layout": {"topology.kind": layoutKindNames()}}}
 	for _, c := range commandNames {
-		if c == "help" || c == "version" {
+		if c == "help" {
 			continue
 		}
 		for _, f := range commandFlags(c) {
@@ -119,8 +124,9 @@ func toCompFlag(f *pflag.Flag) compFlag {
 		cf.what = "vary"
 	case len(f.Annotations[valuesAnnotation]) > 0:
 		cf.what, cf.values = "enum", f.Annotations[valuesAnnotation]
-	case f.Name == "format":
-		// "output format: table, json or csv", as checkFormat allows.
+	case f.Name == "format" || f.Name == "task":
+		// "output format: table, json or csv", as checkFormat allows;
+		// "the task: mnb, snb, …, dynamic", as collective takes them.
 		_, list, _ := strings.Cut(f.Usage, ": ")
 		cf.what, cf.values = "enum", strings.Fields(strings.NewReplacer(",", " ", " or ", " ").Replace(list))
 	case f.Name == "scheme":
@@ -132,4 +138,15 @@ func toCompFlag(f *pflag.Flag) compFlag {
 		}
 	}
 	return cf
+}
+
+// layoutKindNames are the topology kinds flitsim layout lays out, taken
+// from the list its error message gives (layoutKinds, less the notes in
+// parentheses).
+func layoutKindNames() []string {
+	var out []string
+	for _, k := range strings.Split(regexp.MustCompile(` \([^)]*\)`).ReplaceAllString(layoutKinds, ""), ", ") {
+		out = append(out, strings.TrimSpace(k))
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -56,13 +57,26 @@ func (d compData) sortedCommands() []string {
 	return cs
 }
 
-func (d compData) sortedEnumKeys() []string {
-	var ks []string
-	for k := range d.enums {
-		ks = append(ks, k)
+// keyValueCase is one case of __flitsim_key_values: key's values in
+// command cmd, a pattern ("*" for every command).
+type keyValueCase struct {
+	cmd, key string
+	values   []string
+}
+
+// keyValueCases lists the cases of __flitsim_key_values, a command's own
+// before the key's general one (the first that matches is taken).
+func (d compData) keyValueCases() []keyValueCase {
+	var out []keyValueCase
+	for _, c := range slices.Sorted(maps.Keys(d.cmdEnums)) {
+		for _, k := range slices.Sorted(maps.Keys(d.cmdEnums[c])) {
+			out = append(out, keyValueCase{c, k, d.cmdEnums[c][k]})
+		}
 	}
-	slices.Sort(ks)
-	return ks
+	for _, k := range slices.Sorted(maps.Keys(d.enums)) {
+		out = append(out, keyValueCase{"*", k, d.enums[k]})
+	}
+	return out
 }
 
 // posixData writes the data functions for bash and zsh (the same syntax).
@@ -89,9 +103,13 @@ func (d compData) posixData(b *strings.Builder) {
 		}
 	}
 	b.WriteString("    esac\n}\n\n")
-	b.WriteString("# __flitsim_key_values KEY: the values KEY allows, if a fixed set.\n__flitsim_key_values() {\n    case $1 in\n")
-	for _, k := range d.sortedEnumKeys() {
-		fmt.Fprintf(b, "        %s) echo %s ;;\n", shQuote(k), shQuote(strings.Join(d.enums[k], " ")))
+	b.WriteString("# __flitsim_key_values KEY CMD: the values KEY allows (in CMD), if a fixed set.\n__flitsim_key_values() {\n    case \"$2 $1\" in\n")
+	for _, e := range d.keyValueCases() {
+		pat := shQuote(e.cmd + " " + e.key)
+		if e.cmd == "*" {
+			pat = "*" + shQuote(" "+e.key) // (a pattern: the star unquoted)
+		}
+		fmt.Fprintf(b, "        %s) echo %s ;;\n", pat, shQuote(strings.Join(e.values, " ")))
 	}
 	b.WriteString("    esac\n}\n\n")
 }
@@ -130,7 +148,7 @@ _flitsim() {
                 [[ $kind == keys ]] || return
                 local key=${cur%%=*} pre=
                 [[ $COMP_WORDBREAKS == *=* ]] || pre=$key=
-                COMPREPLY=($(compgen -P "$pre" -W "$(__flitsim_key_values "$key")" -- "${cur#*=}"))
+                COMPREPLY=($(compgen -P "$pre" -W "$(__flitsim_key_values "$key" "$cmd")" -- "${cur#*=}"))
             else
                 compopt -o nospace 2>/dev/null
                 COMPREPLY=($(compgen -S = -W "$__flitsim_keys" -- "$cur"))
@@ -177,7 +195,7 @@ const zshMain = `_flitsim() {
                 [[ $kind == keys ]] || return
                 local key=${cur%%=*}
                 compset -P '*='
-                compadd -- ${=$(__flitsim_key_values $key)}
+                compadd -- ${=$(__flitsim_key_values $key $cmd)}
             else
                 compadd -S = -- ${=__flitsim_keys}
             fi
@@ -232,9 +250,9 @@ func (d compData) fish() string {
 		}
 	}
 	b.WriteString("    end\nend\n\n")
-	b.WriteString("function __flitsim_key_values --description 'the values a key allows'\n    switch $argv[1]\n")
-	for _, k := range d.sortedEnumKeys() {
-		fmt.Fprintf(&b, "        case %s\n            printf '%%s\\n' %s\n", fishQuote(k), q(d.enums[k]))
+	b.WriteString("function __flitsim_key_values --description 'the values a key allows (in a command)'\n    switch \"$argv[2] $argv[1]\"\n")
+	for _, e := range d.keyValueCases() {
+		fmt.Fprintf(&b, "        case %s\n            printf '%%s\\n' %s\n", fishQuote(e.cmd+" "+e.key), q(e.values)) // (fish matches a quoted star)
 	}
 	b.WriteString("    end\nend\n\n")
 	b.WriteString(fishMain)
@@ -267,7 +285,7 @@ const fishMain = `function __flitsim_complete
             if string match -q -- '*=*' $cur
                 test $kind = keys; or return
                 set -l key (string split -m1 = -- $cur)[1]
-                for v in (__flitsim_key_values $key)
+                for v in (__flitsim_key_values $key $cmd)
                     echo $key=$v
                 end
             else

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/network"
 )
 
 // shellOrSkip returns the path of shell sh; without it the test skips,
@@ -72,6 +76,11 @@ var completeCases = []struct {
 	{"flitsim completion ", []string{"bash", "zsh", "fish"}},
 	{"flitsim run --trace-perfetto-tracks ", []string{"worm", "router", "link"}},
 	{"flitsim -", []string{"--config", "--trace-vcd"}},
+	{"flitsim collective --task ", []string{"mnb", "snb", "te", "pmnb", "dynamic"}},
+	{"flitsim collective --task s", []string{"snb", "sns"}},
+	{"flitsim layout --set topology.kind=", []string{"torus", "hypercube", "dshuffle", "folded-cube", "permutation-cube", "pseudocube"}},
+	{"flitsim help vers", []string{"version"}},
+	{"flitsim sweep --plot-scale ", []string{"auto", "linear", "log"}},
 }
 
 func checkCandidates(t *testing.T, line string, got, want []string) {
@@ -219,4 +228,48 @@ func TestVersion(t *testing.T) {
 	if got, want := formatVersion(bi), "flitsim v1.2.3, go1.26.0"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+}
+
+// TestCompletionCommandValues checks the values completed for a command's
+// own flag or key against what the command accepts: collective's --task
+// values against its error for a bad one, and layout's kinds against
+// buildLayout, which must lay out each (and refuse the mesh).
+func TestCompletionCommandValues(t *testing.T) {
+	var task compFlag
+	for _, f := range completionData().flags["collective"] {
+		if f.long == "task" {
+			task = f
+		}
+	}
+	_, _, stderr := runMain(t, "collective", "--task", "zz-bogus")
+	m := regexp.MustCompile(`\(allowed: (.*)\)`).FindStringSubmatch(stderr)
+	if task.what != "enum" || m == nil || strings.Join(task.values, ", ") != m[1] {
+		t.Errorf("collective --task: completion offers %s %q, the command says %q", task.what, task.values, stderr)
+	}
+	kinds := layoutKindNames()
+	if len(kinds) < 6 {
+		t.Errorf("layout kinds %q: want the six of layoutKinds", kinds)
+	}
+	for _, k := range append(kinds, "mesh") {
+		_, _, err := buildLayout(network.TopologyConfig{Kind: k, K: 4, N: 2, D: 3})
+		var ie *inputerr.Error
+		refused := errors.As(err, &ie) && ie.Key == "topology.kind"
+		if refused != (k == "mesh") {
+			t.Errorf("layout of %s: %v (completion offers it: %t)", k, err, k != "mesh")
+		}
+	}
+}
+
+func TestHelpVersion(t *testing.T) {
+	for _, args := range [][]string{{"help", "version"}, {"version", "-h"}, {"version", "--help"}} {
+		code, out, errs := runMain(t, args...)
+		if code != 0 || !strings.HasPrefix(out, "Usage: flitsim version") || strings.Contains(out, "Flags:") || errs != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if code, out, _ := runMain(t, "help", "help"); code != 0 || out != usage {
+		t.Errorf("help help: exit %d, want the usage text", code)
+	}
+	wantFail(t, 2, []string{"help", "zz"}, `"zz"`, "version, help")
+	wantFail(t, 2, []string{"version", "extra"}, `"extra"`)
 }

@@ -221,13 +221,11 @@ func writeEncodeTable(w io.Writer, e encodeJSON) error {
 	if err := renderTable(w, []string{"index", "kind", "binary", "decimal"}, rows); err != nil {
 		return err
 	}
-	count := fmt.Sprintf("%d flits", e.Flits)
-	if e.Regions == 1 {
-		count += ", 1 region"
-	} else if e.Regions > 1 {
-		count += fmt.Sprintf(", %d regions", e.Regions)
+	flits := count(e.Flits, "flit")
+	if e.Regions > 0 {
+		flits += ", " + count(e.Regions, "region")
 	}
-	fmt.Fprintf(w, "header: %s: %s\n", count, e.Notation)
+	fmt.Fprintf(w, "header: %s: %s\n", flits, e.Notation)
 	if e.trace == nil {
 		return nil
 	}

@@ -61,8 +61,8 @@ func statusText(r *network.Result) string {
 			s += fmt.Sprintf(" (short by %s ± %s, 95 %% CI)", num(r.Offered-r.Throughput), num(r.ShortfallCI95))
 		}
 		if b := r.BacklogStop; b != nil {
-			s += fmt.Sprintf("; stopped at cycle %d with %d packets waiting, past run.max_backlog (%d per terminal)",
-				b.Cycle, b.Packets, r.Config.Run.MaxBacklog)
+			s += fmt.Sprintf("; stopped at cycle %d with %s waiting, past run.max_backlog (%d per terminal)",
+				b.Cycle, count(b.Packets, "packet"), r.Config.Run.MaxBacklog)
 		}
 	}
 	if r.Incomplete {

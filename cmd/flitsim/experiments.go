@@ -56,9 +56,9 @@ func switchingText(c *network.Config) string {
 	full := "unbounded"
 	switch strings.ToLower(strings.TrimSpace(q.Full)) {
 	case "backpressure":
-		full = fmt.Sprintf("%d packets, backpressure", c.Buffers.Output)
+		full = count(c.Buffers.Output, "packet") + ", backpressure"
 	case "drop":
-		full = fmt.Sprintf("%d packets, drop when full", c.Buffers.Output)
+		full = count(c.Buffers.Output, "packet") + ", drop when full"
 	}
 	return fmt.Sprintf("packet: %s (%s), %s, arrivals in %s order, %s routes",
 		queues, full, or(q.Discipline, "fifo"), or(q.ArrivalOrder, "random"), or(q.Routes, "source"))

@@ -35,7 +35,10 @@ func parseFlags(fs *pflag.FlagSet, synopsis string, args []string, stdout io.Wri
 	}
 	err = fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
-		fmt.Fprintf(stdout, "%s\nFlags:\n%s", strings.TrimRight(synopsis, "\n")+"\n", fs.FlagUsages())
+		fmt.Fprint(stdout, strings.TrimRight(synopsis, "\n")+"\n")
+		if u := fs.FlagUsages(); u != "" { // (flitsim version has none)
+			fmt.Fprintf(stdout, "\nFlags:\n%s", u)
+		}
 		return true, nil
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"io"
@@ -77,6 +78,12 @@ func cmdLayout(args []string, stdout io.Writer) error {
 	tc := cfg.Topology
 	tc.Seed = cfg.Run.Seed
 	rep, emb, err := buildLayout(tc)
+	var ie *inputerr.Error
+	if err != nil && *file == "" && len(*sets) == 0 && errors.As(err, &ie) && ie.Key == "topology.kind" {
+		// The user gave no network: the default experiment's has no
+		// layout, so say which have.
+		return fmt.Errorf("layout: the default configuration (%s) has no layout; flitsim layout lays out %s: give one with -c FILE or --set topology.kind=KIND", describeTopology(tc), layoutKinds)
+	}
 	if err != nil {
 		return err
 	}

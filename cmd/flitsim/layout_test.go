@@ -198,6 +198,8 @@ func TestLayoutBadInput(t *testing.T) {
 		{[]string{"--set", "topology.kind=pseudocube", "--set", "topology.d=11"}, []string{"topology.d: 11", "2 to 10"}},
 		{[]string{"--format", "png"}, []string{"--format", "png", "svg"}},
 		{[]string{"--set", "topology.x=1"}, []string{"topology.x"}},
+		// The default experiment (an 8×8 mesh): which kinds it lays out.
+		{nil, []string{"default configuration (mesh k=8 n=2)", "torus (2-D, even k), hypercube, dshuffle, folded-cube, permutation-cube, pseudocube", "-c FILE"}},
 	} {
 		wantFail(t, 2, append([]string{"layout"}, c.args...), c.parts...)
 	}

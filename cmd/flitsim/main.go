@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
@@ -168,12 +169,11 @@ Exit status:
 `
 
 func cmdHelp(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "run", "list", "verify", "sweep", "merge", "encode", "deadlock-search", "layout", "distances", "collective", "completion":
-			return dispatch([]string{args[0], "-h"}, stdout)
+	if len(args) > 0 && args[0] != "help" {
+		if !slices.Contains(commandNames, args[0]) {
+			return fmt.Errorf("help: unknown command %q (allowed: %s)", args[0], strings.Join(commandNames, ", "))
 		}
-		return fmt.Errorf("help: unknown command %q (allowed: run, list, verify, sweep, merge, encode, deadlock-search, layout, distances, collective, completion)", args[0])
+		return dispatch([]string{args[0], "-h"}, stdout)
 	}
 	_, err := io.WriteString(stdout, usage)
 	return err

@@ -25,7 +25,12 @@ func cmdMerge(args []string, stdout io.Writer) error {
 	fs := newFlags("merge")
 	out := fs.StringP("out", "o", "", "write results.csv, results.json and the plots into `DIR` (required)")
 	format := fs.StringP("format", "f", "table", "stdout format: table, json or csv")
+	plotScale := plotScaleFlag(fs)
 	if help, err := parseFlags(fs, mergeSynopsis, args, stdout); help || err != nil {
+		return err
+	}
+	po, err := plotOptions(*plotScale)
+	if err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
@@ -77,7 +82,7 @@ func cmdMerge(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSweep(*out, f, true); err != nil {
+	if err := writeSweep(*out, f, &po); err != nil {
 		return err
 	}
 	return printSweep(stdout, f, *format)

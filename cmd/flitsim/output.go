@@ -36,7 +36,7 @@ func writeTable(w io.Writer, r *network.Result) error {
 	rows = append(rows, deadlockRows(r.Deadlock)...)
 	for _, d := range r.Deliveries {
 		rows = append(rows, []string{fmt.Sprintf("delivered #%d", d.ID),
-			fmt.Sprintf("%d→%s: generated %d, delivered %d (%d cycles)", d.Src, network.DestText(d.Dst), d.Generated, d.Delivered, d.Latency)})
+			fmt.Sprintf("%d→%s: generated %d, delivered %d (%s)", d.Src, network.DestText(d.Dst), d.Generated, d.Delivered, count(d.Latency, "cycle"))})
 	}
 	if st := r.Stall; st != nil {
 		rows = append(rows, []string{"stall", fmt.Sprintf("no flit moved from cycle %d to %d, and no deadlock: livelock or starvation", st.Since, st.Cycle)})
@@ -45,7 +45,7 @@ func writeTable(w io.Writer, r *network.Result) error {
 	rows = append(rows, multiRows(r)...)
 	for _, c := range r.Channels {
 		rows = append(rows, []string{"channel " + c.Channel,
-			fmt.Sprintf("→ %s: %d flits, %.4g per cycle", c.To, c.Flits, c.Utilisation)})
+			fmt.Sprintf("→ %s: %s, %.4g per cycle", c.To, count(c.Flits, "flit"), c.Utilisation)})
 	}
 	rows = append(rows, busiestRouters(r.Routers, busiestShown)...)
 	return renderTable(w, []string{"result", "value"}, rows)
@@ -77,19 +77,19 @@ func summaryRows(r *network.Result) [][]string {
 		{"seed", strconv.FormatUint(c.Run.Seed, 10)},
 		{"status", statusText(r)},
 		{"cycles", strconv.FormatInt(r.Cycles, 10)},
-		{"injected packets", fmt.Sprintf("%d (%d flits)", r.InjectedPackets, r.InjectedFlits)},
-		{"delivered packets", fmt.Sprintf("%d (%d flits)", r.DeliveredPackets, r.DeliveredFlits)},
+		{"injected packets", fmt.Sprintf("%d (%s)", r.InjectedPackets, count(r.InjectedFlits, "flit"))},
+		{"delivered packets", fmt.Sprintf("%d (%s)", r.DeliveredPackets, count(r.DeliveredFlits, "flit"))},
 		{measured, fmt.Sprintf("%d delivered of %d", r.MeasuredDelivered, r.MeasuredPackets)},
 		{"latency mean ± 95 % CI", ci(r.Latency) + " cycles"},
 		{"latency p50 / p95 / p99", fmt.Sprintf("%s / %s / %s cycles", num(r.Latency.P50), num(r.Latency.P95), num(r.Latency.P99))},
-		{"latency max", num(r.Latency.Max) + " cycles"},
+		{"latency max", countText(num(r.Latency.Max), "cycle")},
 		{"network latency mean ± 95 % CI", ci(r.NetworkLatency) + " cycles"},
 		{"throughput", num(r.Throughput) + " flits/node/cycle"},
 		{"offered", num(r.Offered) + " flits/node/cycle"},
 		{"hops (routers passed)", num(r.Hops)},
 		{"channel util mean / max", fmt.Sprintf("%s / %s", num(r.ChannelUtilMean), num(r.ChannelUtilMax))},
 		{"busiest channel", r.BusiestChannel},
-		{"max buffer occupancy", fmt.Sprintf("%d flits", r.MaxBufferOccupancy)},
+		{"max buffer occupancy", count(r.MaxBufferOccupancy, "flit")},
 	}
 	if r.Dropped != nil { // (after the delivered packets)
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "delivered packets" }) + 1
@@ -119,10 +119,10 @@ func trafficLoadText(r *network.Result) (trafficText, loadText string) {
 	case c.Traffic.Trace != "":
 		trafficText, loadText = "trace "+c.Traffic.Trace, "as in the trace"
 	case len(c.Traffic.Packets) > 0:
-		trafficText, loadText = fmt.Sprintf("%d packets listed in traffic.packets", len(c.Traffic.Packets)), "as listed"
+		trafficText, loadText = count(len(c.Traffic.Packets), "packet")+" listed in traffic.packets", "as listed"
 	}
 	if strings.EqualFold(c.Traffic.Mode, "batch") {
-		trafficText, loadText = fmt.Sprintf("batch of %d packets per node, %s", max(1, c.Traffic.H), c.Traffic.Pattern), "all at cycle 0"
+		trafficText, loadText = fmt.Sprintf("batch of %s per node, %s", count(max(1, c.Traffic.H), "packet"), c.Traffic.Pattern), "all at cycle 0"
 	}
 	return trafficText, loadText
 }
@@ -167,7 +167,7 @@ func busiestRouters(rs []network.RouterActivity, n int) [][]string {
 	var rows [][]string
 	for _, i := range order[:min(n, len(order))] {
 		rows = append(rows, []string{"busy router " + rs[i].Router,
-			fmt.Sprintf("%d flits switched, %d cycles blocked", rs[i].FlitsSwitched, rs[i].BlockedCycles)})
+			fmt.Sprintf("%s switched, %s blocked", count(rs[i].FlitsSwitched, "flit"), count(rs[i].BlockedCycles, "cycle"))})
 	}
 	return rows
 }

@@ -58,6 +58,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	jobs := fs.IntP("jobs", "j", 0, "run `J` points at once (default: all cores, GOMAXPROCS)")
 	format := fs.StringP("format", "f", "table", "stdout format: table, json or csv")
 	resume := fs.Bool("resume", false, "run only the points missing from the --out folder of an interrupted sweep")
+	plotScale := plotScaleFlag(fs)
 	if help, err := parseFlags(fs, sweepSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -65,6 +66,10 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		return errors.New("--resume: needs --out DIR, the folder of the sweep to resume")
 	}
 	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
+		return err
+	}
+	po, err := plotOptions(*plotScale)
+	if err != nil {
 		return err
 	}
 	switch rest := fs.Args(); {
@@ -110,11 +115,11 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	opts.Warn = func(l string) { warn([]string{l}) }
 	f, err := sweep.Run(spec, shard, opts)
 	stop()
-	return finishSweep(stdout, f, err, *out, *format, len(shard.Indices(spec.Points)), shard.Whole())
+	return finishSweep(stdout, f, err, *out, *format, len(shard.Indices(spec.Points)), shard.Whole(), po)
 }
 
 // finishSweep writes and prints what a sweep of total points returned.
-func finishSweep(stdout io.Writer, f *sweep.File, err error, out, format string, total int, whole bool) error {
+func finishSweep(stdout io.Writer, f *sweep.File, err error, out, format string, total int, whole bool, po plot.Options) error {
 	interrupted := errors.Is(err, sweep.ErrInterrupted)
 	if err != nil && !interrupted {
 		var pe *sweep.PanicError
@@ -126,7 +131,11 @@ func finishSweep(stdout io.Writer, f *sweep.File, err error, out, format string,
 	if out != "" {
 		// An interrupted sweep's files hold the points finished; the plots
 		// wait for the whole sweep.
-		if err := writeSweep(out, f, whole && !interrupted); err != nil {
+		var plots *plot.Options
+		if whole && !interrupted {
+			plots = &po
+		}
+		if err := writeSweep(out, f, plots); err != nil {
 			return err
 		}
 	}
@@ -165,9 +174,9 @@ func interruptedSweep(f *sweep.File, dir string, total int) error {
 		len(f.Rows), total, dir, total-len(f.Rows))
 }
 
-// writeSweep writes f's JSON and CSV files into dir, and the plots if
-// plots is set.
-func writeSweep(dir string, f *sweep.File, plots bool) error {
+// writeSweep writes f's JSON and CSV files into dir, and the plots drawn
+// with plots unless it is nil.
+func writeSweep(dir string, f *sweep.File, plots *plot.Options) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--out %s: cannot create the folder: %v", dir, unwrapPathErr(err))
 	}
@@ -187,8 +196,8 @@ func writeSweep(dir string, f *sweep.File, plots bool) error {
 			return fmt.Errorf("--out %s: cannot write %s: %v", dir, filepath.Base(out.name), unwrapPathErr(err))
 		}
 	}
-	if plots {
-		if err := plot.Write(dir, f); err != nil {
+	if plots != nil {
+		if err := plot.Write(dir, f, *plots); err != nil {
 			return fmt.Errorf("--out %s: %v", dir, err)
 		}
 	}

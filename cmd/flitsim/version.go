@@ -44,9 +44,19 @@ func formatVersion(bi *debug.BuildInfo) string {
 	return strings.Join(parts, ", ")
 }
 
+const versionSynopsis = `Usage: flitsim version   (or flitsim --version)
+
+Prints the module version and VCS revision of this binary, the time of its
+commit, whether the checkout had uncommitted changes, and the Go version.
+`
+
 func cmdVersion(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
-		return fmt.Errorf("version: unexpected argument %q", args[0])
+	fs := newFlags("version")
+	if help, err := parseFlags(fs, versionSynopsis, args, stdout); help || err != nil {
+		return err
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		return fmt.Errorf("version: unexpected argument %q", rest[0])
 	}
 	_, err := fmt.Fprintln(stdout, versionString())
 	return err

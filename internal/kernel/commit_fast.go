@@ -32,7 +32,7 @@ func (k *Kernel) leave(l *lane) {
 	}
 	k.leaveTails(l, moves, tails[:nt])
 	if k.lanes != nil {
-		l.reach(stepHanded)
+		k.reach(l, stepHanded)
 	}
 	k.leaveSources(moves, popped, srcs[:ns])
 	if k.lanes != nil {

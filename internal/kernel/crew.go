@@ -7,10 +7,13 @@ import (
 )
 
 // crew is the second worker: a goroutine that runs lane 1 of each phase the
-// kernel posts. Phases are short (a few microseconds), so both sides spin
-// while they wait for each other, and sleep (the helper on wake, the kernel
-// on finished) when the wait grows long, as it does when other programs
-// share the cores.
+// kernel posts. Phases are short (a few microseconds), so every wait (the
+// helper for a phase, the kernel for the helper, a lane for a step of the
+// other, await) spins first, and then sleeps on a gate: when other programs
+// share the cores, the side waited for may be off its core for a whole
+// scheduler slice, and a side that went on spinning would hold the core
+// that the other needs (two forced lanes beside a busy loop ran 17 times
+// slower than one lane, issue 24).
 //
 // What each side writes is on a cache line of its own (the padding), so a
 // side's spinning does not steal the line the other is writing: the kernel
@@ -25,15 +28,13 @@ type crew struct {
 	done atomic.Uint32 // seq of the last phase the helper finished
 	_    [60]byte
 
-	sleeping atomic.Bool // the helper sleeps on wake
-	waiting  atomic.Bool // the kernel sleeps on finished
+	idle     *gate // the helper sleeps here for a phase
+	finished *gate // the kernel sleeps here for the helper
 	quit     atomic.Bool
-	wake     chan struct{}
-	finished chan struct{}
 }
 
 func newCrew() *crew {
-	c := &crew{wake: make(chan struct{}, 1), finished: make(chan struct{}, 1)}
+	c := &crew{idle: newGate(), finished: newGate()}
 	go c.run()
 	return c
 }
@@ -43,23 +44,58 @@ func newCrew() *crew {
 // after they wrap (every 2^30 phases, a few hours of simulation).
 const seqMask = 1<<30 - 1
 
-// How long a side spins for the other before it sleeps: the kernel minSpin;
-// the helper, which also waits through the kernel's serial work between
-// phases, idleSpin.
-const (
-	minSpin  = 20 * time.Microsecond
-	idleSpin = 200 * time.Microsecond
+// How long a side spins before it sleeps: a lane waiting within a cycle
+// (for the other lane's step or, the kernel, for the helper to finish),
+// stepSpin; the helper waiting for the next phase, which also waits through
+// the kernel's serial work between cycles, idleSpin. Both are a few
+// hand-overs long: an idle machine's waits end well within them, and a
+// wait that outlasts them is most likely one for a side that is off its
+// core, which the sleep gives the core to.
+var (
+	stepSpin = 5 * time.Microsecond
+	idleSpin = 20 * time.Microsecond
 )
 
-// wait spins until ready, reading the clock only every few thousand spins
-// (it costs about as much as a hand-over), and calls sleep once it has spun
-// for spin (sleep returns when ready may have become true). At each reading
-// it also yields, in case the other side waits for this thread's processor
-// (GOMAXPROCS 1).
-func (c *crew) wait(ready func() bool, spin time.Duration, sleep func()) {
+// A gate is where a side sleeps once it has spun long enough: it sets
+// asleep and checks its condition again before it sleeps, and the other
+// side opens the gate after making the condition true, so one of the two
+// sees the other's write (the atomics are sequentially consistent) and no
+// wake is lost. A wake left over from an earlier sleep only makes the next
+// sleep return early, to check the condition and spin again.
+type gate struct {
+	asleep atomic.Bool
+	wake   chan struct{}
+}
+
+func newGate() *gate { return &gate{wake: make(chan struct{}, 1)} }
+
+// open wakes the side sleeping at g, if any.
+func (g *gate) open() {
+	if g.asleep.Load() {
+		select {
+		case g.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// sleep returns when ready may have become true.
+func (g *gate) sleep(ready func() bool) {
+	g.asleep.Store(true)
+	if !ready() {
+		<-g.wake
+	}
+	g.asleep.Store(false)
+}
+
+// wait spins until ready, reading the clock only every few hundred spins
+// (it costs a few hundred nanoseconds), and sleeps at g once it has spun
+// for spin. At each reading it also yields, in case the other side waits
+// for this thread's processor (GOMAXPROCS 1).
+func wait(ready func() bool, spin time.Duration, g *gate) {
 	var since time.Time
 	for i := 1; !ready(); i++ {
-		if i&4095 != 0 {
+		if i&255 != 0 {
 			continue
 		}
 		runtime.Gosched()
@@ -68,7 +104,7 @@ func (c *crew) wait(ready func() bool, spin time.Duration, sleep func()) {
 			continue
 		}
 		if time.Since(since) >= spin {
-			sleep()
+			g.sleep(ready)
 			since = time.Time{}
 		}
 	}
@@ -78,35 +114,27 @@ func (c *crew) run() {
 	var last uint32
 	for {
 		var post uint32
-		c.wait(func() bool { post = c.post.Load(); return post>>2 != last }, idleSpin, func() {
-			c.sleeping.Store(true)
-			if c.post.Load()>>2 == last {
-				if c.quit.Load() {
-					runtime.Goexit() // the kernel was collected: end the helper
-				}
-				<-c.wake
+		ready := func() bool { post = c.post.Load(); return post>>2 != last }
+		wait(func() bool {
+			if ready() {
+				return true
 			}
-			c.sleeping.Store(false)
-		})
+			if c.quit.Load() {
+				runtime.Goexit() // the kernel was collected: end the helper
+			}
+			return false
+		}, idleSpin, c.idle)
 		last = post >> 2
 		k := c.k
 		k.lanes[1].seq = last
 		k.runPhase(int32(post&3), &k.lanes[1])
 		c.done.Store(last)
-		if c.waiting.Load() {
-			select {
-			case c.finished <- struct{}{}:
-			default:
-			}
-		}
+		c.finished.open()
 	}
 }
 
 // stop ends the helper (the kernel was collected).
 func (c *crew) stop() {
 	c.quit.Store(true)
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
+	c.idle.open()
 }

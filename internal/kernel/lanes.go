@@ -33,7 +33,12 @@ type lane struct {
 	// reads it over and over while it waits, and would take the line from
 	// this lane's core at each write to a field beside it.
 	mark uint32
-	_    [60]byte
+	// gate is where this lane sleeps in await when the other lane is
+	// long in coming (see crew); the other lane opens it at each reach.
+	// The pointer is never written after newLane, so it may share mark's
+	// line.
+	gate *gate
+	_    [48]byte
 	seq  uint32 // the phase this lane runs (crew's count)
 
 	lo, hi  int32
@@ -72,7 +77,7 @@ type arrival struct {
 func newLane(lo, hi, nb int32) lane {
 	c := hi - lo
 	out := make([]int32, 3*c)
-	l := lane{lo: lo, hi: hi,
+	l := lane{lo: lo, hi: hi, gate: newGate(),
 		flowOut: out,
 		moves:   out[0:0:c],
 		ejm:     out[c : c : 2*c],
@@ -221,7 +226,10 @@ const (
 )
 
 // reach publishes that lane l has done step s of its current phase.
-func (l *lane) reach(s uint32) { atomic.StoreUint32(&l.mark, l.seq<<2|s) }
+func (k *Kernel) reach(l *lane, s uint32) {
+	atomic.StoreUint32(&l.mark, l.seq<<2|s)
+	k.lanes[1-k.laneOf(l.lo)].gate.open()
+}
 
 // await returns once the other lane has done step s of l's current phase.
 // (Both lanes run the phase, so it never waits for a phase to be posted.)
@@ -231,17 +239,15 @@ func (k *Kernel) await(l *lane, s uint32) {
 	if l != &k.lanes[0] {
 		idle = nil // (the helper's)
 	}
-	for i := 1; ; i++ {
+	wait(func() bool {
 		if m := atomic.LoadUint32(&o.mark); m>>2 == l.seq && m&3 >= s {
-			return
+			return true
 		}
 		if idle != nil {
 			idle()
 		}
-		if i&4095 == 0 {
-			runtime.Gosched() // (o may wait for this thread's processor)
-		}
-	}
+		return false
+	}, stepSpin, l.gate)
 }
 
 func (k *Kernel) runPhase(p int32, l *lane) {
@@ -264,11 +270,11 @@ func (k *Kernel) runPhase(p int32, l *lane) {
 		k.route(l)
 		k.allocate(l)
 		if two {
-			l.reach(stepRouted)
+			k.reach(l, stepRouted)
 		}
 		k.flowFast(l, !two)
 		if two {
-			l.reach(stepFlowed)
+			k.reach(l, stepFlowed)
 			k.await(l, stepFlowed)
 		}
 		k.leave(l)
@@ -296,12 +302,7 @@ func (k *Kernel) phase(p int32) {
 	s := (c.seq + 1) & seqMask
 	c.seq = s
 	c.post.Store(s<<2 | uint32(p))
-	if c.sleeping.Load() {
-		select {
-		case c.wake <- struct{}{}:
-		default:
-		}
-	}
+	c.idle.open()
 	k.lanes[0].seq = s
 	k.runPhase(p, &k.lanes[0])
 	early := p >= phaseLeave && k.Hooks.Ejected == nil && k.Hooks.Delivered == nil
@@ -314,7 +315,7 @@ func (k *Kernel) phase(p int32) {
 	// Wait for the helper: spin for a while (its share takes about as long
 	// as this thread's), then sleep rather than spin on a core it may need
 	// (when other programs share the cores).
-	c.wait(func() bool {
+	wait(func() bool {
 		if c.done.Load() == s {
 			return true
 		}
@@ -322,13 +323,7 @@ func (k *Kernel) phase(p int32) {
 			k.idle()
 		}
 		return false
-	}, minSpin, func() {
-		c.waiting.Store(true)
-		if c.done.Load() != s {
-			<-c.finished
-		}
-		c.waiting.Store(false)
-	})
+	}, stepSpin, c.finished)
 	if p >= phaseLeave { // (the cycle's last phase)
 		if !early {
 			k.settle(&k.lanes[0])

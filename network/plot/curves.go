@@ -47,7 +47,7 @@ func curves(f *sweep.File) (out []*curve) {
 		var parts []string
 		for _, kv := range r.Values {
 			if kv.Key != lk {
-				parts = append(parts, kv.Key+"="+kv.Value)
+				parts = append(parts, inWords(kv.Key, kv.Value))
 			}
 		}
 		label := strings.Join(parts, ", ")
@@ -60,11 +60,7 @@ func curves(f *sweep.File) (out []*curve) {
 		c.rows = append(c.rows, r)
 	}
 	if len(out) == 1 && out[0].label == "" {
-		for _, v := range vary {
-			if v.Key == lk {
-				out[0].label = v.Key + "=" + v.Spec
-			}
-		}
+		out[0].label = "measured" // (only the load varies: the title says the rest)
 	}
 	return out
 }
@@ -127,9 +123,9 @@ func (c *curve) saturation() Saturation {
 func (c *curve) legendLabel() string {
 	s := c.saturation()
 	if !s.Saturated {
-		return fmt.Sprintf("%s: not saturated up to offered %.3g", c.label, s.From)
+		return fmt.Sprintf("%s: not saturated up to offered load %.3g", c.label, s.From)
 	}
-	return fmt.Sprintf("%s: saturation throughput %.3f (saturated from offered %.3g)", c.label, s.Throughput, s.From)
+	return fmt.Sprintf("%s: saturation throughput %.3f (saturated from offered load %.3g)", c.label, s.Throughput, s.From)
 }
 
 // zeroLoad is c's zero-load latency from the README's closed form

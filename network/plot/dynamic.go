@@ -33,6 +33,7 @@ type DelayPlot struct {
 	Low       func(rho float64) float64 // the theorem's lower end, min T(a)
 	Threshold float64                   // ρ*
 	Marks     []DelayMark               // further loads to mark (e.g. a measured threshold)
+	Scale     Scale                     // the delay axis' (auto: log past LogRatio)
 }
 
 // DelayMark is a load marked by a vertical line.
@@ -77,6 +78,8 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 	if top <= 0 {
 		top = 10
 	}
+	lo := dp.lowest()
+	log := useLog(dp.Scale, lo, maxY)
 	for _, tc := range []struct {
 		name string
 		f    func(float64) float64
@@ -88,7 +91,7 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 		var xy plotter.XYs
 		for i := 0; i <= 400; i++ {
 			r := dp.Threshold * float64(i) / 400
-			if y := tc.f(r); !math.IsNaN(y) && y <= top {
+			if y := tc.f(r); !math.IsNaN(y) && y <= top && (!log || y > 0) {
 				xy = append(xy, plotter.XY{X: r, Y: y})
 			}
 		}
@@ -101,7 +104,6 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 		}
 		l.Color, l.Width, l.Dashes = zeroLoadColor, curveWidth, tc.dash
 		p.Add(l)
-		fig.lines = append(fig.lines, xy)
 		fig.Legend.Add(tc.name, l)
 	}
 	for _, m := range dp.Marks {
@@ -109,10 +111,15 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 	}
 	p.X.Min, p.Y.Min = 0, 0
 	setAxisTop(&p.X, math.Min(1, maxX*1.05))
-	setAxisTop(&p.Y, top) // (fixed: the legend goes where it hides least)
+	if log {
+		setLogAxis(&p.Y, 0.9*lo, top)
+		p.Y.Label.Text += ", log scale"
+	} else {
+		setAxisTop(&p.Y, top)
+	}
 	marks := append([]DelayMark{{dp.Threshold, fmt.Sprintf("stability threshold ρ* = %.5f (Eq. 4.1)", dp.Threshold)}}, dp.Marks...)
 	for i, m := range marks {
-		th, err := plotter.NewLine(plotter.XYs{{X: m.Rho, Y: 0}, {X: m.Rho, Y: p.Y.Max}})
+		th, err := plotter.NewLine(plotter.XYs{{X: m.Rho, Y: p.Y.Min}, {X: m.Rho, Y: p.Y.Max}})
 		if err != nil {
 			return nil, err
 		}
@@ -161,8 +168,6 @@ func (dp *DelayPlot) measured(fig *Figure, i int, c DelayCurve) (float64, error)
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: curveShape(i)}
 		fig.Plot.Add(l, s)
-		fig.lines = append(fig.lines, line)
-		fig.marks = append(fig.marks, line...)
 		thumbs = append(thumbs, l, s)
 		if len(bars) > 0 {
 			fig.Plot.Add(&errBars{bars: bars, color: col})
@@ -181,6 +186,23 @@ func (dp *DelayPlot) measured(fig *Figure, i int, c DelayCurve) (float64, error)
 		fig.Legend.Add(c.Name+": queues grew (delay capped)", s)
 	}
 	return maxY, nil
+}
+
+// lowest is the lowest measured delay (0 for none; a log axis needs it
+// above 0).
+func (dp *DelayPlot) lowest() float64 {
+	lo := math.Inf(1)
+	for _, c := range dp.Curves {
+		for _, pt := range c.Points {
+			if finite(pt.Delay) {
+				lo = min(lo, pt.Delay)
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return 0
+	}
+	return lo
 }
 
 // clipRings puts the unstable points, whose delay has no steady mean, at

@@ -4,7 +4,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -33,12 +32,9 @@ func TestDelayPlotSave(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	svg, err := os.ReadFile(filepath.Join(dir, "d.svg"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := readSVG(t, filepath.Join(dir, "d.svg"))
 	for _, want := range []string{"stability threshold ρ* = 0.84000", "queues grow above 0.913", "Eq. 4.1 upper bound", "fixed intervals: queues grew", "hardware intervals", "load ρ = λNX"} {
-		if !strings.Contains(string(svg), want) {
+		if !doc.hasText(want) {
 			t.Errorf("the SVG has no %q", want)
 		}
 	}
@@ -49,6 +45,26 @@ func TestDelayPlotSave(t *testing.T) {
 	if out := os.Getenv("DYNB_PLOT"); out != "" { // (for looking at it)
 		if err := dp.Save(out); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestDelayPlotScale: the delay axis is logarithmic when asked for (its
+// label says so, its ticks are spaced by their logarithm) and linear when
+// asked for.
+func TestDelayPlotScale(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range []Scale{ScaleLog, ScaleLinear} {
+		dp := testDelayPlot()
+		dp.Scale = s
+		name := filepath.Join(dir, string(s)+".svg")
+		if err := dp.Save(name); err != nil {
+			t.Fatal(err)
+		}
+		doc := readSVG(t, name)
+		doc.axesScaled(t, s == ScaleLog)
+		if doc.hasText("log scale") != (s == ScaleLog) {
+			t.Errorf("%s: %q", s, doc.texts)
 		}
 	}
 }

@@ -53,7 +53,7 @@ var (
 func TestLatencySVG(t *testing.T) {
 	f := madeUp(t, wormhole, vct)
 	dir := t.TempDir()
-	if err := Write(dir, f); err != nil {
+	if err := Write(dir, f, linear); err != nil {
 		t.Fatal(err)
 	}
 	checkFiles(t, dir)
@@ -77,8 +77,8 @@ func TestLatencySVG(t *testing.T) {
 	if ym.labels[0] != 0 || top < ClipFactor*t0 || top >= ClipFactor*t0+step {
 		t.Errorf("latency axis ticks %v: want 0 up to the first tick ≥ %v", ym.labels, ClipFactor*t0)
 	}
-	if !doc.hasText(fmt.Sprintf("mean latency (cycles), clipped at 4× zero-load latency %g", t0)) {
-		t.Errorf("the axis label does not say it is clipped: %q", doc.texts)
+	if !doc.hasText(fmt.Sprintf("(the axis ends at 4 × the zero-load latency, %g)", t0)) {
+		t.Errorf("the legend does not say the axis is clipped: %q", doc.texts)
 	}
 
 	// The zero-load line spans the data area at T0.
@@ -88,7 +88,7 @@ func TestLatencySVG(t *testing.T) {
 	if len(zl) != 1 || !near(zl[0].minY, ym.at(t0)) || !near(zl[0].minX, xm.at(0)) {
 		t.Errorf("zero-load line: %+v, want one at y=%v", zl, ym.at(t0))
 	}
-	if !doc.hasText("zero-load latency 7.50 cycles (README formula)") {
+	if !doc.hasText("zero-load latency 7.50 cycles (the closed form: no waiting)") {
 		t.Errorf("no zero-load legend entry")
 	}
 
@@ -98,10 +98,10 @@ func TestLatencySVG(t *testing.T) {
 		t.Errorf("%d rings, want the 3 saturated points' and the legend's", len(rings))
 	}
 	for _, s := range []string{
-		"switching=wormhole: saturation throughput 0.420 (saturated from offered 0.5)",
-		"switching=vct: saturation throughput 0.380 (saturated from offered 0.4)",
+		"switching wormhole: saturation throughput 0.420 (saturated from offered load 0.5)",
+		"switching vct: saturation throughput 0.380 (saturated from offered load 0.4)",
 		"saturated: accepted < offered (ringed)",
-		fmt.Sprintf("latency above %g cycles (off scale)", top),
+		fmt.Sprintf("latency above %g cycles (the axis ends at", top),
 		"error bars: 95 % confidence interval of the mean",
 		"Mean latency vs offered load: mesh k=4 n=2, uniform traffic, 4-flit packets",
 	} {
@@ -112,7 +112,7 @@ func TestLatencySVG(t *testing.T) {
 
 	// The accepted plot names the same saturation throughputs.
 	doc = readSVG(t, filepath.Join(dir, "accepted-vs-offered.svg"))
-	if !doc.hasText("switching=vct: saturation throughput 0.380") || len(doc.where(isRing)) != 3+1 {
+	if !doc.hasText("switching vct: saturation throughput 0.380") || len(doc.where(isRing)) != 3+1 {
 		t.Errorf("accepted plot: no saturation throughput or rings")
 	}
 }
@@ -125,25 +125,25 @@ func TestLatencyNotClipped(t *testing.T) {
 	low := []point{{8, 0.2, 0.1, false}, {9, 0.3, 0.2, false}, {11, 0.5, 0.3, false}, {16, 1.5, 0.4, false}, {20, 2, 0.5, false}}
 	f := madeUp(t, low, low)
 	dir := t.TempDir()
-	if err := Write(dir, f); err != nil {
+	if err := Write(dir, f, linear); err != nil {
 		t.Fatal(err)
 	}
 	doc := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
 	_, ym := doc.axes(t)
-	if top := ym.labels[len(ym.labels)-1]; top < 22 || top > 30 || doc.hasText("clipped") {
+	if top := ym.labels[len(ym.labels)-1]; top < 22 || top > 30 || doc.hasText("axis ends") {
 		t.Errorf("unclipped axis: ticks %v", ym.labels)
 	}
-	if !doc.hasText("switching=wormhole: not saturated up to offered 0.5") {
+	if !doc.hasText("switching wormhole: not saturated up to offered load 0.5") {
 		t.Errorf("legend: %q", doc.texts)
 	}
 
 	f = madeUp(t, wormhole, vct)
 	f.Sweep.Sets = append(f.Sweep.Sets, "link.latency=8")
-	if err := Write(dir, f); err != nil {
+	if err := Write(dir, f, linear); err != nil {
 		t.Fatal(err)
 	}
 	doc = readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
-	if !doc.hasText("clipped at 4× lowest mean latency measured 8") ||
+	if !doc.hasText("the axis ends at 4 × the lowest mean latency measured, 8") ||
 		!doc.hasText("no zero-load line for 2 of 2 curves: buffers shallower than 8 flits do not pipeline") {
 		t.Errorf("without the formula: %q", doc.texts)
 	}
@@ -228,7 +228,7 @@ func TestUnboundedPoint(t *testing.T) {
 	low := []point{{8, 0.2, 0.1, false}, {9, 0.3, 0.2, false}, {11, 0.5, 0.3, false}, {16, 1.5, 0.4, false}, {math.NaN(), 0, 0.42, true}}
 	f := madeUp(t, low, low)
 	dir := t.TempDir()
-	if err := Write(dir, f); err != nil {
+	if err := Write(dir, f, linear); err != nil {
 		t.Fatal(err)
 	}
 	doc := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
@@ -247,22 +247,22 @@ func TestUnboundedPoint(t *testing.T) {
 	if len(doc.where(isRing)) != 2+1 {
 		t.Errorf("the unbounded points are not ringed")
 	}
-	if !doc.hasText("latency above 30 cycles, or none measured (stopped at run.max_backlog)") {
+	if !doc.hasText("latency above 30 cycles (the axis ends at 4 × the zero-load latency, 7.5), or none measured (the run stopped at run.max_backlog)") {
 		t.Errorf("legend: %q", doc.texts)
 	}
 }
 
-// TestLegendHidesNoPoint: with six curves the legend box (raising the y
-// axis if need be) covers none of the points in either plot.
-func TestLegendHidesNoPoint(t *testing.T) {
+// sixCurves is a sweep of the six arbiters over loads 0.1..0.7, each
+// saturating at about 0.52 (latency 300 past it).
+func sixCurves(t *testing.T) (*sweep.File, [][3]float64) {
+	t.Helper()
 	arbiters := []string{"round-robin", "oldest", "upper-first", "source", "clock", "grab"}
 	s, err := sweep.NewSpec("", []string{"topology.k=4"}, []string{"arbiter=" + strings.Join(arbiters, ","), "traffic.load=0.1:0.7:0.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &sweep.File{Format: sweep.Format, Sweep: *s}
-	type xy struct{ x, acc, lat float64 }
-	var pts []xy
+	var pts [][3]float64 // offered, accepted, latency
 	for i := 0; i < s.Points; i++ {
 		off := 0.1 * float64(i%7+1)
 		limit := 0.52 + 0.01*float64(i/7)
@@ -274,30 +274,36 @@ func TestLegendHidesNoPoint(t *testing.T) {
 		r := &network.Result{Offered: off, Throughput: acc, Hops: 3.5,
 			Latency: network.Summary{Count: 1000, Mean: lat, CI95: 0.5}, Saturated: off > limit}
 		f.Rows = append(f.Rows, sweep.NewRow(s, i, r))
-		pts = append(pts, xy{off, acc, lat})
+		pts = append(pts, [3]float64{off, acc, lat})
 	}
-	dir := t.TempDir()
-	if err := Write(dir, f); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"accepted-vs-offered.svg", "latency-vs-offered.svg"} {
-		doc := readSVG(t, filepath.Join(dir, name))
-		xm, ym := doc.axes(t)
-		boxes := doc.where(func(p svgPath) bool { return p.fill == "#FFFFFF" && p.closed && p.minX > 0 })
-		if len(boxes) != 1 {
-			t.Fatalf("%s: %d legend boxes", name, len(boxes))
+	return f, pts
+}
+
+// TestLegendOutsideAxes: with six curves the legend's box lies right of
+// the axes, inside the canvas, in both plots, on either scale.
+func TestLegendOutsideAxes(t *testing.T) {
+	f, _ := sixCurves(t)
+	for _, o := range []Options{linear, {Scale: ScaleLog}} {
+		dir := t.TempDir()
+		if err := Write(dir, f, o); err != nil {
+			t.Fatal(err)
 		}
-		b := boxes[0]
-		top := ym.labels[len(ym.labels)-1]
-		for _, p := range pts {
-			y := p.acc
-			if name == "latency-vs-offered.svg" {
-				y = min(p.lat, top)
+		for _, name := range []string{"accepted-vs-offered.svg", "latency-vs-offered.svg"} {
+			doc := readSVG(t, filepath.Join(dir, name))
+			xm, _ := doc.axesScaled(t, o.Scale == ScaleLog && name == "latency-vs-offered.svg")
+			boxes := doc.where(func(p svgPath) bool { return p.stroke == "#AAAAAA" && p.closed })
+			if len(boxes) != 1 {
+				t.Fatalf("%s: %d legend boxes", name, len(boxes))
 			}
-			x, yy := xm.at(p.x), ym.at(y)
-			if x >= b.minX && x <= b.maxX && yy >= b.minY && yy <= b.maxY {
-				t.Errorf("%s: the legend box %v..%v × %v..%v hides the point (%v, %v)", name, b.minX, b.maxX, b.minY, b.maxY, p.x, y)
+			b, right := boxes[0], xm.at(xm.labels[len(xm.labels)-1])
+			if b.minX <= right || b.maxX > Width.Points() || b.minY < 0 || b.maxY > Height.Points() {
+				t.Errorf("%s %s: the legend box %v..%v × %v..%v is not right of the axes (x ≤ %v) inside the canvas",
+					o.Scale, name, b.minX, b.maxX, b.minY, b.maxY, right)
 			}
 		}
 	}
 }
+
+// linear draws the latency axis linearly (and clipped), as the tests of
+// the clip and its marks need whatever the latencies' span.
+var linear = Options{Scale: ScaleLinear}

@@ -2,96 +2,200 @@ package plot
 
 import (
 	"image/color"
+	"math"
+	"strings"
 
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Render draws the figure on c. The legend goes in a white box at the
-// corner (or halfway up a side) of the data area that hides the least of
-// the curves; if every place hides some and the y axis may grow (it is not
-// clipped), the axis is raised a tick at a time, up to twice its height,
-// to make room above the curves.
-func (fig *Figure) Render(c draw.Canvas) {
-	p := fig.Plot
-	if fig.growStep > 0 {
-		p.Y.Max = fig.baseMax // (the same figure is rendered as SVG, then PNG)
+// Legend is a figure's key. It is drawn in a column of its own right of
+// the axes, never over the data: its entries are wrapped to the column's
+// width (at most legendShare of the canvas) and, when they would not fit
+// its height, set in a smaller font, down to minTextSize.
+type Legend struct {
+	entries []legendEntry
+}
+
+type legendEntry struct {
+	text   string
+	thumbs []gplot.Thumbnailer
+}
+
+// Add adds an entry: its text and the thumbnails drawn beside it.
+func (l *Legend) Add(text string, thumbs ...gplot.Thumbnailer) {
+	l.entries = append(l.entries, legendEntry{text, thumbs})
+}
+
+// Legend layout: the most of the canvas' width the column takes, the
+// thumbnails' width, the gaps, and the smallest font any text is set in.
+var (
+	legendShare  = 0.36
+	thumbWidth   = vg.Points(28)
+	legendPad    = vg.Points(6)
+	entryGap     = vg.Points(5)
+	minTextSize  = 6.0
+	legendIndent = thumbWidth + vg.Points(6) // from the column's left to the text
+)
+
+// legendLayout is the legend set for one canvas: its font, each entry's
+// lines, and the column's size.
+type legendLayout struct {
+	style         text.Style
+	lines         [][]string
+	width, height vg.Length
+}
+
+// layout sets the legend for a canvas of width w and height h: in
+// legendSize if it fits, else in the largest smaller size that does.
+func (l *Legend) layout(w, h vg.Length) legendLayout {
+	var lay legendLayout
+	if len(l.entries) == 0 {
+		return lay
 	}
-	box, hidden := fig.placeLegend(c)
-	for hidden > 0 && fig.growStep > 0 && p.Y.Max+fig.growStep <= 2*fig.baseMax+1e-9 {
-		p.Y.Max += fig.growStep
-		box, hidden = fig.placeLegend(c)
+	textW := vg.Length(legendShare)*w - legendIndent - 2*legendPad
+	for size := float64(legendSize); ; size-- {
+		lay = legendLayout{style: textStyle(size)}
+		lineH := lay.style.Height("Xg")
+		var widest vg.Length
+		for i, e := range l.entries {
+			ls := wrap(lay.style, e.text, textW)
+			lay.lines = append(lay.lines, ls)
+			for _, s := range ls {
+				widest = max(widest, lay.style.Width(s))
+			}
+			lay.height += vg.Length(max(len(ls), 1)) * lineH
+			if i > 0 {
+				lay.height += entryGap
+			}
+		}
+		lay.width = legendIndent + widest + 2*legendPad
+		lay.height += 2 * legendPad
+		if lay.height <= h || size <= minTextSize {
+			return lay
+		}
 	}
-	p.Draw(c)
-	if box.Max.X <= box.Min.X {
-		return
-	}
-	c.SetColor(color.NRGBA{0xFF, 0xFF, 0xFF, 0xE6})
+}
+
+// draw draws the legend set by lay with its top left corner at at.
+func (l *Legend) draw(c draw.Canvas, lay legendLayout, at vg.Point) {
+	box := vg.Rectangle{Min: vg.Point{X: at.X, Y: at.Y - lay.height}, Max: vg.Point{X: at.X + lay.width, Y: at.Y}}
+	c.SetColor(color.White)
 	c.Fill(box.Path())
 	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 0xAA}, Width: vg.Points(0.75)})
 	c.Stroke(box.Path())
-	pad := legendPad
-	fig.Legend.Draw(draw.Crop(draw.Canvas{Canvas: c.Canvas, Rectangle: box}, pad, -pad, pad, -pad))
+	lineH := lay.style.Height("Xg")
+	descent := lay.style.FontExtents().Descent
+	y := at.Y - legendPad
+	for i, e := range l.entries {
+		thumb := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: at.X + legendPad, Y: y - lineH},
+			Max: vg.Point{X: at.X + legendPad + thumbWidth, Y: y},
+		}}
+		for _, t := range e.thumbs {
+			t.Thumbnail(&thumb)
+		}
+		for _, s := range lay.lines[i] {
+			c.FillText(lay.style, vg.Point{X: at.X + legendPad + legendIndent, Y: y - lineH + descent}, s)
+			y -= lineH
+		}
+		y -= entryGap
+	}
 }
 
-// legendPad is the space around the legend box and inside it.
-var legendPad = vg.Points(6)
+func textStyle(size float64) text.Style {
+	return text.Style{Font: sans(size), Handler: gplot.DefaultTextHandler, Color: color.Black}
+}
 
-// placeLegend chooses the legend's box on c: the place that hides the
-// least of the curves (lines and marks in data coordinates; a mark counts
-// as much as a line segment), top left on a tie; hidden is how much it
-// hides.
-func (fig *Figure) placeLegend(c draw.Canvas) (box vg.Rectangle, hidden int) {
-	p, leg := fig.Plot, &fig.Legend
-	dc := p.DataCanvas(c)
-	r := leg.Rectangle(dc)
-	w, h := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
-	if w <= 0 {
-		return vg.Rectangle{}, 0
-	}
-	pad := legendPad
-	h += leg.TextStyle.FontExtents().Descent + 2*pad
-	w += 2 * pad
-	trX, trY := p.Transforms(&dc)
-	at := func(x, y float64) vg.Point { return vg.Point{X: trX(min(x, p.X.Max)), Y: trY(min(y, p.Y.Max))} }
-	var pts, ms []vg.Point
-	for _, l := range fig.lines {
-		for i := range l {
-			pts = append(pts, at(l[i].X, l[i].Y))
-			for k := 1; i > 0 && k < 16; k++ {
-				// The segment's course, sampled, clamped to the axes.
-				f := float64(k) / 16
-				pts = append(pts, at(l[i-1].X+f*(l[i].X-l[i-1].X), l[i-1].Y+f*(l[i].Y-l[i-1].Y)))
+// wrap breaks s into lines no wider than w in sty, at spaces; a word wider
+// than w alone is broken where it must be.
+func wrap(sty text.Style, s string, w vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		try := word
+		if line != "" {
+			try = line + " " + word
+		}
+		if sty.Width(try) <= w {
+			line = try
+			continue
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+		line = word
+		for sty.Width(line) > w && len([]rune(line)) > 1 {
+			r := []rune(line)
+			n := len(r) - 1
+			for n > 1 && sty.Width(string(r[:n])) > w {
+				n--
 			}
+			lines = append(lines, string(r[:n]))
+			line = string(r[n:])
 		}
 	}
-	for _, m := range fig.marks {
-		ms = append(ms, at(m.X, m.Y))
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
 	}
-	in := func(q vg.Point, b vg.Rectangle, r vg.Length) bool {
-		return q.X >= b.Min.X-r && q.X <= b.Max.X+r && q.Y >= b.Min.Y-r && q.Y <= b.Max.Y+r
+	return lines
+}
+
+// Render draws the figure on c: the legend in a column on the right, the
+// plot (its title wrapped to its width, its axis labels set smaller where
+// they would not fit) in the rest. The y axis' label is drawn here, in a
+// strip of its own, centred on the axis: gonum centres its room for the
+// label at the middle of the axis' values, which on a log axis lies high
+// up, and lowers the axis' top to fit it.
+func (fig *Figure) Render(c draw.Canvas) {
+	p := fig.Plot
+	w, h := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y
+	lay := fig.Legend.layout(w, h-2*legendPad)
+	pc := c
+	if lay.width > 0 {
+		pc.Max.X -= lay.width + 2*legendPad
 	}
-	best := -1
-	// Corners first, then halfway up the sides: 0 left/bottom, 1 right/top.
-	for _, f := range [][2]float64{{0, 1}, {1, 1}, {1, 0}, {0, 0}, {1, 0.5}, {0, 0.5}} {
-		var b vg.Rectangle
-		b.Min.X = dc.Min.X + pad + vg.Length(f[0])*(dc.Max.X-dc.Min.X-2*pad-w)
-		b.Min.Y = dc.Min.Y + pad + vg.Length(f[1])*(dc.Max.Y-dc.Min.Y-2*pad-h)
-		b.Max = vg.Point{X: b.Min.X + w, Y: b.Min.Y + h}
-		n := 0
-		for _, q := range pts {
-			if in(q, b, 0) {
-				n++
-			}
-		}
-		for _, q := range ms {
-			if in(q, b, ringRadius) {
-				n += 16
-			}
-		}
-		if best < 0 || n < best {
-			box, best = b, n
-		}
+	title, xl, yl := p.Title, p.X.Label, p.Y.Label
+	defer func() { p.Title, p.X.Label, p.Y.Label = title, xl, yl }() // (rendered as SVG, then PNG)
+	p.Y.Label.Text = ""
+	ys := yl.TextStyle
+	if yl.Text != "" {
+		pc.Min.X += ys.Height(yl.Text) + yl.Padding
 	}
-	return box, best
+	p.Title.TextStyle.Font.Size, p.Title.Text = fitText(p.Title.TextStyle, p.Title.Text, pc.Max.X-pc.Min.X-2*legendPad, true)
+	dc := p.DataCanvas(pc)
+	p.X.Label.TextStyle.Font.Size, p.X.Label.Text = fitText(p.X.Label.TextStyle, p.X.Label.Text, dc.Max.X-dc.Min.X, false)
+	var ytext string
+	ys.Font.Size, ytext = fitText(ys, yl.Text, dc.Max.Y-dc.Min.Y, false)
+	p.Draw(pc)
+	dc = p.DataCanvas(pc)
+	if ytext != "" {
+		ys.Rotation += math.Pi / 2
+		c.FillText(ys, vg.Point{X: c.Min.X + ys.Height(ytext) - ys.FontExtents().Descent, Y: dc.Center().Y}, ytext)
+	}
+	if lay.width > 0 {
+		// Level with the top of the axes, or higher if it is taller.
+		top := max(min(dc.Max.Y, c.Max.Y-legendPad), c.Min.Y+legendPad+lay.height)
+		fig.Legend.draw(c, lay, vg.Point{X: pc.Max.X + legendPad, Y: top})
+	}
+}
+
+// fitText sets s in sty within width w: in a smaller size if it is wider
+// (down to minTextSize); if lines, wrapped, and set smaller while it takes
+// more than two lines.
+func fitText(sty text.Style, s string, w vg.Length, lines bool) (vg.Length, string) {
+	set := func() string {
+		if !lines {
+			return s
+		}
+		return strings.Join(wrap(sty, s, w), "\n")
+	}
+	out := set()
+	for sty.Font.Size > vg.Length(minTextSize) && (sty.Width(out) > w || strings.Count(out, "\n") > 1) {
+		sty.Font.Size--
+		out = set()
+	}
+	return sty.Font.Size, out
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	gplot "gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -108,7 +107,7 @@ func (d *drawing) zeroLoadLines(cs []*curve) error {
 	}
 	for _, g := range groups {
 		col := color.Color(zeroLoadColor)
-		label := fmt.Sprintf("zero-load latency %.2f cycles (README formula)", g.t)
+		label := fmt.Sprintf("zero-load latency %.2f cycles (the closed form: no waiting)", g.t)
 		if len(groups) > 1 {
 			names := make([]string, len(g.curves))
 			for j, i := range g.curves {
@@ -123,8 +122,6 @@ func (d *drawing) zeroLoadLines(cs []*curve) error {
 			Dashes: []vg.Length{vg.Points(8), vg.Points(4)}}}
 		d.fig.Plot.Add(l)
 		d.fig.Legend.Add(label, l)
-		// The legend box avoids the line too.
-		d.fig.lines = append(d.fig.lines, plotter.XYs{{X: 0, Y: g.t}, {X: d.maxX, Y: g.t}})
 	}
 	if missing > 0 && len(d.whys) > 0 {
 		which := fmt.Sprintf(" for %d of %d curves", missing, len(d.zero))
@@ -136,20 +133,26 @@ func (d *drawing) zeroLoadLines(cs []*curve) error {
 	return nil
 }
 
-// offPoint is a point above the clipped latency axis.
+// offPoint is a point above the clipped latency axis, or without a
+// latency (value NaN).
 type offPoint struct {
-	x                     float64
+	x, value              float64
 	color                 color.Color
 	saturated, incomplete bool
 }
 
 // offScale draws the points above the clipped axis as arrows on its top
-// edge, ringed (boxed) when saturated (incomplete). Arrows that would
-// overlap (several curves past saturation at about the same offered load)
-// are stacked downwards, offSpacing apart, in curve order.
+// edge, in their curve's colour, each with its value written beside it
+// (so a curve wholly above the axis still shows where it is), ringed
+// (boxed) when saturated (incomplete). Arrows that would overlap (several
+// curves past saturation at about the same offered load) are stacked
+// downwards, offSpacing apart, in curve order.
 type offScale struct {
 	pts []offPoint
 }
+
+// offValueSize is the size of the values written beside the arrows.
+const offValueSize = 9
 
 // Arrow size and stacking distance.
 var (
@@ -178,6 +181,44 @@ func (o *offScale) Plot(c draw.Canvas, p *gplot.Plot) {
 		if pt.saturated || pt.incomplete {
 			c.DrawGlyph(draw.GlyphStyle{Color: markColor, Radius: ringRadius, Shape: markGlyph{box: !pt.saturated}}, at)
 		}
+	}
+	o.values(c, placed)
+}
+
+// values writes each arrow's value beside it: on its right, or on its left
+// where the right would cover another arrow or value or leave the canvas
+// (on the right if both would).
+func (o *offScale) values(c draw.Canvas, arrows []vg.Point) {
+	var taken []vg.Rectangle
+	for _, at := range arrows {
+		r := ringRadius
+		taken = append(taken, vg.Rectangle{Min: vg.Point{X: at.X - r, Y: at.Y - r}, Max: vg.Point{X: at.X + r, Y: at.Y + r}})
+	}
+	free := func(b vg.Rectangle) bool {
+		if b.Min.X < c.Min.X || b.Max.X > c.Max.X {
+			return false
+		}
+		for _, t := range taken {
+			if b.Min.X < t.Max.X && t.Min.X < b.Max.X && b.Min.Y < t.Max.Y && t.Min.Y < b.Max.Y {
+				return false
+			}
+		}
+		return true
+	}
+	for i, pt := range o.pts {
+		at, s := arrows[i], valueText(o.pts[i].value)
+		sty := textStyle(offValueSize)
+		sty.Color, sty.YAlign = pt.color, draw.YCenter
+		w, h := sty.Width(s), sty.Height(s)/2
+		gap := ringRadius + vg.Points(1)
+		right := vg.Rectangle{Min: vg.Point{X: at.X + gap, Y: at.Y - h}, Max: vg.Point{X: at.X + gap + w, Y: at.Y + h}}
+		left := vg.Rectangle{Min: vg.Point{X: at.X - gap - w, Y: at.Y - h}, Max: vg.Point{X: at.X - gap, Y: at.Y + h}}
+		box := right
+		if !free(right) && (free(left) || right.Max.X > c.Max.X) {
+			box = left
+		}
+		taken = append(taken, box)
+		c.FillText(sty, vg.Point{X: box.Min.X, Y: at.Y}, s)
 	}
 }
 

@@ -49,9 +49,9 @@ const LoadKey = "traffic.load"
 const ClipFactor = 4
 
 // Write draws f's two plots into dir as SVG and PNG (the names in Files).
-func Write(dir string, f *sweep.File) error {
+func Write(dir string, f *sweep.File, o Options) error {
 	for _, kind := range []Kind{Latency, Accepted} {
-		fig, err := Draw(f, kind)
+		fig, err := Draw(f, kind, o)
 		if err != nil {
 			return err
 		}
@@ -79,17 +79,11 @@ var (
 		func(r *sweep.Row) float64 { return float64(r.Throughput) }}
 )
 
-// Figure is a drawn plot with its legend, which is boxed where it hides
-// the least of the curves (see legendBox).
+// Figure is a drawn plot with its legend, which Render sets beside the
+// axes.
 type Figure struct {
 	Plot   *gplot.Plot
-	Legend gplot.Legend
-	// lines and marks are what the legend should not hide.
-	lines []plotter.XYs
-	marks plotter.XYs
-	// growStep > 0 lets Render raise the y axis from baseMax by that step
-	// to make room for the legend.
-	baseMax, growStep float64
+	Legend Legend
 }
 
 // save writes the figure as SVG or PNG, by name's extension.
@@ -113,7 +107,7 @@ func (fig *Figure) save(name string) error {
 }
 
 // Draw makes one plot (Latency or Accepted) of f.
-func Draw(f *sweep.File, k Kind) (*Figure, error) {
+func Draw(f *sweep.File, k Kind, o Options) (*Figure, error) {
 	p := gplot.New()
 	styleAxes(p)
 	p.Title.Text = k.title
@@ -129,7 +123,10 @@ func Draw(f *sweep.File, k Kind) (*Figure, error) {
 	d := &drawing{fig: fig, kind: k}
 	if k.file == Latency.file {
 		d.zero, d.whys = zeroLoads(f, cs)
-		d.clipAt(cs)
+		d.lo, d.hi = d.latencyRange(cs)
+		if d.log = useLog(o.Scale, d.lo, d.hi); !d.log {
+			d.clipAt(cs)
+		}
 	}
 	for i, c := range cs {
 		if err := d.curve(i, c); err != nil {
@@ -153,6 +150,10 @@ type drawing struct {
 	// its tick step and clipBase what it is a multiple of.
 	clip, clipStep float64
 	clipBase       string
+	// log: the latency axis is logarithmic (and not clipped); lo and hi
+	// are the lowest and highest mean latency drawn.
+	log    bool
+	lo, hi float64
 	// maxX and maxY are the largest values drawn (maxY with error bars).
 	maxX, maxY float64
 	points     int
@@ -205,7 +206,24 @@ func (d *drawing) clipAt(cs []*curve) {
 		return
 	}
 	d.clip, d.clipStep = axisTop(ClipFactor * base)
-	d.clipBase = fmt.Sprintf("%g× %s %.3g", float64(ClipFactor), what, base)
+	d.clipBase = fmt.Sprintf("%g × the %s, %.3g", float64(ClipFactor), what, base)
+}
+
+// latencyRange is the lowest and highest mean latency of the points drawn
+// (0, 0 for none; a log axis needs lo above 0).
+func (d *drawing) latencyRange(cs []*curve) (lo, hi float64) {
+	lo = math.Inf(1)
+	for _, c := range cs {
+		for _, r := range c.rows {
+			if y := d.y(r); drawn(r) && finite(y) {
+				lo, hi = min(lo, y), max(hi, y)
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return 0, 0
+	}
+	return lo, hi
 }
 
 // curve draws curve i: its line and markers, error bars (latency), and
@@ -219,9 +237,9 @@ func (d *drawing) curve(i int, c *curve) error {
 			continue
 		}
 		x, y := float64(r.Offered), d.y(r)
-		if d.unbounded(r) && d.clip > 0 && finite(x) {
+		if d.unbounded(r) && (d.clip > 0 || d.log) && finite(x) {
 			d.maxX = max(d.maxX, x)
-			d.off.pts = append(d.off.pts, offPoint{x, curveColor(i), true, r.Incomplete})
+			d.off.pts = append(d.off.pts, offPoint{x, math.NaN(), curveColor(i), true, r.Incomplete})
 			d.unmeasured++
 			continue
 		}
@@ -232,7 +250,7 @@ func (d *drawing) curve(i int, c *curve) error {
 		d.maxX = max(d.maxX, x)
 		d.maxY = max(d.maxY, y)
 		if d.clip > 0 && y > d.clip {
-			d.off.pts = append(d.off.pts, offPoint{x, curveColor(i), r.Saturated, r.Incomplete})
+			d.off.pts = append(d.off.pts, offPoint{x, y, curveColor(i), r.Saturated, r.Incomplete})
 			continue
 		}
 		at := plotter.XY{X: x, Y: y}
@@ -251,8 +269,6 @@ func (d *drawing) curve(i int, c *curve) error {
 		return nil
 	}
 	d.points += len(line)
-	d.fig.lines = append(d.fig.lines, line)
-	d.fig.marks = append(d.fig.marks, marks...)
 	col := curveColor(i)
 	l, err := plotter.NewLine(line)
 	if err != nil {
@@ -331,12 +347,12 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 	}
 	if len(d.off.pts) > 0 {
 		p.Add(&d.off)
-		for _, o := range d.off.pts {
-			d.fig.marks = append(d.fig.marks, plotter.XY{X: o.x, Y: d.clip})
-		}
-		label := fmt.Sprintf("latency above %g cycles (off scale)", d.clip)
-		if d.unmeasured > 0 {
-			label = fmt.Sprintf("latency above %g cycles, or none measured (stopped at run.max_backlog)", d.clip)
+		label := fmt.Sprintf("latency above %g cycles (the axis ends at %s): drawn on the top edge, with its value", d.clip, d.clipBase)
+		switch {
+		case d.log:
+			label = "no latency measured (the run stopped at run.max_backlog): drawn on the top edge"
+		case d.unmeasured > 0:
+			label = fmt.Sprintf("latency above %g cycles (the axis ends at %s), or none measured (the run stopped at run.max_backlog): drawn on the top edge, with its value", d.clip, d.clipBase)
 		}
 		d.fig.Legend.Add(label,
 			thumb{Color: markColor, Radius: arrowRadius, Shape: arrowGlyph{}})
@@ -361,15 +377,22 @@ func (d *drawing) axes() {
 	}
 	setAxisTop(&p.X, d.maxX)
 	switch {
+	case d.log:
+		lo := d.lo // (and the zero-load lines)
+		for _, t := range d.zero {
+			if finite(t) && t > 0 {
+				lo = min(lo, t)
+			}
+		}
+		setLogAxis(&p.Y, 0.9*lo, d.maxY)
+		p.Y.Label.Text += ", log scale"
 	case d.clip > 0:
 		setAxis(&p.Y, d.clip, d.clipStep)
-		p.Y.Label.Text += ", clipped at " + d.clipBase
 	case d.kind.file == Accepted.file:
-		d.fig.growStep = setAxisTop(&p.Y, max(d.maxX, d.maxY))
+		setAxisTop(&p.Y, max(d.maxX, d.maxY))
 	default:
-		d.fig.growStep = setAxisTop(&p.Y, d.maxY)
+		setAxisTop(&p.Y, d.maxY)
 	}
-	d.fig.baseMax = p.Y.Max
 }
 
 // deadlockEntry names the deadlocked points (or counts them) in the
@@ -392,20 +415,14 @@ func (d *drawing) deadlockEntry() {
 	d.fig.Legend.Add(label, mark)
 }
 
+// describe names r's varied values in words.
 func describe(r *sweep.Row) string {
 	parts := make([]string, len(r.Values))
 	for i, kv := range r.Values {
-		parts[i] = kv.Key + "=" + kv.Value
+		parts[i] = inWords(kv.Key, kv.Value)
 	}
 	return strings.Join(parts, ", ")
 }
 
-// newFigure is p with the house legend: top left, sans, compact.
-func newFigure(p *gplot.Plot) *Figure {
-	fig := &Figure{Plot: p, Legend: gplot.NewLegend()}
-	fig.Legend.TextStyle.Font = sans(legendSize)
-	fig.Legend.Top, fig.Legend.Left = true, true
-	fig.Legend.ThumbnailWidth = vg.Points(28)
-	fig.Legend.Padding = vg.Points(4)
-	return fig
-}
+// newFigure is p with an empty legend.
+func newFigure(p *gplot.Plot) *Figure { return &Figure{Plot: p} }

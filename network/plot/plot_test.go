@@ -69,12 +69,12 @@ func checkFiles(t *testing.T, dir string) {
 func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	f := file(t, "topology.k=4,8", "traffic.load=0.1:0.4:0.1")
-	if err := Write(dir, f); err != nil {
+	if err := Write(dir, f, linear); err != nil {
 		t.Fatal(err)
 	}
 	checkFiles(t, dir)
 	doc := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
-	for _, s := range []string{"topology.k=4", "topology.k=8", "deadlocked, not drawn: point 3 (topology.k=4, traffic.load=0.4)",
+	for _, s := range []string{"k = 4", "k = 8", "deadlocked, not drawn: point 3 (k = 4, offered load 0.4)",
 		"saturated: accepted < offered", "incomplete: measured packets not all delivered",
 		"Mean latency vs offered load: mesh k=4,8 n=2, uniform traffic, 4-flit packets, wormhole"} {
 		if !doc.hasText(s) {
@@ -91,25 +91,25 @@ func TestCurves(t *testing.T) {
 	// traffic.load is the axis wherever it is in the grid.
 	f := file(t, "traffic.load=0.1:0.4:0.1", "routing=dor,ecube")
 	cs := curves(f)
-	if len(cs) != 2 || cs[0].label != "routing=dor" || cs[1].label != "routing=ecube" || len(cs[0].rows) != 4 {
+	if len(cs) != 2 || cs[0].label != "routing dor" || cs[1].label != "routing ecube" || len(cs[0].rows) != 4 {
 		t.Errorf("curves: %d, %q", len(cs), cs[0].label)
 	}
 	// Without traffic.load, the last key is the axis; a single line is
-	// labelled with its range.
+	// "measured" (the title names the setup), not the raw range.
 	f = file(t, "traffic.flits=1:8:1")
 	cs = curves(f)
-	if len(cs) != 1 || cs[0].label != "traffic.flits=1:8:1" || len(cs[0].rows) != 8 {
+	if len(cs) != 1 || cs[0].label != "measured" || len(cs[0].rows) != 8 {
 		t.Errorf("single curve: %+v", cs[0].label)
 	}
 	// Nothing to draw at all still gives valid files.
 	f = file(t, "run.seed=1")
 	f.Rows[0].DeadlockCycle = new(int64)
 	dir := t.TempDir()
-	if err := Write(dir, f); err != nil {
+	if err := Write(dir, f, linear); err != nil {
 		t.Fatal(err)
 	}
 	checkFiles(t, dir)
-	if err := Write(filepath.Join(dir, "missing", "dir"), f); err == nil {
+	if err := Write(filepath.Join(dir, "missing", "dir"), f, linear); err == nil {
 		t.Errorf("writing into a missing folder: no error")
 	}
 }
@@ -121,7 +121,7 @@ func TestSaturatedRinged(t *testing.T) {
 		f := file(t, "traffic.load=0.1:0.2:0.1")
 		f.Rows[1].Saturated = sat
 		dir := t.TempDir()
-		if err := Write(dir, f); err != nil {
+		if err := Write(dir, f, linear); err != nil {
 			t.Fatal(err)
 		}
 		doc := readSVG(t, filepath.Join(dir, "accepted-vs-offered.svg"))
@@ -149,11 +149,11 @@ func TestSaturation(t *testing.T) {
 	if s := c.saturation(); !s.Saturated || s.Throughput != 0.41 || s.From != 0.4 {
 		t.Errorf("saturation %+v, want 0.41 from 0.4 (the deadlocked point left out)", s)
 	}
-	if got, want := c.legendLabel(), "a: saturation throughput 0.410 (saturated from offered 0.4)"; got != want {
+	if got, want := c.legendLabel(), "a: saturation throughput 0.410 (saturated from offered load 0.4)"; got != want {
 		t.Errorf("legend %q, want %q", got, want)
 	}
 	c = &curve{label: "b", rows: []*sweep.Row{row(0.1, 0.1, false), row(0.3, 0.3, false)}}
-	if got, want := c.legendLabel(), "b: not saturated up to offered 0.3"; got != want {
+	if got, want := c.legendLabel(), "b: not saturated up to offered load 0.3"; got != want {
 		t.Errorf("legend %q, want %q", got, want)
 	}
 }

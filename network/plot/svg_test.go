@@ -16,9 +16,19 @@ import (
 type svgDoc struct {
 	paths []svgPath
 	texts []string
-	// numbers are the texts that read as numbers (tick labels) with their
-	// y attribute.
+	// numbers are the texts in the tick labels' size that read as numbers
+	// (tick labels) with their y attribute.
 	numbers []svgNum
+	// all are the text elements with their position and size.
+	all []svgText
+}
+
+// svgText is a text element: x and y as written (in the frame of a
+// rotate(90) group if rotated), its font size.
+type svgText struct {
+	s          string
+	x, y, size float64
+	rotated    bool
 }
 
 type svgPath struct {
@@ -32,10 +42,13 @@ type svgPath struct {
 }
 
 type svgNum struct {
-	v, y float64
+	v, y, x float64
 }
 
-var pathCmd = regexp.MustCompile(`([MLAZ])([^MLAZ]*)`)
+var (
+	pathCmd  = regexp.MustCompile(`([MLAZ])([^MLAZ]*)`)
+	fontSize = regexp.MustCompile(`font-size:([0-9.]+)px`)
+)
 
 // readSVG parses name with encoding/xml.
 func readSVG(t *testing.T, name string) *svgDoc {
@@ -47,7 +60,8 @@ func readSVG(t *testing.T, name string) *svgDoc {
 	dec := xml.NewDecoder(strings.NewReader(string(data)))
 	doc := &svgDoc{}
 	var inText bool
-	var textY float64
+	var textX, textY, textSize float64
+	var rot []bool // per open g: whether it rotates
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -58,11 +72,24 @@ func readSVG(t *testing.T, name string) *svgDoc {
 			switch el.Name.Local {
 			case "path":
 				doc.paths = append(doc.paths, parsePath(t, el))
+			case "g":
+				r := false
+				for _, a := range el.Attr {
+					r = r || a.Name.Local == "transform" && strings.Contains(a.Value, "rotate(90)")
+				}
+				rot = append(rot, r)
 			case "text":
 				inText = true
 				for _, a := range el.Attr {
-					if a.Name.Local == "y" {
+					switch a.Name.Local {
+					case "x":
+						textX, _ = strconv.ParseFloat(a.Value, 64)
+					case "y":
 						textY, _ = strconv.ParseFloat(a.Value, 64)
+					case "style":
+						if m := fontSize.FindStringSubmatch(a.Value); m != nil {
+							textSize, _ = strconv.ParseFloat(m[1], 64)
+						}
 					}
 				}
 			}
@@ -70,13 +97,17 @@ func readSVG(t *testing.T, name string) *svgDoc {
 			if inText {
 				s := strings.TrimSpace(string(el))
 				doc.texts = append(doc.texts, s)
-				if v, err := strconv.ParseFloat(s, 64); err == nil {
-					doc.numbers = append(doc.numbers, svgNum{v, textY})
+				doc.all = append(doc.all, svgText{s, textX, textY, textSize, len(rot) > 0 && rot[len(rot)-1]})
+				if v, err := strconv.ParseFloat(s, 64); err == nil && textSize == tickSize {
+					doc.numbers = append(doc.numbers, svgNum{v, textY, textX})
 				}
 			}
 		case xml.EndElement:
-			if el.Name.Local == "text" {
+			switch el.Name.Local {
+			case "text":
 				inText = false
+			case "g":
+				rot = rot[:len(rot)-1]
 			}
 		}
 	}
@@ -149,27 +180,42 @@ func (d *svgDoc) where(keep func(p svgPath) bool) (out []svgPath) {
 	return out
 }
 
-// hasText reports whether a text element holds s.
+// hasText reports whether the text elements hold s, read in order as one
+// text (the legend wraps its entries onto several lines).
 func (d *svgDoc) hasText(s string) bool {
-	for _, t := range d.texts {
-		if strings.Contains(t, s) {
-			return true
-		}
-	}
-	return false
+	return strings.Contains(strings.Join(d.texts, " "), s)
 }
 
 // axisMap is a data-to-canvas mapping read off an axis' labelled ticks.
 type axisMap struct {
-	a, b   float64   // canvas = a + b·value
+	a, b   float64   // canvas = a + b·value (b·log10 value if log)
 	labels []float64 // the tick labels' values, ascending
+	log    bool
 }
 
-func (m axisMap) at(v float64) float64 { return m.a + m.b*v }
+func (m axisMap) at(v float64) float64 {
+	if m.log {
+		v = math.Log10(v)
+	}
+	return m.a + m.b*v
+}
+
+// axesLog is axes for a plot whose y axis is logarithmic.
+func (d *svgDoc) axesLog(t *testing.T) (x, y axisMap) {
+	t.Helper()
+	return d.axesScaled(t, true)
+}
 
 // axes reads both axes: the tick marks (black, 6 pt: Tick.Length) paired in
 // order with the numeric labels (the x axis' labels share one baseline).
 func (d *svgDoc) axes(t *testing.T) (x, y axisMap) {
+	t.Helper()
+	return d.axesScaled(t, false)
+}
+
+// axesScaled reads both axes, the y axis' labels evenly spaced in their
+// logarithm if ylog. (The log axis' unlabelled ticks are left out.)
+func (d *svgDoc) axesScaled(t *testing.T, ylog bool) (x, y axisMap) {
 	t.Helper()
 	tick := func(p svgPath) bool {
 		return p.stroke == "#000000" && len(p.pts) == 2 &&
@@ -184,7 +230,14 @@ func (d *svgDoc) axes(t *testing.T) (x, y axisMap) {
 		}
 	}
 	byY := map[float64][]float64{}
+	right := math.Inf(-1)
+	for _, x := range xt {
+		right = max(right, x)
+	}
 	for _, n := range d.numbers {
+		if n.x > right+30 {
+			continue // (a legend line that reads as a number)
+		}
 		byY[n.y] = append(byY[n.y], n.v)
 	}
 	var xl, yl []float64
@@ -194,6 +247,28 @@ func (d *svgDoc) axes(t *testing.T) (x, y axisMap) {
 		} else {
 			yl = append(yl, vs...)
 		}
+	}
+	if ylog {
+		// Keep the tick marks level with a label.
+		var at []float64
+		for _, p := range yt {
+			for _, n := range d.numbers {
+				if math.Abs(n.y+p) < 8 || math.Abs(n.y-p) < 8 {
+					at = append(at, p)
+					break
+				}
+			}
+		}
+		yt = at
+		logs := make([]float64, len(yl))
+		for i, v := range yl {
+			logs[i] = math.Log10(v)
+		}
+		ym := fit(t, "y", yt, logs)
+		ym.log = true
+		sort.Float64s(yl)
+		ym.labels = yl
+		return fit(t, "x", xt, xl), ym
 	}
 	return fit(t, "x", xt, xl), fit(t, "y", yt, yl)
 }

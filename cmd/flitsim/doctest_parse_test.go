@@ -31,6 +31,11 @@ func TestParseDoc(t *testing.T) {
 		"```yaml",
 		"$ not: run",
 		"```",
+		"- a list item:",
+		"  ```console",
+		"  $ echo indented",
+		"  indented",
+		"  ```",
 	}, "\n")
 	cmds, err := parseDoc("d.md", doc)
 	if err != nil {
@@ -42,6 +47,7 @@ func TestParseDoc(t *testing.T) {
 		{file: "d.md", line: 14, cmd: "flitsim run --set run.measure=100 | head -3   # first lines"},
 		{file: "d.md", line: 15, cmd: "go test ./network -run X --set run.measure=100"},
 		{file: "d.md", line: 19, cmd: "git clone somewhere", skip: "needs the network"},
+		{file: "d.md", line: 26, cmd: "echo indented", want: []string{"indented"}, show: true},
 	}
 	if !reflect.DeepEqual(cmds, want) {
 		t.Errorf("parseDoc:\n got %+v\nwant %+v", cmds, want)

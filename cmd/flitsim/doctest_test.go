@@ -86,12 +86,18 @@ func parseDoc(file, text string) ([]docCommand, error) {
 		if directive == "skip" && arg == "" {
 			return nil, fmt.Errorf("%s:%d: doctest: skip needs a reason", file, i)
 		}
+		// A block indented under a list item: its lines lose the fence's indent.
+		indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+		body := make([]string, 0, end-i-1)
+		for _, l := range lines[i+1 : end] {
+			body = append(body, strings.TrimPrefix(l, indent))
+		}
 		var block []docCommand
 		switch lang {
 		case "console":
-			block = parseConsole(file, i+2, lines[i+1:end])
+			block = parseConsole(file, i+2, body)
 		case "sh", "bash", "shell":
-			block = parseShell(file, i+2, lines[i+1:end])
+			block = parseShell(file, i+2, body)
 		}
 		for _, c := range block {
 			switch directive {

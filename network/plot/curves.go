@@ -128,7 +128,7 @@ func (c *curve) legendLabel() string {
 	return fmt.Sprintf("%s: saturation throughput %.3f (saturated from offered load %.3g)", c.label, s.Throughput, s.From)
 }
 
-// zeroLoad is c's zero-load latency from the README's closed form
+// zeroLoad is c's zero-load latency from the closed form of docs/hardware.md (Zero-load latency)
 // (network.ZeroLoadLatency), or ok false with the reason it does not apply.
 // The formula is linear in the switches crossed, so it is evaluated at the
 // mean routers passed measured at the curve's lowest offered load
@@ -165,7 +165,7 @@ func (c *curve) zeroLoad(f *sweep.File) (t float64, ok bool, why string) {
 }
 
 // formulaApplies says why the closed form is not cfg's zero-load latency
-// ("" if it is): it covers unicast patterns with full pipelining (README:
+// ("" if it is): it covers unicast patterns with full pipelining (docs/hardware.md:
 // L slots per buffer with switch.reuse, L+1 without).
 func formulaApplies(cfg *network.Config) string {
 	switch {

@@ -60,7 +60,7 @@ func TestLatencySVG(t *testing.T) {
 	doc := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
 	xm, ym := doc.axes(t)
 
-	// The zero-load latency by the README's formula: 3.5 routers, halfway
+	// The zero-load latency by the closed form of docs/hardware.md: 3.5 routers, halfway
 	// between 3 and 4; 4 flits.
 	cfg, err := f.Sweep.Load(0)
 	if err != nil {
@@ -68,7 +68,7 @@ func TestLatencySVG(t *testing.T) {
 	}
 	t0 := float64(network.ZeroLoadLatency(cfg, 3, 4)+network.ZeroLoadLatency(cfg, 4, 4)) / 2
 	if t0 != 7.5 {
-		t.Fatalf("zero-load latency %v, the README's formula gives (3.5+1)·1 + 3 = 7.5", t0)
+		t.Fatalf("zero-load latency %v, the closed form gives (3.5+1)·1 + 3 = 7.5", t0)
 	}
 
 	// The axis is clipped at 4·T0 rounded up to its next tick.

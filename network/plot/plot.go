@@ -7,7 +7,7 @@
 // (rounded up to a tick) when a point lies above that, so the region below
 // saturation fills the plot; a point above is drawn as an arrow on the top
 // edge. Each point has its 95 % confidence interval (latency_ci95) as an
-// error bar, and a dashed line shows the zero-load latency of the README's
+// error bar, and a dashed line shows the zero-load latency of docs/hardware.md's
 // closed form (network.ZeroLoadLatency). Saturated points (accepted less
 // than offered, see network.Judge) are ringed and incomplete ones (measured
 // packets not all delivered) boxed; each curve's legend entry gives its

@@ -59,9 +59,6 @@ func summaryRows(r *network.Result) [][]string {
 	if routing == "" {
 		routing = "default for " + c.Topology.Kind
 	}
-	ci := func(s network.Summary) string {
-		return fmt.Sprintf("%s ± %s", num(s.Mean), num(s.CI95))
-	}
 	trafficText, loadText := trafficLoadText(r)
 	measured := "measured packets"
 	if sc, err := traffic.ParseScheme(c.Multicast.Scheme); err == nil && sc.Software() {
@@ -80,10 +77,10 @@ func summaryRows(r *network.Result) [][]string {
 		{"injected packets", fmt.Sprintf("%d (%d flits)", r.InjectedPackets, r.InjectedFlits)},
 		{"delivered packets", fmt.Sprintf("%d (%d flits)", r.DeliveredPackets, r.DeliveredFlits)},
 		{measured, fmt.Sprintf("%d delivered of %d", r.MeasuredDelivered, r.MeasuredPackets)},
-		{"latency mean ± 95 % CI", ci(r.Latency) + " cycles"},
+		{"latency mean ± 95 % CI", meanCI(r.Latency)},
 		{"latency p50 / p95 / p99", fmt.Sprintf("%s / %s / %s cycles", num(r.Latency.P50), num(r.Latency.P95), num(r.Latency.P99))},
 		{"latency max", num(r.Latency.Max) + " cycles"},
-		{"network latency mean ± 95 % CI", ci(r.NetworkLatency) + " cycles"},
+		{"network latency mean ± 95 % CI", meanCI(r.NetworkLatency)},
 		{"throughput", num(r.Throughput) + " flits/node/cycle"},
 		{"offered", num(r.Offered) + " flits/node/cycle"},
 		{"hops (routers passed)", num(r.Hops)},
@@ -99,6 +96,20 @@ func summaryRows(r *network.Result) [][]string {
 		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}
 	return rows
+}
+
+// meanCI writes a latency's mean and confidence interval, e.g. "24.7 ±
+// 0.3 cycles", or "24.7 ± n/a cycles (2 of 20 batches measured, at least
+// 10 needed)" when there is no interval (never "± 0").
+func meanCI(s network.Summary) string {
+	if math.IsNaN(s.CI95) {
+		why := s.CI95Note
+		if why == "" {
+			why = "no interval"
+		}
+		return fmt.Sprintf("%s ± n/a cycles (%s)", num(s.Mean), why)
+	}
+	return fmt.Sprintf("%s ± %s cycles", num(s.Mean), num(s.CI95))
 }
 
 // trafficLoadText describes the run's traffic and its load: a pattern and
@@ -233,7 +244,8 @@ func num(f float64) string {
 }
 
 // writeJSON writes the whole result, indented. Non-finite floats (which JSON
-// cannot hold) are written as 0.
+// cannot hold) are written as 0, except in types that write their own JSON
+// (a latency summary writes a confidence interval it has not as null).
 func writeJSON(w io.Writer, r *network.Result) error {
 	c := *r
 	finite(reflect.ValueOf(&c).Elem())
@@ -245,8 +257,12 @@ func writeJSON(w io.Writer, r *network.Result) error {
 	return err
 }
 
-// finite replaces NaN and ±Inf in v's float fields by 0 (v is addressable).
+// finite replaces NaN and ±Inf in v's float fields by 0 (v is addressable),
+// leaving alone values that marshal themselves.
 func finite(v reflect.Value) {
+	if v.Type().Implements(reflect.TypeFor[json.Marshaler]()) {
+		return
+	}
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
 		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {

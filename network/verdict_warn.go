@@ -23,11 +23,12 @@ const (
 )
 
 // warnings lists what a run's status does not say: packets dropped, and a
-// run near saturation (one line each, for r.Warnings).
+// run near saturation (one line each, for r.Warnings), each line starting
+// with what it is about ("packets dropped: ", "near saturation: ").
 func warnings(r *Result) []string {
 	var ws []string
 	if note := r.DropNote(); note != "" {
-		ws = append(ws, note+": the latencies and the throughput count only the packets delivered")
+		ws = append(ws, "packets dropped: "+note+"; the latencies and the throughput count only the packets delivered")
 	}
 	if r.Status == StatusOK || r.Status == StatusIncomplete {
 		ws = append(ws, nearSaturation(r)...)

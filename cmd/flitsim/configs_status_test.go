@@ -82,3 +82,18 @@ func TestShippedConfigStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestMeshCompleteLoads checks what mesh_complete.yaml's comment says of
+// higher loads: at 0.3 ok but near saturation (latency p99 past 10× the
+// zero-load latency), at ring_deadlock.yaml's 0.8 saturated (exit 4).
+func TestMeshCompleteLoads(t *testing.T) {
+	const f = "../../configs/mesh_complete.yaml"
+	code, _, errOut := runMain(t, "run", "-c", f, "--set", "traffic.load=0.3")
+	if code != exitOK || !strings.Contains(errOut, "flitsim: warning: near saturation: latency p99") {
+		t.Errorf("load 0.3: exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runMain(t, "run", "-c", f, "--set", "traffic.load=0.8")
+	if code != exitSaturated || !strings.HasPrefix(errOut, "flitsim: saturated") {
+		t.Errorf("load 0.8: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -32,7 +32,7 @@ const (
 func warnings(r *Result) []string {
 	var ws []string
 	if note := r.DropNote(); note != "" {
-		ws = append(ws, "packets dropped: "+note+"; the latencies and the throughput count only the packets delivered")
+		ws = append(ws, note+"; the latencies and the throughput count only the packets delivered")
 	}
 	if r.Status == StatusOK || r.Status == StatusIncomplete {
 		ws = append(ws, nearSaturation(r)...)
@@ -41,21 +41,13 @@ func warnings(r *Result) []string {
 }
 
 // DropNote is "" or how many packets full queues dropped (queue.full:
-// drop), e.g. "12 packets dropped by full queues (3 of them measured;
+// drop), e.g. "packets dropped: 12 by full queues (3 of them measured;
 // queue.full: drop)"; the status line and the warnings both say it.
 func (r *Result) DropNote() string {
 	if r.Dropped == nil || *r.Dropped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d %s dropped by full queues (%d of them measured; queue.full: drop)",
-		*r.Dropped, plural(*r.Dropped, "packet"), r.MeasuredDropped)
-}
-
-func plural(n int64, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
+	return fmt.Sprintf("packets dropped: %d by full queues (%d of them measured; queue.full: drop)", *r.Dropped, r.MeasuredDropped)
 }
 
 // nearSaturation is the "near saturation" warnings of an open-loop run.

@@ -341,7 +341,8 @@ func flatten(v reflect.Value, t reflect.Type, prefix string, keys, vals *[]strin
 	*vals = append(*vals, cell(v))
 }
 
-// cell writes one leaf value; lists are joined with ";".
+// cell writes one leaf value; lists are joined with ";", a non-finite
+// float is an empty cell.
 func cell(v reflect.Value) string {
 	if !v.IsValid() {
 		return ""
@@ -351,6 +352,9 @@ func cell(v reflect.Value) string {
 	}
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return "" // (no value, e.g. no confidence interval: as in a sweep's CSV)
+		}
 		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
 	case reflect.Slice, reflect.Array:
 		parts := make([]string, v.Len())

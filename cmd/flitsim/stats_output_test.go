@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestNoIntervalShown: ring_deadlock.yaml deadlocks in the first of its 20
+// batches, so its latencies have no confidence interval: the table says
+// "± n/a" and why (never "± 0"), the JSON has ci95 null and ci95_note, the
+// CSV an empty ci95 cell and the note.
+func TestNoIntervalShown(t *testing.T) {
+	const f = "../../configs/ring_deadlock.yaml"
+	code, out, _ := runMain(t, "run", "-c", f)
+	if code != exitDeadlock || !strings.Contains(out, "24.7273 ± n/a cycles (1 of 20 batches measured, at least") ||
+		strings.Contains(out, "± 0 ") {
+		t.Errorf("table: exit %d\n%s", code, out)
+	}
+	_, out, _ = runMain(t, "run", "-c", f, "--format", "json")
+	var r struct {
+		Latency map[string]any `json:"latency"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if ci, ok := r.Latency["ci95"]; !ok || ci != nil || r.Latency["ci95_note"] != "1 of 20 batches measured, at least 10 needed" {
+		t.Errorf("JSON latency %v", r.Latency)
+	}
+	_, out, _ = runMain(t, "run", "-c", f, "--format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("CSV: %v\n%s", err, out)
+	}
+	i, j := slices.Index(rows[0], "latency.ci95"), slices.Index(rows[0], "latency.ci95_note")
+	if i < 0 || j < 0 || rows[1][i] != "" || rows[1][j] != "1 of 20 batches measured, at least 10 needed" {
+		t.Errorf("CSV columns %d, %d of %q / %q", i, j, rows[0], rows[1])
+	}
+}
+
+// TestDropsInStatus: a batch whose full queues drop packets (queue.full:
+// drop) is ok (exit 0), and its status line, its warnings and the JSON say
+// how many were dropped.
+func TestDropsInStatus(t *testing.T) {
+	args := []string{"run", "--set", "topology.kind=hypercube", "--set", "topology.d=4", "--set", "switching=packet",
+		"--set", "routing=random-order", "--set", "valiant=separate", "--set", "traffic.flits=1", "--set", "traffic.mode=batch",
+		"--set", "traffic.pattern=random-permutation", "--set", "traffic.h=4", "--set", "queue.full=drop", "--set", "buffers.output=1"}
+	code, out, errOut := runMain(t, slices.Concat(args, []string{"--format", "json"})...)
+	var r struct {
+		Status   string   `json:"status"`
+		Dropped  *int64   `json:"dropped"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if code != exitOK || r.Status != "ok" || r.Dropped == nil || *r.Dropped == 0 || len(r.Warnings) != 1 ||
+		!strings.HasPrefix(r.Warnings[0], "packets dropped: ") || errOut != "flitsim: warning: "+r.Warnings[0]+"\n" {
+		t.Fatalf("exit %d, status %s, dropped %v, warnings %q, stderr %q", code, r.Status, r.Dropped, r.Warnings, errOut)
+	}
+	code, out, _ = runMain(t, args...)
+	note, _, _ := strings.Cut(r.Warnings[0], ";")
+	if code != exitOK || !strings.Contains(out, "│ ok; "+note) {
+		t.Errorf("table: exit %d, no status %q\n%s", code, "ok; "+note, out)
+	}
+}

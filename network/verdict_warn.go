@@ -8,11 +8,11 @@ import (
 )
 
 // A run is near saturation, though its status is ok, when either holds:
-//   - its latency p99 passes NearLatencyFactor × its zero-load latency
+//   - its latency p99 passes nearLatencyFactor × its zero-load latency
 //     (MeanZeroLoadLatency): packets queue far longer than the network
 //     needs to carry them;
 //   - its accepted throughput falls below the shortfall limit
-//     (1 − NearShortfall) × the offered load while its 95 % confidence
+//     (1 − nearShortfall) × the offered load while its 95 % confidence
 //     interval still reaches the offered load: the interval overlaps the
 //     limit, so Judge cannot call the run saturated, but the network
 //     carried noticeably less than it was offered. (The point estimate,
@@ -22,8 +22,8 @@ import (
 // Both are judged only for open-loop pattern runs (not traces, listed
 // packets or batches, whose load is not a rate).
 const (
-	NearLatencyFactor = 10
-	NearShortfall     = 0.05
+	nearLatencyFactor = 10
+	nearShortfall     = 0.05
 )
 
 // warnings lists what a run's status does not say: packets dropped, and a
@@ -57,17 +57,17 @@ func nearSaturation(r *Result) []string {
 		return nil
 	}
 	var ws []string
-	if z, why := MeanZeroLoadLatency(c, r.Hops); why == "" && r.Latency.Count > 0 && r.Latency.P99 > NearLatencyFactor*z {
+	if z, why := MeanZeroLoadLatency(c, r.Hops); why == "" && r.Latency.Count > 0 && r.Latency.P99 > nearLatencyFactor*z {
 		ws = append(ws, fmt.Sprintf("near saturation: latency p99 %.4g cycles is %.0f× the zero-load latency %.4g cycles (more than %d×)",
-			r.Latency.P99, r.Latency.P99/z, z, NearLatencyFactor))
+			r.Latency.P99, r.Latency.P99/z, z, nearLatencyFactor))
 	}
 	ciText := fmt.Sprintf(" ± %.2g (95 %% CI, which reaches the load offered)", r.ShortfallCI95)
 	if r.ShortfallCI95 < 0 {
 		ciText = " (no confidence interval: too few batches)"
 	}
-	if limit := (1 - NearShortfall) * r.Offered; !r.Saturated && r.Throughput < limit {
+	if limit := (1 - nearShortfall) * r.Offered; !r.Saturated && r.Throughput < limit {
 		ws = append(ws, fmt.Sprintf("near saturation: accepted %.4g%s flits/node/cycle, more than %.0f %% short of the %.4g offered",
-			r.Throughput, ciText, 100*NearShortfall, r.Offered))
+			r.Throughput, ciText, 100*nearShortfall, r.Offered))
 	}
 	return ws
 }

@@ -37,8 +37,8 @@ func TestPacketDropResult(t *testing.T) {
 		t.Fatal("no dropped member in the JSON")
 	}
 	// Still ok (every packet delivered or dropped), but it says so.
-	if r.Status != StatusOK || len(r.Warnings) != 1 || r.Warnings[0] != r.DropNote()+"; the latencies and the throughput count only the packets delivered" ||
-		!strings.HasPrefix(r.DropNote(), fmt.Sprintf("packets dropped: %d by full queues (%d of them measured", *r.Dropped, r.MeasuredDropped)) ||
+	if r.Status != StatusOK || len(r.Warnings) != 1 || r.Warnings[0] != r.DropNote()+": the latencies and the throughput count only the packets delivered" ||
+		!strings.HasPrefix(r.DropNote(), fmt.Sprintf("packets dropped: %d by full queues (queue.full: drop), %d of them measured", *r.Dropped, r.MeasuredDropped)) ||
 		!strings.Contains(string(js), `"warnings":["`+r.DropNote()) {
 		t.Errorf("status %s, warnings %q", r.Status, r.Warnings)
 	}

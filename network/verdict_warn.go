@@ -28,11 +28,12 @@ const (
 
 // warnings lists what a run's status does not say: packets dropped, and a
 // run near saturation (one line each, for r.Warnings), each line starting
-// with what it is about ("packets dropped: ", "near saturation: ").
+// with what it is about ("packets dropped: ", "near saturation: ") and
+// none holding ";" (the CSV's list separator).
 func warnings(r *Result) []string {
 	var ws []string
 	if note := r.DropNote(); note != "" {
-		ws = append(ws, note+"; the latencies and the throughput count only the packets delivered")
+		ws = append(ws, note+": the latencies and the throughput count only the packets delivered")
 	}
 	if r.Status == StatusOK || r.Status == StatusIncomplete {
 		ws = append(ws, nearSaturation(r)...)
@@ -41,13 +42,14 @@ func warnings(r *Result) []string {
 }
 
 // DropNote is "" or how many packets full queues dropped (queue.full:
-// drop), e.g. "packets dropped: 12 by full queues (3 of them measured;
-// queue.full: drop)"; the status line and the warnings both say it.
+// drop), e.g. "packets dropped: 12 by full queues (queue.full: drop), 3
+// of them measured"; the status line and the warnings both say it. (No
+// ";": the CSV joins the warnings with it.)
 func (r *Result) DropNote() string {
 	if r.Dropped == nil || *r.Dropped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("packets dropped: %d by full queues (%d of them measured; queue.full: drop)", *r.Dropped, r.MeasuredDropped)
+	return fmt.Sprintf("packets dropped: %d by full queues (queue.full: drop), %d of them measured", *r.Dropped, r.MeasuredDropped)
 }
 
 // nearSaturation is the "near saturation" warnings of an open-loop run.

@@ -43,13 +43,18 @@ func TestJudgeWarnings(t *testing.T) {
 		{"a batch has no rate", func(r *Result) { r.Config.Traffic.Mode, r.Latency.P99 = "batch", 50*zl }, StatusOK, nil},
 		{"multicast: no zero-load formula", func(r *Result) { r.Config.Traffic.Pattern, r.Latency.P99 = "cluster-multicast", 50*zl }, StatusOK, nil},
 		{"packets dropped", func(r *Result) { r.Dropped, r.MeasuredDropped, r.MeasuredDelivered = &twelve, 3, 97 },
-			StatusOK, []string{"packets dropped: 12 by full queues (3 of them measured; queue.full: drop); the latencies"}},
+			StatusOK, []string{"packets dropped: 12 by full queues (queue.full: drop), 3 of them measured: the latencies"}},
 		{"dropped and near", func(r *Result) { r.Dropped, r.Latency.P99 = &twelve, 11*zl }, StatusOK, []string{"packets dropped: 12", "latency p99"}},
 	} {
 		r := base
 		c.edit(&r)
 		Judge(&r)
 		Judge(&r) // (judged again, e.g. after an interrupted batch: nothing doubled)
+		for _, w := range r.Warnings {
+			if strings.Contains(w, ";") {
+				t.Errorf("%s: warning %q holds the CSV's list separator", c.name, w)
+			}
+		}
 		if r.Status != c.status || len(r.Warnings) != len(c.want) {
 			t.Errorf("%s: status %s, warnings %q; want %s and %d warnings", c.name, r.Status, r.Warnings, c.status, len(c.want))
 			continue

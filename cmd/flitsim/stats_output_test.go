@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/network"
 )
 
 // TestNoIntervalShown: ring_deadlock.yaml deadlocks in the first of its 20
@@ -89,4 +91,19 @@ func tableValue(table, label string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// TestSaturatedWithoutInterval: a run called saturated (by run.max_backlog)
+// before enough batches ran for the shortfall's interval gives the
+// shortfall and says there is no interval, rather than leaving it out.
+func TestSaturatedWithoutInterval(t *testing.T) {
+	r := fakeResult(network.Default())
+	r.Deadlock = nil
+	r.Offered, r.Throughput, r.ShortfallCI95 = 0.4, 0.31, -1
+	r.BacklogStop = &network.BacklogStop{Cycle: 900, Packets: 3300, Limit: 3200}
+	network.Judge(r)
+	want := "saturated: accepted 0.31 of 0.4 flits/node/cycle offered (short by 0.09; no confidence interval: fewer than 10 batches ran)"
+	if s := statusText(r); r.Status != network.StatusSaturated || !strings.HasPrefix(s, want) {
+		t.Errorf("status %s, text %q, want it to begin %q", r.Status, s, want)
+	}
 }

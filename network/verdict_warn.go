@@ -63,13 +63,13 @@ func nearSaturation(r *Result) []string {
 		ws = append(ws, fmt.Sprintf("near saturation: latency p99 %.4g cycles is %.0f× the zero-load latency %.4g cycles (more than %d×)",
 			r.Latency.P99, r.Latency.P99/z, z, nearLatencyFactor))
 	}
-	ciText := fmt.Sprintf(" ± %.2g (95 %% CI, which reaches the load offered)", r.ShortfallCI95)
+	why := fmt.Sprintf("within its 95 %% CI ± %.2g", r.ShortfallCI95)
 	if r.ShortfallCI95 < 0 {
-		ciText = " (no confidence interval: too few batches)"
+		why = "no confidence interval: too few batches"
 	}
 	if limit := (1 - nearShortfall) * r.Offered; !r.Saturated && r.Throughput < limit {
-		ws = append(ws, fmt.Sprintf("near saturation: accepted %.4g%s flits/node/cycle, more than %.0f %% short of the %.4g offered",
-			r.Throughput, ciText, 100*nearShortfall, r.Offered))
+		ws = append(ws, fmt.Sprintf("near saturation: accepted %.4g flits/node/cycle, more than %.0f %% short of the %.4g offered (%s, so not called saturated)",
+			r.Throughput, 100*nearShortfall, r.Offered, why))
 	}
 	return ws
 }

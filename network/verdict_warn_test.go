@@ -29,7 +29,7 @@ func TestJudgeWarnings(t *testing.T) {
 		{"p99 just under 10× zero-load", func(r *Result) { r.Latency.P99 = 9.9 * zl }, StatusOK, nil},
 		{"p99 past 10× zero-load", func(r *Result) { r.Latency.P99 = 10.1 * zl }, StatusOK, []string{"near saturation: latency p99"}},
 		{"6 % short, the interval reaching offered", func(r *Result) { r.Throughput, r.ShortfallCI95 = 0.282, 0.02 },
-			StatusOK, []string{"near saturation: accepted 0.282 ± 0.02 (95 % CI, which reaches the load offered) flits/node/cycle, more than 5 % short of the 0.3 offered"}},
+			StatusOK, []string{"near saturation: accepted 0.282 flits/node/cycle, more than 5 % short of the 0.3 offered (within its 95 % CI ± 0.02, so not called saturated)"}},
 		{"4 % short, a wide interval", func(r *Result) { r.Throughput, r.ShortfallCI95 = 0.288, 0.1 }, StatusOK, nil},
 		{"accepted more than offered, a wide interval", func(r *Result) { r.Throughput, r.ShortfallCI95 = 0.31, 0.1 }, StatusOK, nil},
 		{"6 % short beyond the interval: saturated", func(r *Result) { r.Throughput, r.ShortfallCI95 = 0.282, 0.01 }, StatusSaturated, nil},

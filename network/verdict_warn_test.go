@@ -103,6 +103,9 @@ func TestNoIntervalFromFewBatches(t *testing.T) {
 			t.Errorf("ci95 %g, note %q", s.CI95, s.CI95Note)
 		}
 	}
+	if r.ShortfallCI95 != -1 || r.ShortfallCI95Note != "0 of 20 batches measured, at least 10 needed" {
+		t.Errorf("shortfall ci95 %g, note %q", r.ShortfallCI95, r.ShortfallCI95Note)
+	}
 	js, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

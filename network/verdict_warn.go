@@ -75,7 +75,8 @@ func nearSaturation(r *Result) []string {
 }
 
 // ZeroLoadWhyNot says why the closed form ZeroLoadLatency is not c's
-// zero-load latency ("" if it is): it covers unicast patterns with full
+// zero-load latency ("" if it is): it covers unicast patterns under
+// wormhole, virtual cut-through and store-and-forward switching with full
 // pipelining (L slots per buffer with switch.reuse, L+1 without).
 func ZeroLoadWhyNot(c *Config) string {
 	switch {
@@ -83,6 +84,8 @@ func ZeroLoadWhyNot(c *Config) string {
 		return "a trace sets the packets"
 	case traffic.IsMulticastPattern(c.Traffic.Pattern):
 		return "multicast traffic"
+	case isPacket(c):
+		return "the packet router (switching: packet) is not wormhole, vct or saf"
 	}
 	need := c.Link.Latency
 	if !c.ReuseOn() {

@@ -174,4 +174,9 @@ func TestFormulaApplies(t *testing.T) {
 	if why := network.ZeroLoadWhyNot(&c); why != "multicast traffic" {
 		t.Errorf("multicast: %q", why)
 	}
+	c = network.Default()
+	c.Switching = "packet"
+	if why := network.ZeroLoadWhyNot(&c); !strings.Contains(why, "packet router") {
+		t.Errorf("packet router: %q", why)
+	}
 }

@@ -88,6 +88,12 @@ func summaryRows(r *network.Result) [][]string {
 		{"busiest channel", r.BusiestChannel},
 		{"max buffer occupancy", fmt.Sprintf("%d flits", r.MaxBufferOccupancy)},
 	}
+	if len(r.Warnings) > 0 { // (after the status; stderr has them too, as it has the status)
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "status" }) + 1
+		for j, w := range r.Warnings {
+			rows = slices.Insert(rows, i+j, []string{"warning", w})
+		}
+	}
 	if r.Dropped != nil { // (after the delivered packets)
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "delivered packets" }) + 1
 		rows = slices.Insert(rows, i, []string{"dropped packets", strconv.FormatInt(*r.Dropped, 10) + " (queue.full: drop)"})

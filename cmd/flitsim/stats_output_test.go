@@ -67,6 +67,9 @@ func TestDropsInStatus(t *testing.T) {
 	if got := tableValue(out, "status"); code != exitOK || got != "ok; "+note {
 		t.Errorf("table: exit %d, status %q, want %q", code, got, "ok; "+note)
 	}
+	if got := tableValue(out, "warning"); got != r.Warnings[0] {
+		t.Errorf("table: warning %q, want %q", got, r.Warnings[0])
+	}
 }
 
 // tableValue is the value of the table row labelled label, its wrapped

@@ -251,7 +251,7 @@ func num(f float64) string {
 
 // writeJSON writes the whole result, indented. Non-finite floats (which JSON
 // cannot hold) are written as 0, except in types that write their own JSON
-// (a latency summary writes a confidence interval it has not as null).
+// (a latency summary writes a missing confidence interval as null).
 func writeJSON(w io.Writer, r *network.Result) error {
 	c := *r
 	finite(reflect.ValueOf(&c).Elem())

@@ -10,9 +10,11 @@ import (
 	"github.com/flitsim/flitsim/network"
 )
 
-// expectDeadlock is the comment line by which a shipped config says that
-// its run ends in a deadlock (the scenario it demonstrates).
-const expectDeadlock = "# expect: deadlock"
+// expectDeadlock begins the status line by which a shipped config says
+// that its run ends in a deadlock (the scenario it demonstrates); every
+// file's status line is checked in full by cmd/flitsim's
+// TestShippedConfigStatus.
+const expectDeadlock = "# status: deadlock"
 
 // shippedConfigs lists every *.yaml under configs/ (this folder and its
 // subfolders), so that a new example is tested without being listed.
@@ -52,7 +54,7 @@ func quick(c *network.Config) {
 // TestEveryShippedConfigRuns loads and runs every config in configs/ and
 // its subfolders (shortened by quick). A run must not fail or break an
 // invariant; it must deliver packets, and it ends in a deadlock exactly
-// when the file says so with a line "# expect: deadlock".
+// when the file says so with a line "# status: deadlock (exit 3)".
 func TestEveryShippedConfigRuns(t *testing.T) {
 	files := shippedConfigs(t)
 	want := []string{"default.yaml", filepath.Join("chiang", "fig4_8.yaml")}

@@ -2,6 +2,7 @@ package network
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,12 @@ func TestPacketDropResult(t *testing.T) {
 	js, _ := json.Marshal(r)
 	if !strings.Contains(string(js), `"dropped":`) {
 		t.Fatal("no dropped member in the JSON")
+	}
+	// Still ok (every packet delivered or dropped), but it says so.
+	if r.Status != StatusOK || len(r.Warnings) != 1 || r.Warnings[0] != r.DropNote()+": the latencies and the throughput count only the packets delivered" ||
+		!strings.HasPrefix(r.DropNote(), fmt.Sprintf("packets dropped: %d by full queues (queue.full: drop), %d of them measured", *r.Dropped, r.MeasuredDropped)) ||
+		!strings.Contains(string(js), `"warnings":["`+r.DropNote()) {
+		t.Errorf("status %s, warnings %q", r.Status, r.Warnings)
 	}
 	c.Queue.Full = "unbounded"
 	if r, err = Run(c); err != nil || r.Dropped != nil {

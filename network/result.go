@@ -84,6 +84,9 @@ type Result struct {
 	// Status is the run's verdict (see Judge): ok, incomplete, saturated,
 	// stall, deadlock or interrupted.
 	Status string `json:"status"`
+	// Warnings says, a line each, what Status does not: packets dropped by
+	// full queues, a run near saturation (verdict_warn.go).
+	Warnings []string `json:"warnings,omitempty"`
 	// Saturated is true when the network did not accept the load offered:
 	// the run was stopped by run.max_backlog (BacklogStop), or Offered −
 	// Throughput exceeds ShortfallCI95.
@@ -91,8 +94,9 @@ type Result struct {
 	// ShortfallCI95 is the half-width of the 95 % confidence interval of the
 	// shortfall Offered − Throughput, by batch means over 20 batches of the
 	// measurement window; −1 when there is none (a trace, or fewer than
-	// two batches run).
-	ShortfallCI95 float64 `json:"shortfall_ci95"`
+	// stats.MinBatches batches run), and then ShortfallCI95Note says why.
+	ShortfallCI95     float64 `json:"shortfall_ci95"`
+	ShortfallCI95Note string  `json:"shortfall_ci95_note,omitempty"`
 	// Backlog is the number of packets generated and not delivered when the
 	// run ended (waiting at their sources or in the network).
 	Backlog int64 `json:"backlog"`

@@ -505,10 +505,7 @@ func (n *Network) Result() *Result {
 		r.Offered = float64(st.Offered) / nt / float64(k.Now())
 		r.Throughput = float64(st.DeliveredFlits) / nt / float64(k.Now())
 	}
-	r.ShortfallCI95 = -1
-	if !n.trace && !n.external {
-		r.ShortfallCI95 = n.flow.ci95(k.Topo.Terminals(), k.Now())
-	}
+	r.ShortfallCI95, r.ShortfallCI95Note = n.shortfallCI95()
 	r.Backlog = int64(k.Pool.Live())
 	r.BacklogStop = n.backlogStop
 	if n.trace {

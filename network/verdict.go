@@ -36,7 +36,8 @@ type BacklogStop struct {
 //     of the shortfall's 95 % confidence interval (ShortfallCI95; open-loop
 //     runs only, batch means over the measurement window);
 //   - the status is the first that holds of interrupted, deadlock, stall,
-//     saturated, incomplete, else ok.
+//     saturated, incomplete, else ok;
+//   - r.Warnings says what the status does not (see warnings).
 func Judge(r *Result) {
 	r.Incomplete = r.MeasuredDelivered+r.MeasuredDropped < r.MeasuredPackets
 	r.Saturated = r.BacklogStop != nil ||
@@ -55,6 +56,7 @@ func Judge(r *Result) {
 	default:
 		r.Status = StatusOK
 	}
+	r.Warnings = warnings(r)
 }
 
 // shortfall counts, per batch of the measurement window, the flits offered
@@ -79,10 +81,24 @@ func (s *shortfall) add(now, gen, ej int64) {
 	}
 }
 
+// shortfallCI95 is the run's ShortfallCI95 and ShortfallCI95Note: the
+// interval over the batches that ended by now, or −1 and why there is
+// none.
+func (n *Network) shortfallCI95() (float64, string) {
+	switch {
+	case n.trace:
+		return -1, "a trace (or traffic.packets) has no offered rate"
+	case n.external:
+		return -1, "endpoints set the traffic"
+	}
+	return n.flow.ci95(n.k.Topo.Terminals(), n.k.Now())
+}
+
 // ci95 is the half-width of the 95 % confidence interval of the mean
 // shortfall per terminal and cycle, over the batches that ended by cycle
-// upTo (the run may have stopped early); −1 if fewer than two did.
-func (s *shortfall) ci95(terminals int, upTo int64) float64 {
+// upTo (the run may have stopped early); −1 and why if fewer than
+// stats.MinBatches did.
+func (s *shortfall) ci95(terminals int, upTo int64) (float64, string) {
 	w := s.end - s.start
 	var xs []float64
 	for i := int64(0); i < batches; i++ {
@@ -93,18 +109,10 @@ func (s *shortfall) ci95(terminals int, upTo int64) float64 {
 		}
 		xs = append(xs, float64(s.diff[i])/float64(terminals)/float64(hi-lo))
 	}
-	if len(xs) < 2 {
-		return -1
+	if ci := stats.MeanCI95(xs); !math.IsNaN(ci) {
+		return ci, ""
 	}
-	var m, ss float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return stats.TQuantile975(len(xs)-1) * math.Sqrt(ss/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
+	return -1, stats.TooFewBatches(len(xs), batches)
 }
 
 // mulDiv is ⌊a·b/c⌋ and ceilMulDiv ⌈a·b/c⌉ for a, b, c ≥ 0 (c > 0) and a

@@ -10,6 +10,7 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network/collective"
 	"github.com/flitsim/flitsim/network/plot"
+	batch "github.com/flitsim/flitsim/network/stats" // (stats: distances.go)
 	"github.com/flitsim/flitsim/network/topology"
 )
 
@@ -79,7 +80,7 @@ func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 	fmt.Fprintf(tw, "task\tdynamic task.rho=%g task.periods=%d task.tp=%g task.intervals=%s\n", r.Rho, r.Periods, r.Tp, r.Intervals)
 	fmt.Fprintf(tw, "network\t%s, %s, N = %d\n", r.Topology, dynShape(r), r.Nodes)
 	fmt.Fprintf(tw, "load\tρ = λNX = %g: λ = %.6g requests per node per packet time; PMNB ≤ XM + V with X = %.6g, V = %g\n", r.Rho, r.Lambda, r.X, r.V)
-	fmt.Fprintf(tw, "mean delay\t%.4f ± %.4f (95 %%, batch means; %d requests measured, %d still queued at the end)\n", r.MeanDelay, r.DelayCI95, r.Served, r.Unserved)
+	fmt.Fprintf(tw, "mean delay\t%.4f ± %s (95 %%, batch means; %d requests measured, %d still queued at the end)\n", r.MeanDelay, delayCI(r.DelayCI95), r.Served, r.Unserved)
 	if math.IsInf(r.TheoremBound, 1) {
 		fmt.Fprintf(tw, "theorem (Eq. 4.1)\tno finite delay: ρ ≥ ρ*\n")
 	} else {
@@ -106,12 +107,21 @@ func writeDynamicSweep(w io.Writer, runs []*collective.DynResult) error {
 		if math.IsInf(r.TheoremBound, 1) {
 			inside = "—"
 		}
-		fmt.Fprintf(tw, "%s\t%g\t%.4f\t%.4f\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t\n", r.Intervals, r.Rho, r.MeanDelay, r.DelayCI95, fin(r.TheoremLow), fin(r.TheoremHigh), fin(r.TheoremBound), inside, r.MeanM, fin(r.TheoremM), r.Verdict)
+		fmt.Fprintf(tw, "%s\t%g\t%.4f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t\n", r.Intervals, r.Rho, r.MeanDelay, delayCI(r.DelayCI95), fin(r.TheoremLow), fin(r.TheoremHigh), fin(r.TheoremBound), inside, r.MeanM, fin(r.TheoremM), r.Verdict)
 	}
 	return tw.Flush()
 }
 
 // fin is x with 4 decimals, or "—" when it is infinite.
+// delayCI writes the mean delay's half-width, "n/a (...)" when there is
+// none (stats.MeanCI95: too few batches), never 0.
+func delayCI(x float64) string {
+	if math.IsNaN(x) {
+		return fmt.Sprintf("n/a (fewer than %d batches measured)", batch.MinBatches)
+	}
+	return fmt.Sprintf("%.4f", x)
+}
+
 func fin(x float64) string {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return "—"

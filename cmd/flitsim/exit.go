@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/flitsim/flitsim/network"
+	batch "github.com/flitsim/flitsim/network/stats" // (stats: distances.go)
 )
 
 // Exit statuses (documented in the usage text and docs/errors.md).
@@ -59,6 +60,8 @@ func statusText(r *network.Result) string {
 		s += fmt.Sprintf(": accepted %s of %s flits/node/cycle offered", num(r.Throughput), num(r.Offered))
 		if r.ShortfallCI95 >= 0 {
 			s += fmt.Sprintf(" (short by %s ± %s, 95 %% CI)", num(r.Offered-r.Throughput), num(r.ShortfallCI95))
+		} else {
+			s += fmt.Sprintf(" (short by %s; no confidence interval: fewer than %d batches ran)", num(r.Offered-r.Throughput), batch.MinBatches)
 		}
 		if b := r.BacklogStop; b != nil {
 			s += fmt.Sprintf("; stopped at cycle %d with %s waiting, past run.max_backlog (%d per terminal)",
@@ -67,6 +70,9 @@ func statusText(r *network.Result) string {
 	}
 	if r.Incomplete {
 		s += fmt.Sprintf("; %d of %d measured packets not delivered", r.MeasuredPackets-r.MeasuredDelivered-r.MeasuredDropped, r.MeasuredPackets)
+	}
+	if note := r.DropNote(); note != "" {
+		s += "; " + note
 	}
 	return s
 }

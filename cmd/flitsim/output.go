@@ -59,9 +59,6 @@ func summaryRows(r *network.Result) [][]string {
 	if routing == "" {
 		routing = "default for " + c.Topology.Kind
 	}
-	ci := func(s network.Summary) string {
-		return fmt.Sprintf("%s ± %s", num(s.Mean), num(s.CI95))
-	}
 	trafficText, loadText := trafficLoadText(r)
 	measured := "measured packets"
 	if sc, err := traffic.ParseScheme(c.Multicast.Scheme); err == nil && sc.Software() {
@@ -80,16 +77,22 @@ func summaryRows(r *network.Result) [][]string {
 		{"injected packets", fmt.Sprintf("%d (%s)", r.InjectedPackets, count(r.InjectedFlits, "flit"))},
 		{"delivered packets", fmt.Sprintf("%d (%s)", r.DeliveredPackets, count(r.DeliveredFlits, "flit"))},
 		{measured, fmt.Sprintf("%d delivered of %d", r.MeasuredDelivered, r.MeasuredPackets)},
-		{"latency mean ± 95 % CI", ci(r.Latency) + " cycles"},
+		{"latency mean ± 95 % CI", meanCI(r.Latency)},
 		{"latency p50 / p95 / p99", fmt.Sprintf("%s / %s / %s cycles", num(r.Latency.P50), num(r.Latency.P95), num(r.Latency.P99))},
 		{"latency max", countText(num(r.Latency.Max), "cycle")},
-		{"network latency mean ± 95 % CI", ci(r.NetworkLatency) + " cycles"},
+		{"network latency mean ± 95 % CI", meanCI(r.NetworkLatency)},
 		{"throughput", num(r.Throughput) + " flits/node/cycle"},
 		{"offered", num(r.Offered) + " flits/node/cycle"},
 		{"hops (routers passed)", num(r.Hops)},
 		{"channel util mean / max", fmt.Sprintf("%s / %s", num(r.ChannelUtilMean), num(r.ChannelUtilMax))},
 		{"busiest channel", r.BusiestChannel},
 		{"max buffer occupancy", count(r.MaxBufferOccupancy, "flit")},
+	}
+	if len(r.Warnings) > 0 { // (after the status; stderr has them too, as it has the status)
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "status" }) + 1
+		for j, w := range r.Warnings {
+			rows = slices.Insert(rows, i+j, []string{"warning", w})
+		}
 	}
 	if r.Dropped != nil { // (after the delivered packets)
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "delivered packets" }) + 1
@@ -99,6 +102,20 @@ func summaryRows(r *network.Result) [][]string {
 		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}
 	return rows
+}
+
+// meanCI writes a latency's mean and confidence interval, e.g. "24.7 ±
+// 0.3 cycles", or "24.7 ± n/a cycles (2 of 20 batches measured, at least
+// 10 needed)" when there is no interval (never "± 0").
+func meanCI(s network.Summary) string {
+	if math.IsNaN(s.CI95) {
+		why := s.CI95Note
+		if why == "" {
+			why = "no interval"
+		}
+		return fmt.Sprintf("%s ± n/a cycles (%s)", num(s.Mean), why)
+	}
+	return fmt.Sprintf("%s ± %s cycles", num(s.Mean), num(s.CI95))
 }
 
 // trafficLoadText describes the run's traffic and its load: a pattern and
@@ -233,7 +250,8 @@ func num(f float64) string {
 }
 
 // writeJSON writes the whole result, indented. Non-finite floats (which JSON
-// cannot hold) are written as 0.
+// cannot hold) are written as 0, except in types that write their own JSON
+// (a latency summary writes a missing confidence interval as null).
 func writeJSON(w io.Writer, r *network.Result) error {
 	c := *r
 	finite(reflect.ValueOf(&c).Elem())
@@ -245,8 +263,12 @@ func writeJSON(w io.Writer, r *network.Result) error {
 	return err
 }
 
-// finite replaces NaN and ±Inf in v's float fields by 0 (v is addressable).
+// finite replaces NaN and ±Inf in v's float fields by 0 (v is addressable),
+// leaving alone values that marshal themselves.
 func finite(v reflect.Value) {
+	if v.Type().Implements(reflect.TypeFor[json.Marshaler]()) {
+		return
+	}
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
 		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
@@ -325,7 +347,8 @@ func flatten(v reflect.Value, t reflect.Type, prefix string, keys, vals *[]strin
 	*vals = append(*vals, cell(v))
 }
 
-// cell writes one leaf value; lists are joined with ";".
+// cell writes one leaf value; lists are joined with ";", a non-finite
+// float is an empty cell.
 func cell(v reflect.Value) string {
 	if !v.IsValid() {
 		return ""
@@ -335,6 +358,9 @@ func cell(v reflect.Value) string {
 	}
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return "" // (no value, e.g. no confidence interval: as in a sweep's CSV)
+		}
 		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
 	case reflect.Slice, reflect.Array:
 		parts := make([]string, v.Len())

@@ -117,6 +117,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	warn(res.Warnings) // (also in the JSON and CSV: "warnings")
 	return runVerdict(res)
 }
 

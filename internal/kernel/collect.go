@@ -1,6 +1,9 @@
 package kernel
 
 import (
+	"encoding/json"
+	"math"
+
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/network/stats"
 )
@@ -220,17 +223,19 @@ func (c *Stats) MessageDone(gen, inj, end, hops, n int64) {
 }
 
 func summary(h *stats.Histogram, bm *stats.BatchMeans) Summary {
+	why := stats.TooFewBatches(bm.Batches(), bm.Of())
 	if h.Count() == 0 {
-		return Summary{}
+		return Summary{CI95: math.NaN(), CI95Note: why}
 	}
 	return Summary{
-		Count: h.Count(),
-		Mean:  h.Mean(),
-		P50:   h.Quantile(0.50),
-		P95:   h.Quantile(0.95),
-		P99:   h.Quantile(0.99),
-		Max:   float64(h.Max()),
-		CI95:  bm.CI95(),
+		Count:    h.Count(),
+		Mean:     h.Mean(),
+		P50:      h.Quantile(0.50),
+		P95:      h.Quantile(0.95),
+		P99:      h.Quantile(0.99),
+		Max:      float64(h.Max()),
+		CI95:     bm.CI95(),
+		CI95Note: why,
 	}
 }
 
@@ -243,8 +248,47 @@ type Summary struct {
 	P99   float64 `json:"p99"`
 	Max   float64 `json:"max"`
 	// CI95 is the half-width of the 95 % confidence interval of the mean, by
-	// batch means over 20 batches of the measurement window.
-	CI95 float64 `json:"ci95"`
+	// batch means over 20 batches of the measurement window; NaN (null in
+	// JSON) when fewer than stats.MinBatches of them measured a packet,
+	// and then CI95Note says so (e.g. "2 of 20 batches measured, at least
+	// 10 needed").
+	CI95     float64 `json:"ci95"`
+	CI95Note string  `json:"ci95_note,omitempty"`
+}
+
+// summaryJSON is Summary as JSON writes it, in the same field order: CI95
+// a pointer, so that no interval is null (JSON has no NaN).
+type summaryJSON struct {
+	Count    int64    `json:"count"`
+	Mean     float64  `json:"mean"`
+	P50      float64  `json:"p50"`
+	P95      float64  `json:"p95"`
+	P99      float64  `json:"p99"`
+	Max      float64  `json:"max"`
+	CI95     *float64 `json:"ci95"`
+	CI95Note string   `json:"ci95_note,omitempty"`
+}
+
+// MarshalJSON writes CI95 as null when there is no interval.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	v := summaryJSON{s.Count, s.Mean, s.P50, s.P95, s.P99, s.Max, nil, s.CI95Note}
+	if !math.IsNaN(s.CI95) && !math.IsInf(s.CI95, 0) {
+		v.CI95 = &s.CI95
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a null CI95 as NaN.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	var v summaryJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = Summary{v.Count, v.Mean, v.P50, v.P95, v.P99, v.Max, math.NaN(), v.CI95Note}
+	if v.CI95 != nil {
+		s.CI95 = *v.CI95
+	}
+	return nil
 }
 
 // Delivery is one packet delivered: from Src to Dst (a multicast's set),

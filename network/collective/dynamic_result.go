@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/flitsim/flitsim/network/stats"
 )
 
 // result summarises the run against Eq. 4.1.
@@ -105,7 +107,9 @@ func (r *dynRun) verdict(end int64) (string, string) {
 	return "stable", fmt.Sprintf("backlog %.1f → %.1f requests (second to last quarter; fluctuation sd %.1f; growth needs > N = %d and > 3 sd)", q2.mean(), q4.mean(), sd, r.g.N)
 }
 
-// batchCI is the 95 % half-width of the mean delay from batch means.
+// batchCI is the 95 % half-width of the mean delay from batch means, by
+// the rule every batch-means interval follows (stats.MeanCI95): NaN with
+// fewer than stats.MinBatches non-empty batches.
 func (r *dynRun) batchCI() float64 {
 	var ms []float64
 	for i := range r.bSum {
@@ -113,18 +117,7 @@ func (r *dynRun) batchCI() float64 {
 			ms = append(ms, r.bSum[i]/float64(r.bCnt[i]))
 		}
 	}
-	if len(ms) < 2 {
-		return math.NaN()
-	}
-	var s, sq float64
-	for _, m := range ms {
-		s += m
-	}
-	mean := s / float64(len(ms))
-	for _, m := range ms {
-		sq += (m - mean) * (m - mean)
-	}
-	return 1.96 * math.Sqrt(sq/float64(len(ms)-1)/float64(len(ms)))
+	return stats.MeanCI95(ms)
 }
 
 // MarshalJSON writes the theorem's figures as null where they are

@@ -8,7 +8,6 @@ import (
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/sweep"
 	"github.com/flitsim/flitsim/network/topology"
-	"github.com/flitsim/flitsim/traffic"
 )
 
 // curve is one line: the rows of one combination of the other keys.
@@ -128,12 +127,10 @@ func (c *curve) legendLabel() string {
 	return fmt.Sprintf("%s: saturation throughput %.3f (saturated from offered load %.3g)", c.label, s.Throughput, s.From)
 }
 
-// zeroLoad is c's zero-load latency from the closed form of docs/hardware.md (Zero-load latency)
-// (network.ZeroLoadLatency), or ok false with the reason it does not apply.
-// The formula is linear in the switches crossed, so it is evaluated at the
-// mean routers passed measured at the curve's lowest offered load
-// (interpolating between the whole counts around it) and averaged over the
-// packet lengths (traffic.flits, uniform over its range).
+// zeroLoad is c's zero-load latency from the closed form of docs/hardware.md
+// (network.MeanZeroLoadLatency) at the mean routers passed measured at the
+// curve's lowest offered load, or ok false with the reason it does not
+// apply.
 func (c *curve) zeroLoad(f *sweep.File) (t float64, ok bool, why string) {
 	if loadKey(f) != LoadKey {
 		return 0, false, "traffic.load is not varied"
@@ -151,39 +148,8 @@ func (c *curve) zeroLoad(f *sweep.File) (t float64, ok bool, why string) {
 	if err != nil {
 		return 0, false, "the config does not load here"
 	}
-	if why := formulaApplies(&cfg); why != "" {
-		return 0, false, why
-	}
-	h := float64(low.Hops)
-	r0 := int(math.Floor(h))
-	w := h - float64(r0)
-	fl := cfg.Traffic.Flits
-	for n := fl.Min; n <= fl.Max; n++ {
-		t += (1-w)*float64(network.ZeroLoadLatency(cfg, r0, n)) + w*float64(network.ZeroLoadLatency(cfg, r0+1, n))
-	}
-	return t / float64(fl.Max-fl.Min+1), true, ""
-}
-
-// formulaApplies says why the closed form is not cfg's zero-load latency
-// ("" if it is): it covers unicast patterns with full pipelining (docs/hardware.md:
-// L slots per buffer with switch.reuse, L+1 without).
-func formulaApplies(cfg *network.Config) string {
-	switch {
-	case cfg.Traffic.Trace != "" || len(cfg.Traffic.Packets) > 0:
-		return "a trace sets the packets"
-	case traffic.IsMulticastPattern(cfg.Traffic.Pattern):
-		return "multicast traffic"
-	}
-	need := cfg.Link.Latency
-	if !cfg.ReuseOn() {
-		need++
-	}
-	for _, b := range []int{cfg.Buffers.Input, cfg.Buffers.Output} {
-		if b > 0 && b < need {
-			return fmt.Sprintf("buffers shallower than %d flits do not pipeline", need)
-		}
-	}
-	return ""
+	t, why = network.MeanZeroLoadLatency(&cfg, float64(low.Hops))
+	return t, why == "", why
 }
 
 // zeroLoads is the zero-load latency of each curve (NaN where the formula

@@ -162,16 +162,21 @@ func TestSaturation(t *testing.T) {
 // is not the zero-load latency.
 func TestFormulaApplies(t *testing.T) {
 	c := network.Default()
-	if why := formulaApplies(&c); why != "" {
+	if why := network.ZeroLoadWhyNot(&c); why != "" {
 		t.Errorf("default config: %q", why)
 	}
 	c.Link.Latency = 5
-	if why := formulaApplies(&c); !strings.Contains(why, "shallower than 5") {
+	if why := network.ZeroLoadWhyNot(&c); !strings.Contains(why, "shallower than 5") {
 		t.Errorf("4-flit buffers on 5-cycle links: %q", why)
 	}
 	c = network.Default()
 	c.Traffic.Pattern = "cluster-multicast"
-	if why := formulaApplies(&c); why != "multicast traffic" {
+	if why := network.ZeroLoadWhyNot(&c); why != "multicast traffic" {
 		t.Errorf("multicast: %q", why)
+	}
+	c = network.Default()
+	c.Switching = "packet"
+	if why := network.ZeroLoadWhyNot(&c); !strings.Contains(why, "packet router") {
+		t.Errorf("packet router: %q", why)
 	}
 }

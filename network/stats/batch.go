@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 )
@@ -62,31 +63,71 @@ func (b *BatchMeans) Mean() float64 {
 	return s / float64(n)
 }
 
-// CI95 is the half-width of the 95% confidence interval of the mean:
-// t_{0.975, B'−1} · s / √B', where B' is the number of non-empty batches and
-// s the sample standard deviation of their means. It is 0 if B' < 2.
-func (b *BatchMeans) CI95() float64 {
-	var k int
-	var s1 float64
-	for i, c := range b.n {
+// Batches is the number of batches that took a sample.
+func (b *BatchMeans) Batches() int {
+	k := 0
+	for _, c := range b.n {
 		if c > 0 {
 			k++
-			s1 += b.sum[i] / float64(c)
 		}
 	}
-	if k < 2 {
-		return 0
-	}
-	m := s1 / float64(k)
-	var ss float64
+	return k
+}
+
+// Of is the number of batches the window is split into.
+func (b *BatchMeans) Of() int { return len(b.n) }
+
+// CI95 is the half-width of the 95% confidence interval of the mean,
+// MeanCI95 of the means of the batches that took a sample: NaN when fewer
+// than MinBatches did (TooFewBatches says why).
+func (b *BatchMeans) CI95() float64 {
+	var means []float64
 	for i, c := range b.n {
 		if c > 0 {
-			d := b.sum[i]/float64(c) - m
-			ss += d * d
+			means = append(means, b.sum[i]/float64(c))
 		}
+	}
+	return MeanCI95(means)
+}
+
+// MinBatches is the fewest batch means a confidence interval is computed
+// from. With fewer, the batches are too long for the window to show whether
+// their means are independent and normal, and the interval's own width is
+// too uncertain to mean anything (t_{0.975,1} = 12.7; batch-means practice,
+// e.g. Law & Kelton, asks for 10 to 30 batches). A run stopped early, or a
+// batch of packets all made at cycle 0, has fewer.
+const MinBatches = 10
+
+// MeanCI95 is the half-width t_{0.975, k−1} · s / √k of the 95% confidence
+// interval of the mean of k batch means xs, s their sample standard
+// deviation; NaN (no interval) when k < MinBatches. It is the one rule for
+// every batch-means interval a run reports.
+func MeanCI95(xs []float64) float64 {
+	k := len(xs)
+	if k < MinBatches {
+		return math.NaN()
+	}
+	var m float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(k)
+	var ss float64
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
 	}
 	sd := math.Sqrt(ss / float64(k-1))
 	return TQuantile975(k-1) * sd / math.Sqrt(float64(k))
+}
+
+// TooFewBatches says why there is no interval when only k of the window's
+// of batches took a sample, e.g. "2 of 20 batches measured, at least 10
+// needed"; "" when k ≥ MinBatches.
+func TooFewBatches(k, of int) string {
+	if k >= MinBatches {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d batches measured, at least %d needed", k, of, MinBatches)
 }
 
 // t975 is t_{0.975, df} for df = 1..30.

@@ -107,36 +107,49 @@ func TestTQuantile975(t *testing.T) {
 }
 
 func TestBatchMeans(t *testing.T) {
-	b := NewBatchMeans(100, 200, 4) // batches [100,125) [125,150) [150,175) [175,200)
-	b.Add(99, 1000)                 // ignored
-	b.Add(200, 1000)                // ignored
+	b := NewBatchMeans(100, 200, 10) // batches [100,110) [110,120) ... [190,200)
+	b.Add(99, 1000)                  // ignored
+	b.Add(200, 1000)                 // ignored
 	b.Add(100, 1)
-	b.Add(124, 3) // batch 0 mean 2
-	b.Add(125, 4) // batch 1 mean 4
-	b.Add(150, 6) // batch 2 mean 6
-	b.Add(199, 8) // batch 3 mean 8
-	if b.Count() != 5 || b.Mean() != 22.0/5 {
-		t.Fatalf("count %d mean %v", b.Count(), b.Mean())
+	b.Add(109, 3) // batch 0 mean 2
+	for i := int64(1); i < 10; i++ {
+		b.Add(100+10*i, float64(2+2*i)) // batch i mean 2+2i
 	}
-	// means 2,4,6,8: m = 5, s² = (9+1+1+9)/3 = 20/3, ci = t(3)·s/2.
-	want := 3.1824463 * math.Sqrt(20.0/3) / 2
+	if b.Count() != 11 || b.Mean() != 112.0/11 || b.Batches() != 10 || b.Of() != 10 {
+		t.Fatalf("count %d mean %v batches %d of %d", b.Count(), b.Mean(), b.Batches(), b.Of())
+	}
+	// means 2,4,...,20: m = 11, s² = 4·Σ(i−4.5)²/9 = 4·82.5/9, ci = t(9)·s/√10.
+	want := 2.2621572 * math.Sqrt(4*82.5/9) / math.Sqrt(10)
 	if got := b.CI95(); math.Abs(got-want) > 1e-12 {
 		t.Errorf("CI95 = %v, want %v", got, want)
 	}
-
-	// Empty batches are skipped: means 10 and 20 → s = √50, t(1)·s/√2 = 12.7062047·5.
-	b = NewBatchMeans(0, 10, 5)
-	b.Add(0, 10)
-	b.Add(9, 20)
-	if got, want := b.CI95(), 12.7062047*5; math.Abs(got-want) > 1e-9 {
-		t.Errorf("CI95 with empty batches = %v, want %v", got, want)
+	if TooFewBatches(b.Batches(), b.Of()) != "" {
+		t.Error("10 batches: a reason given for no interval")
 	}
-	// One non-empty batch → 0.
+
+	// Empty batches are skipped: 10 of 20 batches, means 10..19.
+	b = NewBatchMeans(0, 20, 20)
+	for i := int64(0); i < 10; i++ {
+		b.Add(2*i, float64(10+i))
+	}
+	xs := []float64{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}
+	if got, want := b.CI95(), MeanCI95(xs); b.Batches() != 10 || math.Abs(got-want) > 1e-12 || !(got > 0) {
+		t.Errorf("CI95 with empty batches = %v (%d batches), want %v", got, b.Batches(), want)
+	}
+	// Too few non-empty batches: no interval (NaN, not 0), and why.
 	b = NewBatchMeans(0, 10, 5)
 	b.Add(3, 1)
 	b.Add(2, 5)
-	if b.CI95() != 0 || b.Mean() != 3 {
+	if !math.IsNaN(b.CI95()) || b.Mean() != 3 {
 		t.Errorf("single batch: CI95 %v mean %v", b.CI95(), b.Mean())
+	}
+	if got, want := TooFewBatches(b.Batches(), b.Of()), "1 of 5 batches measured, at least 10 needed"; got != want {
+		t.Errorf("TooFewBatches = %q, want %q", got, want)
+	}
+	for k := range MinBatches {
+		if !math.IsNaN(MeanCI95(make([]float64, k))) {
+			t.Errorf("MeanCI95 of %d means is a number", k)
+		}
 	}
 	// Uneven split: 10 cycles in 3 batches → [0,4) [4,7) [7,10).
 	b = NewBatchMeans(0, 10, 3)
@@ -152,7 +165,7 @@ func TestBatchMeans(t *testing.T) {
 	if b.n[999] != 1 {
 		t.Error("huge window")
 	}
-	if NewBatchMeans(5, 5, 3).CI95() != 0 || NewBatchMeans(0, 10, 0).Mean() != 0 {
+	if !math.IsNaN(NewBatchMeans(5, 5, 3).CI95()) || NewBatchMeans(0, 10, 0).Mean() != 0 {
 		t.Error("degenerate windows")
 	}
 }

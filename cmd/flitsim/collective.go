@@ -154,7 +154,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 		return err
 	}
 	ct := &collectiveTraces{t: tr, activity: cfg.Run.RouterActivity}
-	release := watchInterrupts()
+	release := watchInterrupts("stopping at the end of this slot")
 	defer release()
 	if *task == "dynamic" {
 		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, ct)

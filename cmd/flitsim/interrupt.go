@@ -6,18 +6,39 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
-// stopRequested is set by the first SIGINT or SIGTERM while a run, sweep or
-// deadlock search is watching for them (see watchInterrupts): the
-// simulation stops at the end of its current cycle and prints what it has.
+// stopRequested is set by the first SIGINT or SIGTERM (catchInterrupts):
+// a command watching it (see watchInterrupts) stops at the end of its
+// current cycle, slot, row or phase and prints what it has finished.
 var stopRequested atomic.Bool
 
-// watchInterrupts catches SIGINT and SIGTERM until the returned function is
-// called. The first one sets stopRequested; a second one exits at once with
-// status 130, leaving unfinished output as it is.
-func watchInterrupts() (release func()) {
+// watching is set while a command watches stopRequested itself, and
+// stopNotice is what it then does on an interrupt, e.g. "stopping at the
+// end of this cycle".
+var (
+	watching   atomic.Bool
+	stopNotice atomic.Pointer[string]
+)
+
+// interruptGrace is how long a command that does not watch stopRequested
+// (list, merge, encode, a run still building its network...) may take to
+// finish after an interrupt before it is ended with status 130: the whole
+// stop stays within one second.
+const interruptGrace = 500 * time.Millisecond
+
+// catchInterrupts catches SIGINT and SIGTERM for the whole command, until
+// the returned function is called. It is installed for every command,
+// because signal.Notify also undoes a SIGINT ignored at start (a command
+// started in the background by a shell script), which then stops the
+// command like any other interrupt. The first signal sets stopRequested; a
+// command that does not watch it and has not finished within
+// interruptGrace is ended with status 130; a second signal exits at once
+// with status 130, leaving unfinished output as it is.
+func catchInterrupts() (release func()) {
 	stopRequested.Store(false)
+	watching.Store(false)
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	quit := make(chan struct{})
@@ -28,12 +49,26 @@ func watchInterrupts() (release func()) {
 			return
 		}
 		stopRequested.Store(true)
-		fmt.Fprintln(warnOut, "flitsim: interrupted: stopping at the end of this cycle (interrupt again to quit at once)")
-		select {
-		case <-ch:
-			fmt.Fprintln(warnOut, "flitsim: interrupted twice: quitting")
-			os.Exit(exitInterrupted)
-		case <-quit:
+		var grace <-chan time.Time
+		if watching.Load() {
+			fmt.Fprintf(warnOut, "flitsim: interrupted: %s (interrupt again to quit at once)\n", *stopNotice.Load())
+		} else {
+			grace = time.After(interruptGrace)
+		}
+		for {
+			select {
+			case <-ch:
+				fmt.Fprintln(warnOut, "flitsim: interrupted twice: quitting")
+				os.Exit(exitInterrupted)
+			case <-grace:
+				if !watching.Load() {
+					fmt.Fprintln(warnOut, "flitsim: interrupted")
+					os.Exit(exitInterrupted)
+				}
+				grace = nil // (it watches now: it stops by itself)
+			case <-quit:
+				return
+			}
 		}
 	}()
 	return func() {
@@ -42,8 +77,29 @@ func watchInterrupts() (release func()) {
 	}
 }
 
+// watchInterrupts marks the command as watching stopRequested until the
+// returned function is called: an interrupt then says notice (what the
+// command does, e.g. "stopping at the end of this cycle") and waits for it
+// to stop by itself instead of ending it after interruptGrace.
+func watchInterrupts(notice string) (release func()) {
+	stopNotice.Store(&notice)
+	watching.Store(true)
+	return func() { watching.Store(false) }
+}
+
 // interruptedError is the error of a command that stopped early on an
 // interrupt, after printing what it had: exit status 130.
 func interruptedError(format string, args ...any) error {
 	return &exitError{exitInterrupted, fmt.Errorf(format, args...)}
+}
+
+// interruptedAfter is the exit status of a command that returned err after
+// an interrupt it did not report itself (it finished, or failed, in the
+// meantime): an interrupt ends every command with status 130, but an error
+// it already had stands.
+func interruptedAfter(err error) error {
+	if err != nil || !stopRequested.Load() {
+		return err
+	}
+	return interruptedError("interrupted (the command had finished: its output is complete)")
 }

@@ -47,8 +47,10 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	warnOut = stderr
+	release := catchInterrupts()
+	defer release()
 	out := &checkedWriter{w: stdout}
-	err := dispatch(args, out)
+	err := interruptedAfter(dispatch(args, out))
 	if out.err != nil {
 		// The results are lost: that outranks what they said.
 		err = fmt.Errorf("cannot write the output: %v", out.err)

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// stopBound is the most a test allows from the signal to the exit: the
+// rule is one second, the rest is for a loaded machine. Every command a
+// test interrupts would run for much longer than this by itself.
+const stopBound = 3 * time.Second
+
+// cpuSeconds is the CPU time process pid has used (from /proc/PID/stat),
+// or -1 if it cannot be read.
+func cpuSeconds(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return -1
+	}
+	// (Fields 14 and 15 of the line, utime and stime, in clock ticks of
+	// 1/100 s on Linux.)
+	u, _ := strconv.ParseFloat(f[11], 64)
+	s, _ := strconv.ParseFloat(f[12], 64)
+	return (u + s) / 100
+}
+
+// busyFor waits until the child has used cpu seconds of CPU time: it runs
+// its command (its handler, installed first thing, long in place).
+func (c *child) busyFor(t *testing.T, cpu float64) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc to read the child's CPU time from")
+	}
+	c.waitFor(t, fmt.Sprintf("%g s of CPU", cpu), func() bool { return cpuSeconds(c.cmd.Process.Pid) >= cpu })
+}
+
+// stop sends sig and returns the exit status and the time from the signal
+// to the exit, failing the test past stopBound.
+func (c *child) stop(t *testing.T, sig syscall.Signal) int {
+	t.Helper()
+	t0 := time.Now()
+	c.cmd.Process.Signal(sig)
+	code := c.exit(t)
+	if d := time.Since(t0); d > stopBound {
+		t.Errorf("%v: stopped %.2f s after the signal, want within %v; stderr %q", sig, d.Seconds(), stopBound, c.stderr.String())
+	}
+	if code != exitInterrupted {
+		t.Fatalf("%v: exit %d, want %d; stderr %q", sig, code, exitInterrupted, c.stderr.String())
+	}
+	return code
+}
+
+var verifyStopLine = regexp.MustCompile(`(?m)^interrupted: (\d+) of (\d+) claims measured, (\d+) cut short, (\d+) not run: the rows above are the claims measured \(and cut short\)$`)
+
+// TestInterruptVerifyTable: verify stops on SIGINT with the rows measured,
+// each with its status, the claims cut short marked interrupted, and a line
+// saying how many were not run.
+func TestInterruptVerifyTable(t *testing.T) {
+	bin := buildFlitsim(t)
+	c := startChild(t, bin, t.TempDir(), "verify")
+	c.busyFor(t, 3)
+	c.stop(t, syscall.SIGINT)
+	out := c.stdout.String()
+	m := verifyStopLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no interrupted line in:\n%s", out)
+	}
+	measured, _ := strconv.Atoi(m[1])
+	claims, _ := strconv.Atoi(m[2])
+	cut, _ := strconv.Atoi(m[3])
+	notRun, _ := strconv.Atoi(m[4])
+	if measured < 1 || notRun < 1 || measured+cut+notRun != claims {
+		t.Errorf("counts %q", m[0])
+	}
+	summary := fmt.Sprintf("%d claims: ", measured+cut)
+	if !strings.Contains(out, "\n"+summary) || cut > 0 && !strings.Contains(out, fmt.Sprintf(", %d interrupted;", cut)) {
+		t.Errorf("the table's total line does not count %d rows, %d interrupted:\n%s", measured+cut, cut, out)
+	}
+	if e := c.stderr.String(); !strings.Contains(e, "flitsim: verify interrupted: "+m[1]+" of "+m[2]+" claims measured") {
+		t.Errorf("stderr %q", e)
+	}
+}
+
+// verifyDoc is an interrupted verify's JSON document.
+type verifyDoc struct {
+	Interrupted bool `json:"interrupted"`
+	Claims      int  `json:"claims"`
+	Measured    int  `json:"measured"`
+	CutShort    int  `json:"cut_short"`
+	NotRun      int  `json:"not_run"`
+	Rows        []struct {
+		ID, Status, Measured string
+	} `json:"rows"`
+}
+
+// checkVerifyJSON checks an interrupted verify's JSON: valid, marked
+// interrupted, its counts agreeing with its rows.
+func checkVerifyJSON(t *testing.T, out []byte) {
+	t.Helper()
+	var d verifyDoc
+	if err := json.Unmarshal(out, &d); err != nil {
+		t.Fatalf("not JSON: %v\n%.400s", err, out)
+	}
+	cut := 0
+	for _, r := range d.Rows {
+		switch r.Status {
+		case "interrupted":
+			cut++
+		case "pass", "deviation", "fail", "error":
+		default:
+			t.Errorf("row %s: status %q", r.ID, r.Status)
+		}
+	}
+	if !d.Interrupted || d.Measured < 1 || d.NotRun < 1 || d.CutShort != cut || d.Measured+cut != len(d.Rows) ||
+		d.Measured+d.CutShort+d.NotRun != d.Claims {
+		t.Errorf("document %+v with %d rows, %d interrupted", d, len(d.Rows), cut)
+	}
+}
+
+// TestInterruptVerifyJSON: the same on SIGTERM, in JSON.
+func TestInterruptVerifyJSON(t *testing.T) {
+	bin := buildFlitsim(t)
+	c := startChild(t, bin, t.TempDir(), "verify", "--format", "json")
+	c.busyFor(t, 3)
+	c.stop(t, syscall.SIGTERM)
+	checkVerifyJSON(t, c.stdout.Bytes())
+}
+
+// TestInterruptVerifyIgnoredSIGINT: a verify started with SIGINT ignored
+// (as a shell script starts a command in the background) still stops on
+// SIGINT.
+func TestInterruptVerifyIgnoredSIGINT(t *testing.T) {
+	bin := buildFlitsim(t)
+	const ignore = `trap "" INT; exec "$0" "$@"`
+	// The premise: what the shell execs starts with SIGINT ignored.
+	mask, err := execOutput("sh", "-c", ignore, "grep", "^SigIgn:", "/proc/self/status")
+	if err != nil {
+		t.Skipf("cannot read the ignored signals: %v", err)
+	}
+	if v, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(mask, "SigIgn:")), 16, 64); err != nil || v&(1<<(syscall.SIGINT-1)) == 0 {
+		t.Fatalf("SIGINT not ignored after the trap: %q (%v)", mask, err)
+	}
+	c := startChild(t, "sh", t.TempDir(), "-c", ignore, bin, "verify", "--format", "json")
+	c.busyFor(t, 3)
+	c.stop(t, syscall.SIGINT)
+	checkVerifyJSON(t, c.stdout.Bytes())
+}
+
+// execOutput is a command's standard output.
+func execOutput(name string, args ...string) (string, error) {
+	out, err := exec.Command(name, args...).Output()
+	return string(out), err
+}

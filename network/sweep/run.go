@@ -144,6 +144,11 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 	var cfgs []network.Config
 	warned := map[string]bool{}
 	for _, i := range shard.Indices(spec.Points) {
+		if opts.Stop != nil && opts.Stop.Load() {
+			// (Checking a million points takes minutes: the user need not
+			// wait for it.)
+			return finished(spec, shard, done), ErrInterrupted
+		}
 		c, warnings, err := spec.LoadWarn(i)
 		if err != nil {
 			return nil, err
@@ -165,13 +170,18 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 	for _, r := range rows {
 		done[r.Point] = r
 	}
+	return finished(spec, shard, done), err
+}
+
+// finished is the sweep's file of the points done, in grid order.
+func finished(spec *Spec, shard Shard, done map[int]Row) *File {
 	f := &File{Format: Format, Sweep: *spec, Shard: shard.String(), Rows: make([]Row, 0, len(done))}
 	for _, i := range shard.Indices(spec.Points) {
 		if r, ok := done[i]; ok {
 			f.Rows = append(f.Rows, r)
 		}
 	}
-	return f, err
+	return f
 }
 
 // execute runs cfgs (grid points idx) on opts.Jobs workers and returns the

@@ -160,12 +160,16 @@ func cmdCollective(args []string, stdout io.Writer) error {
 		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, ct)
 	}
 	r, err := collective.RunWith(cfg.Topology, *task, params, cfg.Run.Seed, ct.options())
+	var in *collective.Interrupted
+	if errors.As(err, &in) && in.Result != nil {
+		r = in.Result // (printed as far as it went, then the interrupt's exit)
+	}
 	err = ct.close(err)
 	var sc *kernel.ScheduleConflict
 	if errors.As(err, &sc) {
 		return &exitError{exitInternal, err} // (a built-in schedule the hardware refused: a bug)
 	}
-	if err != nil {
+	if err != nil && (in == nil || r == nil) {
 		return err
 	}
 	if *format == "json" {
@@ -173,6 +177,9 @@ func cmdCollective(args []string, stdout io.Writer) error {
 			return err
 		}
 	} else if err := writeCollectiveTable(stdout, r); err != nil {
+		return err
+	}
+	if in != nil {
 		return err
 	}
 	if !r.Delivered {
@@ -192,6 +199,9 @@ func miniPer(r *collective.Result) int64 {
 func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\t%s\n", strings.TrimSpace(r.Task+" "+strings.Join(r.Params, " ")))
+	if r.Status == collective.StatusInterrupted {
+		fmt.Fprintf(tw, "status\tinterrupted: what the %d router cycles run did (slots, links used, deliveries so far)\n", len(r.PerSlot))
+	}
 	fmt.Fprintf(tw, "network\t%s, d = %d, N = %d, %d directed links\n", r.Topology, r.D, r.Nodes, r.Links)
 	if r.MiniSlots != nil {
 		fmt.Fprintf(tw, "slots\t%s (%d mini-slots of 1/%d)\n", num(r.Slots), *r.MiniSlots, miniPer(r))

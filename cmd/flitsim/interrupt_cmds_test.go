@@ -193,3 +193,50 @@ func TestInterruptSweepValidation(t *testing.T) {
 		t.Errorf("results.json: %v, %d rows", err, len(f.Rows))
 	}
 }
+
+// TestInterruptCollectiveResult: TE on the 12-cube (2048 slots, a minute)
+// interrupted prints the result so far, status interrupted, in JSON and in
+// the table, and exits 130 within the bound.
+func TestInterruptCollectiveResult(t *testing.T) {
+	bin := buildFlitsim(t)
+	for _, tc := range []struct {
+		format string
+		sig    syscall.Signal
+	}{{"json", syscall.SIGINT}, {"table", syscall.SIGTERM}} {
+		c := startChild(t, bin, t.TempDir(), "collective", "--task", "te", "--set", "topology.kind=hypercube", "--set", "topology.d=12", "--format", tc.format)
+		c.busyFor(t, 2)
+		c.stop(t, tc.sig)
+		if tc.format == "table" {
+			out := c.stdout.String()
+			if !strings.Contains(out, "\nstatus            interrupted: what the ") || !strings.Contains(out, "links used per slot (of 49152):") {
+				t.Errorf("table:\n%.1000s", out)
+			}
+			continue
+		}
+		var r struct {
+			Status        string  `json:"status"`
+			Slots         float64 `json:"slots"`
+			Packets       int64   `json:"packets"`
+			Transmissions int64   `json:"transmissions"`
+			PerSlot       []int64 `json:"per_slot"`
+			Delivered     bool    `json:"delivered"`
+			Deliveries    int64   `json:"deliveries"`
+			Missing       int64   `json:"missing"`
+		}
+		if err := json.Unmarshal(c.stdout.Bytes(), &r); err != nil {
+			t.Fatalf("not JSON: %v\n%.300s", err, c.stdout.String())
+		}
+		sum := int64(0)
+		for _, n := range r.PerSlot {
+			sum += n
+		}
+		if r.Status != "interrupted" || r.PerSlot == nil || float64(len(r.PerSlot)) != r.Slots || r.Slots >= 2048 || sum != r.Transmissions ||
+			r.Delivered || r.Packets != 4096*4095 || r.Deliveries+r.Missing != r.Packets {
+			t.Errorf("partial result %+v", r)
+		}
+		e := c.stderr.String()
+		if !strings.Contains(e, "flitsim: collective te: interrupted ") {
+			t.Errorf("stderr %q", e)
+		}
+	}
+}

@@ -103,3 +103,39 @@ func interruptedAfter(err error) error {
 	}
 	return interruptedError("interrupted (the command had finished: its output is complete)")
 }
+
+// stopPoll is how often untilInterrupted looks at stopRequested.
+const stopPoll = 20 * time.Millisecond
+
+// untilInterrupted runs work (a computation that does not watch
+// stopRequested: a BFS over every node, a layout's construction and check)
+// and waits until it returns or an interrupt comes. Interrupted, it
+// returns true at once and leaves work running: the command prints what
+// it finished and exits, which ends it. The caller must be watching
+// (watchInterrupts).
+func untilInterrupted(work func()) (interrupted bool) {
+	done := make(chan struct{})
+	var failure any
+	go func() {
+		defer func() {
+			failure = recover()
+			close(done)
+		}()
+		work()
+	}()
+	tick := time.NewTicker(stopPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			if failure != nil {
+				panic(failure) // (realMain reports it: exit 70)
+			}
+			return false
+		case <-tick.C:
+			if stopRequested.Load() {
+				return true
+			}
+		}
+	}
+}

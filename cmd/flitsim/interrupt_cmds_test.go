@@ -240,3 +240,58 @@ func TestInterruptCollectiveResult(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptDistances: on the 32×32 mesh the BFS takes a moment and
+// tracing the million routes many seconds; interrupted meanwhile,
+// distances prints the graph's distances and says the routes were not
+// finished (table and JSON), exit 130 within the bound.
+func TestInterruptDistances(t *testing.T) {
+	bin := buildFlitsim(t)
+	args := []string{"distances", "--set", "topology.kind=mesh", "--set", "topology.k=32", "--set", "topology.n=2"}
+	for _, tc := range []struct {
+		format string
+		sig    syscall.Signal
+	}{{"table", syscall.SIGINT}, {"json", syscall.SIGTERM}} {
+		c := startChild(t, bin, t.TempDir(), append(args, "--format", tc.format)...)
+		c.busyFor(t, 1.5)
+		c.stop(t, tc.sig)
+		const note = "routes: interrupted before every pair was traced"
+		if e := c.stderr.String(); !strings.Contains(e, "flitsim: distances interrupted: "+note+"\n") {
+			t.Errorf("%s: stderr %q", tc.format, e)
+		}
+		out := c.stdout.String()
+		if tc.format == "table" {
+			if !regexp.MustCompile(`│ graph \(BFS\) diameter +│ 62 +│`).MatchString(out) || !strings.Contains(out, note) || strings.Contains(out, "routes diameter") {
+				t.Errorf("table:\n%s", out)
+			}
+			continue
+		}
+		var rep struct {
+			Graph *struct {
+				Diameter int `json:"diameter"`
+			} `json:"graph"`
+			Routes      *json.RawMessage `json:"routes"`
+			Notes       []string         `json:"notes"`
+			Interrupted bool             `json:"interrupted"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if rep.Graph == nil || rep.Graph.Diameter != 62 || rep.Routes != nil || !rep.Interrupted || len(rep.Notes) != 1 || rep.Notes[0] != note {
+			t.Errorf("report %s", out)
+		}
+	}
+}
+
+// TestInterruptLayout: the layout of the 10-pseudocube (its construction
+// and check take the best part of a second of CPU) stops on SIGTERM with
+// one line and no partial output.
+func TestInterruptLayout(t *testing.T) {
+	bin := buildFlitsim(t)
+	c := startChild(t, bin, t.TempDir(), "layout", "--set", "topology.kind=pseudocube", "--set", "topology.d=10", "--format", "json")
+	c.busyFor(t, 0.3)
+	c.stop(t, syscall.SIGTERM)
+	if out, e := c.stdout.String(), c.stderr.String(); out != "" || !strings.HasSuffix(e, "flitsim: layout interrupted while building and checking the layout: nothing printed\n") {
+		t.Errorf("stdout %.200q, stderr %q", out, e)
+	}
+}

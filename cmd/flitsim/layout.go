@@ -73,7 +73,13 @@ func cmdLayout(args []string, stdout io.Writer) error {
 	}
 	tc := cfg.Topology
 	tc.Seed = cfg.Run.Seed
-	rep, emb, err := buildLayout(tc)
+	release := watchInterrupts("stopping now")
+	defer release()
+	var rep *layoutReport
+	var emb *gridlayout.Embedding
+	if untilInterrupted(func() { rep, emb, err = buildLayout(tc) }) {
+		return interruptedError("layout interrupted while building and checking the layout: nothing printed")
+	}
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -293,5 +294,58 @@ func TestInterruptLayout(t *testing.T) {
 	c.stop(t, syscall.SIGTERM)
 	if out, e := c.stdout.String(), c.stderr.String(); out != "" || !strings.HasSuffix(e, "flitsim: layout interrupted while building and checking the layout: nothing printed\n") {
 		t.Errorf("stdout %.200q, stderr %q", out, e)
+	}
+}
+
+// TestInterruptUnwatched: a command that does not watch the stop flag
+// (here a stand-in that would sleep a minute; list, merge, encode, a run
+// still building its network) is ended by an interrupt after the grace
+// period, with status 130 and one line. The test binary is the command:
+// run again as a helper process, it catches interrupts and sleeps.
+func TestInterruptUnwatched(t *testing.T) {
+	if os.Getenv("FLITSIM_TEST_UNWATCHED") == "1" {
+		release := catchInterrupts()
+		defer release()
+		fmt.Println("ready")
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestInterruptUnwatched$"), done: make(chan error, 1)}
+		c.cmd.Env = append(os.Environ(), "FLITSIM_TEST_UNWATCHED=1")
+		c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
+		if err := c.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { c.done <- c.cmd.Wait() }()
+		t.Cleanup(func() { c.cmd.Process.Kill() })
+		c.waitFor(t, "the helper's ready line", func() bool { return strings.Contains(c.stdout.String(), "ready\n") })
+		t0 := time.Now()
+		c.stop(t, sig)
+		if d := time.Since(t0); d < interruptGrace {
+			t.Errorf("%v: ended after %v, before the grace period", sig, d)
+		}
+		if e := c.stderr.String(); e != "flitsim: interrupted\n" {
+			t.Errorf("%v: stderr %q", sig, e)
+		}
+	}
+}
+
+// A command that finished after an interrupt exits 130 all the same; one
+// that failed keeps its error.
+func TestInterruptedAfter(t *testing.T) {
+	defer stopRequested.Store(false)
+	stopRequested.Store(false)
+	if err := interruptedAfter(nil); err != nil {
+		t.Errorf("no interrupt: %v", err)
+	}
+	stopRequested.Store(true)
+	var ee *exitError
+	if err := interruptedAfter(nil); !errors.As(err, &ee) || ee.code != exitInterrupted {
+		t.Errorf("finished after an interrupt: %v", err)
+	}
+	bad := errors.New("bad input")
+	if err := interruptedAfter(bad); err != bad {
+		t.Errorf("failed after an interrupt: %v", err)
 	}
 }

@@ -349,3 +349,28 @@ func TestInterruptedAfter(t *testing.T) {
 		t.Errorf("failed after an interrupt: %v", err)
 	}
 }
+
+// TestInterruptDynamic: dynamic broadcasting for ten million periods,
+// interrupted, prints the periods run (JSON: status interrupted,
+// periods_run) and exits 130 within the bound.
+func TestInterruptDynamic(t *testing.T) {
+	bin := buildFlitsim(t)
+	c := startChild(t, bin, t.TempDir(), "collective", "--task", "dynamic", "--set", "topology.kind=hypercube", "--set", "topology.d=5",
+		"--set", "task.periods=10000000", "--set", "task.warmup=10", "--format", "json")
+	c.busyFor(t, 1)
+	c.stop(t, syscall.SIGTERM)
+	var r struct {
+		Status     string `json:"status"`
+		Periods    int    `json:"periods"`
+		PeriodsRun int    `json:"periods_run"`
+		Served     int64  `json:"served"`
+		Delivered  bool   `json:"delivered"`
+		Verdict    string `json:"verdict"`
+	}
+	if err := json.Unmarshal(c.stdout.Bytes(), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%.300s", err, c.stdout.String())
+	}
+	if r.Status != "interrupted" || r.Periods != 10000000 || r.PeriodsRun <= 10 || r.PeriodsRun >= r.Periods || r.Served == 0 || !r.Delivered || r.Verdict != "undecided" {
+		t.Errorf("partial result %+v", r)
+	}
+}

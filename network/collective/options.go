@@ -62,6 +62,8 @@ type Interrupted struct {
 	// Result, when not nil, is what the slots run did (Status
 	// StatusInterrupted; nil for dynamic broadcasting).
 	Result *Result
+	// Dynamic is Result for dynamic broadcasting: the periods run.
+	Dynamic *DynResult
 }
 
 func (e *Interrupted) Error() string {

@@ -278,3 +278,26 @@ func TestInterruptedResult(t *testing.T) {
 		t.Errorf("TE stopped at its load: %v, %+v", err, in.Result)
 	}
 }
+
+// Dynamic broadcasting interrupted gives the periods run: their
+// deliveries checked, their transmissions those the tracer saw, and no
+// stability verdict.
+func TestInterruptedDynamic(t *testing.T) {
+	var stop atomic.Bool
+	var h *hopLog
+	params := map[string]string{"task.periods": "100000", "task.rho": "0.5", "task.warmup": "10"}
+	_, err := RunDynamicWith(topology.Spec{Kind: "hypercube", D: 3}, params, 1, Options{Stop: &stop, Attach: func(k *kernel.Kernel) (kernel.Tracer, error) {
+		h = newHopLog(k)
+		h.stopAt, h.stop = 500, &stop
+		return h, nil
+	}})
+	var in *Interrupted
+	if !errors.As(err, &in) || in.Dynamic == nil {
+		t.Fatalf("err %v", err)
+	}
+	r := in.Dynamic
+	if r.Status != StatusInterrupted || r.Periods != 100000 || r.PeriodsRun < 11 || r.PeriodsRun >= 500 || r.Transmissions != h.total ||
+		!r.Delivered || r.Served == 0 || r.Verdict != "undecided" || r.Topology != "hypercube" || r.D != 3 {
+		t.Errorf("partial result %+v", *r)
+	}
+}

@@ -34,9 +34,13 @@ its node's terminal (a broadcast copy a node keeps to forward is a move
 into the node). Timeline tracks: worm or link (no router tracks: a node
 sends its packets in its schedule's order, not a queue's). mnb is traced
 on the router (task.hardware=router, d ≤ 14; the lock-step hardware has
-no per-packet trace); dynamic traces one load's run, all its periods. An
-interrupt (Ctrl-C) stops the task at the end of the slot, completes every
-trace file and exits with status 130.
+no per-packet trace); dynamic traces one load's run, all its periods.
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) stops the task at the end of the
+slot (dynamic: of the period), completes every trace file, prints the
+result so far (the slots run, links used, deliveries and packets missing so
+far; status: interrupted, JSON "status": "interrupted"; dynamic: the periods
+run, "periods_run") and exits with status 130.
 
 Tasks (topology.kind: hypercube):
   te            total exchange by the symmetric OCTR schedule (N/2 slots)

@@ -23,6 +23,10 @@ each distance.
 
   --set topology.kind=folded-cube --set topology.d=8   diameter ⌈d/2⌉ = 4
   --set topology.kind=pseudocube --set topology.d=10 --seed 3
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) stops it at once: it prints the
+distances finished (the graph's, say), the others null with a note saying
+they were interrupted (JSON: "interrupted": true), and exits with status 130.
 `
 
 // Size limits: the BFS runs from every node, 64 at a time; the routes are

@@ -31,6 +31,9 @@ bisection bounds and edge-length distribution, or draws it (svg).
   --set topology.kind=folded-cube|permutation-cube|pseudocube --set topology.d=6
       Varvarigos §7.5's networks (d ≤ 10; the random ones drawn from
       run.seed), recursive cube placement, channel-routed, with §7.5's areas
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) stops it at once with one line and
+status 130 (a layout is printed whole or not at all).
 `
 
 // Layout size limits: the checker keeps a word per grid vertex and edge.

@@ -163,7 +163,8 @@ Exit status:
        interval, or stopped by run.max_backlog) or incomplete (measured
        packets not all delivered); the results are printed all the same
   70   internal error (a bug in flitsim)
-  130  interrupted (SIGINT, SIGTERM)
+  130  interrupted (SIGINT, SIGTERM): any command stops within a second and
+       prints what it finished; a second interrupt quits at once
 `
 
 func cmdHelp(args []string, stdout io.Writer) error {

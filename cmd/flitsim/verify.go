@@ -24,6 +24,12 @@ status.
 included: --only brebner runs every entry of Brebner's tables (2000
 experiments per graph; see the README for its running time), where plain
 verify runs a quick subset of them (brebner-ci-…).
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) starts no further claim and stops
+at once: the rows measured are printed with their status, the claims being
+measured as rows of status interrupted, then a line "interrupted: M of N
+claims measured, C cut short, R not run" (JSON: an object with
+"interrupted": true, the counts and "rows"); exit status 130.
 `
 
 // verifyRun runs every claim and verifyRunOnly those --only selects, both

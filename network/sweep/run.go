@@ -140,27 +140,28 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 	for _, r := range opts.Done {
 		done[r.Point] = r
 	}
+	pts := shard.Indices(spec.Points)
+	points, stopped := loadPoints(spec, pts, &opts)
+	if stopped {
+		return finished(spec, shard, done), ErrInterrupted
+	}
+	// The points to run, compacted in place (a million configs are not
+	// copied).
+	cfgs := points.cfgs[:0]
 	var idx []int
-	var cfgs []network.Config
 	warned := map[string]bool{}
-	for _, i := range shard.Indices(spec.Points) {
-		if opts.Stop != nil && opts.Stop.Load() {
-			// (Checking a million points takes minutes: the user need not
-			// wait for it.)
-			return finished(spec, shard, done), ErrInterrupted
+	for k, i := range pts {
+		if err := points.errs[k]; err != nil {
+			return nil, err // (the first in grid order: those before it loaded)
 		}
-		c, warnings, err := spec.LoadWarn(i)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range warnings {
+		for _, w := range points.warnings[k] {
 			if !warned[w] && opts.Warn != nil {
 				opts.Warn(w)
 			}
 			warned[w] = true
 		}
 		if _, ok := done[i]; !ok {
-			idx, cfgs = append(idx, i), append(cfgs, c)
+			idx, cfgs = append(idx, i), append(cfgs, points.cfgs[k])
 		}
 	}
 	rows, err := execute(spec, cfgs, idx, opts)

@@ -289,11 +289,36 @@ func TestInterruptDistances(t *testing.T) {
 // one line and no partial output.
 func TestInterruptLayout(t *testing.T) {
 	bin := buildFlitsim(t)
-	c := startChild(t, bin, t.TempDir(), "layout", "--set", "topology.kind=pseudocube", "--set", "topology.d=10", "--format", "json")
-	c.busyFor(t, 0.3)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		c := startChild(t, bin, t.TempDir(), "layout", "--set", "topology.kind=pseudocube", "--set", "topology.d=10", "--format", "json")
+		c.busyFor(t, 0.3)
+		c.stop(t, sig)
+		if out, e := c.stdout.String(), c.stderr.String(); out != "" || !strings.HasSuffix(e, "flitsim: layout interrupted while building and checking the layout: nothing printed\n") {
+			t.Errorf("%v: stdout %.200q, stderr %q", sig, out, e)
+		}
+	}
+}
+
+// TestInterruptSearch: a deadlock search of 10⁸ scenarios on a network
+// without deadlock stops on SIGTERM with the scenarios run, in JSON.
+func TestInterruptSearch(t *testing.T) {
+	bin := buildFlitsim(t)
+	c := startChild(t, bin, t.TempDir(), "deadlock-search", "--set", "topology.kind=cube", "--set", "topology.k=2", "--set", "topology.n=4",
+		"--set", "buffers.input=0", "--set", "buffers.output=1", "--set", "multicast.worm=sync", "--set", "multicast.encoding=pseudo-ad",
+		"--set", "arbiter=upper-first", "--scenarios", "100000000", "--format", "json")
+	c.busyFor(t, 1)
 	c.stop(t, syscall.SIGTERM)
-	if out, e := c.stdout.String(), c.stderr.String(); out != "" || !strings.HasSuffix(e, "flitsim: layout interrupted while building and checking the layout: nothing printed\n") {
-		t.Errorf("stdout %.200q, stderr %q", out, e)
+	var o struct {
+		Found       bool `json:"found"`
+		Interrupted bool `json:"interrupted"`
+		Scenarios   int  `json:"scenarios"`
+	}
+	if err := json.Unmarshal(c.stdout.Bytes(), &o); err != nil || o.Found || !o.Interrupted || o.Scenarios < 1 {
+		t.Errorf("%v: %+v", err, o)
+	}
+	want := fmt.Sprintf("flitsim: interrupted after %d of 100000000 scenarios\n", o.Scenarios)
+	if e := c.stderr.String(); !strings.HasSuffix(e, want) {
+		t.Errorf("stderr %q, want it to end with %q", e, want)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/flitsim/flitsim/internal/kernel"
+	"github.com/flitsim/flitsim/network/collective"
+	"github.com/flitsim/flitsim/network/topology"
 
 	"github.com/flitsim/flitsim/network"
 )
@@ -90,4 +92,27 @@ func drain(k *kernel.Kernel, limit int64, what string, got *int, want int, each 
 		return fmt.Errorf("%s: %d of %d packets delivered: %w", what, *got, want, ErrShortfall)
 	}
 	return nil
+}
+
+// runCollective is collective.Run, stopped at the end of a slot by
+// RunStop's flag (ErrInterrupted).
+func runCollective(spec topology.Spec, task string, params map[string]string, seed uint64) (*collective.Result, error) {
+	r, err := collective.RunWith(spec, task, params, seed, collective.Options{Stop: stopFlag.Load()})
+	return r, collectiveErr(err)
+}
+
+// runDynamic is collective.RunDynamic, stopped at the end of a period by
+// RunStop's flag (ErrInterrupted).
+func runDynamic(spec topology.Spec, params map[string]string, seed uint64) (*collective.DynResult, error) {
+	r, err := collective.RunDynamicWith(spec, params, seed, collective.Options{Stop: stopFlag.Load()})
+	return r, collectiveErr(err)
+}
+
+// collectiveErr marks a collective run's interrupt as ErrInterrupted.
+func collectiveErr(err error) error {
+	var in *collective.Interrupted
+	if errors.As(err, &in) {
+		return fmt.Errorf("%v: %w", err, ErrInterrupted)
+	}
+	return err
 }

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/flitsim/flitsim/network/topology"
 )
 
 // RunStop returns soon after its stop flag is set, with the rows measured,
@@ -92,6 +94,22 @@ func TestSimulateStops(t *testing.T) {
 	c.Traffic.Combine, c.Run.Experiments = "or", 1_000_000
 	t0 := time.Now()
 	if _, err := simulateStoppable(c); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("error %v, want ErrInterrupted", err)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// A collective claim's run stops at RunStop's flag: TE on the 12-cube
+// (2048 slots, a minute) returns ErrInterrupted at once.
+func TestCollectiveStops(t *testing.T) {
+	var stop atomic.Bool
+	stop.Store(true)
+	stopFlag.Store(&stop)
+	defer stopFlag.Store(nil)
+	t0 := time.Now()
+	if _, err := runCollective(topology.Spec{Kind: "hypercube", D: 12}, "te", nil, 1); !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("error %v, want ErrInterrupted", err)
 	}
 	if d := time.Since(t0); d > 5*time.Second {

@@ -61,18 +61,18 @@ func TestTopologyFileErrors(t *testing.T) {
 	wantErr(t, err, "topology.file", "(not given)", "the path of a topology file")
 }
 
-// TestReadmeTopologyFileExample: the README's example is the shipped
-// configs/topologies/ring6.topo, statement for statement.
-func TestReadmeTopologyFileExample(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestDocsTopologyFileExample: the example of docs/configuration.md is the
+// shipped configs/topologies/ring6.topo, statement for statement.
+func TestDocsTopologyFileExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(readme), "### Topology files")
-	_, block, ok2 := strings.Cut(sec, "```\n")
+	_, sec, ok := strings.Cut(string(doc), "## Topology files")
+	_, block, ok2 := strings.Cut(sec, "$ cat configs/topologies/ring6.topo\n")
 	block, _, ok3 := strings.Cut(block, "```")
 	if !ok || !ok2 || !ok3 {
-		t.Fatal("README has no Topology files section with an example")
+		t.Fatal("docs/configuration.md has no Topology files section with the example")
 	}
 	file, err := os.ReadFile("topologies/ring6.topo")
 	if err != nil {
@@ -89,6 +89,6 @@ func TestReadmeTopologyFileExample(t *testing.T) {
 		return out
 	}
 	if got, want := statements(block), statements(string(file)); !slices.Equal(got, want) || len(want) < 10 {
-		t.Errorf("README example\n%q\nconfigs/topologies/ring6.topo\n%q", got, want)
+		t.Errorf("docs/configuration.md example\n%q\nconfigs/topologies/ring6.topo\n%q", got, want)
 	}
 }

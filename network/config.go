@@ -11,7 +11,7 @@ import (
 )
 
 // Config is one experiment. Its YAML form is what users write (see configs/
-// and the README's config reference); every key can also be set from the
+// docs/configuration.md and docs/reference.md); every key can also be set from the
 // command line with --set key=value.
 type Config struct {
 	Topology  TopologyConfig  `yaml:"topology" json:"topology"`
@@ -32,7 +32,7 @@ type Config struct {
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:
-// packet; README, "The packet-switched router"). Empty values are the
+// packet; docs/packet-router.md). Empty values are the
 // defaults.
 type QueueConfig struct {
 	// Discipline picks the packet a queue sends: fifo (default; alias

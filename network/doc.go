@@ -9,8 +9,8 @@
 //
 // # Using the package as a library
 //
-// The stable surface for other Go programs (README "Using flitsim as a Go
-// library", and the Examples):
+// The stable surface for other Go programs (docs/go.md, "Stable
+// surface", and the Examples):
 //
 //   - a configuration: Config (Default, or configs.Load / configs.LoadBytes
 //     from YAML), Validate;

@@ -37,8 +37,8 @@ func line(n int) topology.Edges {
 // must reach every other without a loop) and register it as a kind, with
 // its parameters and routing functions. A config then names it as
 // topology.kind like any built-in kind, from Go or from YAML files loaded by
-// the same program. (Without Go, a topology file does the same: README
-// "Topology files".)
+// the same program. (Without Go, a topology file does the same:
+// docs/configuration.md, "Topology files".)
 func Example_customTopology() {
 	if _, done := topology.Kind("line"); !done { // (a kind registers once per program)
 		topology.Register(topology.KindSpec{

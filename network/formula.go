@@ -4,7 +4,7 @@ import xbar "github.com/flitsim/flitsim/switch"
 
 // ZeroLoadLatency is the latency, in cycles from generation to delivery, of
 // a packet of f flits that crosses r switches in an otherwise empty network
-// built from c. It is the closed form the README states and the tests check
+// built from c. It is the closed form docs/hardware.md states and the tests check
 // the simulation against (it assumes full pipelining: switch.reuse on, or
 // buffers deep enough to cover the credit round trip).
 //

@@ -12,9 +12,9 @@ import (
 )
 
 // TestExportedSurface holds package network's exported surface to the
-// list in testdata/surface.txt (README "Using flitsim as a Go library"):
+// list in testdata/surface.txt (docs/go.md, "Stable surface"):
 // an exported name added or removed fails here, so a change to what other
-// programs build on is deliberate — update the list with the README.
+// programs build on is deliberate — update the list with docs/go.md.
 // The kernel must stay off it: no Network field, alias or function may
 // hand out *kernel.Kernel or its spec.
 func TestExportedSurface(t *testing.T) {
@@ -75,7 +75,7 @@ func TestExportedSurface(t *testing.T) {
 	want := strings.Fields(string(data))
 	for _, n := range got {
 		if !slices.Contains(want, n) {
-			t.Errorf("%s is exported but not in testdata/surface.txt: keep it unexported, or add it there and to the README's stable surface", n)
+			t.Errorf("%s is exported but not in testdata/surface.txt: keep it unexported, or add it there and to the stable surface in docs/go.md", n)
 		}
 	}
 	for _, n := range want {

@@ -47,7 +47,7 @@ func runCfg(t *testing.T, c Config) *Result {
 // saturation and 0.5 well above it (here without the backlog stop, so that
 // the shortfall's interval alone decides). A 1024-node hypercube at load
 // 0.2 delivers everything with an interval a hundred times tighter, and
-// is not called saturated (d=16 takes minutes; see the README for its run).
+// is not called saturated (d=16 takes minutes; see docs/statistics.md for its run).
 func TestSaturationRule(t *testing.T) {
 	c := Default()
 	c.Run.Warmup, c.Run.Measure = 500, 4000

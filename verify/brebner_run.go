@@ -27,7 +27,7 @@ func (s bSetup) key() string { return fmt.Sprintf("%+v", s) }
 // separate is whether the setup's phases are separate (measured each).
 func (s bSetup) separate() bool { return s.valiant == "" || s.valiant == "separate" }
 
-// config is the setup as a flitsim configuration (README: the packet
+// config is the setup as a flitsim configuration (docs/packet-router.md: the packet
 // router, Valiant's routing, batch experiments).
 func (s bSetup) config(seed uint64, experiments int) (network.Config, error) {
 	c := network.Default()

@@ -157,6 +157,12 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	files := configFiles(*file, cfg)
+	tr.register(files)
+	files.Output("--plot", *plotFile)
+	if err := files.Check(); err != nil {
+		return err
+	}
 	ct := &collectiveTraces{t: tr, activity: cfg.Run.RouterActivity}
 	release := watchInterrupts("stopping at the end of this slot")
 	defer release()

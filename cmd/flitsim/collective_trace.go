@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/internal/kernel"
@@ -52,8 +51,7 @@ func (c *collectiveTraces) close(run error) error {
 	var ie *inputerr.Error
 	if errors.As(run, &ie) {
 		for _, o := range outs { // (not the writers' Close: no GTKWave files)
-			o.f.Close()
-			os.Remove(o.f.Name())
+			o.f.Abort()
 		}
 		return run
 	}
@@ -87,7 +85,7 @@ func (c *collectiveTraces) runError(err error) error {
 // nodes hold their packets in no queue order: the per-router timeline,
 // which follows each buffer's front, does not apply.
 func (t *traceFlags) checkCollective(fs *pflag.FlagSet) error {
-	if err := t.check(fs, nil); err != nil {
+	if err := t.check(fs); err != nil {
 		return err
 	}
 	if m, _ := trace.ParseTracks(t.tracks); t.perfetto != "" && m == trace.TracksRouter {

@@ -4,11 +4,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
-	"github.com/flitsim/flitsim/network"
 	"github.com/spf13/pflag"
+
+	"github.com/flitsim/flitsim/internal/outfile"
+	"github.com/flitsim/flitsim/network"
 )
 
 // csvOut is one of `flitsim run`'s CSV outputs: a flag naming the file, the
@@ -18,7 +19,7 @@ type csvOut struct {
 	path  *string
 	set   func(*network.RunConfig)
 	write func(io.Writer, *network.Result) error
-	f     *os.File
+	f     *outfile.File
 }
 
 // addCSVFlags declares --channels, --per-node, --per-pair, --histogram and
@@ -45,14 +46,15 @@ func addCSVFlags(fs *pflag.FlagSet) []*csvOut {
 	return outs
 }
 
-// openCSV creates the files asked for (before the run, so that a bad path
-// fails at once) and sets their run keys.
+// openCSV starts the files asked for (before the run, so that a bad path
+// fails at once; each is put in place only when complete, see outfile) and
+// sets their run keys.
 func openCSV(outs []*csvOut, run *network.RunConfig) error {
 	for _, o := range outs {
 		if *o.path == "" {
 			continue
 		}
-		f, err := os.Create(*o.path)
+		f, err := outfile.Create(*o.path)
 		if err != nil {
 			return fmt.Errorf("--%s: %v", o.flag, err)
 		}
@@ -62,11 +64,12 @@ func openCSV(outs []*csvOut, run *network.RunConfig) error {
 	return nil
 }
 
-// closeCSV closes the files left open (after an error).
+// closeCSV drops the files left unwritten (after an error): each keeps
+// what it held before.
 func closeCSV(outs []*csvOut) {
 	for _, o := range outs {
 		if o.f != nil {
-			o.f.Close()
+			o.f.Abort()
 		}
 	}
 }
@@ -78,8 +81,10 @@ func writeCSVOuts(outs []*csvOut, r *network.Result) error {
 			continue
 		}
 		err := o.write(o.f, r)
-		if cerr := o.f.Close(); err == nil {
-			err = cerr
+		if err != nil {
+			o.f.Abort()
+		} else {
+			err = o.f.Commit()
 		}
 		o.f = nil
 		if err != nil {

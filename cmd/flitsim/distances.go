@@ -80,6 +80,9 @@ func cmdDistances(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := configFiles(*file, cfg).Check(); err != nil { // (stdout redirected to the config)
+		return err
+	}
 	spec := cfg.Topology
 	spec.Routing, spec.Seed = cfg.Routing, cfg.Run.Seed
 	release := watchInterrupts("stopping now, with the distances finished")

@@ -7,11 +7,11 @@ import (
 	"github.com/flitsim/flitsim/network"
 )
 
-// Exit statuses (documented in the usage text and the README).
+// Exit statuses (documented in the usage text and docs/errors.md).
 const (
 	exitOK          = 0   // completed
 	exitFailed      = 1   // verify: a claim failed
-	exitBadInput    = 2   // bad input, or output that cannot be written
+	exitBadInput    = 2   // bad input (an output that is an input too), or output that cannot be written
 	exitDeadlock    = 3   // a run found a deadlock or stalled
 	exitSaturated   = 4   // a run was saturated or incomplete
 	exitInternal    = 70  // a bug in flitsim (EX_SOFTWARE)

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/flitsim/flitsim/internal/outfile"
 )
 
 // stopRequested is set by the first SIGINT or SIGTERM (catchInterrupts):
@@ -35,7 +37,8 @@ const interruptGrace = 500 * time.Millisecond
 // command like any other interrupt. The first signal sets stopRequested; a
 // command that does not watch it and has not finished within
 // interruptGrace is ended with status 130; a second signal exits at once
-// with status 130, leaving unfinished output as it is.
+// with status 130. Either way an output not yet complete keeps what it
+// held before (quitNow).
 func catchInterrupts() (release func()) {
 	stopRequested.Store(false)
 	watching.Store(false)
@@ -58,12 +61,10 @@ func catchInterrupts() (release func()) {
 		for {
 			select {
 			case <-ch:
-				fmt.Fprintln(warnOut, "flitsim: interrupted twice: quitting")
-				os.Exit(exitInterrupted)
+				quitNow("flitsim: interrupted twice: quitting")
 			case <-grace:
 				if !watching.Load() {
-					fmt.Fprintln(warnOut, "flitsim: interrupted")
-					os.Exit(exitInterrupted)
+					quitNow("flitsim: interrupted")
 				}
 				grace = nil // (it watches now: it stops by itself)
 			case <-quit:
@@ -75,6 +76,15 @@ func catchInterrupts() (release func()) {
 		signal.Stop(ch)
 		close(quit)
 	}
+}
+
+// quitNow ends the command at once with status 130 after printing msg. The
+// outputs not yet complete keep what they held before (their temporary
+// files are removed).
+func quitNow(msg string) {
+	fmt.Fprintln(warnOut, msg)
+	outfile.RemoveTemps()
+	os.Exit(exitInterrupted)
 }
 
 // watchInterrupts marks the command as watching stopRequested until the

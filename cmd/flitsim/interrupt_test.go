@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/flitsim/flitsim/internal/outfile"
 )
 
 // buildFlitsim builds the command once per test binary into a temporary
@@ -121,12 +123,15 @@ func (c *child) exit(t *testing.T) int {
 	return c.cmd.ProcessState.ExitCode()
 }
 
+// fileSize is p's size, or while p is being written its temporary file's
+// (outputs are put in place only when complete, see outfile).
 func fileSize(p string) int64 {
-	st, err := os.Stat(p)
-	if err != nil {
-		return 0
+	for _, q := range append([]string{p}, outfile.Temps(p)...) {
+		if st, err := os.Stat(q); err == nil && st.Size() > 0 {
+			return st.Size()
+		}
 	}
-	return st.Size()
+	return 0
 }
 
 // TestInterruptRun interrupts a run that would take hours, with every trace

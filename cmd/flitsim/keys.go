@@ -46,7 +46,7 @@ func keyValues() map[string][]string {
 }
 
 // keyNotes say what a key allows where its type alone (configs.Key.Allowed)
-// would mislead: the README's wording.
+// would mislead, in the words of docs/configuration.md.
 var keyNotes = map[string]string{
 	"topology.order":   "a permutation of 0..n-1 like 1,0 (y before x); empty: ascending",
 	"topology.dims":    "ESMIN: a list of integers like 1,2,1,2,0",

@@ -8,14 +8,15 @@ import (
 	"testing"
 )
 
-// configs/default.yaml's comments and the README's key table list the same
-// values as flitsim list (the registries) for every enumerated key.
+// configs/default.yaml's comments and the key table of docs/configuration.md
+// (written by hand, with each key's meaning) list the same values as flitsim
+// list (the registries) for every enumerated key.
 func TestKeyValuesAgreeWithDocs(t *testing.T) {
 	yaml, err := os.ReadFile("../../configs/default.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,16 +46,16 @@ func TestKeyValuesAgreeWithDocs(t *testing.T) {
 	if checked < 6 {
 		t.Errorf("only %d enumerated keys found in default.yaml", checked)
 	}
-	// README: the key's table row names every value in backticks.
+	// docs/configuration.md: the key's table row names every value in backticks.
 	for _, key := range []string{"topology.kind", "topology.path", "switching", "arbiter", "multicast.worm", "multicast.encoding", "multicast.scheme"} {
-		row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(key) + "` \\|[^\n]*").FindString(string(readme))
+		row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(key) + "` \\|[^\n]*").FindString(string(doc))
 		if row == "" {
-			t.Errorf("README has no row for %s", key)
+			t.Errorf("docs/configuration.md has no row for %s", key)
 			continue
 		}
 		for _, v := range vals[key] {
 			if !strings.Contains(row, "`"+v+"`") {
-				t.Errorf("README's %s row lacks `%s`", key, v)
+				t.Errorf("docs/configuration.md's %s row lacks `%s`", key, v)
 			}
 		}
 	}
@@ -65,4 +66,27 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// Every configuration key has a row in docs/configuration.md's key table,
+// which says what it means (flitsim list and docs/reference.md say only
+// what it accepts): a new key is documented when it is added.
+func TestEveryKeyHasADocRow(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var firstCells strings.Builder
+	for _, m := range regexp.MustCompile("(?m)^\\| ([^|\n]*`[^|\n]*) \\|").FindAllStringSubmatch(string(doc), -1) {
+		firstCells.WriteString(m[1] + "\n")
+	}
+	keys := listedKeys()
+	if len(keys) < 50 {
+		t.Fatalf("only %d keys listed", len(keys))
+	}
+	for _, k := range keys {
+		if !strings.Contains(firstCells.String(), "`"+k.Key+"`") {
+			t.Errorf("docs/configuration.md's key table has no row for %s: add one saying what it means", k.Key)
+		}
+	}
 }

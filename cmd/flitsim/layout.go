@@ -74,6 +74,9 @@ func cmdLayout(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := configFiles(*file, cfg).Check(); err != nil { // (stdout redirected to the config)
+		return err
+	}
 	tc := cfg.Topology
 	tc.Seed = cfg.Run.Seed
 	release := watchInterrupts("stopping now")

@@ -1,39 +1,79 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
 
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
 )
 
-const listSynopsis = `Usage: flitsim list
+const listSynopsis = `Usage: flitsim list [WORD] [--format table|json|markdown] [--width N]
 
 Lists the topologies (with their parameters and routing functions), the
 routing functions, arbiters, switching modes, traffic patterns and every
 configuration key with what it accepts and its default.
+
+WORD keeps part of the list: a section (topology, parameters, routing,
+arbiter, switching, pattern, keys), or else the entries whose name contains
+WORD or that name it in a list (flitsim list mesh: the kind, its
+parameters, its routing functions, the keys that take it).
+
+--format markdown prints the reference page of the manual, docs/reference.md:
+  flitsim list --format markdown > docs/reference.md
 `
 
 func cmdList(args []string, stdout io.Writer) error {
 	fs := newFlags("list")
+	format := fs.String("format", "table", "output format: table, json or markdown")
+	width := fs.Int("width", 0, "fit the tables in N columns (default: the terminal's width or $COLUMNS when stdout is a terminal, else 100)")
 	if help, err := parseFlags(fs, listSynopsis, args, stdout); help || err != nil {
 		return err
 	}
-	if len(fs.Args()) > 0 {
-		return fmt.Errorf("list: unexpected argument %q", fs.Args()[0])
+	if err := checkFormat(*format, "table", "json", "markdown"); err != nil {
+		return err
 	}
+	if fs.Changed("width") && (*width < minListWidth || *width > maxListWidth) {
+		return inputerr.New("--width", *width, "%d to %d columns", minListWidth, maxListWidth)
+	}
+	if len(fs.Args()) > 1 {
+		return inputerr.New("list", strconv.Quote(strings.Join(fs.Args(), " ")), "one word")
+	}
+	sections := listSections()
+	if len(fs.Args()) == 1 {
+		var err error
+		if sections, err = filterSections(sections, fs.Args()[0]); err != nil {
+			return err
+		}
+	}
+	switch *format {
+	case "json":
+		return writeListJSON(stdout, sections)
+	case "markdown":
+		return writeListMarkdown(stdout, sections)
+	}
+	if !fs.Changed("width") {
+		*width = listWidth(stdout)
+	}
+	return writeListSections(stdout, sections, *width)
+}
+
+// listSections are every section of flitsim list, in its order.
+func listSections() []listSection {
 	sections := topologySections()
-	sections = append(sections, arbiterSection(), switchingSection(), patternSection(), keySection())
-	return writeListSections(stdout, sections)
+	return append(sections, arbiterSection(), switchingSection(), patternSection(), keySection())
 }
 
 // listSection is one titled table of flitsim list.
 type listSection struct {
+	name   string   // the word that selects it, and its JSON name
+	words  []string // other words that select it
 	title  string
 	header []string
 	rows   [][]string
@@ -63,8 +103,8 @@ func topologySections() []listSection {
 		}
 	}
 	sections := []listSection{
-		{"Topologies (topology.kind; the first routing is the default)", []string{"kind", "parameters", "routing", "description"}, rows},
-		{"Topology parameters (a config naming the kind gives them; example is a typical value)",
+		{"topologies", []string{"topology", "kinds"}, "Topologies (topology.kind; the first routing is the default)", []string{"kind", "parameters", "routing", "description"}, rows},
+		{"parameters", []string{"topology", "params"}, "Topology parameters (a config naming the kind gives them; example is a typical value)",
 			[]string{"key", "kind", "allowed", "example", "description"}, params},
 	}
 
@@ -77,7 +117,7 @@ func topologySections() []listSection {
 	for _, r := range routings {
 		rows = append(rows, []string{r, strings.Join(usedBy[r], ", "), routingDescText(routingDesc[r])})
 	}
-	return append(sections, listSection{"Routing functions (routing)", []string{"routing", "topologies", "description"}, rows})
+	return append(sections, listSection{"routing", []string{"routings"}, "Routing functions (routing)", []string{"routing", "topologies", "description"}, rows})
 }
 
 func arbiterSection() listSection {
@@ -85,7 +125,7 @@ func arbiterSection() listSection {
 	for _, a := range xbar.Arbiters() {
 		rows = append(rows, []string{a.Name, a.Desc, strings.Join(a.Aliases, ", ")})
 	}
-	return listSection{"Arbiters (arbiter)", []string{"arbiter", "grants first", "aliases"}, rows}
+	return listSection{"arbiters", []string{"arbiter"}, "Arbiters (arbiter)", []string{"arbiter", "grants first", "aliases"}, rows}
 }
 
 func switchingSection() listSection {
@@ -94,7 +134,7 @@ func switchingSection() listSection {
 		rows = append(rows, []string{m.String(), m.Describe()})
 	}
 	rows = append(rows, []string{"packet", "the packet-switched router (a switch model of its own): a packet is one unit that crosses a link in a cycle; one queue per out-link (queue.*), store-and-forward"})
-	return listSection{"Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows}
+	return listSection{"switching", []string{"modes"}, "Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows}
 }
 
 func patternSection() listSection {
@@ -102,7 +142,7 @@ func patternSection() listSection {
 	for _, p := range traffic.AllPatterns() {
 		rows = append(rows, []string{p.Name, p.ParamText(), p.Desc})
 	}
-	return listSection{"Traffic patterns (traffic.pattern)", []string{"pattern", "parameters", "description"}, rows}
+	return listSection{"patterns", []string{"pattern", "traffic"}, "Traffic patterns (traffic.pattern)", []string{"pattern", "parameters", "description"}, rows}
 }
 
 func keySection() listSection {
@@ -110,26 +150,7 @@ func keySection() listSection {
 	for _, k := range listedKeys() {
 		rows = append(rows, []string{k.Key, k.Allowed, k.Default})
 	}
-	return listSection{"Configuration keys (YAML or --set key=value)", []string{"key", "allowed", "default"}, rows}
-}
-
-// writeListSections prints each section's title and table, a blank line
-// between sections.
-func writeListSections(stdout io.Writer, sections []listSection) error {
-	for i, s := range sections {
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
-		fmt.Fprintln(stdout, s.title)
-		if len(s.rows) == 0 {
-			fmt.Fprintln(stdout, "  (none registered)")
-			continue
-		}
-		if err := renderTable(stdout, s.header, s.rows); err != nil {
-			return err
-		}
-	}
-	return nil
+	return listSection{"keys", []string{"key", "config"}, "Configuration keys (YAML or --set key=value)", []string{"key", "allowed", "default"}, rows}
 }
 
 type kindsDesc struct {

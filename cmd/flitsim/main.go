@@ -47,6 +47,7 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	warnOut = stderr
+	stdoutFile, _ = stdout.(*os.File) // (see fileSet)
 	release := catchInterrupts()
 	defer release()
 	out := &checkedWriter{w: stdout}
@@ -128,8 +129,9 @@ const usage = `flitsim — a cycle-accurate interconnection-network simulator
 Usage:
   flitsim                      run the default experiment (8×8 mesh, wormhole, uniform 0.2)
   flitsim run [flags]          run an experiment and print its results
-  flitsim list                 list topologies, routings, arbiters, switching modes,
-                               traffic patterns and configuration keys
+  flitsim list [WORD]          list topologies, routings, arbiters, switching modes,
+                               traffic patterns and configuration keys (WORD: a
+                               section or a name; --format table|json|markdown)
   flitsim verify [--format F]  reproduce published results; exit 1 if any fails
   flitsim encode [flags]       encode a multicast header (--scheme S --dests SPEC) and show its flits
   flitsim sweep [flags]        run a grid of experiments (--vary KEY=start:stop:step),
@@ -157,7 +159,8 @@ Exit status:
   0    completed (run: status ok; sweep: every point ran, whatever its status)
   1    verify: a claim failed
   2    bad input (one line on stderr names the key, the value and what is
-       allowed), or output that cannot be written
+       allowed), an output file that is an input or another output, or
+       output that cannot be written
   3    run: a deadlock or a stall (nothing moved for run.stall_limit cycles)
   4    run: saturated (accepted less than offered beyond the 95 % confidence
        interval, or stopped by run.max_backlog) or incomplete (measured

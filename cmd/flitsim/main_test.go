@@ -94,7 +94,7 @@ func TestBadInput(t *testing.T) {
 	wantFail(t, 2, []string{"frobnicate"}, `unknown command "frobnicate"`)
 	wantFail(t, 2, []string{"run", "a.yaml", "b.yaml"}, "unexpected argument")
 	wantFail(t, 2, []string{"run", "-c", writeFile(t, "run: [1,\n")}, "exp.yaml:")
-	wantFail(t, 2, []string{"list", "extra"}, "unexpected argument")
+	wantFail(t, 2, []string{"list", "extra"}, `list: "extra" is not allowed`)
 }
 
 func TestRunErrors(t *testing.T) {

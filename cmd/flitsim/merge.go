@@ -57,6 +57,14 @@ func cmdMerge(args []string, stdout io.Writer) error {
 		sort.Strings(found)
 		paths = append(paths, found...)
 	}
+	set := fileSet()
+	for _, p := range paths {
+		set.Input("merge", p)
+	}
+	resultFiles(set, *out, "results", true)
+	if err := set.Check(); err != nil {
+		return err
+	}
 	files := make([]*sweep.File, len(paths))
 	for k, p := range paths {
 		f, err := sweep.ReadFile(p)

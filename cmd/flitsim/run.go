@@ -39,7 +39,9 @@ received, offered and accepted flits per cycle, mean and p99 latency as
 source and as destination), --per-pair (run.per_pair: each source and
 destination's packets and mean latency), --histogram (run.histogram: the
 exact latency histogram) and --routers (run.router_activity: each router's
-flits switched and blocked cycles). Each output needs a file of its own.
+flits switched and blocked cycles). Each output needs a file of its own,
+which is none of the files the run reads (the config, traffic.trace,
+topology.file), and is put in place only when complete.
 
 The result's status is ok, incomplete, saturated, stall or deadlock; the
 exit status is 0 for ok, 3 for a deadlock or stall, 4 for saturated or
@@ -61,9 +63,6 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err := checkFormat(*format, "table", "json", "csv"); err != nil {
 		return err
 	}
-	if err := tr.check(fs, csvs); err != nil {
-		return err
-	}
 	switch rest := fs.Args(); {
 	case len(rest) == 1 && *file == "":
 		*file = rest[0] // flitsim run exp.yaml
@@ -75,6 +74,15 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	cfg, err := loadConfig(*file, *sets)
 	if err != nil {
+		return err
+	}
+	files := configFiles(*file, cfg)
+	tr.register(files)
+	registerCSV(files, csvs)
+	if err := files.Check(); err != nil {
+		return err
+	}
+	if err := tr.check(fs); err != nil {
 		return err
 	}
 	defer closeCSV(csvs)

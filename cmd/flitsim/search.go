@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/search"
 )
@@ -64,6 +64,11 @@ func cmdSearch(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	files := configFiles(*file, cfg)
+	files.Output("--out", *out)
+	if err := files.Check(); err != nil {
+		return err
+	}
 	spec := search.Spec{Base: cfg, Scenarios: *scenarios, Seed: *seed, Multicasts: *mcasts,
 		Unicasts: *unicasts, MaxOffset: *offset, MinFlits: fr.Min, MaxFlits: fr.Max,
 		MinDests: dr.Min, MaxDests: dr.Max, Exhaustive: *exhaustive}
@@ -96,7 +101,7 @@ func printSearch(stdout io.Writer, o *search.Outcome, cfg network.Config, out, f
 			return err
 		}
 		if out != "" {
-			if err := os.WriteFile(out, replay, 0o644); err != nil {
+			if err := outfile.WriteFile(out, replay); err != nil {
 				return fmt.Errorf("--out: %v", err)
 			}
 		}

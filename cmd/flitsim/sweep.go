@@ -13,6 +13,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network/plot"
 	"github.com/flitsim/flitsim/network/sweep"
 )
@@ -88,6 +89,9 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	}
 	spec, err := sweep.NewSpec(*file, *sets, *vary)
 	if err != nil {
+		return err
+	}
+	if err := sweepFiles(*file, spec, shard, *out).Check(); err != nil {
 		return err
 	}
 	opts := sweep.Options{Jobs: *jobs, Stop: &stopRequested}
@@ -179,7 +183,7 @@ func writeSweep(dir string, f *sweep.File, plots bool) error {
 		name string
 		data []byte
 	}{{base + ".json", j.Bytes()}, {base + ".csv", c.Bytes()}} {
-		if err := os.WriteFile(out.name, out.data, 0o644); err != nil {
+		if err := outfile.WriteFile(out.name, out.data); err != nil {
 			return fmt.Errorf("--out %s: cannot write %s: %v", dir, filepath.Base(out.name), unwrapPathErr(err))
 		}
 	}

@@ -2,14 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/internal/kernel"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/spf13/pflag"
 
+	"github.com/flitsim/flitsim/internal/kernel"
+	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/sweep"
 	"github.com/flitsim/flitsim/network/trace"
@@ -36,17 +35,10 @@ func addTraceFlags(fs *pflag.FlagSet) *traceFlags {
 
 func (t *traceFlags) on() bool { return t.vcd != "" || t.events != "" || t.perfetto != "" }
 
-// check validates the flags before anything runs; csvs are the CSV
-// outputs (--channels, --per-node, ...), which must not be a trace's file
-// nor each other's.
-func (t *traceFlags) check(fs *pflag.FlagSet, csvs []*csvOut) error {
-	outs := [][2]string{{"trace-vcd", t.vcd}, {"trace-events", t.events}, {"trace-perfetto", t.perfetto}}
-	for _, o := range csvs {
-		outs = append(outs, [2]string{o.flag, *o.path})
-	}
-	if err := distinctOutputs(outs); err != nil {
-		return err
-	}
+// check validates the flags before anything runs (whether their files
+// clash with other files is checked with the command's other files, see
+// register).
+func (t *traceFlags) check(fs *pflag.FlagSet) error {
 	if t.perfetto == "" && fs.Changed("trace-perfetto-tracks") {
 		return fmt.Errorf("--trace-perfetto-tracks: needs --trace-perfetto")
 	}
@@ -72,40 +64,6 @@ func (t *traceFlags) check(fs *pflag.FlagSet, csvs []*csvOut) error {
 		}
 	}
 	return nil
-}
-
-// distinctOutputs refuses two output flags naming the same file (their
-// writes would interleave): the same cleaned absolute path, or, for files
-// that exist, the same file under two names (links).
-func distinctOutputs(outs [][2]string) error {
-	type seen struct{ flag, abs string }
-	var prev []seen
-	for _, o := range outs {
-		if o[1] == "" {
-			continue
-		}
-		abs, err := filepath.Abs(o[1])
-		if err != nil {
-			return fmt.Errorf("--%s: %v", o[0], err)
-		}
-		for _, p := range prev {
-			if p.abs == abs || sameFile(p.abs, abs) {
-				return fmt.Errorf("--%s: %s is the file --%s writes too (allowed: a file of its own)", o[0], o[1], p.flag)
-			}
-		}
-		prev = append(prev, seen{o[0], abs})
-	}
-	return nil
-}
-
-// sameFile reports whether a and b both exist and are one file.
-func sameFile(a, b string) bool {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	sb, err := os.Stat(b)
-	return err == nil && os.SameFile(sa, sb)
 }
 
 // runTraced builds c, attaches the requested trace writers and runs it like
@@ -170,7 +128,7 @@ func openTraces(k *kernel.Kernel, t *traceFlags, activity bool) ([]traceOutput, 
 type traceOutput struct {
 	flag string
 	w    trace.Writer
-	f    *os.File
+	f    *outfile.File
 }
 
 // openTraceOutputs creates the trace files t asks for and their writers on
@@ -213,30 +171,33 @@ func openTraceOutputs(k *kernel.Kernel, t *traceFlags, o trace.Options) ([]trace
 	return outs, nil
 }
 
-// openTraceOutput creates file name and the writer mk makes on it; when mk
-// fails the file is removed.
+// openTraceOutput starts file name (written whole when closed, see
+// outfile) and the writer mk makes on it; when mk fails the file is
+// dropped.
 func openTraceOutput(flag, name string, mk func(w io.Writer) (trace.Writer, error)) (traceOutput, error) {
-	f, err := os.Create(name)
+	f, err := outfile.Create(name)
 	if err != nil {
 		return traceOutput{}, fmt.Errorf("--%s: %v", flag, err)
 	}
 	w, err := mk(f)
 	if err != nil {
-		f.Close()
-		os.Remove(name)
+		f.Abort()
 		return traceOutput{}, err
 	}
 	return traceOutput{flag, w, f}, nil
 }
 
-// closeTraceOutputs closes every writer and its file and returns the first
-// error, naming the flag and the file.
+// closeTraceOutputs completes every writer and puts its file in place, and
+// returns the first error, naming the flag and the file. A trace that
+// cannot be completed is dropped: its file keeps what it held before.
 func closeTraceOutputs(outs []traceOutput) error {
 	var first error
 	for _, o := range outs {
 		cerr := o.w.Close()
-		if ferr := o.f.Close(); cerr == nil {
-			cerr = ferr
+		if cerr != nil {
+			o.f.Abort()
+		} else {
+			cerr = o.f.Commit()
 		}
 		if cerr != nil && first == nil {
 			first = fmt.Errorf("--%s: %s: %v", o.flag, o.f.Name(), cerr)

@@ -22,7 +22,7 @@ status.
 
 --only PREFIX runs only the claims whose ID starts with PREFIX, long ones
 included: --only brebner runs every entry of Brebner's tables (2000
-experiments per graph; see the README for its running time), where plain
+experiments per graph; docs/verify.md gives its running time), where plain
 verify runs a quick subset of them (brebner-ci-…).
 
 An interrupt (Ctrl-C, SIGINT or SIGTERM) starts no further claim and stops

@@ -15,7 +15,7 @@ import (
 // link accounting, ready times, invariant checks, deadlock detection or
 // multicast. It moves about as many flits per cycle as the kernel (see its
 // hops/cycle metric), so its cycles/s is a ceiling for what the kernel can
-// reach on the machine at hand; the README compares the two.
+// reach on the machine at hand; docs/performance.md compares the two.
 func BenchmarkMeshFloor(b *testing.B) {
 	s := newFloorMesh()
 	for range 2000 {

@@ -8,7 +8,7 @@ package kernel
 // Akita hosting. A model's state lives in its stepper or in the kernel's
 // buffers (layout.go); its methods are unexported because a model works on
 // the kernel's internals, so a new one is a file of this package that
-// registers itself in switchModels (see README, "Adding a switch model").
+// registers itself in switchModels (see docs/extending.md, "Adding a switch model").
 //
 // Today's model is the flit crossbar, with two steppers: the general one
 // (any switching, multicast, tracing) and the fast one, which takes the

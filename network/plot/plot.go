@@ -20,7 +20,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -31,6 +30,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network/sweep"
 )
 
@@ -105,15 +105,11 @@ func (fig *Figure) save(name string) error {
 		fig.Render(draw.New(c))
 		w = c
 	}
-	out, err := os.Create(name)
-	if err != nil {
+	// Whole or not at all: a failed write keeps the previous plot.
+	return outfile.Write(name, func(out io.Writer) error {
+		_, err := w.WriteTo(out)
 		return err
-	}
-	if _, err := w.WriteTo(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	})
 }
 
 // Draw makes one plot (Latency or Accepted) of f.

@@ -57,7 +57,7 @@ func TestSyncAllDestinationDeadlocks(t *testing.T) {
 
 // Synchronous worms with pseudo all-destination headers and a proper
 // priority never deadlock (Lemmas 1, 5). The full 100 000-scenario search
-// is `flitsim deadlock-search` (see the README); the test runs a slice.
+// is `flitsim deadlock-search` (see docs/multicast.md); the test runs a slice.
 func TestSyncPseudoNoDeadlock(t *testing.T) {
 	n := 3000
 	if testing.Short() {

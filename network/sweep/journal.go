@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/flitsim/flitsim/internal/outfile"
 )
 
 // JournalFormat marks a sweep's journal: the points finished so far, one
@@ -124,8 +126,8 @@ func checkRow(spec *Spec, shard Shard, r *Row) error {
 	return nil
 }
 
-// writeJournal writes a journal holding rows through a temporary file, so
-// that an interrupt never leaves half of it.
+// writeJournal writes a journal holding rows whole (outfile), so that an
+// interrupt never leaves half of it.
 func writeJournal(path string, spec *Spec, shard Shard, rows []Row) error {
 	var b bytes.Buffer
 	h, err := json.Marshal(journalHeader{Format: JournalFormat, Sweep: *spec, Shard: shard.String()})
@@ -142,11 +144,7 @@ func writeJournal(path string, spec *Spec, shard Shard, rows []Row) error {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %v", tmp, unwrapPath(err))
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := outfile.WriteFile(path, b.Bytes()); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
 	}
 	return nil

@@ -41,7 +41,7 @@ type Spec struct {
 	// Symmetric asks for a symmetric member of a random class (a
 	// permutation cube whose every link s→t has its reverse t→s).
 	Symmetric bool `yaml:"symmetric" json:"symmetric,omitempty"`
-	// File is the topology file of kind file (README "Topology files").
+	// File is the topology file of kind file (docs/configuration.md, "Topology files").
 	// In a config file a relative path is relative to that file's folder;
 	// the loader resolves it, so File is then relative to the working
 	// directory (or absolute).

@@ -16,7 +16,7 @@ type Link struct{ From, FromPort, To, ToPort int }
 type Attach struct{ Switch, Port int }
 
 // Edges is a network given as an edge list: the Go form of a topology file
-// (README "Topology files"), for programs that build networks themselves.
+// (docs/configuration.md, "Topology files"), for programs that build networks themselves.
 type Edges struct {
 	Switches int      // switches 0..Switches−1
 	Ports    int      // ports per switch (input p pairs with output p)

@@ -14,18 +14,18 @@ import (
 
 // A topology read from a file (topology.kind: file, topology.file: PATH):
 // switches, directed links, terminal attachments and a routing table or
-// rule, in the format of user_file_parse.go (README "Topology files").
+// rule, in the format of user_file_parse.go (docs/configuration.md, "Topology files").
 
 func init() {
 	Register(KindSpec{
 		Name: "file",
-		Desc: "a topology file: switches, directed links between their ports, terminals, and a routing table or the rule shortest (README: Topology files)",
+		Desc: "a topology file: switches, directed links between their ports, terminals, and a routing table or the rule shortest (docs/configuration.md: Topology files)",
 		Params: []Param{{Key: "file", Default: "configs/topologies/ring6.topo",
 			Allowed: "the path of a topology file (in a config file: relative to that file)",
 			Desc:    "the topology file",
 			Check: func(s Spec) string {
 				if s.File == "" {
-					return "the path of a topology file (README: Topology files)"
+					return "the path of a topology file (docs/configuration.md: Topology files)"
 				}
 				return ""
 			}}},

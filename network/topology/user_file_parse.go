@@ -9,7 +9,7 @@ import (
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
-// The topology file format (README "Topology files"): one statement per
+// The topology file format (docs/configuration.md, "Topology files"): one statement per
 // line, '#' starts a comment.
 //
 //	switch NAME PORTS        a switch with ports 0..PORTS−1 (input i pairs with output i)

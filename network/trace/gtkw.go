@@ -5,12 +5,12 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -51,35 +51,36 @@ func enumFilter(n int, name func(int) string) string {
 	return b.String()
 }
 
-// SaveFiles writes, beside the dump vcdPath (already written by v, which
-// must be closed), STEM.gtkw and the filters STEM.kind.txt, STEM.state.txt
-// and STEM.reason.txt, and returns their paths (the save file first).
+// SideFiles are the files SaveFiles writes beside the dump vcdPath:
+// STEM.gtkw, then the filters STEM.kind.txt, STEM.state.txt and
+// STEM.reason.txt (in Filters' order), as paths of the same form as
+// vcdPath.
+func SideFiles(vcdPath string) (save string, filters []string) {
+	stem := strings.TrimSuffix(vcdPath, filepath.Ext(vcdPath))
+	for _, f := range Filters {
+		filters = append(filters, stem+"."+f.Signal+".txt")
+	}
+	return stem + ".gtkw", filters
+}
+
+// SaveFiles writes SideFiles(vcdPath) beside the dump vcdPath (already
+// written by v, which must be closed), and returns their paths (the save
+// file first), absolute. Each is written whole or not at all.
 func (v *VCD) SaveFiles(vcdPath string) ([]string, error) {
 	abs, err := filepath.Abs(vcdPath)
 	if err != nil {
 		return nil, err
 	}
-	stem := strings.TrimSuffix(abs, filepath.Ext(abs))
-	save := stem + ".gtkw"
-	paths := []string{save}
+	save, filters := SideFiles(abs)
 	filter := map[string]string{}
-	for _, f := range Filters {
-		p := stem + "." + f.Signal + ".txt"
-		if err := os.WriteFile(p, []byte(f.Text), 0o644); err != nil {
+	for i, f := range Filters {
+		if err := outfile.WriteFile(filters[i], []byte(f.Text)); err != nil {
 			return nil, err
 		}
-		filter[f.Signal] = p
-		paths = append(paths, p)
+		filter[f.Signal] = filters[i]
 	}
-	out, err := os.Create(save)
-	if err != nil {
-		return nil, err
-	}
-	err = v.WriteGTKW(out, abs, save, filter)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return paths, err
+	err = outfile.Write(save, func(w io.Writer) error { return v.WriteGTKW(w, abs, save, filter) })
+	return append([]string{save}, filters...), err
 }
 
 // WriteGTKW writes a save file for the dump at dump (this save file at

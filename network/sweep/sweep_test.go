@@ -516,3 +516,18 @@ func TestStopWhileChecking(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// The points are checked in parallel, but the error is the first refused
+// point's in grid order (1.001 here, of the 500 refused).
+func TestFirstLoadErrorInGridOrder(t *testing.T) {
+	s, err := NewSpec("", nil, []string{"traffic.load=0.001:1.5:0.001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		_, err = Run(s, Shard{}, Options{Runner: fail(t)})
+		if err == nil || !strings.HasPrefix(err.Error(), "--vary traffic.load: 1.001 is not allowed") {
+			t.Fatalf("error %v", err)
+		}
+	}
+}

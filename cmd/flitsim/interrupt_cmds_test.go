@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/flitsim/flitsim/verify"
 )
 
 // stopBound is the most a test allows from the signal to the exit: the
@@ -397,5 +399,24 @@ func TestInterruptDynamic(t *testing.T) {
 	}
 	if r.Status != "interrupted" || r.Periods != 10000000 || r.PeriodsRun <= 10 || r.PeriodsRun >= r.Periods || r.Served == 0 || !r.Delivered || r.Verdict != "undecided" {
 		t.Errorf("partial result %+v", r)
+	}
+}
+
+// An interrupted verify exits 130 even when a claim measured failed, and
+// says so.
+func TestInterruptedVerifyFailures(t *testing.T) {
+	old := verifyRun
+	defer func() { verifyRun = old }()
+	verifyRun = func() ([]verify.Row, error) {
+		return []verify.Row{{ID: "a", Status: verify.Pass}, {ID: "b", Status: verify.Fail}, {ID: "c", Status: verify.Interrupted}},
+			&verify.InterruptedError{Claims: 5, Done: 2, CutShort: 1}
+	}
+	code, out, stderr := runMain(t, "verify")
+	if code != exitInterrupted || stderr != "flitsim: verify interrupted: 2 of 5 claims measured, 1 cut short, 2 not run; 1 of the claims measured failed\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(out, "3 claims: 1 pass, 0 deviation, 1 fail, 0 error, 1 interrupted;") ||
+		!strings.HasSuffix(out, "interrupted: 2 of 5 claims measured, 1 cut short, 2 not run: the rows above are the claims measured (and cut short)\n") {
+		t.Errorf("table:\n%s", out)
 	}
 }

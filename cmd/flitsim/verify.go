@@ -80,14 +80,17 @@ func cmdVerify(args []string, stdout io.Writer) error {
 	if err := writeVerify(stdout, rows, stop, *format); err != nil {
 		return err
 	}
-	if stop != nil {
-		return interruptedError("verify %v", stop)
-	}
 	failed := 0
 	for _, r := range rows {
 		if r.Status == verify.Fail || r.Status == verify.Error {
 			failed++
 		}
+	}
+	if stop != nil { // (an interrupt's status outranks the failures: they are said)
+		if failed > 0 {
+			return interruptedError("verify %v; %d of the claims measured failed", stop, failed)
+		}
+		return interruptedError("verify %v", stop)
 	}
 	if failed > 0 {
 		msg := fmt.Errorf("verify: %d of %d claims failed", failed, len(rows))

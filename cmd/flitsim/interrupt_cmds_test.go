@@ -420,3 +420,20 @@ func TestInterruptedVerifyFailures(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 }
+
+// Interrupted before any claim was measured, verify prints only the
+// interrupted line.
+func TestInterruptedVerifyNothing(t *testing.T) {
+	old := verifyRun
+	defer func() { verifyRun = old }()
+	verifyRun = func() ([]verify.Row, error) { return nil, &verify.InterruptedError{Claims: 5} }
+	code, out, _ := runMain(t, "verify")
+	if code != exitInterrupted || out != "interrupted: 0 of 5 claims measured, 0 cut short, 5 not run\n" {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	code, out, _ = runMain(t, "verify", "--format", "json")
+	var d verifyDoc
+	if err := json.Unmarshal([]byte(out), &d); code != exitInterrupted || err != nil || !d.Interrupted || d.Rows == nil || d.NotRun != 5 {
+		t.Errorf("exit %d, %v, stdout %q", code, err, out)
+	}
+}

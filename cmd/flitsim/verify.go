@@ -109,7 +109,13 @@ func cmdVerify(args []string, stdout io.Writer) error {
 // rows and counts, stop, as a verifyInterrupted document).
 func writeVerify(w io.Writer, rows []verify.Row, stop *verify.InterruptedError, format string) error {
 	if format == "table" {
-		if err := writeVerifyTable(w, rows); err != nil {
+		if stop == nil || len(rows) > 0 { // (none measured is not "no claims registered")
+			if err := writeVerifyTable(w, rows); err != nil {
+				return err
+			}
+		}
+		if stop != nil && len(rows) == 0 {
+			_, err := fmt.Fprintf(w, "%v\n", stop)
 			return err
 		}
 		if stop != nil {

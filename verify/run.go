@@ -1,8 +1,13 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
+	"sync/atomic"
+
 	"github.com/flitsim/flitsim/internal/kernel"
+	"github.com/flitsim/flitsim/network/collective"
+	"github.com/flitsim/flitsim/network/topology"
 
 	"github.com/flitsim/flitsim/network"
 )
@@ -11,11 +16,35 @@ import (
 // short (deliver too little, or never go idle) without breaking the
 // simulator itself.
 var (
-	// simulate runs one whole experiment.
-	simulate = network.Run
+	// simulate runs one whole experiment (stopped by RunStop's flag).
+	simulate = simulateStoppable
 	// step advances a kernel that a claim drives cycle by cycle.
 	step = (*kernel.Kernel).Step
 )
+
+// stopFlag is the stop flag of the claims running (RunStop), nil if none.
+var stopFlag atomic.Pointer[atomic.Bool]
+
+// ErrInterrupted is the error of a simulation stopped by RunStop's flag.
+var ErrInterrupted = errors.New("interrupted")
+
+// simulateStoppable is network.Run, stopped at the end of a cycle by
+// RunStop's flag: a batch of experiments (Brebner's) then ends with its
+// experiment running, within a cycle.
+func simulateStoppable(c network.Config) (*network.Result, error) {
+	n, err := network.Build(c)
+	if err != nil {
+		return nil, err
+	}
+	if stop := stopFlag.Load(); stop != nil {
+		n.StopOn(stop)
+	}
+	r, err := n.RunAkita()
+	if err == nil && r.Status == network.StatusInterrupted {
+		return nil, ErrInterrupted
+	}
+	return r, err
+}
 
 // delivered checks that a run delivered every packet it measured and ended
 // by itself: otherwise its figures come from part of the traffic (the
@@ -48,6 +77,9 @@ func drain(k *kernel.Kernel, limit int64, what string, got *int, want int, each 
 			return fmt.Errorf("%s: network not idle after %d cycles, %d of %d packets delivered: %w",
 				what, limit, *got, want, ErrShortfall)
 		}
+		if stop := stopFlag.Load(); stop != nil && stop.Load() {
+			return fmt.Errorf("%s: %w", what, ErrInterrupted)
+		}
 		step(k)
 		if each != nil {
 			each()
@@ -60,4 +92,27 @@ func drain(k *kernel.Kernel, limit int64, what string, got *int, want int, each 
 		return fmt.Errorf("%s: %d of %d packets delivered: %w", what, *got, want, ErrShortfall)
 	}
 	return nil
+}
+
+// runCollective is collective.Run, stopped at the end of a slot by
+// RunStop's flag (ErrInterrupted).
+func runCollective(spec topology.Spec, task string, params map[string]string, seed uint64) (*collective.Result, error) {
+	r, err := collective.RunWith(spec, task, params, seed, collective.Options{Stop: stopFlag.Load()})
+	return r, collectiveErr(err)
+}
+
+// runDynamic is collective.RunDynamic, stopped at the end of a period by
+// RunStop's flag (ErrInterrupted).
+func runDynamic(spec topology.Spec, params map[string]string, seed uint64) (*collective.DynResult, error) {
+	r, err := collective.RunDynamicWith(spec, params, seed, collective.Options{Stop: stopFlag.Load()})
+	return r, collectiveErr(err)
+}
+
+// collectiveErr marks a collective run's interrupt as ErrInterrupted.
+func collectiveErr(err error) error {
+	var in *collective.Interrupted
+	if errors.As(err, &in) {
+		return fmt.Errorf("%v: %w", err, ErrInterrupted)
+	}
+	return err
 }

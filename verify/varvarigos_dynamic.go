@@ -24,7 +24,7 @@ func dynRun(d int, params map[string]string) (*collective.DynResult, error) {
 
 // dynRunOn is dynRun on a network of the given kind.
 func dynRunOn(kind string, d int, params map[string]string) (*collective.DynResult, error) {
-	r, err := collective.RunDynamic(topology.Spec{Kind: kind, D: d}, params, 1)
+	r, err := runDynamic(topology.Spec{Kind: kind, D: d}, params, 1)
 	if err != nil {
 		return nil, err
 	}

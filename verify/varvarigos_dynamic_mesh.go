@@ -17,7 +17,7 @@ import (
 // dynMeshRun runs the dynamic task on the p×p array or torus, failing
 // unless every period's PMNB delivered every packet to every node once.
 func dynMeshRun(kind string, p int, params map[string]string) (*collective.DynResult, error) {
-	r, err := collective.RunDynamic(topology.Spec{Kind: kind, K: p, N: 2}, params, 1)
+	r, err := runDynamic(topology.Spec{Kind: kind, K: p, N: 2}, params, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 
 // foldRun is one folded-cube task, failing unless delivered.
 func foldRun(d int, task string, params map[string]string, seed uint64) (*collective.Result, error) {
-	r, err := collective.Run(topology.Spec{Kind: "folded-cube", D: d, Seed: seed}, task, params, seed)
+	r, err := runCollective(topology.Spec{Kind: "folded-cube", D: d, Seed: seed}, task, params, seed)
 	if err != nil {
 		return nil, err
 	}

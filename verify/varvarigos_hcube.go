@@ -15,7 +15,7 @@ import (
 
 // hcRun is task on the d-cube with run.seed seed, failing unless delivered.
 func hcRun(d int, task string, params map[string]string, seed uint64) (*collective.Result, error) {
-	r, err := collective.Run(topology.Spec{Kind: "hypercube", D: d}, task, params, seed)
+	r, err := runCollective(topology.Spec{Kind: "hypercube", D: d}, task, params, seed)
 	if err != nil {
 		return nil, err
 	}

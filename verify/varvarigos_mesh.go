@@ -16,7 +16,7 @@ import (
 // gridRun is one task on the p-ary d-dimensional array or torus, failing
 // unless delivered.
 func gridRun(kind string, p, d int, task string, params map[string]string) (*collective.Result, error) {
-	r, err := collective.Run(topology.Spec{Kind: kind, K: p, N: d}, task, params, 1)
+	r, err := runCollective(topology.Spec{Kind: kind, K: p, N: d}, task, params, 1)
 	if err != nil {
 		return nil, err
 	}

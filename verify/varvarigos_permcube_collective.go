@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/flitsim/flitsim/network/collective"
 	"github.com/flitsim/flitsim/network/topology"
 )
 
@@ -25,7 +24,7 @@ func init() {
 			for d := 3; d <= 8; d++ {
 				for _, sym := range []bool{false, true} {
 					for seed := uint64(1); seed <= 2; seed++ {
-						r, err := collective.Run(topology.Spec{Kind: "permutation-cube", D: d, Seed: seed, Symmetric: sym}, "te", nil, seed)
+						r, err := runCollective(topology.Spec{Kind: "permutation-cube", D: d, Seed: seed, Symmetric: sym}, "te", nil, seed)
 						if err != nil {
 							return "", false, err
 						}
@@ -64,7 +63,7 @@ func init() {
 							if scheme == "cube" && (perm != "bit-reversal" || seed > 1) {
 								continue
 							}
-							r, err := collective.Run(topology.Spec{Kind: "enhanced-cube", D: d, Seed: seed}, "permutation", map[string]string{"task.perm": perm, "task.scheme": scheme}, seed)
+							r, err := runCollective(topology.Spec{Kind: "enhanced-cube", D: d, Seed: seed}, "permutation", map[string]string{"task.perm": perm, "task.scheme": scheme}, seed)
 							if err != nil {
 								return "", false, err
 							}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,6 +21,9 @@ const (
 	Deviation = "deviation" // measured as the documented reading predicts, which differs from the paper (Reason says why)
 	Fail      = "fail"      // measured outside tolerance, or the run did not deliver what it measured
 	Error     = "error"     // could not be measured (Measure returned an error or panicked)
+	// Interrupted is a claim whose measurement was cut short by the
+	// caller's stop flag (RunStop): nothing was measured.
+	Interrupted = "interrupted"
 )
 
 // ErrShortfall marks a Measure error meaning that a simulation ran but did not
@@ -115,7 +119,69 @@ func Run() ([]Row, error) { return RunOnly("") }
 // the full tier included and the quick tier left out (unless the prefix
 // names only quick claims); an empty prefix is every claim but the full
 // tier.
-func RunOnly(prefix string) ([]Row, error) {
+func RunOnly(prefix string) ([]Row, error) { return RunStop(prefix, nil) }
+
+// InterruptedError is RunStop's error when stop was set before every
+// claim was measured.
+type InterruptedError struct {
+	Claims   int // claims selected
+	Done     int // measured to the end (their rows are returned)
+	CutShort int // being measured when stop was set (rows with Status Interrupted)
+}
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted: %d of %d claims measured, %d cut short, %d not run",
+		e.Done, e.Claims, e.CutShort, e.Claims-e.Done-e.CutShort)
+}
+
+// RunStop is RunOnly that stops when stop (if not nil) is set: no claim
+// starts after it, and it returns at once (within the polling interval)
+// with the rows measured so far and a row of Status Interrupted for each
+// claim being measured (those simulations are told to stop too, and their
+// results are dropped); the error is then an *InterruptedError.
+func RunStop(prefix string, stop *atomic.Bool) ([]Row, error) {
+	cs := selectClaims(prefix)
+	bBegin() // (rows of one setup share its run)
+	defer bEnd()
+	// (Left set after the return: claims cut short, still running, see
+	// it and stop.)
+	stopFlag.Store(stop)
+	stopped := func() bool { return stop != nil && stop.Load() }
+	type done struct {
+		i int
+		r Row
+	}
+	finished := make(chan done, len(cs))
+	rows := make([]Row, len(cs))
+	started := map[int]time.Time{} // claims being measured
+	tick := time.NewTicker(stopPoll)
+	defer tick.Stop()
+	next, count, par := 0, 0, runtime.GOMAXPROCS(0)
+	for count < len(cs) {
+		for ; next < len(cs) && len(started) < par && !stopped(); next++ {
+			i := next
+			started[i] = time.Now()
+			go func() { finished <- done{i, measure(cs[i])} }()
+		}
+		select {
+		case d := <-finished:
+			rows[d.i] = d.r
+			delete(started, d.i)
+			count++
+		case <-tick.C:
+		}
+		if stopped() && count < len(cs) {
+			return interruptedRows(cs, rows, started)
+		}
+	}
+	return rows, measureErr(rows)
+}
+
+// stopPoll is how often RunStop looks at its stop flag while claims run.
+const stopPoll = 20 * time.Millisecond
+
+// selectClaims is the claims RunOnly(prefix) measures.
+func selectClaims(prefix string) []Claim {
 	var cs, quick []Claim
 	for _, c := range Claims() {
 		switch {
@@ -131,20 +197,38 @@ func RunOnly(prefix string) ([]Row, error) {
 	if len(cs) == 0 {
 		cs = quick
 	}
-	bBegin() // (rows of one setup share its run)
-	defer bEnd()
-	rows := make([]Row, len(cs))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
+	return cs
+}
+
+// interruptedRows is RunStop's result when stopped: the rows finished (a
+// zero row is a claim not finished) and a row for each claim started and
+// not finished, in ID order.
+func interruptedRows(cs []Claim, rows []Row, started map[int]time.Time) ([]Row, error) {
+	var out []Row
+	e := &InterruptedError{Claims: len(cs)}
 	for i, c := range cs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			rows[i] = measure(c)
-		}()
+		r := rows[i]
+		if t0, running := started[i]; running {
+			r = rowOf(c)
+			r.Status, r.Seconds = Interrupted, time.Since(t0).Seconds()
+			r.Measured = fmt.Sprintf("interrupted after %.1fs (not measured)", r.Seconds)
+		}
+		switch r.Status {
+		case "":
+			continue
+		case Interrupted: // (or stopped by the flag just before it was seen)
+			e.CutShort++
+		default:
+			e.Done++
+		}
+		out = append(out, r)
 	}
-	wg.Wait()
+	return out, e
+}
+
+// measureErr is the error of a run whose rows are measured: the first
+// claim that could not be measured, and how many more.
+func measureErr(rows []Row) error {
 	var firstErr error
 	n := 0
 	for _, r := range rows {
@@ -158,11 +242,15 @@ func RunOnly(prefix string) ([]Row, error) {
 	if n > 1 {
 		firstErr = fmt.Errorf("%v (and %d more claims could not be measured)", firstErr, n-1)
 	}
-	return rows, firstErr
+	return firstErr
+}
+
+func rowOf(c Claim) Row {
+	return Row{ID: c.ID, Source: c.Source, Claim: c.Claim, Published: c.Published, Tolerance: c.Tolerance}
 }
 
 func measure(c Claim) (r Row) {
-	r = Row{ID: c.ID, Source: c.Source, Claim: c.Claim, Published: c.Published, Tolerance: c.Tolerance}
+	r = rowOf(c)
 	start := time.Now()
 	defer func() {
 		if p := recover(); p != nil {
@@ -172,6 +260,8 @@ func measure(c Claim) (r Row) {
 	}()
 	m, ok, err := c.Measure()
 	switch {
+	case errors.Is(err, ErrInterrupted):
+		r.Measured, r.Status = err.Error(), Interrupted
 	case errors.Is(err, ErrShortfall):
 		r.Measured, r.Status = err.Error(), Fail
 	case err != nil:

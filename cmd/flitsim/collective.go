@@ -34,9 +34,13 @@ its node's terminal (a broadcast copy a node keeps to forward is a move
 into the node). Timeline tracks: worm or link (no router tracks: a node
 sends its packets in its schedule's order, not a queue's). mnb is traced
 on the router (task.hardware=router, d ≤ 14; the lock-step hardware has
-no per-packet trace); dynamic traces one load's run, all its periods. An
-interrupt (Ctrl-C) stops the task at the end of the slot, completes every
-trace file and exits with status 130.
+no per-packet trace); dynamic traces one load's run, all its periods.
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) stops the task at the end of the
+slot (dynamic: of the period), completes every trace file, prints the
+result so far (the slots run, links used, deliveries and packets missing so
+far; status: interrupted, JSON "status": "interrupted"; dynamic: the periods
+run, "periods_run") and exits with status 130.
 
 Tasks (topology.kind: hypercube):
   te            total exchange by the symmetric OCTR schedule (N/2 slots)
@@ -165,18 +169,22 @@ func cmdCollective(args []string, stdout io.Writer) error {
 		return err
 	}
 	ct := &collectiveTraces{t: tr, activity: cfg.Run.RouterActivity}
-	release := watchInterrupts()
+	release := watchInterrupts("stopping at the end of this slot")
 	defer release()
 	if *task == "dynamic" {
 		return runDynamicCmd(stdout, cfg.Topology, params, cfg.Run.Seed, *format, *plotFile, po, ct)
 	}
 	r, err := collective.RunWith(cfg.Topology, *task, params, cfg.Run.Seed, ct.options())
+	var in *collective.Interrupted
+	if errors.As(err, &in) && in.Result != nil {
+		r = in.Result // (printed as far as it went, then the interrupt's exit)
+	}
 	err = ct.close(err)
 	var sc *kernel.ScheduleConflict
 	if errors.As(err, &sc) {
 		return &exitError{exitInternal, err} // (a built-in schedule the hardware refused: a bug)
 	}
-	if err != nil {
+	if err != nil && (in == nil || r == nil) {
 		return err
 	}
 	if *format == "json" {
@@ -184,6 +192,9 @@ func cmdCollective(args []string, stdout io.Writer) error {
 			return err
 		}
 	} else if err := writeCollectiveTable(stdout, r); err != nil {
+		return err
+	}
+	if in != nil {
 		return err
 	}
 	if !r.Delivered {
@@ -203,6 +214,9 @@ func miniPer(r *collective.Result) int64 {
 func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\t%s\n", strings.TrimSpace(r.Task+" "+strings.Join(r.Params, " ")))
+	if r.Status == collective.StatusInterrupted {
+		fmt.Fprintf(tw, "status\tinterrupted: what the %d router cycles run did (slots, links used, deliveries so far)\n", len(r.PerSlot))
+	}
 	fmt.Fprintf(tw, "network\t%s, d = %d, N = %d, %d directed links\n", r.Topology, r.D, r.Nodes, r.Links)
 	if r.MiniSlots != nil {
 		fmt.Fprintf(tw, "slots\t%s (%d mini-slots of 1/%d)\n", num(r.Slots), *r.MiniSlots, miniPer(r))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -34,6 +35,8 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 		return fmt.Errorf("--%s: a trace records one run: give task.rho and task.intervals one value each (a list sweeps)", ct.t.first())
 	}
 	var runs []*collective.DynResult
+	var stopped error // (an interrupt: the runs so far are printed, the plot left out)
+runs:
 	for _, mode := range modes {
 		for _, rho := range rhos {
 			p := make(map[string]string, len(params))
@@ -42,13 +45,20 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 			}
 			p["task.rho"], p["task.intervals"] = strings.TrimSpace(rho), strings.TrimSpace(mode)
 			r, err := collective.RunDynamicWith(spec, p, seed, ct.options())
-			if err = ct.close(err); err != nil {
+			var in *collective.Interrupted
+			if errors.As(err, &in) && in.Dynamic != nil {
+				r = in.Dynamic
+			}
+			if err = ct.close(err); err != nil && r == nil {
 				return err
 			}
 			runs = append(runs, r)
+			if stopped = err; err != nil {
+				break runs
+			}
 		}
 	}
-	if plotFile != "" {
+	if plotFile != "" && stopped == nil {
 		if err := dynamicPlot(plotFile, runs, po); err != nil {
 			return err
 		}
@@ -67,6 +77,9 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 	if err != nil {
 		return err
 	}
+	if stopped != nil {
+		return stopped
+	}
 	for _, r := range runs {
 		if !r.Delivered {
 			return &exitError{exitFailed, fmt.Errorf("dynamic ρ = %g: a period's PMNB was not delivered (missing %d, duplicates %d, stray %d)", r.Rho, r.Missing, r.Duplicates, r.Stray)}
@@ -78,6 +91,9 @@ func runDynamicCmd(stdout io.Writer, spec topology.Spec, params map[string]strin
 func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\tdynamic task.rho=%g task.periods=%d task.tp=%g task.intervals=%s\n", r.Rho, r.Periods, r.Tp, r.Intervals)
+	if r.Status == collective.StatusInterrupted {
+		fmt.Fprintf(tw, "status\tinterrupted after %d of the %d periods: the figures below are theirs\n", r.PeriodsRun, r.Periods)
+	}
 	fmt.Fprintf(tw, "network\t%s, %s, N = %d\n", r.Topology, dynShape(r), r.Nodes)
 	fmt.Fprintf(tw, "load\tρ = λNX = %g: λ = %.6g requests per node per packet time; PMNB ≤ XM + V with X = %.6g, V = %g\n", r.Rho, r.Lambda, r.X, r.V)
 	fmt.Fprintf(tw, "mean delay\t%.4f ± %s (95 %%, batch means; %d requests measured, %d still queued at the end)\n", r.MeanDelay, delayCI(r.DelayCI95), r.Served, r.Unserved)
@@ -91,7 +107,7 @@ func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 	if r.SatPeriods > 0 {
 		fmt.Fprintf(tw, "saturated\t%d periods with all N nodes active: period %.4f (router's PMNB %.4f); the queues grow above ρ = NX/period = %.5f\n", r.SatPeriods, r.SatPeriod, r.SatHardware, r.SatThreshold)
 	}
-	fmt.Fprintf(tw, "periods\t%d (warm-up %d) over %.1f packet times; mean M %.3f (theorem M̄ %.3f); longest period %.4f, router's longest PMNB %.4f (with the prefix)\n", r.Periods, r.Warmup, r.Time, r.MeanM, r.TheoremM, r.MaxPeriod, r.MaxHardware)
+	fmt.Fprintf(tw, "periods\t%d (warm-up %d) over %.1f packet times; mean M %.3f (theorem M̄ %.3f); longest period %.4f, router's longest PMNB %.4f (with the prefix)\n", periodsRun(r), r.Warmup, r.Time, r.MeanM, r.TheoremM, r.MaxPeriod, r.MaxHardware)
 	fmt.Fprintf(tw, "router\t%d transmissions; delivered %v (missing %d, duplicates %d, stray %d)\n", r.Transmissions, r.Delivered, r.Missing, r.Duplicates, r.Stray)
 	fmt.Fprintf(tw, "schedule\t%s\n", r.Reading)
 	return tw.Flush()
@@ -165,4 +181,12 @@ func dynShape(r *collective.DynResult) string {
 		return fmt.Sprintf("p = %d, d = %d", r.K, r.D)
 	}
 	return fmt.Sprintf("d = %d", r.D)
+}
+
+// periodsRun is the periods r ran: all, unless it was interrupted.
+func periodsRun(r *collective.DynResult) int {
+	if r.Status == collective.StatusInterrupted {
+		return r.PeriodsRun
+	}
+	return r.Periods
 }

@@ -23,6 +23,10 @@ each distance.
 
   --set topology.kind=folded-cube --set topology.d=8   diameter ⌈d/2⌉ = 4
   --set topology.kind=pseudocube --set topology.d=10 --seed 3
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) stops it at once: it prints the
+distances finished (the graph's, say), the others null with a note saying
+they were interrupted (JSON: "interrupted": true), and exits with status 130.
 `
 
 // Size limits: the BFS runs from every node, 64 at a time; the routes are
@@ -48,6 +52,9 @@ type distancesReport struct {
 	Graph     *distanceStats `json:"graph"`  // null for a MIN, or past distancesMaxGraph
 	Routes    *distanceStats `json:"routes"` // null past distancesMaxRoutes
 	Notes     []string       `json:"notes,omitempty"`
+	// Interrupted is set when an interrupt stopped the measures: graph or
+	// routes (null) were not finished, and the notes say which.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 func cmdDistances(args []string, stdout io.Writer) error {
@@ -78,7 +85,12 @@ func cmdDistances(args []string, stdout io.Writer) error {
 	}
 	spec := cfg.Topology
 	spec.Routing, spec.Seed = cfg.Routing, cfg.Run.Seed
-	t, err := topology.Build(spec)
+	release := watchInterrupts("stopping now, with the distances finished")
+	defer release()
+	var t *topology.Topology
+	if untilInterrupted(func() { t, err = topology.Build(spec) }) {
+		return interruptedError("distances interrupted while building the network: nothing measured")
+	}
 	if err != nil {
 		return err
 	}
@@ -87,29 +99,58 @@ func cmdDistances(args []string, stdout io.Writer) error {
 		return inputerr.New("topology", fmt.Sprintf("%d terminals", n), "at most %d terminals for flitsim distances", distancesMaxGraph)
 	}
 	rep := &distancesReport{Topology: describeTopology(cfg.Topology), Routing: t.Router.Name(), Seed: cfg.Run.Seed, Terminals: n}
-	if direct(t) {
-		g, err := topology.GraphDistances(t)
-		if err != nil {
+	if err := measureDistances(t, rep); err != nil {
+		return err
+	}
+	if *format == "json" {
+		err = writeLayoutAny(stdout, rep)
+	} else {
+		err = writeDistancesTable(stdout, rep)
+	}
+	if err == nil && rep.Interrupted {
+		err = interruptedError("distances interrupted: %s", strings.Join(rep.Notes, "; "))
+	}
+	return err
+}
+
+// measureDistances fills in rep's graph and route distances of t, as far
+// as an interrupt lets it (then rep.Interrupted, and a note says what is
+// missing).
+func measureDistances(t *topology.Topology, rep *distancesReport) error {
+	if !direct(t) {
+		rep.Notes = append(rep.Notes, "graph: not a direct network (terminals inject and eject at different switches)")
+	} else {
+		var g topology.Distances
+		var err error
+		switch {
+		case untilInterrupted(func() { g, err = topology.GraphDistances(t) }):
+			rep.Interrupted = true
+			rep.Notes = append(rep.Notes, "graph: interrupted before every BFS finished")
+		case err != nil:
 			rep.Notes = append(rep.Notes, "graph: "+err.Error())
-		} else {
+		default:
 			rep.Graph = stats(g)
 		}
-	} else {
-		rep.Notes = append(rep.Notes, "graph: not a direct network (terminals inject and eject at different switches)")
 	}
-	if n <= distancesMaxRoutes {
-		r, err := topology.RouteDistances(t, nil)
+	switch {
+	case rep.Terminals > distancesMaxRoutes:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("routes: not traced for more than %d terminals", distancesMaxRoutes))
+	case rep.Interrupted:
+		rep.Notes = append(rep.Notes, "routes: not traced (interrupted)")
+	default:
+		var r topology.Distances
+		var err error
+		if untilInterrupted(func() { r, err = topology.RouteDistances(t, nil) }) {
+			rep.Interrupted = true
+			rep.Notes = append(rep.Notes, "routes: interrupted before every pair was traced")
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("internal error: %v", err)
 		}
 		rep.Routes = stats(r)
-	} else {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("routes: not traced for more than %d terminals", distancesMaxRoutes))
 	}
-	if *format == "json" {
-		return writeLayoutAny(stdout, rep)
-	}
-	return writeDistancesTable(stdout, rep)
+	return nil
 }
 
 // direct reports whether every terminal ejects at the switch it injects

@@ -19,15 +19,39 @@ import (
 	"github.com/flitsim/flitsim/internal/outfile"
 )
 
-// buildFlitsim builds the command into a temporary folder, so that a test
-// can signal a real process.
+// buildFlitsim builds the command once per test binary into a temporary
+// folder (removed by TestMain), so that a test can signal a real process.
 func buildFlitsim(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "flitsim")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "flitsim-test-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir, built.bin = dir, filepath.Join(dir, "flitsim")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // child is a flitsim process started by a test.

@@ -32,6 +32,9 @@ bisection bounds and edge-length distribution, or draws it (svg).
   --set topology.kind=folded-cube|permutation-cube|pseudocube --set topology.d=6
       Varvarigos §7.5's networks (d ≤ 10; the random ones drawn from
       run.seed), recursive cube placement, channel-routed, with §7.5's areas
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) stops it at once with one line and
+status 130 (a layout is printed whole or not at all).
 `
 
 // Layout size limits: the checker keeps a word per grid vertex and edge.
@@ -77,7 +80,13 @@ func cmdLayout(args []string, stdout io.Writer) error {
 	}
 	tc := cfg.Topology
 	tc.Seed = cfg.Run.Seed
-	rep, emb, err := buildLayout(tc)
+	release := watchInterrupts("stopping now")
+	defer release()
+	var rep *layoutReport
+	var emb *gridlayout.Embedding
+	if untilInterrupted(func() { rep, emb, err = buildLayout(tc) }) {
+		return interruptedError("layout interrupted while building and checking the layout: nothing printed")
+	}
 	var ie *inputerr.Error
 	if err != nil && *file == "" && len(*sets) == 0 && errors.As(err, &ie) && ie.Key == "topology.kind" {
 		// The user gave no network: the default experiment's has no

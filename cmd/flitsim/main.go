@@ -49,8 +49,10 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	warnOut = stderr
 	stdoutFile, _ = stdout.(*os.File) // (see fileSet)
+	release := catchInterrupts()
+	defer release()
 	out := &checkedWriter{w: stdout}
-	err := dispatch(args, out)
+	err := interruptedAfter(dispatch(args, out))
 	if out.err != nil {
 		// The results are lost: that outranks what they said.
 		err = fmt.Errorf("cannot write the output: %v", out.err)
@@ -165,7 +167,8 @@ Exit status:
        interval, or stopped by run.max_backlog) or incomplete (measured
        packets not all delivered); the results are printed all the same
   70   internal error (a bug in flitsim)
-  130  interrupted (SIGINT, SIGTERM)
+  130  interrupted (SIGINT, SIGTERM): any command stops within a second and
+       prints what it finished; a second interrupt quits at once
 `
 
 func cmdHelp(args []string, stdout io.Writer) error {

@@ -89,7 +89,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err := openCSV(csvs, &cfg.Run); err != nil {
 		return err
 	}
-	release := watchInterrupts()
+	release := watchInterrupts("stopping at the end of this cycle")
 	defer release()
 	var res *network.Result
 	if tr.on() {

@@ -76,7 +76,7 @@ func cmdSearch(args []string, stdout io.Writer) error {
 		spec.Progress = func(done int) { bar.set(int64(done)) }
 		defer bar.finish()
 	}
-	release := watchInterrupts()
+	release := watchInterrupts("stopping at the end of this cycle")
 	defer release()
 	spec.Stop = &stopRequested
 	o, err := search.Run(spec)

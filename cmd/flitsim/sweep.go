@@ -108,7 +108,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		defer j.Close()
 		opts.Done, opts.Finished = done, j.Add
 	}
-	release := watchInterrupts()
+	release := watchInterrupts("stopping the points running at the end of their cycle")
 	defer release()
 	update, stop := sweepProgress()
 	opts.Progress = update

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -23,14 +24,31 @@ status.
 included: --only brebner runs every entry of Brebner's tables (2000
 experiments per graph; docs/verify.md gives its running time), where plain
 verify runs a quick subset of them (brebner-ci-…).
+
+An interrupt (Ctrl-C, SIGINT or SIGTERM) starts no further claim and stops
+at once: the rows measured are printed with their status, the claims being
+measured as rows of status interrupted, then a line "interrupted: M of N
+claims measured, C cut short, R not run" (JSON: an object with
+"interrupted": true, the counts and "rows"); exit status 130.
 `
 
-// verifyRun is verify.Run and verifyRunOnly verify.RunOnly (variables so
-// tests can stub them).
+// verifyRun runs every claim and verifyRunOnly those --only selects, both
+// stopped by an interrupt (variables so tests can stub them).
 var (
-	verifyRun     = verify.Run
-	verifyRunOnly = verify.RunOnly
+	verifyRun     = func() ([]verify.Row, error) { return verify.RunStop("", &stopRequested) }
+	verifyRunOnly = func(prefix string) ([]verify.Row, error) { return verify.RunStop(prefix, &stopRequested) }
 )
+
+// verifyInterrupted is the JSON document of an interrupted verify: the rows
+// measured (and those cut short, status "interrupted"), and the counts.
+type verifyInterrupted struct {
+	Interrupted bool         `json:"interrupted"`
+	Claims      int          `json:"claims"`
+	Measured    int          `json:"measured"`
+	CutShort    int          `json:"cut_short"`
+	NotRun      int          `json:"not_run"`
+	Rows        []verify.Row `json:"rows"`
+}
 
 func cmdVerify(args []string, stdout io.Writer) error {
 	fs := newFlags("verify")
@@ -45,6 +63,8 @@ func cmdVerify(args []string, stdout io.Writer) error {
 	if len(fs.Args()) > 0 {
 		return fmt.Errorf("verify: unexpected argument %q", fs.Args()[0])
 	}
+	release := watchInterrupts("stopping the claims being measured")
+	defer release()
 	var rows []verify.Row
 	var runErr error
 	if *only == "" {
@@ -52,18 +72,12 @@ func cmdVerify(args []string, stdout io.Writer) error {
 	} else if rows, runErr = verifyRunOnly(*only); len(rows) == 0 && runErr == nil {
 		return inputerr.New("--only", *only, "a prefix of some claim's ID (e.g. brebner, chiang)")
 	}
-	if *format == "json" {
-		if rows == nil {
-			rows = []verify.Row{}
-		}
-		b, err := json.MarshalIndent(rows, "", "  ")
-		if err != nil {
-			return err
-		}
-		if _, err := stdout.Write(append(b, '\n')); err != nil {
-			return err
-		}
-	} else if err := writeVerifyTable(stdout, rows); err != nil {
+	if rows == nil {
+		rows = []verify.Row{}
+	}
+	var stop *verify.InterruptedError
+	errors.As(runErr, &stop)
+	if err := writeVerify(stdout, rows, stop, *format); err != nil {
 		return err
 	}
 	failed := 0
@@ -71,6 +85,12 @@ func cmdVerify(args []string, stdout io.Writer) error {
 		if r.Status == verify.Fail || r.Status == verify.Error {
 			failed++
 		}
+	}
+	if stop != nil { // (an interrupt's status outranks the failures: they are said)
+		if failed > 0 {
+			return interruptedError("verify %v; %d of the claims measured failed", stop, failed)
+		}
+		return interruptedError("verify %v", stop)
 	}
 	if failed > 0 {
 		msg := fmt.Errorf("verify: %d of %d claims failed", failed, len(rows))
@@ -83,4 +103,36 @@ func cmdVerify(args []string, stdout io.Writer) error {
 		return &exitError{code: exitFailed, err: fmt.Errorf("verify: %v", runErr)}
 	}
 	return nil
+}
+
+// writeVerify prints the rows as a table or JSON (an interrupted verify's
+// rows and counts, stop, as a verifyInterrupted document).
+func writeVerify(w io.Writer, rows []verify.Row, stop *verify.InterruptedError, format string) error {
+	if format == "table" {
+		if stop == nil || len(rows) > 0 { // (none measured is not "no claims registered")
+			if err := writeVerifyTable(w, rows); err != nil {
+				return err
+			}
+		}
+		if stop != nil && len(rows) == 0 {
+			_, err := fmt.Fprintf(w, "%v\n", stop)
+			return err
+		}
+		if stop != nil {
+			_, err := fmt.Fprintf(w, "%v: the rows above are the claims measured (and cut short)\n", stop)
+			return err
+		}
+		return nil
+	}
+	var doc any = rows
+	if stop != nil {
+		doc = verifyInterrupted{Interrupted: true, Claims: stop.Claims, Measured: stop.Done, CutShort: stop.CutShort,
+			NotRun: stop.Claims - stop.Done - stop.CutShort, Rows: rows}
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }

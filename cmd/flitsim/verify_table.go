@@ -53,8 +53,12 @@ func writeVerifyTable(w io.Writer, rows []verify.Row) error {
 		}
 		fmt.Fprintln(bw)
 	}
-	fmt.Fprintf(bw, "%d claims: %d pass, %d deviation, %d fail, %d error; %.1fs of measurement\n",
-		len(rows), count[verify.Pass], count[verify.Deviation], count[verify.Fail], count[verify.Error], total)
+	cut := ""
+	if n := count[verify.Interrupted]; n > 0 {
+		cut = fmt.Sprintf(", %d interrupted", n)
+	}
+	fmt.Fprintf(bw, "%d claims: %d pass, %d deviation, %d fail, %d error%s; %.1fs of measurement\n",
+		len(rows), count[verify.Pass], count[verify.Deviation], count[verify.Fail], count[verify.Error], cut, total)
 	return bw.Flush()
 }
 

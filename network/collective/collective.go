@@ -62,7 +62,14 @@ type Result struct {
 	// hardware alongside, and what it is.
 	Alternative     *float64 `json:"alternative_slots,omitempty"`
 	AlternativeText string   `json:"alternative_text,omitempty"`
+	// Status is StatusInterrupted for the partial result of a run stopped
+	// by Options.Stop (Slots are the slots run, Delivered false), empty
+	// for a run to the end.
+	Status string `json:"status,omitempty"`
 }
+
+// StatusInterrupted is Result.Status of a run stopped by Options.Stop.
+const StatusInterrupted = "interrupted"
 
 // MaxD is the largest hypercube a collective task runs on unless maxDOf
 // names the task.
@@ -244,10 +251,13 @@ func runOn(spec topology.Spec, task string, seed uint64, o *Options, load func(*
 // common measures. o is nil for a helper run (a schedule recorded, a
 // reading run alongside).
 func runNet(spec topology.Spec, task string, seed uint64, o *Options, load func(*kernel.Kernel, *Net, *proxy, *Result) (*checker, error)) (*Result, error) {
-	px := &proxy{}
+	px := &proxy{opts: o}
 	k, g, err := buildScheduled(spec, seed, px)
 	if err != nil {
 		return nil, err
+	}
+	if o.stopped() { // (before the files Attach opens)
+		return nil, &Interrupted{Task: task, Slot: -1}
 	}
 	px.pk = k.ScheduledPackets()
 	if err := o.attach(k); err != nil {
@@ -294,6 +304,9 @@ func newResult(spec topology.Spec, task string, g *Net) *Result {
 // fills in the common measures.
 func finish(k *kernel.Kernel, r *Result, ck *checker, px *proxy, o *Options) (*Result, error) {
 	if err := drive(k, r, px.limit, o); err != nil {
+		if in, ok := err.(*Interrupted); ok {
+			in.Result = partial(r, ck, px)
+		}
 		return nil, err
 	}
 	if px.split > 1 {
@@ -311,9 +324,32 @@ func finish(k *kernel.Kernel, r *Result, ck *checker, px *proxy, o *Options) (*R
 	return r, nil
 }
 
+// partial is the result of a run interrupted after the slots in r.PerSlot:
+// what those slots sent and delivered (Status StatusInterrupted); the
+// schedule's own measures (px.after) are left out.
+func partial(r *Result, ck *checker, px *proxy) *Result {
+	r.Status = StatusInterrupted
+	if r.PerSlot == nil {
+		r.PerSlot = []int64{}
+	}
+	n := int64(len(r.PerSlot))
+	r.Slots = float64(n)
+	if px.split > 1 {
+		r.MiniSlots, r.Slots = &n, float64(n)/float64(px.split)
+	}
+	r.Missing, r.Duplicates, r.Stray, r.Deliveries = ck.tally()
+	if n > 0 {
+		r.LinkUtilisation = float64(r.Transmissions) / (float64(r.Links) * float64(n))
+	}
+	return r
+}
+
 // drive steps the router slot by slot until every packet has left it (or
 // o stops it).
 func drive(k *kernel.Kernel, r *Result, limit int64, o *Options) error {
+	if o.stopped() { // (a load cut short leaves the router idle)
+		return &Interrupted{Task: r.Task, Slot: k.Now() - 1}
+	}
 	for !k.Idle() {
 		if o.stopped() {
 			return &Interrupted{Task: r.Task, Slot: k.Now() - 1}
@@ -348,6 +384,7 @@ type proxy struct {
 	limit         int64
 	split         int64         // router slots per packet time (mini-slots), 0 for 1
 	after         func(*Result) // reports the schedule's own measures
+	opts          *Options      // the run's (nil for a helper run)
 }
 
 // A scheduler is a schedule whose Arrived reads the packet's fields (Src,

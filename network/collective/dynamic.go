@@ -166,6 +166,11 @@ type DynResult struct {
 	Duplicates    int64  `json:"duplicates"`
 	Stray         int64  `json:"stray"`
 	Reading       string `json:"reading"`
+	// Status is StatusInterrupted for the partial result of a run stopped
+	// by Options.Stop, which ran PeriodsRun of its Periods; both are
+	// empty otherwise.
+	Status     string `json:"status,omitempty"`
+	PeriodsRun int    `json:"periods_run,omitempty"`
 }
 
 // dynSlots is the router's scheduler: the current period's PMNB, its
@@ -239,13 +244,18 @@ func runDynamic(spec topology.Spec, p DynParams, seed uint64, o *Options) (*DynR
 	}
 	run := newDynRun(k, g, fam, sch, p, seed)
 	run.stop = o
+	shape := func(r *DynResult) *DynResult {
+		r.Topology, r.D = kind, spec.D
+		if kind == "mesh" || kind == "torus" {
+			r.D, r.K = spec.N, spec.K
+		}
+		return r
+	}
 	if err := run.loop(); err != nil {
+		if in, ok := err.(*Interrupted); ok {
+			in.Dynamic = shape(run.partial())
+		}
 		return nil, err
 	}
-	r := run.result()
-	r.Topology, r.D = kind, spec.D
-	if kind == "mesh" || kind == "torus" {
-		r.D, r.K = spec.N, spec.K
-	}
-	return r, nil
+	return shape(run.result()), nil
 }

@@ -65,6 +65,21 @@ func (r *dynRun) result() *DynResult {
 	return res
 }
 
+// partial is the result of a run interrupted after r.done periods: the
+// delays, deliveries and backlog so far, Periods the periods run, and no
+// stability verdict (the quarters it compares were not all run).
+func (r *dynRun) partial() *DynResult {
+	res := r.result()
+	res.Status, res.PeriodsRun = StatusInterrupted, r.done
+	res.MeanM = 0
+	if n := r.done - r.p.Warmup; n > 0 {
+		res.MeanM = r.sumM / float64(n)
+	}
+	res.Verdict, res.Stable = "undecided", false
+	res.StableText = fmt.Sprintf("interrupted after %d of %d periods: no verdict", r.done, r.p.Periods)
+	return res
+}
+
 func intervalText(fixed bool) string {
 	if fixed {
 		return "periods of the scheme's fixed length V + XM (§4.2), the router's PMNB checked to fit"

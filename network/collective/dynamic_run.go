@@ -41,6 +41,7 @@ type dynRun struct {
 	unsat2               int     // periods of the second half with M < N
 	hops                 int64
 	missing, dup, stray  int64
+	done                 int // periods run to their end
 }
 
 type qStats struct{ n, sum, sq float64 }
@@ -118,6 +119,7 @@ func (r *dynRun) loop() error {
 		end := r.now + dur
 		r.serve(per, active, end)
 		r.now = end
+		r.done = per + 1
 	}
 	return nil
 }

@@ -59,6 +59,11 @@ func (o *Options) stopped() bool { return o != nil && o.Stop != nil && o.Stop.Lo
 type Interrupted struct {
 	Task string
 	Slot int64
+	// Result, when not nil, is what the slots run did (Status
+	// StatusInterrupted; nil for dynamic broadcasting).
+	Result *Result
+	// Dynamic is Result for dynamic broadcasting: the periods run.
+	Dynamic *DynResult
 }
 
 func (e *Interrupted) Error() string {

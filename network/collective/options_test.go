@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -239,5 +240,64 @@ func TestTracedDynamic(t *testing.T) {
 	}
 	if a, b := fmt.Sprintf("%+v", *r), fmt.Sprintf("%+v", *plain); a != b {
 		t.Errorf("tracing changed the result:\n%s\n%s", a, b)
+	}
+}
+
+// An interrupted run's error carries what the slots run did: the slots,
+// the links used in each, the deliveries so far and those still missing
+// (SNB's binomial tree: after 3 slots 2³ nodes hold the packet, the root
+// and 7 reached).
+func TestInterruptedResult(t *testing.T) {
+	var stop atomic.Bool
+	var h *hopLog
+	_, err := RunWith(topology.Spec{Kind: "hypercube", D: 5}, "snb", nil, 1, Options{Stop: &stop, Attach: func(k *kernel.Kernel) (kernel.Tracer, error) {
+		h = newHopLog(k)
+		h.stopAt, h.stop = 2, &stop
+		return h, nil
+	}})
+	var in *Interrupted
+	if !errors.As(err, &in) || in.Result == nil {
+		t.Fatalf("err %v", err)
+	}
+	r := in.Result
+	if r.Status != StatusInterrupted || r.Slots != 3 || !slices.Equal(r.PerSlot, []int64{1, 2, 4}) || r.Transmissions != h.total ||
+		r.Deliveries != 7 || r.Delivered || r.Missing != 31-7 {
+		t.Errorf("result %+v; the tracer saw %d moves", *r, h.total)
+	}
+	// Stopped before the first slot (a load of TE cut short): nothing
+	// moved, every packet missing.
+	stop.Store(false)
+	n := 0
+	_, err = RunWith(topology.Spec{Kind: "hypercube", D: 6}, "te", nil, 1, Options{Stop: &stop, Attach: func(k *kernel.Kernel) (kernel.Tracer, error) {
+		n++
+		stop.Store(true)
+		return nil, nil
+	}})
+	if !errors.As(err, &in) || in.Result == nil || in.Slot != -1 || in.Result.Slots != 0 || len(in.Result.PerSlot) != 0 ||
+		in.Result.Missing != 64*63 || in.Result.Deliveries != 0 || n != 1 {
+		t.Errorf("TE stopped at its load: %v, %+v", err, in.Result)
+	}
+}
+
+// Dynamic broadcasting interrupted gives the periods run: their
+// deliveries checked, their transmissions those the tracer saw, and no
+// stability verdict.
+func TestInterruptedDynamic(t *testing.T) {
+	var stop atomic.Bool
+	var h *hopLog
+	params := map[string]string{"task.periods": "100000", "task.rho": "0.5", "task.warmup": "10"}
+	_, err := RunDynamicWith(topology.Spec{Kind: "hypercube", D: 3}, params, 1, Options{Stop: &stop, Attach: func(k *kernel.Kernel) (kernel.Tracer, error) {
+		h = newHopLog(k)
+		h.stopAt, h.stop = 500, &stop
+		return h, nil
+	}})
+	var in *Interrupted
+	if !errors.As(err, &in) || in.Dynamic == nil {
+		t.Fatalf("err %v", err)
+	}
+	r := in.Dynamic
+	if r.Status != StatusInterrupted || r.Periods != 100000 || r.PeriodsRun < 11 || r.PeriodsRun >= 500 || r.Transmissions != h.total ||
+		!r.Delivered || r.Served == 0 || r.Verdict != "undecided" || r.Topology != "hypercube" || r.D != 3 {
+		t.Errorf("partial result %+v", *r)
 	}
 }

@@ -232,6 +232,7 @@ func setupPmnbII(k *kernel.Kernel, c *cube, m int, seed uint64, ck *checker, px 
 // symmetric OCTR schedule.
 func setupRows(k *kernel.Kernel, c *cube, tags []uint32, ck *checker, px *proxy, r *Result) {
 	s := newRowSched(c, tags, ck)
+	s.stop = px.opts.stopped
 	s.load(k, tags)
 	px.native, px.limit = s, int64(len(s.steps))+1
 	r.Packets = int64(c.n * len(tags))

@@ -140,22 +140,28 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 	for _, r := range opts.Done {
 		done[r.Point] = r
 	}
+	pts := shard.Indices(spec.Points)
+	points, stopped := loadPoints(spec, pts, &opts)
+	if stopped {
+		return finished(spec, shard, done), ErrInterrupted
+	}
+	// The points to run, compacted in place (a million configs are not
+	// copied).
+	cfgs := points.cfgs[:0]
 	var idx []int
-	var cfgs []network.Config
 	warned := map[string]bool{}
-	for _, i := range shard.Indices(spec.Points) {
-		c, warnings, err := spec.LoadWarn(i)
-		if err != nil {
-			return nil, err
+	for k, i := range pts {
+		if err := points.errs[k]; err != nil {
+			return nil, err // (the first in grid order: those before it loaded)
 		}
-		for _, w := range warnings {
+		for _, w := range points.warnings[k] {
 			if !warned[w] && opts.Warn != nil {
 				opts.Warn(w)
 			}
 			warned[w] = true
 		}
 		if _, ok := done[i]; !ok {
-			idx, cfgs = append(idx, i), append(cfgs, c)
+			idx, cfgs = append(idx, i), append(cfgs, points.cfgs[k])
 		}
 	}
 	rows, err := execute(spec, cfgs, idx, opts)
@@ -165,13 +171,18 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 	for _, r := range rows {
 		done[r.Point] = r
 	}
+	return finished(spec, shard, done), err
+}
+
+// finished is the sweep's file of the points done, in grid order.
+func finished(spec *Spec, shard Shard, done map[int]Row) *File {
 	f := &File{Format: Format, Sweep: *spec, Shard: shard.String(), Rows: make([]Row, 0, len(done))}
 	for _, i := range shard.Indices(spec.Points) {
 		if r, ok := done[i]; ok {
 			f.Rows = append(f.Rows, r)
 		}
 	}
-	return f, err
+	return f
 }
 
 // execute runs cfgs (grid points idx) on opts.Jobs workers and returns the

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/flitsim/flitsim/network"
 )
@@ -489,5 +491,43 @@ func TestProgressAndErrors(t *testing.T) {
 	_, err = Run(s, Shard{}, Options{Runner: func(network.Config, func(int64)) (*network.Result, error) { return nil, nil }})
 	if err == nil || !strings.Contains(err.Error(), "neither a result nor an error") {
 		t.Errorf("nil result: %v", err)
+	}
+}
+
+// A sweep stopped while it checks its points' configs returns at once,
+// with the points done before (a resumed sweep's) and ErrInterrupted,
+// having run none.
+func TestStopWhileChecking(t *testing.T) {
+	s, err := NewSpec("", []string{"topology.k=3"}, []string{"run.seed=1:1000000:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	ran := false
+	opts := Options{Stop: &stop, Done: []Row{{Point: 7}},
+		Runner: func(network.Config, func(int64)) (*network.Result, error) { ran = true; return nil, nil }}
+	stop.Store(true)
+	t0 := time.Now() // (checking the million points would take minutes)
+	f, err := Run(s, Shard{}, opts)
+	if !errors.Is(err, ErrInterrupted) || ran || f == nil || len(f.Rows) != 1 || f.Rows[0].Point != 7 {
+		t.Fatalf("err %v, ran %v, file %+v", err, ran, f)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// The points are checked in parallel, but the error is the first refused
+// point's in grid order (1.001 here, of the 500 refused).
+func TestFirstLoadErrorInGridOrder(t *testing.T) {
+	s, err := NewSpec("", nil, []string{"traffic.load=0.001:1.5:0.001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		_, err = Run(s, Shard{}, Options{Runner: fail(t)})
+		if err == nil || !strings.HasPrefix(err.Error(), "--vary traffic.load: 1.001 is not allowed") {
+			t.Fatalf("error %v", err)
+		}
 	}
 }

@@ -89,7 +89,8 @@ func concurrentExperiments(c *network.Config) int {
 	return max(1, min(c.Run.Experiments, runtime.GOMAXPROCS(0)))
 }
 
-// ForDistances is the estimate of `flitsim distances`: the topology alone.
+// ForDistances is the estimate of `flitsim distances`: the network the
+// configuration's validation builds, then the topology again.
 func ForDistances(c *network.Config) (*Estimate, error) {
 	e := &Estimate{Command: "distances", Limit: c.Run.MaxMemory}
 	e.add("the program", "", Base)
@@ -98,8 +99,7 @@ func ForDistances(c *network.Config) (*Estimate, error) {
 		return nil, err
 	}
 	e.Size = z
-	e.add(fmt.Sprintf("the topology (%s: %d ports × %s)", describe(c, z), z.Ports, bytesEach(PerTopoPort)),
-		"choose a smaller topology", float64(z.Ports)*PerTopoPort)
+	addNetwork(e, c, z, 1)
 	return e, nil
 }
 

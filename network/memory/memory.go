@@ -17,10 +17,12 @@
 //	node detail     16.5 kB × terminals   run.per_node or run.per_pair: two
 //	                                      latency histograms per terminal
 //	pair            16 B   × terminals²   run.per_pair: a count and a sum per pair
-//	topology port   300 B  × ports        distances: the topology alone
 //	scheduled       24 B   × packets      a collective's packet record
 //	trace record    550 B  × packets      a collective packet traced packet by
 //	                                      packet (its worm record)
+//
+// Every command's configuration is validated by building its network, so
+// distances and collective count the ports too.
 //
 // Live packets: a batch holds traffic.h × terminals at once, times the
 // experiments that run at once (run.experiments, at most one per core); an
@@ -49,7 +51,6 @@ const (
 	PerPacket     = 700
 	PerNodeDetail = 16.5e3
 	PerPair       = 16
-	PerTopoPort   = 300
 	PerScheduled  = 24
 	PerTraced     = 550
 )

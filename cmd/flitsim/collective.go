@@ -149,7 +149,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 		}
 		params[strings.TrimSpace(key)] = val
 	}
-	cfg, err := loadConfigChecked(*file, cfgSets, collectiveMemory(*task, tr.on()))
+	cfg, err := loadConfigChecked(*file, cfgSets, collectiveMemory(*task, tr))
 	if err != nil {
 		return err
 	}

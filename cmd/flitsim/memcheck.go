@@ -7,6 +7,7 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/memory"
+	"github.com/flitsim/flitsim/network/trace"
 )
 
 // checkMemory refuses (exit 2, one line) a command whose estimated peak
@@ -46,10 +47,14 @@ func loadConfigChecked(path string, sets []string, pre configs.Precheck) (networ
 }
 
 // collectiveMemory is the precheck of flitsim collective --task task
-// (traced: with a --trace-* flag).
-func collectiveMemory(task string, traced bool) configs.Precheck {
+// with the trace flags t.
+func collectiveMemory(task string, t *traceFlags) configs.Precheck {
+	tr := memory.Trace{On: t.on(), Scoped: t.events != "" && t.vcd == "" && t.perfetto == "" && (t.window != "" || t.only != "")}
+	if w, err := trace.ParseWindow(t.window); err == nil && t.window != "" && w.To > 0 {
+		tr.Cycles = w.To - w.From
+	}
 	return func(c *network.Config) error {
-		e, err := memory.ForCollective(c, task, traced)
+		e, err := memory.ForCollective(c, task, tr)
 		if network.CheckScalars(c) != nil || err != nil {
 			return nil // (the validation names the key)
 		}

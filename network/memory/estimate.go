@@ -107,10 +107,21 @@ func ForDistances(c *network.Config) (*Estimate, error) {
 // every other at once.
 var allToAll = map[string]bool{"te": true, "te-greedy": true, "kl-exchange": true, "pe": true}
 
+// Trace is what a collective's --trace-* flags ask for, as the memory of
+// its packets' records depends on it.
+type Trace struct {
+	On bool // a --trace-* flag
+	// Scoped: the event log alone (--trace-events), limited by
+	// --trace-window or --trace-only: a packet gets its record at its
+	// first traced event (kernel.TraceScope).
+	Scoped bool
+	// Cycles is --trace-window's length (0: no end).
+	Cycles int64
+}
+
 // ForCollective is the estimate of `flitsim collective --task task` on c's
-// topology; traced: with a --trace-* flag, which gives every packet a
-// worm record.
-func ForCollective(c *network.Config, task string, traced bool) (*Estimate, error) {
+// topology with the traces tr.
+func ForCollective(c *network.Config, task string, tr Trace) (*Estimate, error) {
 	e := &Estimate{Command: "collective " + task, Limit: c.Run.MaxMemory}
 	e.add("the program", "", Base)
 	z, err := size(c)
@@ -121,14 +132,25 @@ func ForCollective(c *network.Config, task string, traced bool) (*Estimate, erro
 	e.add(fmt.Sprintf("the network (%s: %d ports × %s)", describe(c, z), z.Ports, bytesEach(PerPort)),
 		"choose a smaller topology", float64(z.Ports)*PerPort)
 	n := float64(z.Terminals)
-	pk, what := n*float64(z.Ports)/max(n, 1), "at most one per port"
+	pk, what := float64(z.Ports), "at most one per port"
 	if allToAll[task] {
 		pk, what = n*(n-1), fmt.Sprintf("%s: N(N−1)", task)
 	}
 	e.add(fmt.Sprintf("packets (%s, %s × %s)", what, count(pk), bytesEach(PerScheduled)), "choose a smaller topology", pk*PerScheduled)
-	if traced {
+	switch {
+	case tr.On && tr.Scoped:
+		// At most one packet crosses a port per cycle of the window.
+		shown := pk
+		if tr.Cycles > 0 {
+			shown = min(pk, float64(z.Ports)*float64(tr.Cycles))
+		}
+		e.add(fmt.Sprintf("deferred trace records (%s packets × %s)", count(pk), bytesEach(PerDeferred)),
+			"drop the --trace-* flags", pk*PerDeferred)
+		e.add(fmt.Sprintf("trace records of the packets traced (%s × %s)", count(shown), bytesEach(PerTraced)),
+			"shorten --trace-window", shown*PerTraced)
+	case tr.On:
 		e.add(fmt.Sprintf("trace records (%s packets × %s)", count(pk), bytesEach(PerTraced)),
-			"drop the --trace-* flags", pk*PerTraced)
+			"drop the --trace-* flags, or trace only events (--trace-events) in a --trace-window", pk*PerTraced)
 	}
 	return e, nil
 }

@@ -42,17 +42,19 @@ var measureCases = []measureCase{
 	{"batch hypercube d=12 h=16", []string{"topology.kind=hypercube", "topology.d=12", "switching=packet", "traffic.mode=batch", "traffic.h=16"}, runIt, memory.ForRun},
 	{"run per_pair hypercube d=11", []string{"topology.kind=hypercube", "topology.d=11", "run.per_pair=true", "traffic.load=0.02", "run.warmup=10", "run.measure=50", "run.max_backlog=2"}, runIt, memory.ForRun},
 	{"run per_node mesh 48×48", []string{"topology.k=48", "run.per_node=true", "traffic.load=0.05", "run.warmup=10", "run.measure=600", "run.max_backlog=2"}, runIt, memory.ForRun},
-	{"collective te d=9", []string{"topology.kind=hypercube", "topology.d=9"}, collectiveIt(false), collectiveEstimate(false)},
-	{"collective te d=9 traced", []string{"topology.kind=hypercube", "topology.d=9"}, collectiveIt(true), collectiveEstimate(true)},
+	{"collective te d=9", []string{"topology.kind=hypercube", "topology.d=9"}, collectiveIt(memory.Trace{}, trace.Options{}), collectiveEstimate(memory.Trace{})},
+	{"collective te d=9 traced", []string{"topology.kind=hypercube", "topology.d=9"}, collectiveIt(memory.Trace{On: true}, trace.Options{}), collectiveEstimate(memory.Trace{On: true})},
+	{"collective te d=10 traced, window 0:2", []string{"topology.kind=hypercube", "topology.d=10"},
+		collectiveIt(memory.Trace{On: true, Scoped: true, Cycles: 2}, trace.Options{Window: trace.Window{To: 2}}), collectiveEstimate(memory.Trace{On: true, Scoped: true, Cycles: 2})},
 	{"distances hypercube d=13", []string{"topology.kind=hypercube", "topology.d=13"}, distancesIt, memory.ForDistances},
 }
 
-func collectiveIt(traced bool) func(c network.Config) error {
+func collectiveIt(tr memory.Trace, to trace.Options) func(c network.Config) error {
 	return func(c network.Config) error {
 		var o collective.Options
-		if traced {
+		if tr.On {
 			o.Attach = func(k *kernel.Kernel) (kernel.Tracer, error) {
-				return trace.NewEvents(io.Discard, k, trace.CSV, trace.Options{})
+				return trace.NewEvents(io.Discard, k, trace.CSV, to)
 			}
 		}
 		_, err := collective.RunWith(c.Topology, "te", nil, c.Run.Seed, o)
@@ -60,8 +62,8 @@ func collectiveIt(traced bool) func(c network.Config) error {
 	}
 }
 
-func collectiveEstimate(traced bool) func(c *network.Config) (*memory.Estimate, error) {
-	return func(c *network.Config) (*memory.Estimate, error) { return memory.ForCollective(c, "te", traced) }
+func collectiveEstimate(tr memory.Trace) func(c *network.Config) (*memory.Estimate, error) {
+	return func(c *network.Config) (*memory.Estimate, error) { return memory.ForCollective(c, "te", tr) }
 }
 
 // distancesIt does what flitsim distances does: validate (build the

@@ -20,6 +20,11 @@
 //	scheduled       24 B   × packets      a collective's packet record
 //	trace record    550 B  × packets      a collective packet traced packet by
 //	                                      packet (its worm record)
+//	deferred record 100 B  × packets      a collective packet whose record waits
+//	                                      for its first traced event (only
+//	                                      --trace-events, with --trace-window
+//	                                      or --trace-only; records then made
+//	                                      for at most ports × window cycles)
 //
 // Every command's configuration is validated by building its network, so
 // distances and collective count the ports too.
@@ -53,6 +58,7 @@ const (
 	PerPair       = 16
 	PerScheduled  = 24
 	PerTraced     = 550
+	PerDeferred   = 100
 )
 
 // Term is one part of an estimate.

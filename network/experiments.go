@@ -3,6 +3,7 @@ package network
 import (
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -97,6 +98,12 @@ func (n *Network) finishBatch(r *Result) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { // (a panic here would end the program with Go's status 2)
+				if p := recover(); p != nil {
+					errs[w] = &InternalError{Value: p, Stack: debug.Stack()}
+					stopped.Store(true)
+				}
+			}()
 			var m *Network
 			for i := int(next.Add(1) - 1); i < count && !stopped.Load(); i = int(next.Add(1) - 1) {
 				if m == nil || !m.restart(i) {

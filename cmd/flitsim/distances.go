@@ -93,7 +93,7 @@ func cmdDistances(args []string, stdout io.Writer) error {
 	if n <= distancesMaxRoutes {
 		r, err := topology.RouteDistances(t, nil)
 		if err != nil {
-			return fmt.Errorf("internal error: %v", err)
+			return &exitError{exitInternal, fmt.Errorf("internal error: %v", err)}
 		}
 		rep.Routes = stats(r)
 	} else {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/network"
 )
 
 // The cases are refused before anything is built: exit 2, one
@@ -68,5 +71,19 @@ func TestCollectiveTraceTermOnly(t *testing.T) {
 	code = realMain([]string{"collective", "--task", "te", "--set", "topology.kind=hypercube", "--set", "topology.d=11", "--set", "run.max_memory=1GB", "--trace-events", t.TempDir() + "/te.csv"}, &out, &errb)
 	if code != exitBadInput || !strings.Contains(errb.String(), "trace records") {
 		t.Fatalf("traced d=11 under 1GB: exit %d, %s", code, errb.String())
+	}
+}
+
+// A bug caught in a run's goroutine (network.InternalError) exits 70, the
+// status of an internal error, not 2.
+func TestInternalErrorExits70(t *testing.T) {
+	old := runNetwork
+	defer func() { runNetwork = old }()
+	runNetwork = func(network.Config) (*network.Result, error) {
+		return nil, fmt.Errorf("batch: %w", &network.InternalError{Value: "index out of range"})
+	}
+	var out, errb bytes.Buffer
+	if code := realMain([]string{"run", "--set", "run.measure=10"}, &out, &errb); code != exitInternal || !strings.Contains(errb.String(), "internal error: index out of range") {
+		t.Errorf("exit %d, stderr %q; want 70 and the internal error", code, errb.String())
 	}
 }

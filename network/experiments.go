@@ -83,7 +83,7 @@ func streamOf(i int) uint64 {
 // first; the others run here, on all cores, each on its own random stream,
 // so the summary does not depend on how many cores there are.
 func (n *Network) finishBatch(r *Result) error {
-	if !isBatch(&n.Cfg) || n.interrupted {
+	if !IsBatch(&n.Cfg) || n.interrupted {
 		return nil
 	}
 	count := max(1, n.Cfg.Run.Experiments)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
 
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
@@ -31,7 +30,11 @@ func ForRun(c *network.Config) (*Estimate, error) {
 		return nil, err
 	}
 	e.Size = z
-	addNetwork(e, c, z, 1)
+	copies := 1
+	if network.IsBatch(c) {
+		copies = concurrentExperiments(c) // (each builds its network)
+	}
+	addNetwork(e, c, z, copies)
 	n := float64(z.Terminals)
 	live, what, shrink := livePackets(c, n)
 	e.add(fmt.Sprintf("packets (%s: %s × %s)", what, count(live), bytesEach(PerPacket)), shrink, live*PerPacket)
@@ -62,7 +65,7 @@ func addNetwork(e *Estimate, c *network.Config, z topology.Size, copies int) {
 func livePackets(c *network.Config, n float64) (live float64, what, shrink string) {
 	t := &c.Traffic
 	switch {
-	case strings.EqualFold(strings.TrimSpace(t.Mode), "batch"):
+	case network.IsBatch(c):
 		h := float64(max(t.H, 1))
 		at := float64(concurrentExperiments(c))
 		return h * n * at, fmt.Sprintf("a batch of traffic.h %d × %s terminals × %s experiments at once", max(t.H, 1), count(n), count(at)),

@@ -102,7 +102,8 @@ func ForDistances(c *network.Config) (*Estimate, error) {
 		return nil, err
 	}
 	e.Size = z
-	addNetwork(e, c, z, 1)
+	e.add(fmt.Sprintf("the network its validation builds (%s: %d ports × %s)", describe(c, z), z.Ports, bytesEach(PerBuiltPort)),
+		"choose a smaller topology", float64(z.Ports)*PerBuiltPort)
 	return e, nil
 }
 

@@ -12,6 +12,8 @@
 //	port            750 B  × ports        a switch port of the built network:
 //	                                      topology, link, buffer and router state
 //	buffer slot     4 B    × ports × (buffers.input + buffers.output)
+//	built port      400 B  × ports        distances: a port of the network its
+//	                                      validation builds and never runs
 //	packet          700 B  × live packets a packet alive at once (worm record,
 //	                                      flits, queue entries)
 //	node detail     16.5 kB × terminals   run.per_node or run.per_pair: two
@@ -53,6 +55,7 @@ const (
 	Base          = 16e6
 	PerPort       = 750
 	PerSlot       = 4
+	PerBuiltPort  = 400
 	PerPacket     = 700
 	PerNodeDetail = 16.5e3
 	PerPair       = 16

@@ -124,6 +124,8 @@ type loader struct {
 	items map[string][]string
 	// unchecked skips the final validation (LoadUnchecked).
 	unchecked bool
+	// pre runs before the final validation (nil: checkRunMemory).
+	pre Precheck
 }
 
 // resolveFile makes a relative topology.file that a config file gave
@@ -282,6 +284,8 @@ func allowed(t reflect.Type) string {
 		return "a list of integers like 1,2,1,2,0"
 	case reflect.TypeFor[network.FlitRange]():
 		return "a flit count like 4 or a range like 32-96"
+	case reflect.TypeFor[network.ByteSize]():
+		return network.ByteSizeAllowed
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -422,7 +426,11 @@ func (l *loader) decodeLeaf(n *yaml.Node, v reflect.Value, key string) error {
 		return bad()
 	}
 	e := tmp.Elem()
-	switch e.Kind() {
+	kind := e.Kind()
+	if tmp.Type().Implements(unmarshalerType) {
+		kind = reflect.Invalid // (its UnmarshalYAML checked the value)
+	}
+	switch kind {
 	case reflect.String:
 		if deref(n).Kind != yaml.ScalarNode {
 			return bad()

@@ -42,7 +42,16 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 	if l.unchecked {
 		return cfg, nil
 	}
-	if err := validate(&cfg); err != nil {
+	// Validation builds the network: its memory is checked first.
+	pre := l.pre
+	if pre == nil {
+		pre = checkRunMemory
+	}
+	err = pre(&cfg)
+	if err == nil {
+		err = validate(&cfg)
+	}
+	if err != nil {
 		if ce, ok := inputerr.As(err); ok && ce.Pos == "" {
 			return cfg, l.place(ce)
 		}

@@ -72,7 +72,18 @@ type Pool struct {
 }
 
 // Get returns the index of a zeroed worm with a fresh serial ID.
-func (p *Pool) Get() int32 {
+func (p *Pool) Get() int32 { return p.GetReserved(p.Reserve()) }
+
+// Reserve hands out a fresh serial ID without a record: a packet that may
+// get its record later (GetReserved) keeps the ID it would have had.
+func (p *Pool) Reserve() uint64 {
+	p.serial++
+	return p.serial
+}
+
+// GetReserved returns the index of a zeroed worm with serial ID id, one
+// Reserve handed out.
+func (p *Pool) GetReserved(id uint64) int32 {
 	var i int32
 	if n := len(p.free); n > 0 {
 		i = p.free[n-1]
@@ -82,8 +93,7 @@ func (p *Pool) Get() int32 {
 		p.Worms = append(p.Worms, Worm{})
 		i = int32(len(p.Worms) - 1)
 	}
-	p.serial++
-	p.Worms[i].ID = p.serial
+	p.Worms[i].ID = id
 	p.live++
 	return i
 }

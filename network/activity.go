@@ -67,6 +67,28 @@ func (m Tracers) Delivered(c int64, w *flit.Worm, wi, term int32) {
 	}
 }
 
+// Scoped reports whether every tracer says which events it writes
+// (kernel.TraceScope), so that Traces is exact.
+func (m Tracers) Scoped() bool {
+	for _, t := range m {
+		_, ok := t.(kernel.TraceScope)
+		if s, nested := t.(interface{ Scoped() bool }); !ok || nested && !s.Scoped() {
+			return false
+		}
+	}
+	return true
+}
+
+// Traces reports whether any tracer writes an event in cycle at buffer b.
+func (m Tracers) Traces(cycle int64, b int32) bool {
+	for _, t := range m {
+		if sc, ok := t.(kernel.TraceScope); !ok || sc.Traces(cycle, b) {
+			return true
+		}
+	}
+	return false
+}
+
 // Dropped passes a dropped packet (queue.full: drop) to the tracers that
 // log drops (Dropper).
 func (m Tracers) Dropped(c int64, f flit.Flit, b int32) {

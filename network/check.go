@@ -40,6 +40,8 @@ func checkScalars(c *Config) error {
 		return inputerr.New("run.stall_limit", c.Run.StallLimit, "an integer ≥ 0 (0: never stop)")
 	case c.Run.MaxBacklog < 0:
 		return inputerr.New("run.max_backlog", c.Run.MaxBacklog, "an integer ≥ 0 (packets per terminal; 0: no limit)")
+	case c.Run.MaxMemory < 0:
+		return inputerr.New("run.max_memory", c.Run.MaxMemory, ByteSizeAllowed)
 	case c.Run.Workers < 0 || c.Run.Workers > 2:
 		return inputerr.New("run.workers", c.Run.Workers, "0 (automatic), 1 or 2")
 	case c.Multicast.SendLatency < 0 || c.Multicast.SendLatency > 1<<20:
@@ -76,3 +78,7 @@ func checkWholePacket(c *Config, mode xbar.Mode, need int, src string, srcValue 
 	}
 	return nil
 }
+
+// CheckScalars checks the settings that need no topology (buffers, link,
+// traffic, run keys): what a memory estimate may rely on before Build.
+func CheckScalars(c *Config) error { return checkScalars(c) }

@@ -187,6 +187,11 @@ type RunConfig struct {
 	PerPair        bool `yaml:"per_pair" json:"per_pair,omitempty"`
 	Histogram      bool `yaml:"histogram" json:"histogram,omitempty"`
 	RouterActivity bool `yaml:"router_activity" json:"router_activity,omitempty"`
+	// MaxMemory is the most memory a command may expect to take: each
+	// command estimates its peak from the configuration before it builds
+	// anything (package network/memory) and refuses a larger one. 0 (the
+	// default) is 80 % of the machine's physical memory.
+	MaxMemory ByteSize `yaml:"max_memory" json:"max_memory,omitempty" default:"80 % of physical memory"`
 }
 
 // IntList is a list of integers written either as a YAML sequence or as a

@@ -3,6 +3,7 @@ package network
 import (
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -82,7 +83,7 @@ func streamOf(i int) uint64 {
 // first; the others run here, on all cores, each on its own random stream,
 // so the summary does not depend on how many cores there are.
 func (n *Network) finishBatch(r *Result) error {
-	if !isBatch(&n.Cfg) || n.interrupted {
+	if !IsBatch(&n.Cfg) || n.interrupted {
 		return nil
 	}
 	count := max(1, n.Cfg.Run.Experiments)
@@ -97,6 +98,12 @@ func (n *Network) finishBatch(r *Result) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { // (a panic here would end the program with Go's status 2)
+				if p := recover(); p != nil {
+					errs[w] = &InternalError{Value: p, Stack: debug.Stack()}
+					stopped.Store(true)
+				}
+			}()
 			var m *Network
 			for i := int(next.Add(1) - 1); i < count && !stopped.Load(); i = int(next.Add(1) - 1) {
 				if m == nil || !m.restart(i) {

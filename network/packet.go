@@ -15,8 +15,8 @@ import (
 // isPacket reports whether c selects the packet-switched router.
 func isPacket(c *Config) bool { return strings.EqualFold(strings.TrimSpace(c.Switching), "packet") }
 
-// isBatch reports whether c runs batch experiments.
-func isBatch(c *Config) bool { return strings.EqualFold(strings.TrimSpace(c.Traffic.Mode), "batch") }
+// IsBatch reports whether c runs batch experiments (traffic.mode batch).
+func IsBatch(c *Config) bool { return strings.EqualFold(strings.TrimSpace(c.Traffic.Mode), "batch") }
 
 // queueAliases map the queue keys' values (and Brebner's names) to the
 // kernel's.

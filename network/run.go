@@ -243,7 +243,7 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 	}
 	length := traffic.Length{Min: c.Traffic.Flits.Min, Max: c.Traffic.Flits.Max}
 	n.start, n.end = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
-	if isBatch(c) {
+	if IsBatch(c) {
 		return n.batchTraffic()
 	}
 	g, err := traffic.NewWorkload(traffic.PatternArgs{
@@ -490,7 +490,7 @@ func (n *Network) Result() *Result {
 	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())
 	switch {
-	case isBatch(&n.Cfg) && k.Now() > 0:
+	case IsBatch(&n.Cfg) && k.Now() > 0:
 		// A batch is offered at cycle 0 and measured whole: its rates are
 		// over the cycles it took (the window [0, 1) would count only the
 		// packets that arrive in the cycle they were made).

@@ -38,7 +38,7 @@ func valiantMode(c *Config, packet bool, disc string) (string, error) {
 		return "", err
 	case m != "off" && !packet:
 		return "", inputerr.New("valiant", c.Valiant, "off (two-phase routing only with switching: packet)")
-	case m == "separate" && !isBatch(c):
+	case m == "separate" && !IsBatch(c):
 		// (Open traffic never leaves every packet at its intermediate
 		// node at once: the barrier would hold them all for ever.)
 		return "", inputerr.New("valiant", c.Valiant, "off, merged-priority, merged with traffic.mode open (separate phases need traffic.mode: batch)")

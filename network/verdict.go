@@ -137,7 +137,7 @@ func ceilMulDiv(a, b, c int64) int64 {
 // terminal; 0 for no limit (trace runs, endpoint-driven runs, or
 // run.max_backlog 0) and batches (which hold all their packets at once).
 func (n *Network) backlogLimit() int64 {
-	if n.trace || n.external || n.Cfg.Run.MaxBacklog == 0 || isBatch(&n.Cfg) {
+	if n.trace || n.external || n.Cfg.Run.MaxBacklog == 0 || IsBatch(&n.Cfg) {
 		return 0
 	}
 	return n.Cfg.Run.MaxBacklog * int64(n.k.Topo.Terminals())

@@ -158,7 +158,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 		}
 		params[strings.TrimSpace(key)] = val
 	}
-	cfg, err := loadConfig(*file, cfgSets)
+	cfg, err := loadConfigChecked(*file, cfgSets, collectiveMemory(*task, tr))
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
-	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network/topology"
 )
 
@@ -76,7 +75,7 @@ func cmdDistances(args []string, stdout io.Writer) error {
 	if fs.Changed("seed") {
 		all = append(all, "run.seed="+*seed)
 	}
-	cfg, err := configs.Load(*file, all)
+	cfg, _, err := configs.LoadChecked(*file, all, checkDistancesSize)
 	if err != nil {
 		return err
 	}
@@ -95,9 +94,6 @@ func cmdDistances(args []string, stdout io.Writer) error {
 		return err
 	}
 	n := t.Terminals()
-	if n > distancesMaxGraph {
-		return inputerr.New("topology", fmt.Sprintf("%d terminals", n), "at most %d terminals for flitsim distances", distancesMaxGraph)
-	}
 	rep := &distancesReport{Topology: describeTopology(cfg.Topology), Routing: t.Router.Name(), Seed: cfg.Run.Seed, Terminals: n}
 	if err := measureDistances(t, rep); err != nil {
 		return err
@@ -146,7 +142,7 @@ func measureDistances(t *topology.Topology, rep *distancesReport) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("internal error: %v", err)
+			return &exitError{exitInternal, fmt.Errorf("internal error: %v", err)}
 		}
 		rep.Routes = stats(r)
 	}

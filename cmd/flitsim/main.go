@@ -62,8 +62,12 @@ func realMain(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	code = exitBadInput
 	var ee *exitError
-	if errors.As(err, &ee) {
+	var ie *network.InternalError
+	switch {
+	case errors.As(err, &ee):
 		code = ee.code
+	case errors.As(err, &ie):
+		code = exitInternal
 	}
 	fmt.Fprintf(stderr, "flitsim: %s\n", oneLine(err.Error()))
 	return code

@@ -99,7 +99,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	if err := sweepFiles(*file, spec, shard, *out).Check(); err != nil {
 		return err
 	}
-	opts := sweep.Options{Jobs: *jobs, Stop: &stopRequested}
+	opts := sweep.Options{Jobs: *jobs, Stop: &stopRequested, Check: checkSweepMemory}
 	if *out != "" {
 		j, done, err := openJournal(*out, spec, shard, *resume)
 		if err != nil {

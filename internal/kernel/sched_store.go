@@ -25,7 +25,11 @@ type ScheduledPackets struct {
 	// hook, statistics), so that traces, hooks and statistics see it as
 	// they see any packet.
 	mirror []int32
-	k      *Kernel
+	// lazy, per packet, is the identity of a packet whose record waits
+	// for its first traced event (sched_lazy.go); nil unless the tracer
+	// is a TraceScope.
+	lazy []lazyPkt
+	k    *Kernel
 }
 
 // schedPkt is one scheduled packet (24 bytes).
@@ -85,7 +89,10 @@ func (k *Kernel) EnqueueScheduled(src, dst int, aux uint64) int32 {
 	k.placeLater()
 	pk := &sc.pk
 	i := pk.alloc(int32(src), int32(dst), aux)
-	if k.tr != nil || k.Hooks.Delivered != nil || k.Hooks.Ejected != nil || k.stats != nil {
+	switch {
+	case k.tr != nil && k.scope() != nil:
+		pk.deferRecord(i)
+	case k.tr != nil || k.Hooks.Delivered != nil || k.Hooks.Ejected != nil || k.stats != nil:
 		pk.materialise(i)
 	}
 	sc.hold(k, i, k.Topo.InSwitch[src])
@@ -99,6 +106,9 @@ func (s *ScheduledPackets) alloc(src, dst int32, aux uint64) int32 {
 		r := s.r(i)
 		s.free = int32(uint32(r.aux))
 		*r = schedPkt{src: src, dst: dst, at: -1, aux: aux}
+		if s.lazy != nil {
+			s.lazy[i] = lazyPkt{}
+		}
 		return i
 	}
 	i := s.n
@@ -109,6 +119,9 @@ func (s *ScheduledPackets) alloc(src, dst int32, aux uint64) int32 {
 	*s.r(i) = schedPkt{src: src, dst: dst, at: -1, aux: aux}
 	if s.mirror != nil {
 		s.mirror = append(s.mirror, -1)
+	}
+	if s.lazy != nil {
+		s.lazy = append(s.lazy, lazyPkt{})
 	}
 	return i
 }
@@ -124,6 +137,8 @@ func (s *ScheduledPackets) clone(k *Kernel, i int32, r schedPkt) int32 {
 		k.Pool.Worms[nw].ID = id
 		k.growWorms(nw)
 		s.mirror[j] = nw
+	} else if s.deferred(i) {
+		s.cloneLazy(i, j)
 	}
 	return j
 }
@@ -150,7 +165,18 @@ func (s *ScheduledPackets) materialise(i int32) {
 // (release).
 func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 	s.live--
-	if s.mirror == nil || s.mirror[i] < 0 {
+	if s.mirror == nil {
+		return
+	}
+	if s.deferred(i) {
+		// Traced only if its delivery is.
+		if gp < 0 || !k.scope().Traces(k.now, k.nb+k.stepper.(*packetRouter).pt[gp].far.in) {
+			s.lazy[i] = lazyPkt{}
+			return
+		}
+		s.materialiseLazy(i)
+	}
+	if s.mirror[i] < 0 {
 		return
 	}
 	wi := s.mirror[i]
@@ -177,13 +203,9 @@ func (s *ScheduledPackets) release(i int32) {
 // buffer it arrived in: its node's, which shows the node's packets
 // (nodePort), not gp's.
 func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
-	wi := p.sch.pk.mirror[pkt]
-	if wi < 0 {
-		return
-	}
-	w := &k.Pool.Worms[wi]
-	w.Hops++
-	if k.tr == nil {
+	pk := &p.sch.pk
+	wi := pk.mirror[pkt]
+	if wi < 0 && !pk.deferred(pkt) {
 		return
 	}
 	to := p.pc[p.sch.nodePort[far]].buf
@@ -194,6 +216,18 @@ func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
 		}
 	}
 	from := p.pc[p.sch.nodePort[k.switchOf(gp)]].buf
+	if wi < 0 { // deferred: its record is made at its first traced event
+		if sc := k.scope(); !sc.Traces(k.now, from) && (to < 0 || !sc.Traces(k.now, to)) {
+			pk.lazy[pkt].hops++
+			return
+		}
+		wi = pk.materialiseLazy(pkt)
+	}
+	w := &k.Pool.Worms[wi]
+	w.Hops++
+	if k.tr == nil {
+		return
+	}
 	k.tr.Move(k.now, flit.Flit{Worm: wi, Kind: flit.HeadTail, Hops: uint16(w.Hops)}, from, to, gp, k.now+1)
 }
 

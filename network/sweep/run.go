@@ -105,6 +105,10 @@ type Options struct {
 	// as it finishes, e.g. to keep it in a journal; an error stops the
 	// sweep.
 	Finished func(Row) error
+	// Check, if not nil, sees the points to run and Jobs once they are
+	// loaded, before any runs; an error stops the sweep (flitsim sweep's
+	// memory estimate).
+	Check func(cfgs []network.Config, jobs int) error
 }
 
 // ErrInterrupted is returned, with the points finished so far, by a sweep
@@ -162,6 +166,11 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 		}
 		if _, ok := done[i]; !ok {
 			idx, cfgs = append(idx, i), append(cfgs, points.cfgs[k])
+		}
+	}
+	if opts.Check != nil {
+		if err := opts.Check(cfgs, opts.Jobs); err != nil {
+			return nil, err
 		}
 	}
 	rows, err := execute(spec, cfgs, idx, opts)

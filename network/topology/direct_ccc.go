@@ -28,6 +28,7 @@ func init() {
 		Routings: []Routing{{Name: "standard", Aliases: []string{"brebner"}, New: newCCCRouter,
 			Desc: "to the destination cycle going forward and taking each differing cube edge at its position, then the shorter way round the cycle (Brebner §3.4)"}},
 		Build: func(s Spec) (*Topology, error) { return buildCCC(s.N, false), nil },
+		Size:  func(s Spec) Size { return uniform(int64(s.N)<<s.N, 4) },
 	})
 }
 
@@ -137,6 +138,7 @@ func init() {
 		Routings: []Routing{{Name: "upfal", Aliases: []string{"standard"}, New: newUpfalRouter,
 			Desc: "three passes: s steps flipping each bit at random, on to the destination position flipping at random, s steps fixing the bits (Brebner §3.4)"}},
 		Build: func(s Spec) (*Topology, error) { return buildCCC(s.N, true), nil },
+		Size:  func(s Spec) Size { return uniform(int64(s.N)<<s.N, 3) },
 	})
 }
 

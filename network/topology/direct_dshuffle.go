@@ -46,6 +46,7 @@ func init() {
 				Desc: "the unique shortest path: skip the longest suffix of the source that is a prefix of the destination (Brebner §3.7.2)"},
 		},
 		Build: buildDShuffle,
+		Size:  func(s Spec) Size { return uniform(int64(ipow(s.D, s.N)), s.D+1) },
 	})
 }
 

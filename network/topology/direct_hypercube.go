@@ -32,6 +32,7 @@ func init() {
 				Desc: "correct them in descending cyclic order from a random start dimension per packet"},
 		},
 		Build: buildHypercube,
+		Size:  func(s Spec) Size { return uniform(1<<s.D, s.D+1) },
 	})
 }
 

@@ -28,6 +28,7 @@ func init() {
 				Desc: "first hop over the source's extra link, then the cube's differing bits in topology.order (Valiant's scheme with one phase)"},
 		},
 		Build: buildEnhancedCube,
+		Size:  func(s Spec) Size { return uniform(1<<s.D, s.D+3) }, // (in-degree varies)
 	})
 }
 

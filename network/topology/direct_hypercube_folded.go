@@ -32,6 +32,7 @@ func init() {
 				Desc: "a shortest path: the complement link first when it is shorter (h > (d+1)/2 differing bits), then the differing bits in topology.order"},
 		},
 		Build: buildFoldedCube,
+		Size:  func(s Spec) Size { return uniform(1<<s.D, s.D+2) },
 	})
 }
 

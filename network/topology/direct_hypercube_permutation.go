@@ -18,6 +18,7 @@ func init() {
 				Desc: "symmetric member: the dimension-i links of each block form a perfect matching"}},
 		Routings: []Routing{msbRouting},
 		Build:    buildPermutationCube,
+		Size:     func(s Spec) Size { return uniform(1<<s.D, s.D+2) }, // (in-degree varies)
 	})
 }
 

@@ -13,6 +13,7 @@ func init() {
 		Params:   []Param{cubeDParam()},
 		Routings: []Routing{msbRouting},
 		Build:    buildPseudocube,
+		Size:     func(s Spec) Size { return uniform(1<<s.D, s.D+2) }, // (in-degree varies)
 	})
 }
 

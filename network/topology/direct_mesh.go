@@ -27,6 +27,7 @@ func init() {
 			Routings: []Routing{{Name: "dor", Aliases: []string{"dimension-order", "xy", "strict"}, New: newDOR,
 				Desc: "dimension-order routing: correct the coordinates in topology.order (on a torus the shorter way round, ties by topology.tie)"}},
 			Build: func(s Spec) (*Topology, error) { return buildMeshTorus(s, torus), nil },
+			Size:  func(s Spec) Size { return uniform(int64(meshStrides(s)[s.N]), 2*s.N+1) },
 		}
 		if torus {
 			k.Params = append(k.Params, tieParam)

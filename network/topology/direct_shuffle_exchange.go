@@ -30,6 +30,7 @@ func init() {
 		Routings: []Routing{{Name: "standard", Aliases: []string{"brebner"}, New: newSERouter,
 			Desc: "n shuffles, each followed (and the first preceded by none) by an exchange where the destination bit differs: n + Hamming hops (Brebner §3.5)"}},
 		Build: buildShuffleExchange,
+		Size:  func(s Spec) Size { return uniform(1<<s.N, 3) },
 	})
 }
 

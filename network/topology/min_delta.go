@@ -32,6 +32,7 @@ func init() {
 			},
 			Routings: []Routing{destinationTag(newTagRouter)},
 			Build:    buildMIN,
+			Size:     sizeMIN,
 		})
 	}
 }
@@ -198,4 +199,11 @@ func (r *tagRouter) Init(*flit.Worm, *rand.Rand) {}
 
 func (r *tagRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
 	return xbar.Port(int(r.tag[int(w.Dst)*r.n+int(r.stage[sw])]))
+}
+
+// sizeMIN is a delta MIN's size: n stages of k^(n−1) k×k switches.
+func sizeMIN(s Spec) Size {
+	n := int64(ipow(s.K, s.N))
+	rows := n / int64(s.K)
+	return Size{Switches: int64(s.N) * rows, Ports: int64(s.N) * n, Terminals: n}
 }

@@ -37,6 +37,7 @@ func init() {
 		},
 		Routings: []Routing{destinationTag(newESMINRouter)},
 		Build:    buildESMIN,
+		Size:     sizeESMIN,
 	})
 }
 
@@ -252,4 +253,11 @@ func (r *esminRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
 		}
 	}
 	return xbar.Port(p)
+}
+
+// sizeESMIN is an ESMIN's size: len(dims) stages of N/2 2×2 switches.
+func sizeESMIN(s Spec) Size {
+	n := int64(1) << esminDims(s.Dims)
+	h := int64(len(s.Dims))
+	return Size{Switches: h * n / 2, Ports: h * n, Terminals: n}
 }

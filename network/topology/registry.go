@@ -26,6 +26,9 @@ type KindSpec struct {
 	// Build wires the switches once every Param has passed its Check; it
 	// sets neither Topology.Kind nor Topology.Router (Build does).
 	Build func(s Spec) (*Topology, error)
+	// Size is the network's size from its parameters, without building it
+	// (SizeOf); nil: SizeOf builds it.
+	Size func(s Spec) Size
 }
 
 // Param is one parameter of a kind: a key under topology.
@@ -250,22 +253,9 @@ func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 // topology and its router, or returns an *inputerr.Error naming the
 // offending config key.
 func Build(s Spec) (*Topology, error) {
-	k, ok := lookup(norm(s.Kind))
-	if !ok {
-		return nil, inputerr.New("topology.kind", s.Kind, "%s", kindNames())
-	}
-	if allowed := refuseSides(k, s); allowed != "" {
-		return nil, inputerr.New("topology.k", s.kValue(), "%s", allowed)
-	}
-	s = s.Canonical()
-	for _, p := range k.Params {
-		if p.Check == nil {
-			continue
-		}
-		if allowed := p.Check(s); allowed != "" {
-			v, _ := s.Value(p.Key)
-			return nil, inputerr.New("topology."+p.Key, v, "%s", allowed)
-		}
+	k, s, err := checkSpec(s)
+	if err != nil {
+		return nil, err
 	}
 	r, err := k.routing(s.Routing)
 	if err != nil {
@@ -280,6 +270,29 @@ func Build(s Spec) (*Topology, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// checkSpec checks s against its kind's declaration and returns the kind
+// and s in canonical form.
+func checkSpec(s Spec) (*KindSpec, Spec, error) {
+	k, ok := lookup(norm(s.Kind))
+	if !ok {
+		return nil, s, inputerr.New("topology.kind", s.Kind, "%s", kindNames())
+	}
+	if allowed := refuseSides(k, s); allowed != "" {
+		return nil, s, inputerr.New("topology.k", s.kValue(), "%s", allowed)
+	}
+	s = s.Canonical()
+	for _, p := range k.Params {
+		if p.Check == nil {
+			continue
+		}
+		if allowed := p.Check(s); allowed != "" {
+			v, _ := s.Value(p.Key)
+			return nil, s, inputerr.New("topology."+p.Key, v, "%s", allowed)
+		}
+	}
+	return k, s, nil
 }
 
 // routing resolves a routing name or alias ("" is the default).

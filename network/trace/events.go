@@ -209,6 +209,13 @@ func (e *Events) selected(b int32) bool {
 	return e.f.buf[b]
 }
 
+// Traces reports whether an event in cycle at buffer (or terminal) b is
+// written (kernel.TraceScope: the scheduled router keeps records only of
+// packets traced).
+func (e *Events) Traces(cycle int64, b int32) bool {
+	return b >= 0 && e.f.win.In(cycle) && e.selected(b)
+}
+
 // Granted logs a grant.
 func (e *Events) Granted(cycle int64, b, wi, sw int32, ports xbar.PortSet) {
 	if !e.f.win.In(cycle) || !e.f.sw[sw] {

@@ -1,0 +1,203 @@
+package memory
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/topology"
+)
+
+// size is the configured network's size, counted without building it.
+func size(c *network.Config) (topology.Size, error) {
+	spec := c.Topology
+	spec.Routing, spec.Seed = c.Routing, c.Run.Seed
+	return topology.SizeOf(spec)
+}
+
+// describe names the network in a term: "hypercube, 65536 terminals".
+func describe(c *network.Config, z topology.Size) string {
+	return fmt.Sprintf("%s, %d terminals", c.Topology.Kind, z.Terminals)
+}
+
+// ForRun is the estimate of `flitsim run` (and of one sweep point) on c.
+func ForRun(c *network.Config) (*Estimate, error) {
+	e := &Estimate{Command: "run", Limit: c.Run.MaxMemory}
+	e.add("the program", "", Base)
+	z, err := size(c)
+	if err != nil {
+		return nil, err
+	}
+	e.Size = z
+	copies := 1
+	if network.IsBatch(c) {
+		copies = concurrentExperiments(c) // (each builds its network)
+	}
+	addNetwork(e, c, z, copies)
+	n := float64(z.Terminals)
+	live, what, shrink := livePackets(c, n)
+	e.add(fmt.Sprintf("packets (%s: %s × %s)", what, count(live), bytesEach(PerPacket)), shrink, live*PerPacket)
+	if c.Run.PerNode || c.Run.PerPair {
+		e.add(fmt.Sprintf("run.per_node/per_pair terminal histograms (%s terminals × %s)", count(n), bytesEach(PerNodeDetail)),
+			"turn off run.per_node and run.per_pair", n*PerNodeDetail)
+	}
+	if c.Run.PerPair {
+		e.add(fmt.Sprintf("run.per_pair (%s: %s² pairs × %s)", describe(c, z), count(n), bytesEach(PerPair)),
+			"turn off run.per_pair", n*n*PerPair)
+	}
+	return e, nil
+}
+
+// addNetwork adds the built network's ports, copies times (a batch's
+// experiments running at once each build one).
+func addNetwork(e *Estimate, c *network.Config, z topology.Size, copies int) {
+	perPort := PerPort + PerSlot*float64(c.Buffers.Input+c.Buffers.Output)
+	what := fmt.Sprintf("the network (%s: %d ports × %s)", describe(c, z), z.Ports, bytesEach(perPort))
+	if copies > 1 {
+		what = fmt.Sprintf("the networks (%d experiments at once × %s: %d ports × %s)", copies, describe(c, z), z.Ports, bytesEach(perPort))
+	}
+	e.add(what, "choose a smaller topology or fewer buffer slots", float64(copies)*float64(z.Ports)*perPort)
+}
+
+// livePackets is how many packets c's run may hold at once, what they are
+// and which key lowers them.
+func livePackets(c *network.Config, n float64) (live float64, what, shrink string) {
+	t := &c.Traffic
+	switch {
+	case network.IsBatch(c):
+		h := float64(max(t.H, 1))
+		at := float64(concurrentExperiments(c))
+		return h * n * at, fmt.Sprintf("a batch of traffic.h %d × %s terminals × %s experiments at once", max(t.H, 1), count(n), count(at)),
+			"lower traffic.h or run.experiments"
+	case len(t.Packets) > 0:
+		return float64(len(t.Packets)), "traffic.packets", "list fewer traffic.packets"
+	case t.Trace != "":
+		// A trace line is at least "0,0,1,1\n"; a typical one about 16 bytes.
+		var b float64
+		if fi, err := os.Stat(t.Trace); err == nil {
+			b = float64(fi.Size()) / 16
+		}
+		return b, "the trace's lines, about 16 bytes each", "use a shorter traffic.trace"
+	case c.Run.MaxBacklog > 0:
+		return float64(c.Run.MaxBacklog) * n, fmt.Sprintf("run.max_backlog %d waiting per terminal × %s terminals, the most a saturated run holds", c.Run.MaxBacklog, count(n)),
+			"lower run.max_backlog"
+	}
+	gen := n * t.Load / t.Flits.Mean() * float64(c.Run.Warmup+c.Run.Measure)
+	return gen, "every packet generated, run.max_backlog 0 (no limit)", "set run.max_backlog"
+}
+
+// concurrentExperiments is how many of a batch's experiments run at once.
+func concurrentExperiments(c *network.Config) int {
+	return max(1, min(c.Run.Experiments, runtime.GOMAXPROCS(0)))
+}
+
+// ForDistances is the estimate of `flitsim distances`: the network the
+// configuration's validation builds, then the topology again.
+func ForDistances(c *network.Config) (*Estimate, error) {
+	e := &Estimate{Command: "distances", Limit: c.Run.MaxMemory}
+	e.add("the program", "", Base)
+	z, err := size(c)
+	if err != nil {
+		return nil, err
+	}
+	e.Size = z
+	e.add(fmt.Sprintf("the network its validation builds (%s: %d ports × %s)", describe(c, z), z.Ports, bytesEach(PerBuiltPort)),
+		"choose a smaller topology", float64(z.Ports)*PerBuiltPort)
+	return e, nil
+}
+
+// allToAll are the collective tasks in which every node holds a packet for
+// every other at once.
+var allToAll = map[string]bool{"te": true, "te-greedy": true, "kl-exchange": true, "pe": true}
+
+// Trace is what a collective's --trace-* flags ask for, as the memory of
+// its packets' records depends on it.
+type Trace struct {
+	On bool // a --trace-* flag
+	// Scoped: the event log alone (--trace-events), limited by
+	// --trace-window or --trace-only: a packet gets its record at its
+	// first traced event (kernel.TraceScope).
+	Scoped bool
+	// Cycles is --trace-window's length (0: no end).
+	Cycles int64
+}
+
+// ForCollective is the estimate of `flitsim collective --task task` on c's
+// topology with the traces tr.
+func ForCollective(c *network.Config, task string, tr Trace) (*Estimate, error) {
+	e := &Estimate{Command: "collective " + task, Limit: c.Run.MaxMemory}
+	e.add("the program", "", Base)
+	z, err := size(c)
+	if err != nil {
+		return nil, err
+	}
+	e.Size = z
+	e.add(fmt.Sprintf("the network (%s: %d ports × %s)", describe(c, z), z.Ports, bytesEach(PerPort)),
+		"choose a smaller topology", float64(z.Ports)*PerPort)
+	n := float64(z.Terminals)
+	pk, what := float64(z.Ports), "at most one per port"
+	if allToAll[task] {
+		pk, what = n*(n-1), fmt.Sprintf("%s: N(N−1)", task)
+	}
+	e.add(fmt.Sprintf("packets (%s, %s × %s)", what, count(pk), bytesEach(PerScheduled)), "choose a smaller topology", pk*PerScheduled)
+	switch {
+	case tr.On && tr.Scoped:
+		// At most one packet crosses a port per cycle of the window.
+		shown := pk
+		if tr.Cycles > 0 {
+			shown = min(pk, float64(z.Ports)*float64(tr.Cycles))
+		}
+		e.add(fmt.Sprintf("deferred trace records (%s packets × %s)", count(pk), bytesEach(PerDeferred)),
+			"drop the --trace-* flags", pk*PerDeferred)
+		e.add(fmt.Sprintf("trace records of the packets traced (%s × %s)", count(shown), bytesEach(PerTraced)),
+			"shorten --trace-window", shown*PerTraced)
+	case tr.On:
+		e.add(fmt.Sprintf("trace records (%s packets × %s)", count(pk), bytesEach(PerTraced)),
+			"drop the --trace-* flags, or trace only events (--trace-events) in a --trace-window", pk*PerTraced)
+	}
+	return e, nil
+}
+
+// ForSweep is the estimate of a sweep running jobs points at once (jobs
+// ≤ 0: GOMAXPROCS): the largest point estimates, that many of them.
+func ForSweep(cfgs []network.Config, jobs int) (*Estimate, error) {
+	if len(cfgs) == 0 {
+		return &Estimate{Command: "sweep"}, nil
+	}
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	jobs = max(1, min(jobs, len(cfgs)))
+	var top []*Estimate // the jobs largest, smallest first
+	for i := range cfgs {
+		p, err := ForRun(&cfgs[i])
+		if err != nil {
+			return nil, err
+		}
+		if len(top) < jobs || p.Total() > top[0].Total() {
+			if len(top) == jobs {
+				top = top[1:]
+			}
+			j := 0
+			for j < len(top) && top[j].Total() < p.Total() {
+				j++
+			}
+			top = append(top[:j], append([]*Estimate{p}, top[j:]...)...)
+		}
+	}
+	e := &Estimate{Command: "sweep", Limit: cfgs[0].Run.MaxMemory}
+	e.add("the program", "", Base)
+	for _, p := range top {
+		for _, t := range p.Terms {
+			if t.What != "the program" {
+				if jobs > 1 {
+					t.What += fmt.Sprintf(", in one of %d points run at once", jobs)
+					t.Shrink += " (or lower --jobs)"
+				}
+				e.Terms = append(e.Terms, t)
+			}
+		}
+	}
+	return e, nil
+}

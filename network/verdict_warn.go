@@ -55,7 +55,7 @@ func (r *Result) DropNote() string {
 // nearSaturation is the "near saturation" warnings of an open-loop run.
 func nearSaturation(r *Result) []string {
 	c := &r.Config
-	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 || isBatch(c) || r.Offered <= 0 {
+	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 || IsBatch(c) || r.Offered <= 0 {
 		return nil
 	}
 	var ws []string

@@ -55,6 +55,17 @@ func exclusion(e bEntry) string {
 	return ""
 }
 
+// inFamily is whether an entry counts in its family's rule: not when the
+// digest excludes it, nor any entry of the odd torus (digest §8.1 item 3:
+// informational). The thesis's odd-torus routes are longer than shortest
+// paths, which moves its populations and queues a little too: each agrees
+// on its own (|z| ≤ 3.1 in verify's runs), but 18 of the 24 lie below the
+// thesis and 5 between −2 and −3.1, a bias the family rule would count
+// against the even torus.
+func inFamily(e bEntry) bool {
+	return exclusion(e) == "" && !(e.graph == "wrapped grid" && e.n%2 == 1)
+}
+
 // entryZLimit is the per-entry |z| bound.
 func entryZLimit(bEntry) float64 { return compare.EntryZ }
 
@@ -243,7 +254,7 @@ func registerBrebner(all []bEntry, prefix string, experiments int, tier string, 
 		es := families[f]
 		Register(Claim{
 			ID: prefix + "-family-" + f, Source: brebnerSource + es[0].table + " …", Tier: tier,
-			Claim:     fmt.Sprintf("%s tables: %d entries, means by the family rule (totals and §8.1 exclusions left out)", f, len(es)),
+			Claim:     fmt.Sprintf("%s tables: %d entries, means by the family rule (totals, §8.1 exclusions and the odd torus left out)", f, len(es)),
 			Published: "thesis means", Tolerance: "≤ 12 % of entries over |z| 2, none over 4",
 			Measure: func() (string, bool, error) { return familyVerdict(es, experiments) },
 		})
@@ -285,7 +296,7 @@ func familyVerdict(es []bEntry, experiments int) (string, bool, error) {
 		if err != nil {
 			return "", false, err
 		}
-		zs = append(zs, compare.Entry{Z: z, Excluded: exclusion(e) != ""})
+		zs = append(zs, compare.Entry{Z: z, Excluded: !inFamily(e)})
 	}
 	r := compare.Family(zs)
 	return fmt.Sprintf("%d entries: %d over |z| 2 (%.1f %%), max |z| %.2f; %d excluded", r.Entries, r.OverTwo, 100*r.Share, r.Worst, r.Excluded), r.OK, nil

@@ -20,8 +20,11 @@ func TestBrebnerEntries(t *testing.T) {
 		t.Fatalf("%d entries, want 818", len(es))
 	}
 	count := map[string]int{}
-	refs := 0
+	refs, outside := 0, 0
 	for _, e := range es {
+		if !inFamily(e) {
+			outside++
+		}
 		if why := exclusion(e); why != "" {
 			count[strings.SplitN(why, ":", 2)[0]]++
 		}
@@ -44,6 +47,9 @@ func TestBrebnerEntries(t *testing.T) {
 		if count[k] != n {
 			t.Errorf("%q: %d entries excluded, want %d (all: %v)", k, count[k], n, count)
 		}
+	}
+	if outside != 55+24 { // the exclusions and the odd torus's populations and queues
+		t.Errorf("%d entries outside the family rule, want 79", outside)
 	}
 	if refs < 400 {
 		t.Errorf("only %d entries matched a reference-model figure", refs)

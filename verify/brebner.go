@@ -44,8 +44,8 @@ func exclusion(e bEntry) string {
 	case e.graph == "CCC" && e.table == "3-20" && e.n >= 5:
 		return "CCC phase-2 population for s ≥ 5: the text-faithful routing is 0.15–0.2 lower (digest §8.1 item 1)"
 	case e.table == "3-26":
-		return "shuffle-exchange phase-1 population: the thesis's values are reproduced only by counting queued packets, not arrived ones, against its own definition (digest §8.1 item 2); the measured column adds flitsim's queued-only population (max_queued_population) beside the defined one, which is what is compared"
-	case e.graph == "wrapped grid" && e.n%2 == 1 && e.measure == "time":
+		return "shuffle-exchange phase-1 population: the thesis's values are reproduced only by counting queued packets, not arrived ones, against its own definition (digest §8.1 item 2); the measured column adds flitsim's queued-only population (max_queued_population) beside the defined one, and the defined one is what is compared"
+	case oddTorus(e) && e.measure == "time":
 		return "torus of odd side: the thesis's times fit a diameter of 2⌈n/2⌉, shortest-path routing has n − 1 (digest §8.1 item 3)"
 	case e.table == "3-12" && e.d == 5 && e.n == 3, e.table == "3-15" && e.d == 6 && e.n == 3:
 		return "suspected copy between the phase tables (identical rows; digest §8.1 item 9)"
@@ -63,8 +63,10 @@ func exclusion(e bEntry) string {
 // thesis and 5 between −2 and −3.1, a bias the family rule would count
 // against the even torus.
 func inFamily(e bEntry) bool {
-	return exclusion(e) == "" && !(e.graph == "wrapped grid" && e.n%2 == 1)
+	return exclusion(e) == "" && !oddTorus(e)
 }
+
+func oddTorus(e bEntry) bool { return e.graph == "wrapped grid" && e.n%2 == 1 }
 
 // entryZLimit is the per-entry |z| bound.
 func entryZLimit(bEntry) float64 { return compare.EntryZ }
@@ -72,7 +74,7 @@ func entryZLimit(bEntry) float64 { return compare.EntryZ }
 // balanced is whether the maximum's block rule applies (digest §5.5: not
 // for the shuffle-exchange, CCC and grid, which have rogue outliers).
 func balanced(e bEntry) bool {
-	return e.graph == "cube" || e.graph == "d-shuffle" || e.graph == "wrapped grid" && e.n%2 == 0
+	return e.graph == "cube" || e.graph == "d-shuffle" || e.graph == "wrapped grid" && !oddTorus(e)
 }
 
 func (e bEntry) setup(experiments int) bSetup {

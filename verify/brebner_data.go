@@ -9,13 +9,18 @@ import (
 )
 
 // Brebner 1983's chapter-3 tables (digest §5.3: 829 rows, OCR-fixed) and
-// the reference model's means for them (digest Appendix A), copied from
-// ../shared/notes/seeds so that verify does not depend on them.
+// the reference model's figures for them: the digest's runs (Appendix A),
+// copied from ../shared/notes/seeds so that verify does not depend on them,
+// and the runs recorded here, each under the command that made it
+// (testdata/brebner_refrun.py), which cover every entry the digest excludes
+// (§8.1) and take precedence.
 var (
 	//go:embed data/brebner_tables.csv
 	brebnerTablesCSV string
 	//go:embed data/brebner_refmodel.csv
 	brebnerRefCSV string
+	//go:embed data/brebner_refruns.csv
+	brebnerRefRunsCSV string
 )
 
 // bEntry is one table entry: mean / variance / maximum over 500
@@ -30,11 +35,14 @@ type bEntry struct {
 	ref                   *bRef // the reference model's figures, if it ran this entry
 }
 
-// bRef is the reference model's mean and variance over trials experiments.
+// bRef is the reference model's mean, variance and maximum over trials
+// experiments; recorded is whether it comes from a run recorded with its
+// command (data/brebner_refruns.csv) rather than the digest's table.
 type bRef struct {
 	mean, variance float64
 	max            int64
 	trials         int
+	recorded       bool
 }
 
 func atoiOr(s string, def int) int {
@@ -100,27 +108,46 @@ func refKey(table string, d, n int, phase, measure string) string {
 	return fmt.Sprintf("%s|%d|%d|%s|%s", table, d, n, phase, measure)
 }
 
+// brebnerRefs is the reference model's figures by entry: the digest's,
+// overridden by the recorded runs.
 func brebnerRefs() (map[string]*bRef, error) {
-	recs, err := csv.NewReader(strings.NewReader(brebnerRefCSV)).ReadAll()
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]*bRef{}
-	for _, r := range recs[1:] {
-		// table,graph,variant,d,n,N,phase,measure,thesis_mean,thesis_var,thesis_max,ref_mean,ref_var,ref_max,z,trials
-		if len(r) < 16 {
+	if err := readRefs(brebnerRefCSV, false, out); err != nil {
+		return nil, fmt.Errorf("brebner reference model: %w", err)
+	}
+	if err := readRefs(brebnerRefRunsCSV, true, out); err != nil {
+		return nil, fmt.Errorf("brebner reference runs: %w", err)
+	}
+	return out, nil
+}
+
+// readRefs adds one file's figures to out. Columns: table, graph, variant,
+// d, n, N, phase, measure, thesis mean, var, max, model mean, var, max, z,
+// trials; lines starting with # are comments (the recorded runs' commands).
+func readRefs(text string, recorded bool, out map[string]*bRef) error {
+	rd := csv.NewReader(strings.NewReader(text))
+	rd.Comment = '#'
+	recs, err := rd.ReadAll()
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if len(r) < 16 || r[0] == "table" {
 			continue
 		}
 		m, err1 := strconv.ParseFloat(r[11], 64)
 		v, err2 := strconv.ParseFloat(r[12], 64)
 		if err1 != nil || err2 != nil {
+			if recorded {
+				return fmt.Errorf("row %q: mean %q, variance %q", strings.Join(r[:8], ","), r[11], r[12])
+			}
 			continue
 		}
 		d := atoiOr(r[3], 0)
 		if r[1] == "d-shuffle" && d == 0 {
 			d = dshuffleDegree(atoiOr(r[5], 0), atoiOr(r[4], 0))
 		}
-		out[refKey(r[0], d, atoiOr(r[4], 0), r[6], r[7])] = &bRef{mean: m, variance: v, max: int64(atoiOr(r[13], -1)), trials: atoiOr(r[15], 1000)}
+		out[refKey(r[0], d, atoiOr(r[4], 0), r[6], r[7])] = &bRef{mean: m, variance: v, max: int64(atoiOr(r[13], -1)), trials: atoiOr(r[15], 1000), recorded: recorded}
 	}
-	return out, nil
+	return nil
 }

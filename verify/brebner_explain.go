@@ -19,19 +19,18 @@ import (
 // plus that must still agree with the printed one — the outlier story must
 // fit the printed variance too, or no reason is given.
 func outlierMax(e bEntry, res bResult) string {
-	if res.err != nil || e.max < 0 || !balanced(e) {
+	if res.err != nil {
 		return ""
 	}
 	hist, sim, maxima, err := pooled(res, e.phase, e.measure)
 	if err != nil {
 		return ""
 	}
-	z := compare.Z(sim, compare.Sample{N: compare.BlockSize, Mean: e.mean, Variance: e.variance})
-	varOK, _ := compare.VarianceOK(sim.Variance, e.variance)
-	if math.Abs(z) > entryZLimit(e) || !varOK || compare.MaxOKHistogram(hist, e.max) {
+	a := agree(hist, sim, thesisTarget(e)) // (maxOK when the block rule does not apply)
+	z, med := a.z, a.medMax
+	if math.Abs(z) > entryZLimit(e) || !a.varOK || a.maxOK {
 		return ""
 	}
-	_, med := compare.BlockMax(hist, compare.BlockSize, e.max)
 	if e.max <= med {
 		return ""
 	}
@@ -89,10 +88,9 @@ func varianceChance(e bEntry, res bResult) string {
 	if err != nil || sim.Variance <= 0 {
 		return ""
 	}
-	z := compare.Z(sim, compare.Sample{N: compare.BlockSize, Mean: e.mean, Variance: e.variance})
-	varOK, skipped := compare.VarianceOK(sim.Variance, e.variance)
-	maxOK := e.max < 0 || !balanced(e) || compare.MaxOKHistogram(hist, e.max)
-	if varOK || skipped || !maxOK || math.Abs(z) > entryZLimit(e) {
+	a := agree(hist, sim, thesisTarget(e))
+	z := a.z
+	if a.varOK || a.varSkipped || !a.maxOK || math.Abs(z) > entryZLimit(e) {
 		return ""
 	}
 	var m4 float64

@@ -8,8 +8,8 @@ import (
 )
 
 // blocksOf splits a histogram of experiments (value → count, total a
-// multiple of 500) into blocks of 500 in value order, as a batch's
-// phase-1 time measure.
+// multiple of 500) into blocks of 500 in value order, as every measure of
+// every phase of a batch (so that any entry reads it).
 func blocksOf(h map[int64]int64) bResult {
 	var vals []int64
 	for v := int64(0); v < 100; v++ {
@@ -26,7 +26,8 @@ func blocksOf(h map[int64]int64) bResult {
 			m.Histogram[vals[i]]++
 			m.Max = max(m.Max, vals[i])
 		}
-		ex := &network.Experiments{Phase1: &network.PhaseStats{CompletionTime: m}}
+		ps := network.PhaseStats{CompletionTime: m, MaxNodePopulation: m, MaxQueue: m, MaxQueuedPopulation: m}
+		ex := &network.Experiments{Phase1: &ps, Phase2: &ps, Total: ps}
 		res.blocks = append(res.blocks, ex)
 	}
 	return res

@@ -125,7 +125,7 @@ func measureDistances(t *topology.Topology, rep *distancesReport) error {
 		case err != nil:
 			rep.Notes = append(rep.Notes, "graph: "+err.Error())
 		default:
-			rep.Graph = stats(g)
+			rep.Graph = summarise(g)
 		}
 	}
 	switch {
@@ -144,7 +144,7 @@ func measureDistances(t *topology.Topology, rep *distancesReport) error {
 		if err != nil {
 			return &exitError{exitInternal, fmt.Errorf("internal error: %v", err)}
 		}
-		rep.Routes = stats(r)
+		rep.Routes = summarise(r)
 	}
 	return nil
 }
@@ -164,7 +164,7 @@ func direct(t *topology.Topology) bool {
 	return true
 }
 
-func stats(d topology.Distances) *distanceStats {
+func summarise(d topology.Distances) *distanceStats {
 	return &distanceStats{Diameter: d.Diameter(), MeanAll: d.MeanAll(), MeanDistinct: d.MeanDistinct(), Histogram: d.Hist}
 }
 

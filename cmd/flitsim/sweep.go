@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network/plot"
+	"github.com/flitsim/flitsim/network/stats"
 	"github.com/flitsim/flitsim/network/sweep"
 )
 
@@ -227,6 +229,7 @@ func printSweep(w io.Writer, f *sweep.File, format string) error {
 	}
 	header = append(header, "offered", "accepted", "latency mean ± 95 % CI", "p99", "network latency", "hops (routers)", "status")
 	rows := make([][]string, 0, len(f.Rows))
+	noInterval := false
 	for _, r := range f.Rows {
 		row := []string{strconv.Itoa(r.Point)}
 		for _, kv := range r.Values {
@@ -239,6 +242,7 @@ func printSweep(w io.Writer, f *sweep.File, format string) error {
 		lat := num(float64(r.LatencyMean))
 		if lat != "n/a" {
 			lat += " ± " + num(float64(r.LatencyCI95))
+			noInterval = noInterval || math.IsNaN(float64(r.LatencyCI95))
 		}
 		row = append(row, num(float64(r.Offered)), num(float64(r.Throughput)), lat, num(float64(r.LatencyP99)),
 			num(float64(r.NetworkLatencyMean)), num(float64(r.Hops)), status)
@@ -249,5 +253,13 @@ func printSweep(w io.Writer, f *sweep.File, format string) error {
 	if err := t.Bulk(rows); err != nil {
 		return err
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if noInterval {
+		// (the one reason stats.MeanCI95 gives none)
+		_, err := fmt.Fprintf(w, "± n/a: no confidence interval, fewer than %d of the window's batches measured a packet (docs/statistics.md)\n", stats.MinBatches)
+		return err
+	}
+	return nil
 }

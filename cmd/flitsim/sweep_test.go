@@ -283,3 +283,17 @@ func TestIsTerminalDefault(t *testing.T) {
 	p.describe("x")
 	p.finish()
 }
+
+// A sweep point without a latency interval prints "± n/a", and the table
+// says once why; a sweep whose points all have one says nothing.
+func TestSweepNoIntervalSaysWhy(t *testing.T) {
+	const why = "± n/a: no confidence interval, fewer than 10 of the window's batches measured a packet"
+	code, out, _ := runMain(t, "sweep", "-c", "../../configs/ring_deadlock.yaml", "--vary", "run.seed=1,2")
+	if code != 0 || !strings.Contains(out, "24.7273 ± n/a") || strings.Count(out, why) != 1 {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+	code, out, _ = runMain(t, "sweep", "--set", "topology.k=4", "--set", "run.measure=1000", "--vary", "traffic.load=0.1,0.2")
+	if code != 0 || strings.Contains(out, "n/a") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}

@@ -89,6 +89,17 @@ func (m Tracers) Traces(cycle int64, b int32) bool {
 	return false
 }
 
+// Follows reports whether any tracer writes the life of a packet created
+// at terminal src in cycle gen (kernel.LifeScope).
+func (m Tracers) Follows(src int32, gen int64) bool {
+	for _, t := range m {
+		if f, ok := t.(kernel.LifeScope); ok && f.Follows(src, gen) {
+			return true
+		}
+	}
+	return false
+}
+
 // Dropped passes a dropped packet (queue.full: drop) to the tracers that
 // log drops (Dropper).
 func (m Tracers) Dropped(c int64, f flit.Flit, b int32) {

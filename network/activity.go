@@ -68,7 +68,8 @@ func (m Tracers) Delivered(c int64, w *flit.Worm, wi, term int32) {
 }
 
 // Scoped reports whether every tracer says which events it writes
-// (kernel.TraceScope), so that Traces is exact.
+// (kernel.TraceScope), so that Traces is exact, and none that says by its
+// own Scoped that it leaves nothing out.
 func (m Tracers) Scoped() bool {
 	for _, t := range m {
 		_, ok := t.(kernel.TraceScope)

@@ -11,8 +11,10 @@ package kernel
 // TraceScope is implemented by a tracer that writes only some events:
 // Traces reports whether an event in cycle touching buffer b (b ≥
 // Kernel.Buffers(): terminal b − Buffers()) would be written. A tracer
-// made of others (network.Tracers) also says, by Scoped, whether all of
-// them are TraceScopes; if not, every record is made at creation.
+// may also say, by Scoped, whether records may wait for it at all (a trace
+// that leaves nothing out needs every record; a tracer made of others,
+// network.Tracers: whether all of them are TraceScopes that may); if not,
+// every record is made at creation.
 type TraceScope interface {
 	Traces(cycle int64, b int32) bool
 }

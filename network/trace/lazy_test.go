@@ -18,8 +18,8 @@ import (
 	"github.com/flitsim/flitsim/network/trace"
 )
 
-// eager hides a writer's Traces and Follows (only the Writer methods are
-// promoted), so the scheduled router makes every packet's record at
+// eager hides a writer's Scoped, Traces and Follows (only the Writer
+// methods are promoted), so the scheduled router makes every packet's record at
 // creation, as before records waited for what is written.
 type eager struct{ trace.Writer }
 
@@ -91,6 +91,7 @@ func TestLazyRecordsSameTrace(t *testing.T) {
 		{"mnb", topology.Spec{Kind: "hypercube", D: 5}, map[string]string{"task.hardware": "router"}, trace.Options{Window: trace.Window{From: 2, To: 4}, Only: "n1,n6"}},
 		{"snb", topology.Spec{Kind: "hypercube", D: 6}, nil, trace.Options{Window: trace.Window{From: 2}}},
 		{"te", topology.Spec{Kind: "folded-cube", D: 5}, nil, trace.Options{Window: trace.Window{To: 3}, Only: "t2"}},
+		{"te", topology.Spec{Kind: "hypercube", D: 5}, nil, trace.Options{}}, // (everything: records at creation)
 	} {
 		for _, wr := range lazyWriters {
 			name := c.task + " " + c.spec.Kind + " " + wr.name
@@ -111,7 +112,11 @@ func TestLazyRecordsSameTrace(t *testing.T) {
 			// (A timeline of every place with no end to its window needs
 			// every hop: its spans may start before the window.)
 			all := wr.name != "events" && wr.name != "vcd" && c.o.Window.To == 0 && c.o.Only == ""
-			if records[1] > records[0] || records[1] == records[0] && !all {
+			if c.o == (trace.Options{}) {
+				if records[1] != records[0] {
+					t.Errorf("%s, a trace of everything: %d records, %d made at creation", name, records[1], records[0])
+				}
+			} else if records[1] > records[0] || records[1] == records[0] && !all {
 				t.Errorf("%s %+v: %d records made lazily, %d at creation", name, c.o, records[1], records[0])
 			}
 		}

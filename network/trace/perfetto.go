@@ -166,6 +166,10 @@ func (p *Perfetto) front(b, wi int32) *headAt {
 	return p.push(b, wi, s, p.k.Pool.Worms[wi].GenCycle)
 }
 
+// Scoped reports whether the trace leaves anything out (--trace-window,
+// --trace-only): only then do packets' records wait for it.
+func (p *Perfetto) Scoped() bool { return p.f.some }
+
 // Traces reports whether an event in cycle at buffer (or terminal) b may
 // be written (kernel.TraceScope): a hop span or a delivery at a selected
 // place, starting before the window ends.

@@ -153,6 +153,10 @@ func (u uniq) name(s string) string {
 	}
 }
 
+// Scoped reports whether the trace leaves anything out (--trace-window,
+// --trace-only): only then do packets' records wait for it.
+func (v *VCD) Scoped() bool { return v.f.some }
+
 // Traces reports whether an event in cycle at buffer b is written
 // (kernel.TraceScope): the VCD shows the buffers and channels of the
 // selected switches and terminals in the window, and nothing of a delivery.

@@ -68,7 +68,8 @@ func (m Tracers) Delivered(c int64, w *flit.Worm, wi, term int32) {
 }
 
 // Scoped reports whether every tracer says which events it writes
-// (kernel.TraceScope), so that Traces is exact.
+// (kernel.TraceScope), so that Traces is exact, and none that says by its
+// own Scoped that it leaves nothing out.
 func (m Tracers) Scoped() bool {
 	for _, t := range m {
 		_, ok := t.(kernel.TraceScope)
@@ -83,6 +84,17 @@ func (m Tracers) Scoped() bool {
 func (m Tracers) Traces(cycle int64, b int32) bool {
 	for _, t := range m {
 		if sc, ok := t.(kernel.TraceScope); !ok || sc.Traces(cycle, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// Follows reports whether any tracer writes the life of a packet created
+// at terminal src in cycle gen (kernel.LifeScope).
+func (m Tracers) Follows(src int32, gen int64) bool {
+	for _, t := range m {
+		if f, ok := t.(kernel.LifeScope); ok && f.Follows(src, gen) {
 			return true
 		}
 	}

@@ -46,13 +46,27 @@ func loadConfigChecked(path string, sets []string, pre configs.Precheck) (networ
 	return cfg, err
 }
 
+// collectiveTrace is what the trace flags t ask of a collective's memory.
+func collectiveTrace(t *traceFlags) memory.Trace {
+	w, err := trace.ParseWindow(t.window)
+	windowed := err == nil && t.window != ""
+	// Every writer says what it writes (kernel.TraceScope) but a timeline
+	// by router or link.
+	mode, _ := trace.ParseTracks(t.tracks)
+	tr := memory.Trace{On: t.on(), Scoped: (windowed || t.only != "") && (t.perfetto == "" || mode == trace.TracksWorm)}
+	if tr.Scoped && windowed && w.To > 0 {
+		tr.Cycles = w.To - w.From
+		if t.perfetto != "" {
+			tr.Cycles = w.To // (a hop span the timeline shows may start before the window)
+		}
+	}
+	return tr
+}
+
 // collectiveMemory is the precheck of flitsim collective --task task
 // with the trace flags t.
 func collectiveMemory(task string, t *traceFlags) configs.Precheck {
-	tr := memory.Trace{On: t.on(), Scoped: t.events != "" && t.vcd == "" && t.perfetto == "" && (t.window != "" || t.only != "")}
-	if w, err := trace.ParseWindow(t.window); err == nil && t.window != "" && w.To > 0 {
-		tr.Cycles = w.To - w.From
-	}
+	tr := collectiveTrace(t)
 	return func(c *network.Config) error {
 		e, err := memory.ForCollective(c, task, tr)
 		if network.CheckScalars(c) != nil || err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -85,5 +86,34 @@ func TestInternalErrorExits70(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := realMain([]string{"run", "--set", "run.measure=10"}, &out, &errb); code != exitInternal || !strings.Contains(errb.String(), "internal error: index out of range") {
 		t.Errorf("exit %d, stderr %q; want 70 and the internal error", code, errb.String())
+	}
+}
+
+// Every trace limited by --trace-window or --trace-only keeps records only
+// for what it writes, and the collective's estimate says so: the 11-cube's
+// total exchange traced into a VCD or a Perfetto timeline passes a 1 GB
+// limit with a short window and is refused without one (or as a timeline
+// by router, which records every packet).
+func TestCollectiveScopedTraceEstimate(t *testing.T) {
+	c, err := configs.LoadUnchecked("", []string{"topology.kind=hypercube", "topology.d=11", "run.max_memory=1GB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []struct {
+		flags  traceFlags
+		cycles int64 // the estimate's Cycles
+		ok     bool  // under 1 GB
+	}{
+		{traceFlags{vcd: "te.vcd", tracks: "worm", window: "10:12"}, 2, true},
+		{traceFlags{perfetto: "te.json", tracks: "worm", window: "10:12"}, 12, true},
+		{traceFlags{events: "te.csv", perfetto: "te.json", tracks: "worm", window: "0:2"}, 2, true},
+		{traceFlags{vcd: "te.vcd", tracks: "worm"}, 0, false},
+		{traceFlags{perfetto: "te.json", tracks: "router", window: "10:12"}, 0, false},
+	} {
+		tr := collectiveTrace(&x.flags)
+		err := collectiveMemory("te", &x.flags)(&c)
+		if tr.Cycles != x.cycles || (err == nil) != x.ok {
+			t.Errorf("%+v: %+v, check %v; want %d cycles, passing %v", x.flags, tr, err, x.cycles, x.ok)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -31,7 +32,23 @@ type crew struct {
 	idle     *gate // the helper sleeps here for a phase
 	finished *gate // the kernel sleeps here for the helper
 	quit     atomic.Bool
+	// failed is the helper's panic, raised again by the kernel (phase,
+	// await) on its own goroutine; the helper has ended.
+	failed atomic.Pointer[lanePanic]
 }
+
+// lanePanic is a panic (a bug) of the helper's lane. On the helper's
+// goroutine it would end the program with Go's status 2, out of reach of
+// every recovery (the command's, a batch's), so the helper catches it and
+// the kernel raises it again on the goroutine that runs it: an internal
+// error (flitsim exits 70).
+type lanePanic struct{ value any }
+
+func (p *lanePanic) Error() string { return fmt.Sprintf("kernel lane 1: %v", p.value) }
+
+// lanePanicHook, when set (by tests only), is called by the helper before
+// each phase it runs, to inject a panic.
+var lanePanicHook func(phase int32)
 
 func newCrew() *crew {
 	c := &crew{idle: newGate(), finished: newGate()}
@@ -127,9 +144,39 @@ func (c *crew) run() {
 		last = post >> 2
 		k := c.k
 		k.lanes[1].seq = last
-		k.runPhase(int32(post&3), &k.lanes[1])
+		ok := c.runLane(k, int32(post&3))
 		c.done.Store(last)
 		c.finished.open()
+		if !ok {
+			return
+		}
+	}
+}
+
+// runLane runs phase p on lane 1 and reports whether it ended without a
+// panic. A panic is kept for the kernel (failed), and lane 1 then shows
+// every step of the phase done, so that lane 0 stops waiting for it.
+func (c *crew) runLane(k *Kernel, p int32) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.failed.Store(&lanePanic{value: v})
+			l := &k.lanes[1]
+			atomic.StoreUint32(&l.mark, l.seq<<2|stepHanded)
+			k.lanes[0].gate.open()
+		}
+	}()
+	if lanePanicHook != nil {
+		lanePanicHook(p)
+	}
+	k.runPhase(p, &k.lanes[1])
+	return true
+}
+
+// raise panics, on the kernel's goroutine, with the helper's panic if it
+// had one.
+func (c *crew) raise() {
+	if f := c.failed.Load(); f != nil {
+		panic(f)
 	}
 }
 

@@ -126,3 +126,7 @@ func (k *Kernel) PacketFastSteps() int64 {
 	}
 	return 0
 }
+
+// InjectLanePanic makes the second lane's helper call f before each phase
+// it runs (nil: no longer), to inject a panic there.
+func InjectLanePanic(f func(phase int32)) { lanePanicHook = f }

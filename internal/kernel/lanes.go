@@ -248,6 +248,9 @@ func (k *Kernel) await(l *lane, s uint32) {
 		}
 		return false
 	}, stepSpin, l.gate)
+	if l == &k.lanes[0] {
+		k.crew.raise() // (the helper's panic shows its steps done)
+	}
 }
 
 func (k *Kernel) runPhase(p int32, l *lane) {
@@ -296,6 +299,7 @@ func (k *Kernel) phase(p int32) {
 		k.crew = c
 		runtime.AddCleanup(k, func(c *crew) { c.stop() }, c)
 	}
+	c.raise() // (a helper that panicked has ended)
 	if c.k != k {
 		c.k = k
 	}
@@ -324,6 +328,7 @@ func (k *Kernel) phase(p int32) {
 		}
 		return false
 	}, stepSpin, c.finished)
+	c.raise()
 	if p >= phaseLeave { // (the cycle's last phase)
 		if !early {
 			k.settle(&k.lanes[0])

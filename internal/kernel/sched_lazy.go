@@ -11,10 +11,22 @@ package kernel
 // TraceScope is implemented by a tracer that writes only some events:
 // Traces reports whether an event in cycle touching buffer b (b ≥
 // Kernel.Buffers(): terminal b − Buffers()) would be written. A tracer
-// made of others (network.Tracers) also says, by Scoped, whether all of
-// them are TraceScopes; if not, every record is made at creation.
+// may also say, by Scoped, whether records may wait for it at all (a trace
+// that leaves nothing out needs every record; a tracer made of others,
+// network.Tracers: whether all of them are TraceScopes that may); if not,
+// every record is made at creation.
 type TraceScope interface {
 	Traces(cycle int64, b int32) bool
+}
+
+// LifeScope is implemented by a TraceScope that also writes a packet's
+// life, not only its events (the Perfetto timeline's worm slice, from
+// generation to delivery, with its hop count): Follows reports whether a
+// packet created at terminal src in cycle gen may be written so. Such a
+// packet gets its record at its delivery (its lazyPkt holds all the slice
+// shows), or, still in flight, when the tracer asks (FollowDeferred).
+type LifeScope interface {
+	Follows(src int32, gen int64) bool
 }
 
 // lazyPkt is what a packet without its record yet keeps for it.
@@ -35,6 +47,38 @@ func (k *Kernel) scope() TraceScope {
 	}
 	sc, _ := k.tr.(TraceScope)
 	return sc
+}
+
+// wanted reports whether deferred packet i needs its record for its event
+// in the current cycle at buffers a and b (−1: none; b ≥ Kernel.Buffers():
+// a terminal).
+func (s *ScheduledPackets) wanted(i, a, b int32) bool {
+	sc := s.k.scope()
+	return a >= 0 && sc.Traces(s.k.now, a) || b >= 0 && sc.Traces(s.k.now, b)
+}
+
+// followed reports whether the tracer writes deferred packet i's life.
+func (s *ScheduledPackets) followed(i int32) bool {
+	f, ok := s.k.scope().(LifeScope)
+	return ok && f.Follows(s.r(i).src, s.lazy[i].gen)
+}
+
+// FollowDeferred gives its record to every packet still in the network
+// that waits for one, has made a hop, and whose life keep accepts, and
+// calls fn with each record's pool index: a timeline ending with packets in
+// flight writes those it follows, as it would had they had records all
+// along.
+func (k *Kernel) FollowDeferred(keep func(src int32, gen int64) bool, fn func(wi int32)) {
+	sc := k.sched()
+	if sc == nil || sc.pk.lazy == nil {
+		return
+	}
+	s := &sc.pk
+	for i := int32(0); i < s.n; i++ {
+		if s.valid(i) && s.deferred(i) && s.lazy[i].hops > 0 && keep(s.r(i).src, s.lazy[i].gen) {
+			fn(s.materialiseLazy(i))
+		}
+	}
 }
 
 // deferRecord keeps packet i's identity without a record (materialised

@@ -169,8 +169,8 @@ func (s *ScheduledPackets) leave(k *Kernel, i, gp int32, at int64) {
 		return
 	}
 	if s.deferred(i) {
-		// Traced only if its delivery is.
-		if gp < 0 || !k.scope().Traces(k.now, k.nb+k.stepper.(*packetRouter).pt[gp].far.in) {
+		// Traced only if its delivery is, or its life.
+		if gp < 0 || !s.wanted(i, -1, k.nb+k.stepper.(*packetRouter).pt[gp].far.in) && !s.followed(i) {
 			s.lazy[i] = lazyPkt{}
 			return
 		}
@@ -217,7 +217,7 @@ func (p *packetRouter) traceHop(k *Kernel, pkt, gp, far int32, kept bool) {
 	}
 	from := p.pc[p.sch.nodePort[k.switchOf(gp)]].buf
 	if wi < 0 { // deferred: its record is made at its first traced event
-		if sc := k.scope(); !sc.Traces(k.now, from) && (to < 0 || !sc.Traces(k.now, to)) {
+		if !pk.wanted(pkt, from, to) {
 			pk.lazy[pkt].hops++
 			return
 		}

@@ -115,11 +115,13 @@ var allToAll = map[string]bool{"te": true, "te-greedy": true, "kl-exchange": tru
 // its packets' records depends on it.
 type Trace struct {
 	On bool // a --trace-* flag
-	// Scoped: the event log alone (--trace-events), limited by
-	// --trace-window or --trace-only: a packet gets its record at its
-	// first traced event (kernel.TraceScope).
+	// Scoped: traces limited by --trace-window or --trace-only (any but a
+	// timeline by router or link): a packet gets its record at the first
+	// event they write of it (kernel.TraceScope).
 	Scoped bool
-	// Cycles is --trace-window's length (0: no end).
+	// Cycles is how many cycles packets may get their records in (0: no
+	// end): --trace-window's length, or up to its end with
+	// --trace-perfetto (a hop span it shows may start before the window).
 	Cycles int64
 }
 

@@ -46,14 +46,27 @@ var measureCases = []measureCase{
 	{"collective te d=9 traced", []string{"topology.kind=hypercube", "topology.d=9"}, collectiveIt(memory.Trace{On: true}, trace.Options{}), collectiveEstimate(memory.Trace{On: true})},
 	{"collective te d=10 traced, window 0:2", []string{"topology.kind=hypercube", "topology.d=10"},
 		collectiveIt(memory.Trace{On: true, Scoped: true, Cycles: 2}, trace.Options{Window: trace.Window{To: 2}}), collectiveEstimate(memory.Trace{On: true, Scoped: true, Cycles: 2})},
+	{"collective te d=10 VCD, window 10:12", []string{"topology.kind=hypercube", "topology.d=10"},
+		collectiveIt(memory.Trace{On: true, Scoped: true, Cycles: 2}, trace.Options{Window: trace.Window{From: 10, To: 12}}, "vcd"), collectiveEstimate(memory.Trace{On: true, Scoped: true, Cycles: 2})},
+	{"collective te d=10 Perfetto, window 10:12", []string{"topology.kind=hypercube", "topology.d=10"},
+		collectiveIt(memory.Trace{On: true, Scoped: true, Cycles: 12}, trace.Options{Window: trace.Window{From: 10, To: 12}}, "perfetto"), collectiveEstimate(memory.Trace{On: true, Scoped: true, Cycles: 12})},
 	{"distances hypercube d=13", []string{"topology.kind=hypercube", "topology.d=13"}, distancesIt, memory.ForDistances},
 }
 
-func collectiveIt(tr memory.Trace, to trace.Options) func(c network.Config) error {
+// collectiveIt runs te traced (tr.On) by the event log, or by the writer
+// named (vcd, perfetto).
+func collectiveIt(tr memory.Trace, to trace.Options, writer ...string) func(c network.Config) error {
 	return func(c network.Config) error {
 		var o collective.Options
 		if tr.On {
 			o.Attach = func(k *kernel.Kernel) (kernel.Tracer, error) {
+				switch {
+				case len(writer) == 0:
+				case writer[0] == "vcd":
+					return trace.NewVCD(io.Discard, k, to)
+				case writer[0] == "perfetto":
+					return trace.NewPerfetto(io.Discard, k, to)
+				}
 				return trace.NewEvents(io.Discard, k, trace.CSV, to)
 			}
 		}

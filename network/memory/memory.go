@@ -23,10 +23,11 @@
 //	trace record    550 B  × packets      a collective packet traced packet by
 //	                                      packet (its worm record)
 //	deferred record 100 B  × packets      a collective packet whose record waits
-//	                                      for its first traced event (only
-//	                                      --trace-events, with --trace-window
-//	                                      or --trace-only; records then made
-//	                                      for at most ports × window cycles)
+//	                                      for its first traced event (traces
+//	                                      with --trace-window or --trace-only;
+//	                                      records then made for at most
+//	                                      ports × window cycles, from cycle 0
+//	                                      with --trace-perfetto)
 //
 // Every command's configuration is validated by building its network, so
 // distances and collective count the ports too.

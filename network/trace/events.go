@@ -209,6 +209,10 @@ func (e *Events) selected(b int32) bool {
 	return e.f.buf[b]
 }
 
+// Scoped reports whether the trace leaves anything out (--trace-window,
+// --trace-only): only then do packets' records wait for it.
+func (e *Events) Scoped() bool { return e.f.some }
+
 // Traces reports whether an event in cycle at buffer (or terminal) b is
 // written (kernel.TraceScope: the scheduled router keeps records only of
 // packets traced).

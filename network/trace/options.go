@@ -76,6 +76,10 @@ type filter struct {
 	term []bool // selected terminals
 	buf  []bool // buffers of selected switches or terminals
 	nb   int32
+	// some: a window or a selection leaves events out, so records may
+	// wait for the trace (kernel.TraceScope); a trace of everything
+	// needs them all at once and gains nothing by waiting.
+	some bool
 }
 
 func newFilter(k *kernel.Kernel, o Options) (*filter, error) {
@@ -85,6 +89,7 @@ func newFilter(k *kernel.Kernel, o Options) (*filter, error) {
 		sw:   make([]bool, len(t.Switches)),
 		term: make([]bool, t.Terminals()),
 		nb:   k.Buffers(),
+		some: o.Window != (Window{}) || strings.TrimSpace(o.Only) != "",
 	}
 	if strings.TrimSpace(o.Only) == "" {
 		for i := range f.sw {

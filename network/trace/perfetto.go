@@ -166,6 +166,25 @@ func (p *Perfetto) front(b, wi int32) *headAt {
 	return p.push(b, wi, s, p.k.Pool.Worms[wi].GenCycle)
 }
 
+// Scoped reports whether the trace leaves anything out (--trace-window,
+// --trace-only): only then do packets' records wait for it.
+func (p *Perfetto) Scoped() bool { return p.f.some }
+
+// Traces reports whether an event in cycle at buffer (or terminal) b may
+// be written (kernel.TraceScope): a hop span or a delivery at a selected
+// place, starting before the window ends.
+func (p *Perfetto) Traces(cycle int64, b int32) bool {
+	return b >= 0 && p.selected(b) && cycle < p.f.win.end()
+}
+
+// Follows reports whether the worm slice of a packet created at terminal
+// src in cycle gen may be written (kernel.LifeScope): from a selected
+// terminal, made before the window ends. (Its record is made at its
+// delivery, or at Close.)
+func (p *Perfetto) Follows(src int32, gen int64) bool {
+	return p.f.term[src] && gen < p.f.win.end()
+}
+
 // Granted is not shown on the timeline.
 func (p *Perfetto) Granted(int64, int32, int32, int32, xbar.PortSet) {}
 
@@ -538,6 +557,7 @@ func (p *Perfetto) where(b []byte, pw *pworm, lane int, ts, dur int64) []byte {
 // writes the worms still in flight and ends the JSON document.
 func (p *Perfetto) Close() error {
 	end := p.k.Now()
+	p.k.FollowDeferred(p.Follows, func(wi int32) { p.worm(wi) })
 	for b := int32(0); b < p.nb; b++ {
 		for i := range p.heads[b] {
 			p.leave(b, &p.heads[b][i], end, true)

@@ -153,6 +153,19 @@ func (u uniq) name(s string) string {
 	}
 }
 
+// Scoped reports whether the trace leaves anything out (--trace-window,
+// --trace-only): only then do packets' records wait for it.
+func (v *VCD) Scoped() bool { return v.f.some }
+
+// Traces reports whether an event in cycle at buffer b is written
+// (kernel.TraceScope): the VCD shows the buffers and channels of the
+// selected switches and terminals in the window, and nothing of a delivery.
+// (A scheduled router's hop leaves by a channel of the switch whose buffer
+// it leaves.)
+func (v *VCD) Traces(cycle int64, b int32) bool {
+	return b >= 0 && b < v.f.nb && v.f.buf[b] && v.f.win.In(cycle)
+}
+
 // Granted is not shown in the VCD.
 func (v *VCD) Granted(int64, int32, int32, int32, xbar.PortSet) {}
 

@@ -1,7 +1,6 @@
 package configs
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,19 +19,7 @@ const expectDeadlock = "# status: deadlock"
 // subfolders), so that a new example is tested without being listed.
 func shippedConfigs(t testing.TB) []string {
 	t.Helper()
-	var files []string
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".yaml") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := Shipped(".")
 	if err != nil {
 		t.Fatal(err)
 	}

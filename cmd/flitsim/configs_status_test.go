@@ -2,14 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/configs"
 )
 
 // statusLine is the one line by which a shipped config states how its run
@@ -22,19 +22,7 @@ var statusLine = regexp.MustCompile(`(?m)^# status: ([a-z]+) \(exit ([0-9]+)\)(?
 // under configs/ (testdata left out).
 func shippedExperiments(t *testing.T) []string {
 	t.Helper()
-	var files []string
-	err := filepath.WalkDir("../../configs", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "testdata" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".yaml") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := configs.Shipped("../../configs")
 	if err != nil {
 		t.Fatal(err)
 	}

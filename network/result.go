@@ -116,7 +116,8 @@ type Result struct {
 	// over the measured slots: ThroughputPerNode is delivered packets per
 	// node per slot (at most 2), PType the share p_1..p_d of link-slots
 	// carrying a packet on its 1st..dth link, DeliverySlots the slots from
-	// entry to delivery, DroppedByCause splits Dropped (whole run).
+	// entry to delivery; DroppedByCause splits Dropped (the whole run's):
+	// conflict (k = 0) or buffer_full.
 	ThroughputPerNode *float64         `json:"throughput_per_node,omitempty"`
 	PType             []float64        `json:"p_type,omitempty" csv:"-"`
 	DeliverySlots     []SlotCount      `json:"delivery_slots,omitempty" csv:"-"`

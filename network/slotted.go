@@ -127,7 +127,7 @@ func (n *Network) fillSlotted(r *Result) {
 	r.Backlog = c.InFlight
 	r.Violations.Misdelivered += c.Misrouted
 	r.DroppedByCause = map[string]int64{}
-	for i, v := range c.Dropped {
+	for i, v := range c.DroppedAll {
 		if v > 0 {
 			r.DroppedByCause[kernel.DropCauseNames[i]] = v
 		}
@@ -185,4 +185,27 @@ func slotSummary(h []SlotCount, sum, cnt int64) Summary {
 	}
 	s.P50, s.P95, s.P99, s.Max = q(0.5), q(0.95), q(0.99), float64(h[len(h)-1].Slots)
 	return s
+}
+
+// SlottedSettings are the checked settings of a slotted-router
+// configuration (what `flitsim analytic` evaluates the thesis's models at).
+type SlottedSettings struct {
+	D      int     // topology.d
+	Scheme string  // slotted.scheme: simple or priority
+	K      int     // slotted.k; −1 is inf
+	P0     float64 // traffic.p0
+}
+
+// CheckSlotted checks c's slotted-router keys (the same checks as Build)
+// and returns them.
+func CheckSlotted(c *Config) (SlottedSettings, error) {
+	s, err := slottedSpec(c)
+	if err != nil {
+		return SlottedSettings{}, err
+	}
+	name := "simple"
+	if s.Scheme == kernel.SlottedPriority {
+		name = "priority"
+	}
+	return SlottedSettings{D: c.Topology.D, Scheme: name, K: s.K, P0: s.P0}, nil
 }

@@ -32,7 +32,7 @@ const (
 // none holding ";" (the CSV's list separator).
 func warnings(r *Result) []string {
 	var ws []string
-	if note := r.DropNote(); note != "" {
+	if note := r.DropNote(); note != "" && !isSlotted(&r.Config) { // (the slotted router drops by design)
 		ws = append(ws, note+": the latencies and the throughput count only the packets delivered")
 	}
 	if r.Status == StatusOK || r.Status == StatusIncomplete {

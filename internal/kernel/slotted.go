@@ -79,10 +79,12 @@ var DropCauseNames = [dropCauses]string{"conflict", "buffer_full"}
 
 // SlottedCounts is what the slotted router measured in the window.
 type SlottedCounts struct {
-	Slots     int64 // measured slots
-	Injected  int64 // new packets that entered in them
-	Delivered int64 // packets delivered in them
-	Dropped   [dropCauses]int64
+	Slots     int64             // measured slots
+	Injected  int64             // new packets that entered in them
+	Delivered int64             // packets delivered in them
+	Dropped   [dropCauses]int64 // packets dropped in them, by cause
+	// DroppedAll is Dropped over the whole run (TotalDropped by cause).
+	DroppedAll [dropCauses]int64
 	// Occupancy[t] is the number of link-slots that carried a packet of
 	// type t (1..d; index 0 unused): p_t = Occupancy[t] / (2dN·Slots).
 	Occupancy []int64
@@ -202,7 +204,10 @@ func (m *slotted) step(k *Kernel) {
 	d := m.d
 	for s := range m.n {
 		for i := range d {
-			up := (i + 1) % d
+			up := i + 1
+			if up == d {
+				up = 0
+			}
 			a := m.cur[(s*d+up)*2]           // internal link of Q_{i+1}(s)
 			b := m.cur[((s^1<<up)*d+up)*2+1] // forward link of Q_{i+1}(s ⊕ e_{i+1})
 			a, b = m.arrive(a, s, now, meas), m.arrive(b, s, now, meas)
@@ -311,6 +316,7 @@ func (m *slotted) wait(bi int, p slotPkt, meas bool) {
 		cause = DropConflict
 	}
 	m.c.TotalDropped++
+	m.c.DroppedAll[cause]++
 	if meas {
 		m.c.Dropped[cause]++
 	}

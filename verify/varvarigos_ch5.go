@@ -191,6 +191,29 @@ func init() {
 			return table51Rows([]int{7, 0}, 1000)
 		},
 	})
+	for _, k := range []int{1, 2} {
+		Register(Claim{
+			ID:     fmt.Sprintf("varvarigos-ch5-priority-k%d", k),
+			Source: "Varvarigos 1992 §5.4.2, eqs. 5.39–5.42, Fig. 5.6 (digest 000b §4.6)",
+			Claim: fmt.Sprintf("d = 8, k = %d, priority, p0 = 1: simulated throughput per node against the "+
+				"Gauss–Seidel solution (the thesis plots it, Fig. 5.6, without a table)", k),
+			Published: "the analysis (eqs. 5.39–5.42) [derived]",
+			Tolerance: "3 % of the analysis",
+			Tier:      TierFull,
+			Measure: func() (string, bool, error) {
+				m, err := analytic.PriorityBuffered(8, k, 1)
+				if err != nil {
+					return "", false, err
+				}
+				got, _, err := slottedRun(8, "priority", fmt.Sprint(k), 1, 2000)
+				if err != nil {
+					return "", false, err
+				}
+				want := m.ThroughputPerNode
+				return fmt.Sprintf("%.4f (analysis %.4f)", got, want), math.Abs(got-want) <= 0.03*want, nil
+			},
+		})
+	}
 	for i := range table51 {
 		Register(Claim{
 			ID:        fmt.Sprintf("varvarigos-ch5-table51-sim-%02d", i+1),

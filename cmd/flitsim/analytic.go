@@ -23,6 +23,7 @@ the simulation's fields of the same name (flitsim run --format json).
   simple, slotted.k = 0        eqs. 5.1–5.8
   simple, slotted.k ≥ 1, inf   eqs. 5.9–5.22 (inf: R = 2d·p0/(1 + p0(d−1)))
   priority, slotted.k = 0      eqs. 5.31–5.38 (backward recursion)
+  priority, slotted.k ≥ 1, inf eqs. 5.39–5.42 (Gauss–Seidel)
 
   flitsim analytic --set topology.d=8 --set traffic.p0=0.3642
   flitsim analytic --scheme priority --set topology.d=8 --set traffic.p0=1 --format json
@@ -102,7 +103,8 @@ func evaluateSlotted(st network.SlottedSettings) (*analyticReport, error) {
 	var err error
 	switch {
 	case st.Scheme == "priority" && st.K != 0:
-		return nil, inputerr.New("slotted.k", k, "0 with --scheme priority: the buffered priority model (eqs. 5.39–5.42, Gauss–Seidel) is not implemented yet")
+		rep.Model = "Varvarigos 1992 eqs. 5.39–5.42 (buffered priority, Gauss–Seidel)"
+		m, err = analytic.PriorityBuffered(st.D, st.K, st.P0)
 	case st.Scheme == "priority":
 		rep.Model = "Varvarigos 1992 eqs. 5.31–5.38 (unbuffered priority, backward recursion)"
 		m, err = analytic.PriorityUnbuffered(st.D, st.P0)

@@ -158,3 +158,59 @@ func check(d, k int, p0 float64) error {
 	}
 	return nil
 }
+
+// PriorityBuffered evaluates the priority scheme with k waiting places
+// per buffer (k ≥ 0 or Inf) at load p0, eqs. 5.39–5.42, by Gauss–Seidel
+// sweeps (the thesis's method; its uniqueness is not proved, but the
+// sweeps reach the same point from any start): each sweep takes θ, b_0
+// and p_1 from the current p, then p_2..p_d in order,
+//
+//	p_i = p_{i−1}(1 − S_i/2 − p_{i−1}/4) + c·p_{i−1}(p_{i−1}/2 + S_i),
+//
+// S_i = Σ_{j=i}^{d−1} p_j, c = (1+θ)²(1−b_0)/(2(1−θ)²) = (1 − y^{2k})/(2(1 − y^{2k+2}))
+// (the second term is a waiting packet, of type i−1 with the probability
+// the thesis gives), each step damped by ½. For k = 0 it is the backward
+// recursion's fixed point (c = 0).
+func PriorityBuffered(d, k int, p0 float64) (Slotted, error) {
+	if err := check(d, k, p0); err != nil {
+		return Slotted{}, err
+	}
+	p := make([]float64, d)
+	for i := range p {
+		p[i] = 0.5 / float64(d)
+	}
+	var bh2 float64
+	for sweep := 0; sweep < 100000; sweep++ {
+		sum := 0.0
+		for _, v := range p[:d-1] {
+			sum += v
+		}
+		theta := 1 - sum
+		y := (1 - theta) / (1 + theta)
+		yk := 0.0
+		if k != Inf {
+			yk = math.Pow(y, float64(2*k))
+		}
+		top := yk * y * y
+		bh2 = theta / (1 - top)
+		c := (1 - yk) / (2 * (1 - top))
+		change := 0.0
+		next := p0 * bh2
+		change = max(change, math.Abs(next-p[0]))
+		p[0] = (p[0] + next) / 2
+		for i := 1; i < d; i++ {
+			s := 0.0
+			for _, v := range p[i : d-1] {
+				s += v
+			}
+			q := p[i-1]
+			next := q*(1-s/2-q/4) + c*q*(q/2+s)
+			change = max(change, math.Abs(next-p[i]))
+			p[i] = (p[i] + next) / 2
+		}
+		if change < 1e-14 {
+			break
+		}
+	}
+	return Slotted{ThroughputPerNode: 2 * float64(d) * p[d-1], PType: p, Idle: (1 - p0) * bh2}, nil
+}

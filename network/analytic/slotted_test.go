@@ -110,3 +110,26 @@ func TestModelsHoldTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestPriorityBufferedReducesToTheRecursion: with k = 0 the Gauss–Seidel
+// solution is the backward recursion's, and R grows with k up to at most 2.
+func TestPriorityBufferedReducesToTheRecursion(t *testing.T) {
+	for _, p0 := range []float64{0.05, 0.3, 1} {
+		a, _ := PriorityUnbuffered(8, p0)
+		b, err := PriorityBuffered(8, 0, p0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(a.ThroughputPerNode-b.ThroughputPerNode) > 1e-9 {
+			t.Errorf("p0 %g: recursion %.10f, Gauss–Seidel %.10f", p0, a.ThroughputPerNode, b.ThroughputPerNode)
+		}
+		last := b.ThroughputPerNode
+		for _, k := range []int{1, 2, Inf} {
+			m, _ := PriorityBuffered(8, k, p0)
+			if m.ThroughputPerNode < last-1e-12 || m.ThroughputPerNode > 2 {
+				t.Errorf("p0 %g: k %d gives %.6f after %.6f (more buffering must not lower R, nor pass 2)", p0, k, m.ThroughputPerNode, last)
+			}
+			last = m.ThroughputPerNode
+		}
+	}
+}

@@ -62,6 +62,9 @@ const (
 	PerScheduled  = 24
 	PerTraced     = 550
 	PerDeferred   = 100
+	// SlottedPlace is a place for a packet in the slotted router (a link
+	// register, its next-slot copy, or a FIFO place): 16 bytes.
+	SlottedPlace = 16
 )
 
 // Term is one part of an estimate.

@@ -98,12 +98,15 @@ type SlottedCounts struct {
 	Misrouted int64
 }
 
-// slotPkt is a packet on a link or in a FIFO; typ 0 is no packet.
+// slotPkt is a packet on a link or in a FIFO, 8 bytes: the link
+// registers of a 10-cube then fit in half a megabyte.
 type slotPkt struct {
-	birth int64 // first slot on a link
-	dest  int32
-	typ   int32
+	birth uint32 // first slot on a link, mod 2^32 (only ages are read)
+	dt    uint32 // destination << 8 | type (type 0: no packet; d ≤ 20)
 }
+
+func (p slotPkt) typ() int32  { return int32(p.dt & 0xff) }
+func (p slotPkt) dest() int32 { return int32(p.dt >> 8) }
 
 type slotted struct {
 	spec     SlottedSpec
@@ -214,9 +217,9 @@ func (m *slotted) step(k *Kernel) {
 			var claim [2][2]slotPkt // per buffer b: its claimants
 			var nc [2]int
 			for _, p := range [2]slotPkt{a, b} {
-				if p.typ != 0 {
-					j := (uint64(s) ^ uint64(p.dest)) >> i & 1
-					p.typ++
+				if p.dt != 0 {
+					j := (uint64(s) ^ uint64(p.dest())) >> i & 1
+					p.dt++ // (the next link's type)
 					claim[j][nc[j]] = p
 					nc[j]++
 				}
@@ -236,23 +239,23 @@ func (m *slotted) step(k *Kernel) {
 // arrive counts packet p at the end of its link (into node s) and returns
 // it, or no packet when it is delivered there.
 func (m *slotted) arrive(p slotPkt, s int, now int64, meas bool) slotPkt {
-	if p.typ == 0 {
+	if p.dt == 0 {
 		return p
 	}
 	m.hops++
 	if meas {
-		m.c.Occupancy[p.typ]++
+		m.c.Occupancy[p.typ()]++
 	}
-	if int(p.typ) < m.d {
+	if int(p.typ()) < m.d {
 		return p
 	}
-	if int(p.dest) != s {
+	if int(p.dest()) != s {
 		m.c.Misrouted++
 	}
 	m.c.TotalDelivered++
 	if meas {
 		m.c.Delivered++
-		age := now + 1 - p.birth
+		age := int64(uint32(now+1) - p.birth)
 		for int64(len(m.c.DeliverySlots)) <= age {
 			m.c.DeliverySlots = append(m.c.DeliverySlots, 0) // (grows to the longest wait once)
 		}
@@ -277,7 +280,7 @@ func (m *slotted) decide(k *Kernel, bi, s, i, j int, cl []slotPkt, now int64, me
 			out = m.pop(bi)
 		} else if m.always || k.rng.Uint64() < m.p0 {
 			x := k.rng.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
-			out = slotPkt{birth: now + 1, dest: int32(uint64(s) ^ x), typ: 1}
+			out = slotPkt{birth: uint32(now + 1), dt: uint32(uint64(s)^x)<<8 | 1}
 			m.c.TotalInjected++
 			if meas {
 				m.c.Injected++
@@ -289,8 +292,8 @@ func (m *slotted) decide(k *Kernel, bi, s, i, j int, cl []slotPkt, now int64, me
 
 // winner is the index (0 or 1) of the claimant that takes the buffer.
 func (m *slotted) winner(k *Kernel, a, b slotPkt) int {
-	if m.spec.Scheme == SlottedPriority && a.typ != b.typ {
-		if a.typ > b.typ {
+	if m.spec.Scheme == SlottedPriority && a.typ() != b.typ() {
+		if a.typ() > b.typ() {
 			return 0
 		}
 		return 1

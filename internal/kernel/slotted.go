@@ -40,8 +40,8 @@ import (
 //	commit: the links carry what their buffers picked (cur and nxt swap).
 //
 // A stage reads only the registered link contents and writes only its own
-// two buffers, so the stages could run in any order; they run in index
-// order so that the random draws, one stream per run, make a run
+// two buffers, so the stages could run in any order; they run in a fixed
+// order (by dimension, then node) so that the random draws, one stream per run, make a run
 // deterministic per seed. Packets live in typed slices by value (a link
 // register and k FIFO places per buffer), so a slot allocates nothing.
 //
@@ -114,7 +114,9 @@ type slotted struct {
 	nodeMask uint64
 	p0       uint64 // P0 as a threshold on a 64-bit draw (p0 ≥ 1: always)
 	always   bool
-	cur, nxt []slotPkt // per link (= per buffer): (s·d + i)·2 + b
+	// Per link (= per buffer): (i·N + s)·2 + b, so that a dimension's
+	// stages read and write contiguous runs.
+	cur, nxt []slotPkt
 	// FIFOs, k places per buffer (unbounded: grown per buffer).
 	fifo       []slotPkt
 	head, size []int32
@@ -204,15 +206,16 @@ func (m *slotted) step(k *Kernel) {
 	if meas {
 		m.c.Slots++
 	}
-	d := m.d
-	for s := range m.n {
-		for i := range d {
-			up := i + 1
-			if up == d {
-				up = 0
-			}
-			a := m.cur[(s*d+up)*2]           // internal link of Q_{i+1}(s)
-			b := m.cur[((s^1<<up)*d+up)*2+1] // forward link of Q_{i+1}(s ⊕ e_{i+1})
+	d, n := m.d, m.n
+	for i := range d {
+		up := i + 1
+		if up == d {
+			up = 0
+		}
+		in, out, bit := m.cur[up*n*2:(up+1)*n*2], i*n*2, 1<<up
+		for s := range n {
+			a := in[s*2]         // internal link of Q_{i+1}(s)
+			b := in[(s^bit)*2+1] // forward link of Q_{i+1}(s ⊕ e_{i+1})
 			a, b = m.arrive(a, s, now, meas), m.arrive(b, s, now, meas)
 			var claim [2][2]slotPkt // per buffer b: its claimants
 			var nc [2]int
@@ -225,7 +228,7 @@ func (m *slotted) step(k *Kernel) {
 				}
 			}
 			for j := range 2 {
-				m.decide(k, (s*d+i)*2+j, s, i, j, claim[j][:nc[j]], now, meas)
+				m.decide(k, out+s*2+j, s, i, j, claim[j][:nc[j]], now, meas)
 			}
 		}
 	}
@@ -278,8 +281,8 @@ func (m *slotted) decide(k *Kernel, bi, s, i, j int, cl []slotPkt, now int64, me
 	default:
 		if m.size[bi] > 0 {
 			out = m.pop(bi)
-		} else if m.always || k.rng.Uint64() < m.p0 {
-			x := k.rng.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
+		} else if m.always || k.src.Uint64() < m.p0 {
+			x := k.src.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
 			out = slotPkt{birth: uint32(now + 1), dt: uint32(uint64(s)^x)<<8 | 1}
 			m.c.TotalInjected++
 			if meas {
@@ -298,7 +301,7 @@ func (m *slotted) winner(k *Kernel, a, b slotPkt) int {
 		}
 		return 1
 	}
-	return int(k.rng.Uint64() >> 63)
+	return int(k.src.Uint64() >> 63)
 }
 
 // wait puts the loser p at the tail of buffer bi's FIFO, or drops it.

@@ -212,3 +212,26 @@ func TestSlottedConfigOmitted(t *testing.T) {
 		t.Errorf("slotted keys in the JSON config of a wormhole run: %v", cfg)
 	}
 }
+
+// TestSlottedFullLoadFillsEveryLink: at p0 = 1 a buffer with nothing to
+// send always takes a new packet, so every link carries a packet in every
+// slot after the first (Σ p_type = 1, the analysis's e = 0), whatever the
+// scheme and k; at p0 = 0 nothing ever moves.
+func TestSlottedFullLoadFillsEveryLink(t *testing.T) {
+	for _, k := range []string{"0", "1", "inf"} {
+		for _, scheme := range []string{"simple", "priority"} {
+			r := runSlotted(t, slottedConfig(5, scheme, k, 1, 200))
+			sum := 0.0
+			for _, p := range r.PType {
+				sum += p
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Errorf("%s k=%s p0=1: Σ p_type = %.15f, want 1", scheme, k, sum)
+			}
+		}
+	}
+	r := runSlotted(t, slottedConfig(5, "simple", "0", 0, 200))
+	if r.InjectedPackets != 0 || *r.ThroughputPerNode != 0 {
+		t.Errorf("p0 = 0: %d injected, throughput %g", r.InjectedPackets, *r.ThroughputPerNode)
+	}
+}

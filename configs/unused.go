@@ -45,6 +45,22 @@ func (l *loader) unused(c *network.Config) []string {
 			warn(key, "only traffic.mode: batch reads it")
 		}
 	}
+	// The slotted router's keys; it makes its own packets.
+	slotted := strings.EqualFold(strings.TrimSpace(c.Switching), "slotted")
+	for _, key := range []string{"slotted.scheme", "slotted.k", "traffic.p0"} {
+		if _, given := l.where[key]; given && !slotted {
+			warn(key, "only switching: slotted reads it")
+		}
+	}
+	if slotted {
+		for _, key := range []string{"traffic.pattern", "traffic.load", "traffic.flits"} {
+			// (not the embedded default's: the user did not write them)
+			if pos, given := l.where[key]; given && (l.name != DefaultName || pos == inputerr.CommandLine) {
+				warn(key, "switching: slotted makes its packets by traffic.p0")
+			}
+		}
+		return out
+	}
 	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 {
 		return out // the trace replaces the pattern
 	}

@@ -29,6 +29,9 @@ type Config struct {
 	// Valiant is Valiant's two-phase randomised routing on the packet
 	// router (valiant.go): off, separate, merged-priority or merged.
 	Valiant string `yaml:"valiant" json:"valiant,omitempty" allowed:"off, separate, merged-priority, merged (switching: packet)" default:"off"`
+	// Slotted sets the slotted hypercube router (switching: slotted,
+	// slotted.go).
+	Slotted SlottedConfig `yaml:"slotted" json:"slotted,omitzero"`
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:
@@ -147,6 +150,9 @@ type TrafficConfig struct {
 	Fanout    int    `yaml:"fanout" json:"fanout,omitempty" allowed:"a power of two from 1 to N, of d on the d-shuffle (destinations per multi-read; 0: random wildcard sets, each digit * with probability 1/2)" default:"0"`
 	Locations int    `yaml:"locations" json:"locations,omitempty" allowed:"an integer from 1 to h·N (memory locations a multi-write batch writes; 1: all to one, the OR of N)" default:"1"`
 	Combine   string `yaml:"combine" json:"combine,omitempty" allowed:"or, and, sum, lowest, random (aliases lowest-writer, random-winner)" default:"or"`
+	// P0 is the slotted router's load: the probability that a free link
+	// buffer takes a new packet in a slot (2d buffers per node).
+	P0 float64 `yaml:"p0" json:"p0,omitempty" allowed:"a probability from 0 to 1 (new packet per free link buffer per slot, switching: slotted)" default:"0"`
 }
 
 // RunConfig sets the run's length and seed.

@@ -112,6 +112,16 @@ type Result struct {
 	// Experiments summarises a batch's experiments (traffic.mode: batch);
 	// the fields above describe the first.
 	Experiments *Experiments `json:"experiments,omitempty"`
+	// The slotted router's figures (switching: slotted; docs/slotted.md),
+	// over the measured slots: ThroughputPerNode is delivered packets per
+	// node per slot (at most 2), PType the share p_1..p_d of link-slots
+	// carrying a packet on its 1st..dth link, DeliverySlots the slots from
+	// entry to delivery; DroppedByCause splits Dropped (the whole run's):
+	// conflict (k = 0) or buffer_full.
+	ThroughputPerNode *float64         `json:"throughput_per_node,omitempty"`
+	PType             []float64        `json:"p_type,omitempty" csv:"-"`
+	DeliverySlots     []SlotCount      `json:"delivery_slots,omitempty" csv:"-"`
+	DroppedByCause    map[string]int64 `json:"dropped_by_cause,omitempty" csv:"-"`
 	// Multi is a multi-read or multi-write batch's statistics and delivery
 	// check (of the first experiment; network/multi.go).
 	Multi *MultiStats `json:"multi,omitempty"`

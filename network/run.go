@@ -120,11 +120,18 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	}
 	mode, err := xbar.ParseMode(c.Switching)
 	model := ""
-	if isPacket(c) {
+	var sspec kernel.SlottedSpec
+	switch {
+	case isPacket(c):
 		mode, err, model = xbar.SAF, nil, "packet"
+	case isSlotted(c):
+		if sspec, err = slottedSpec(c); err != nil {
+			return kernel.KernelSpec{}, nil, err
+		}
+		mode, model = xbar.SAF, "slotted"
 	}
 	if err != nil {
-		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet")
+		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted")
 	}
 	pol, err := xbar.ParsePolicy(c.Arbiter)
 	if err != nil {
@@ -136,7 +143,7 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	spec := c.Topology
 	spec.Routing = c.Routing
 	spec.Seed = c.Run.Seed
-	if model != "" {
+	if model == "packet" {
 		packetTies(&spec)
 	}
 	topo, err := topology.Build(spec)
@@ -153,7 +160,14 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 		Latency: c.Link.Latency, Delay: c.Switch.Delay, Reuse: c.ReuseOn(),
 		Policy: pol, Seed: c.Run.Seed,
 	}
-	if model != "" {
+	if model == "slotted" {
+		if err := checkSlottedTopology(c, topo); err != nil {
+			return kernel.KernelSpec{}, nil, err
+		}
+		sspec.Start, sspec.End = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
+		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Slotted = 0, 1, model, sspec
+	}
+	if model == "packet" {
 		// The packet router's queues are named by output buffers (one per
 		// link); it keeps their packets itself.
 		kspec.InDepth, kspec.OutDepth, kspec.Model, kspec.Packet = 0, 1, model, pspec
@@ -243,6 +257,10 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 	}
 	length := traffic.Length{Min: c.Traffic.Flits.Min, Max: c.Traffic.Flits.Max}
 	n.start, n.end = c.Run.Warmup, c.Run.Warmup+c.Run.Measure
+	if isSlotted(c) {
+		n.gen = idleGen{}
+		return nil
+	}
 	if IsBatch(c) {
 		return n.batchTraffic()
 	}
@@ -519,6 +537,9 @@ func (n *Network) Result() *Result {
 	n.fillDetail(r, win)
 	if st.HopCount > 0 {
 		r.Hops = float64(st.Hops) / float64(st.HopCount)
+	}
+	if isSlotted(&n.Cfg) {
+		n.fillSlotted(r)
 	}
 	if n.interrupted {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles

@@ -32,7 +32,7 @@ const (
 // none holding ";" (the CSV's list separator).
 func warnings(r *Result) []string {
 	var ws []string
-	if note := r.DropNote(); note != "" {
+	if note := r.DropNote(); note != "" && !isSlotted(&r.Config) { // (the slotted router drops by design)
 		ws = append(ws, note+": the latencies and the throughput count only the packets delivered")
 	}
 	if r.Status == StatusOK || r.Status == StatusIncomplete {
@@ -49,13 +49,16 @@ func (r *Result) DropNote() string {
 	if r.Dropped == nil || *r.Dropped == 0 {
 		return ""
 	}
+	if isSlotted(&r.Config) {
+		return fmt.Sprintf("packets dropped: %d by the slotted router's conflicts (switching: slotted, dropped_by_cause)", *r.Dropped)
+	}
 	return fmt.Sprintf("packets dropped: %d by full queues (queue.full: drop), %d of them measured", *r.Dropped, r.MeasuredDropped)
 }
 
 // nearSaturation is the "near saturation" warnings of an open-loop run.
 func nearSaturation(r *Result) []string {
 	c := &r.Config
-	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 || IsBatch(c) || r.Offered <= 0 {
+	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 || IsBatch(c) || isSlotted(c) || r.Offered <= 0 {
 		return nil
 	}
 	var ws []string
@@ -86,6 +89,8 @@ func ZeroLoadWhyNot(c *Config) string {
 		return "multicast traffic"
 	case isPacket(c):
 		return "the packet router (switching: packet) is not wormhole, vct or saf"
+	case isSlotted(c):
+		return "the slotted router (switching: slotted) is not wormhole, vct or saf"
 	}
 	need := c.Link.Latency
 	if !c.ReuseOn() {

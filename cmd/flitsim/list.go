@@ -134,6 +134,7 @@ func switchingSection() listSection {
 		rows = append(rows, []string{m.String(), m.Describe()})
 	}
 	rows = append(rows, []string{"packet", "the packet-switched router (a switch model of its own): a packet is one unit that crosses a link in a cycle; one queue per out-link (queue.*), store-and-forward"})
+	rows = append(rows, []string{"slotted", "the slotted hypercube router of Varvarigos ch. 5 (a switch model of its own, topology.kind hypercube): one packet per link per slot, a conflict's loser waits (slotted.k) or is dropped; load traffic.p0"})
 	return listSection{"switching", []string{"modes"}, "Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows}
 }
 

@@ -8,6 +8,7 @@
 //	flitsim merge --out DIR FILE.json... | DIR
 //	flitsim layout [-c FILE] [--set key=value]... [--format table|json|svg]
 //	flitsim distances [-c FILE] [--set key=value]... [--seed N] [--format table|json]
+//	flitsim analytic [-c FILE] [--set key=value]... [--scheme simple|priority] [--format table|json]
 //	flitsim completion bash|zsh|fish
 //	flitsim --version
 //	flitsim help
@@ -115,6 +116,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdDistances(rest, stdout)
 	case "collective":
 		return cmdCollective(rest, stdout)
+	case "analytic":
+		return cmdAnalytic(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	case "version", "--version":
@@ -154,6 +157,8 @@ Usage:
                                dynamic broadcasting included) as a schedule on the packet
                                router: slots, the seed's formula, bounds, link usage
                                (and, with --trace-*, the cycle traces of run)
+  flitsim analytic [flags]     evaluate Varvarigos's ch. 5 model of the slotted hypercube
+                               router (--scheme, topology.d, slotted.k, traffic.p0)
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags

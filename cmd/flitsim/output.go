@@ -101,7 +101,7 @@ func summaryRows(r *network.Result) [][]string {
 	if mc := describeMulticast(c); mc != "" {
 		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}
-	return rows
+	return slottedRows(r, rows)
 }
 
 // meanCI writes a latency's mean and confidence interval, e.g. "24.7 ±

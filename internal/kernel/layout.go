@@ -29,6 +29,8 @@ type KernelSpec struct {
 	Packet PacketSpec
 	// Lockstep configures the lock-step model (Model "lockstep").
 	Lockstep LockstepSpec
+	// Slotted configures the slotted hypercube router (Model "slotted").
+	Slotted SlottedSpec
 }
 
 // NewKernel lays out the buffers, ports and links of topology t.

@@ -2,8 +2,10 @@ package memory
 
 import (
 	"fmt"
+	"math/bits"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
@@ -36,8 +38,18 @@ func ForRun(c *network.Config) (*Estimate, error) {
 	}
 	addNetwork(e, c, z, copies)
 	n := float64(z.Terminals)
-	live, what, shrink := livePackets(c, n)
-	e.add(fmt.Sprintf("packets (%s: %s × %s)", what, count(live), bytesEach(PerPacket)), shrink, live*PerPacket)
+	if st, err := network.CheckSlotted(c); err == nil && strings.EqualFold(strings.TrimSpace(c.Switching), "slotted") {
+		// Its packets live by value in its links' registers and FIFOs
+		// (k = inf counted as one waiting place: a new packet enters
+		// only a free buffer, so the queues stay short).
+		links := 2 * float64(bits.Len(uint(z.Terminals))-1) * n
+		places := 2 + float64(max(st.K, 1))
+		e.add(fmt.Sprintf("the slotted router's links (2d·N = %s links × %s places × %s)", count(links), count(places), bytesEach(SlottedPlace)),
+			"lower slotted.k or topology.d", links*places*SlottedPlace)
+	} else {
+		live, what, shrink := livePackets(c, n)
+		e.add(fmt.Sprintf("packets (%s: %s × %s)", what, count(live), bytesEach(PerPacket)), shrink, live*PerPacket)
+	}
 	if c.Run.PerNode || c.Run.PerPair {
 		e.add(fmt.Sprintf("run.per_node/per_pair terminal histograms (%s terminals × %s)", count(n), bytesEach(PerNodeDetail)),
 			"turn off run.per_node and run.per_pair", n*PerNodeDetail)

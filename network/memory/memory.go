@@ -63,6 +63,9 @@ const (
 	PerScheduled  = 24
 	PerTraced     = 550
 	PerDeferred   = 100
+	// SlottedPlace is a place for a packet in the slotted router (a link
+	// register, its next-slot copy, or a FIFO place): 8 bytes.
+	SlottedPlace = 8
 )
 
 // Term is one part of an estimate.

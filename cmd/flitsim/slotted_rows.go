@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flitsim/flitsim/network"
+)
+
+// slottedRows rewrites the summary rows of a slotted-router run
+// (switching: slotted): its traffic is traffic.p0 per link buffer, not a
+// pattern and a load, and it adds the throughput per node, the drops by
+// cause and p_1..p_d.
+func slottedRows(r *network.Result, rows [][]string) [][]string {
+	c := &r.Config
+	if !strings.EqualFold(strings.TrimSpace(c.Switching), "slotted") {
+		return rows
+	}
+	or := func(v, def string) string {
+		if v == "" {
+			return def
+		}
+		return v
+	}
+	set := func(key, value string) {
+		if i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == key }); i >= 0 {
+			rows[i][1] = value
+		}
+	}
+	set("switching", fmt.Sprintf("slotted: scheme %s, slotted.k %s (waiting places per link buffer)",
+		or(c.Slotted.Scheme, "simple"), or(c.Slotted.K, "0")))
+	set("routing", "descending dimensions from the buffer a packet enters")
+	set("traffic", "a new packet per free link buffer per slot, destination uniform (source included)")
+	set("load", "traffic.p0 "+num(c.Traffic.P0))
+	var causes []string
+	for name, v := range r.DroppedByCause {
+		causes = append(causes, fmt.Sprintf("%s %d", name, v))
+	}
+	slices.Sort(causes)
+	set("dropped packets", fmt.Sprintf("%d (%s)", *r.Dropped, or(strings.Join(causes, ", "), "none")))
+	if r.ThroughputPerNode != nil {
+		p := make([]string, len(r.PType))
+		for i, v := range r.PType {
+			p[i] = num(v)
+		}
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "throughput" })
+		rows = slices.Insert(rows, i, []string{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (at most 2)"},
+			[]string{"p_1 … p_d", strings.Join(p, ", ")})
+	}
+	return rows
+}

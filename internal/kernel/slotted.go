@@ -1,0 +1,348 @@
+package kernel
+
+import (
+	"math"
+	"math/bits"
+)
+
+// The slotted hypercube router (KernelSpec.Model "slotted",
+// KernelSpec.Slotted): Varvarigos 1992 ch. 5, the "descending dimensions"
+// node of Fig. 6.6 (digest 000b §2.1, §4.1). Time is slotted and every
+// link carries at most one packet per slot.
+//
+// Node s has d link queues Q_i(s), i = 0..d−1. Q_i has two buffers: the
+// forward buffer Q_i^1, for packets that must cross dimension i (it feeds
+// the link to s ⊕ e_i, which ends at Q_{i−1}(s ⊕ e_i)), and the internal
+// buffer Q_i^0 (its link ends at Q_{i−1}(s)); indices are mod d. So a
+// node has 2d links, and a packet is transmitted exactly d times, visiting
+// the dimensions in descending cyclic order from the queue it entered. A
+// buffer holds the packet on its link plus up to k waiting packets (FIFO).
+// A packet's type is the number of links it has crossed, counting the one
+// it is on: 1 on its first link, d on its last.
+//
+// One slot, two phases, at every stage (n, i) — the 2×2 switch of queue
+// Q_i(n), whose inputs are the links ending there: the internal link of
+// Q_{i+1}(n) and the forward link of Q_{i+1}(n ⊕ e_{i+1}):
+//
+//	evaluate: a packet of type d on an input is delivered (it is at its
+//	  destination after d crossings); any other claims the buffer Q_i^b(n),
+//	  b = bit i of n ⊕ dest. Each of the two buffers then picks what its
+//	  link carries next slot: of two claimants the winner is random
+//	  (simple) or the higher type, ties random (priority); the loser waits
+//	  at the tail of the buffer's FIFO, or is dropped when k packets wait.
+//	  One claimant is sent; with none, the FIFO's head is sent; with an
+//	  empty FIFO too the buffer is free and takes a new packet with
+//	  probability p0 (traffic.p0), destination uniform over the nodes that
+//	  need this buffer (bit i of s ⊕ dest = b), so the 2d buffers of a node
+//	  together draw destinations uniformly over all N nodes, the source
+//	  included. A new packet is never retransmitted: if the buffer is busy
+//	  none is drawn.
+//	commit: the links carry what their buffers picked (cur and nxt swap).
+//
+// A stage reads only the registered link contents and writes only its own
+// two buffers, so the stages could run in any order; they run in a fixed
+// order (by dimension, then node) so that the random draws, one stream per run, make a run
+// deterministic per seed. Packets live in typed slices by value (a link
+// register and k FIFO places per buffer), so a slot allocates nothing.
+//
+// The kernel's flit buffers, source queues and worm pool stay empty: the
+// model's injection is per link buffer (not per terminal), so the
+// network's generator is idle and Network.Result reads SlottedCounts.
+
+// Slotted schemes (SlottedSpec.Scheme).
+const (
+	SlottedSimple uint8 = iota
+	SlottedPriority
+)
+
+// SlottedInf is SlottedSpec.K for unbounded buffers.
+const SlottedInf = -1
+
+// SlottedSpec configures the slotted router.
+type SlottedSpec struct {
+	Scheme uint8
+	K      int     // waiting places per buffer (0: unbuffered; SlottedInf)
+	P0     float64 // probability per free link buffer per slot of a new packet
+	// Start and End bound the measured slots [Start, End).
+	Start, End int64
+}
+
+// Drop causes (SlottedCounts.Dropped).
+const (
+	DropConflict   = iota // k = 0: the loser of a conflict
+	DropBufferFull        // k ≥ 1: the loser found k packets waiting
+	dropCauses
+)
+
+// DropCauseNames name the drop causes in results.
+var DropCauseNames = [dropCauses]string{"conflict", "buffer_full"}
+
+// SlottedCounts is what the slotted router measured in the window.
+type SlottedCounts struct {
+	Slots     int64             // measured slots
+	Injected  int64             // new packets that entered in them
+	Delivered int64             // packets delivered in them
+	Dropped   [dropCauses]int64 // packets dropped in them, by cause
+	// DroppedAll is Dropped over the whole run (TotalDropped by cause).
+	DroppedAll [dropCauses]int64
+	// Occupancy[t] is the number of link-slots that carried a packet of
+	// type t (1..d; index 0 unused): p_t = Occupancy[t] / (2dN·Slots).
+	Occupancy []int64
+	// DeliverySlots[s] counts the packets delivered in the window s slots
+	// after they entered (d for a packet that never waited).
+	DeliverySlots []int64
+	// Whole run: entered = delivered + dropped + in flight.
+	TotalInjected, TotalDelivered, TotalDropped, InFlight int64
+	// Misrouted counts deliveries away from the destination (always 0;
+	// an invariant the tests check).
+	Misrouted int64
+}
+
+// slotPkt is a packet on a link or in a FIFO, 8 bytes: the link
+// registers of a 10-cube then fit in half a megabyte.
+type slotPkt struct {
+	birth uint32 // first slot on a link, mod 2^32 (only ages are read)
+	dt    uint32 // destination << 8 | type (type 0: no packet; d ≤ 20)
+}
+
+func (p slotPkt) typ() int32  { return int32(p.dt & 0xff) }
+func (p slotPkt) dest() int32 { return int32(p.dt >> 8) }
+
+type slotted struct {
+	spec     SlottedSpec
+	d, n     int
+	nodeMask uint64
+	p0       uint64 // P0 as a threshold on a 64-bit draw (p0 ≥ 1: always)
+	always   bool
+	// Per link (= per buffer): (i·N + s)·2 + b, so that a dimension's
+	// stages read and write contiguous runs.
+	cur, nxt []slotPkt
+	// FIFOs, k places per buffer (unbounded: grown per buffer).
+	fifo       []slotPkt
+	head, size []int32
+	grow       [][]slotPkt // SlottedInf: per buffer
+	c          SlottedCounts
+	hops       int64 // link-slots carrying a packet, whole run
+}
+
+func init() { switchModels["slotted"] = newSlotted }
+
+// IsSlottedCube reports whether a network can host the slotted router: a
+// binary d-cube whose port i of node s leads to s ⊕ 2^i and which has no
+// other link (nbr is −1 past the links: the folded cube's extra link does
+// not fit the descending-dimensions node).
+func IsSlottedCube(nbr func(s, port int) int, nodes, ports int) bool {
+	if nodes < 2 || nodes&(nodes-1) != 0 {
+		return false
+	}
+	d := bits.TrailingZeros(uint(nodes))
+	if ports < d {
+		return false
+	}
+	for s := range nodes {
+		for p := range ports {
+			if want := s ^ 1<<p; p >= d && nbr(s, p) >= 0 || p < d && nbr(s, p) != want {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func newSlotted(k *Kernel) Stepper {
+	sp := k.spec.Slotted
+	n := len(k.Topo.Switches)
+	d := bits.TrailingZeros(uint(n))
+	m := &slotted{spec: sp, d: d, n: n, nodeMask: uint64(n - 1)}
+	m.always = sp.P0 >= 1
+	m.p0 = uint64(math.Ldexp(max(sp.P0, 0), 64)) // (< 1 here, so it fits)
+	nl := 2 * d * n
+	m.cur, m.nxt = make([]slotPkt, nl), make([]slotPkt, nl)
+	m.head, m.size = make([]int32, nl), make([]int32, nl)
+	switch {
+	case sp.K == SlottedInf:
+		m.grow = make([][]slotPkt, nl)
+	case sp.K > 0:
+		m.fifo = make([]slotPkt, nl*sp.K)
+	}
+	m.c.Occupancy = make([]int64, d+1)
+	m.c.DeliverySlots = make([]int64, d+1)
+	k.fast = false
+	return m
+}
+
+// slottedModel is the kernel's slotted router, or nil.
+func (k *Kernel) slottedModel() *slotted {
+	m, _ := k.stepper.(*slotted)
+	return m
+}
+
+// SlottedCounts returns what the slotted router measured (nil for other
+// models).
+func (k *Kernel) SlottedCounts() *SlottedCounts {
+	m := k.slottedModel()
+	if m == nil {
+		return nil
+	}
+	c := m.c
+	c.Occupancy = append([]int64(nil), m.c.Occupancy...)
+	c.DeliverySlots = append([]int64(nil), m.c.DeliverySlots...)
+	c.InFlight = c.TotalInjected - c.TotalDelivered - c.TotalDropped
+	return &c
+}
+
+// SlottedHops is the number of packet-hops (link-slots carrying a packet)
+// of the whole run (0 for other models).
+func (k *Kernel) SlottedHops() int64 {
+	if m := k.slottedModel(); m != nil {
+		return m.hops
+	}
+	return 0
+}
+
+func (m *slotted) step(k *Kernel) {
+	now := k.now
+	meas := now >= m.spec.Start && now < m.spec.End
+	if meas {
+		m.c.Slots++
+	}
+	d, n := m.d, m.n
+	for i := range d {
+		up := i + 1
+		if up == d {
+			up = 0
+		}
+		in, out, bit := m.cur[up*n*2:(up+1)*n*2], i*n*2, 1<<up
+		for s := range n {
+			a := in[s*2]         // internal link of Q_{i+1}(s)
+			b := in[(s^bit)*2+1] // forward link of Q_{i+1}(s ⊕ e_{i+1})
+			a, b = m.arrive(a, s, now, meas), m.arrive(b, s, now, meas)
+			var claim [2][2]slotPkt // per buffer b: its claimants
+			var nc [2]int
+			for _, p := range [2]slotPkt{a, b} {
+				if p.dt != 0 {
+					j := (uint64(s) ^ uint64(p.dest())) >> i & 1
+					p.dt++ // (the next link's type)
+					claim[j][nc[j]] = p
+					nc[j]++
+				}
+			}
+			for j := range 2 {
+				m.decide(k, out+s*2+j, s, i, j, claim[j][:nc[j]], now, meas)
+			}
+		}
+	}
+	m.cur, m.nxt = m.nxt, m.cur
+	if k.tr != nil {
+		k.tr.EndCycle(now)
+	}
+	k.now++
+}
+
+// arrive counts packet p at the end of its link (into node s) and returns
+// it, or no packet when it is delivered there.
+func (m *slotted) arrive(p slotPkt, s int, now int64, meas bool) slotPkt {
+	if p.dt == 0 {
+		return p
+	}
+	m.hops++
+	if meas {
+		m.c.Occupancy[p.typ()]++
+	}
+	if int(p.typ()) < m.d {
+		return p
+	}
+	if int(p.dest()) != s {
+		m.c.Misrouted++
+	}
+	m.c.TotalDelivered++
+	if meas {
+		m.c.Delivered++
+		age := int64(uint32(now+1) - p.birth)
+		for int64(len(m.c.DeliverySlots)) <= age {
+			m.c.DeliverySlots = append(m.c.DeliverySlots, 0) // (grows to the longest wait once)
+		}
+		m.c.DeliverySlots[age]++
+	}
+	return slotPkt{}
+}
+
+// decide picks what buffer bi (Q_i^j(s)) sends next slot from its
+// claimants, its FIFO and a new packet.
+func (m *slotted) decide(k *Kernel, bi, s, i, j int, cl []slotPkt, now int64, meas bool) {
+	var out slotPkt
+	switch len(cl) {
+	case 2:
+		w := m.winner(k, cl[0], cl[1])
+		out = cl[w]
+		m.wait(bi, cl[1-w], meas)
+	case 1:
+		out = cl[0]
+	default:
+		if m.size[bi] > 0 {
+			out = m.pop(bi)
+		} else if m.always || k.src.Uint64() < m.p0 {
+			x := k.src.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
+			out = slotPkt{birth: uint32(now + 1), dt: uint32(uint64(s)^x)<<8 | 1}
+			m.c.TotalInjected++
+			if meas {
+				m.c.Injected++
+			}
+		}
+	}
+	m.nxt[bi] = out
+}
+
+// winner is the index (0 or 1) of the claimant that takes the buffer.
+func (m *slotted) winner(k *Kernel, a, b slotPkt) int {
+	if m.spec.Scheme == SlottedPriority && a.typ() != b.typ() {
+		if a.typ() > b.typ() {
+			return 0
+		}
+		return 1
+	}
+	return int(k.src.Uint64() >> 63)
+}
+
+// wait puts the loser p at the tail of buffer bi's FIFO, or drops it.
+func (m *slotted) wait(bi int, p slotPkt, meas bool) {
+	K := m.spec.K
+	switch {
+	case K == SlottedInf:
+		m.grow[bi] = append(m.grow[bi], p)
+		m.size[bi]++
+		return
+	case int(m.size[bi]) < K:
+		m.fifo[bi*K+int((m.head[bi]+m.size[bi])%int32(K))] = p
+		m.size[bi]++
+		return
+	}
+	cause := DropBufferFull
+	if K == 0 {
+		cause = DropConflict
+	}
+	m.c.TotalDropped++
+	m.c.DroppedAll[cause]++
+	if meas {
+		m.c.Dropped[cause]++
+	}
+}
+
+// pop takes the head of buffer bi's FIFO.
+func (m *slotted) pop(bi int) slotPkt {
+	m.size[bi]--
+	if m.spec.K == SlottedInf {
+		q := m.grow[bi]
+		p := q[0]
+		m.grow[bi] = append(q[:0], q[1:]...) // (short queues: a copy beats a ring's bookkeeping)
+		return p
+	}
+	K := int32(m.spec.K)
+	p := m.fifo[int32(bi)*K+m.head[bi]]
+	m.head[bi] = (m.head[bi] + 1) % K
+	return p
+}
+
+func (m *slotted) moves(*Kernel, int32) bool { return false }
+
+func (m *slotted) rule(*Kernel, int32, *holds) bool { return false }

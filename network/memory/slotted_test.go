@@ -1,0 +1,34 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/flitsim/flitsim/network"
+)
+
+// TestSlottedRouterEstimate: the slotted router's packets are counted as
+// its link places, 2d·N × (2 + slotted.k) × 16 B, so a huge slotted.k is
+// refused before anything is built.
+func TestSlottedRouterEstimate(t *testing.T) {
+	c := network.Default()
+	c.Topology = network.TopologyConfig{Kind: "hypercube", D: 10}
+	c.Switching, c.Slotted.K, c.Traffic.P0 = "slotted", "3", 0.5
+	e, err := ForRun(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got float64
+	for _, term := range e.Terms {
+		if strings.Contains(term.What, "slotted router") {
+			got = term.Bytes
+		}
+	}
+	if want := 2.0 * 10 * 1024 * 5 * SlottedPlace; got != want {
+		t.Errorf("slotted router term %g bytes, want %g", got, want)
+	}
+	c.Topology.D, c.Slotted.K, c.Run.MaxMemory = 20, "1024", 1<<34
+	if e, err = ForRun(&c); err != nil || e.Check() == nil {
+		t.Errorf("d = 20, k = 1024 in 16 GiB: not refused (%v)", err)
+	}
+}

@@ -1,0 +1,211 @@
+package network
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/internal/kernel"
+	"github.com/flitsim/flitsim/network/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// The slotted hypercube router (switching: slotted; docs/slotted.md): the
+// settings, their checks and the result fields. The model itself is the
+// kernel's "slotted" stepper (internal/kernel/slotted.go).
+
+// SlottedConfig sets the slotted hypercube router of Varvarigos ch. 5.
+type SlottedConfig struct {
+	// Scheme resolves a conflict of two continuing packets over one
+	// buffer: simple (random winner) or priority (the one that has crossed
+	// more links wins, ties random).
+	Scheme string `yaml:"scheme" json:"scheme,omitempty" allowed:"simple, priority (switching: slotted)" default:"simple"`
+	// K is the number of waiting places per link buffer: 0 drops a
+	// conflict's loser, inf never drops.
+	K string `yaml:"k" json:"k,omitempty" allowed:"an integer from 0 to 1024, or inf (waiting places per link buffer, switching: slotted)" default:"0"`
+}
+
+// slottedSchemes are the schemes by name.
+var slottedSchemes = map[string]uint8{"simple": kernel.SlottedSimple, "priority": kernel.SlottedPriority}
+
+// isSlotted reports whether c selects the slotted router.
+func isSlotted(c *Config) bool {
+	return strings.EqualFold(strings.TrimSpace(c.Switching), "slotted")
+}
+
+// slottedSpec checks the slotted router's settings of c; the measured
+// window is set by the caller.
+func slottedSpec(c *Config) (kernel.SlottedSpec, error) {
+	var s kernel.SlottedSpec
+	sc := c.Slotted
+	scheme := strings.ToLower(strings.TrimSpace(sc.Scheme))
+	if scheme == "" {
+		scheme = "simple"
+	}
+	id, ok := slottedSchemes[scheme]
+	if !ok {
+		return s, inputerr.New("slotted.scheme", sc.Scheme, "simple, priority")
+	}
+	s.Scheme = id
+	k, err := parseSlottedK(sc.K)
+	if err != nil {
+		return s, err
+	}
+	s.K = k
+	p0 := c.Traffic.P0
+	if !(p0 >= 0 && p0 <= 1) { // (NaN too)
+		return s, inputerr.New("traffic.p0", p0, "a probability from 0 to 1 (a new packet per free link buffer per slot)")
+	}
+	s.P0 = p0
+	switch {
+	case c.Traffic.Trace != "":
+		return s, inputerr.New("traffic.trace", c.Traffic.Trace, "none with switching: slotted (traffic.p0 makes its packets)")
+	case len(c.Traffic.Packets) > 0:
+		return s, inputerr.New("traffic.packets", "a list", "none with switching: slotted (traffic.p0 makes its packets)")
+	case IsBatch(c):
+		return s, inputerr.New("traffic.mode", c.Traffic.Mode, "open with switching: slotted")
+	}
+	return s, nil
+}
+
+// parseSlottedK reads slotted.k: "" (0), an integer from 0 to 1024 or inf.
+func parseSlottedK(v string) (int, error) {
+	t := strings.ToLower(strings.TrimSpace(v))
+	switch t {
+	case "":
+		return 0, nil
+	case "inf", "infinity", "∞":
+		return kernel.SlottedInf, nil
+	}
+	k, err := strconv.Atoi(t)
+	if err != nil || k < 0 || k > 1024 {
+		return 0, inputerr.New("slotted.k", v, "an integer from 0 to 1024, or inf")
+	}
+	return k, nil
+}
+
+// checkSlottedTopology refuses a topology the slotted router does not fit.
+func checkSlottedTopology(c *Config, t *topology.Topology) error {
+	nbr := func(s, p int) int {
+		if p >= len(t.Switches[s].Out) {
+			return -1
+		}
+		return int(t.Switches[s].Out[p].Switch)
+	}
+	if !kernel.IsSlottedCube(nbr, len(t.Switches), len(t.Switches[0].Out)) {
+		return inputerr.New("topology.kind", c.Topology.Kind, "hypercube with switching: slotted")
+	}
+	return nil
+}
+
+// idleGen is the network's generator under the slotted router, whose
+// packets appear per link buffer inside the model: it never emits.
+type idleGen struct{}
+
+func (idleGen) Generate(int64, traffic.Emitter) {}
+func (idleGen) NextAt(int64) int64              { return math.MaxInt64 }
+
+// SlotCount is one bin of Result.DeliverySlots.
+type SlotCount struct {
+	Slots   int64 `json:"slots"`
+	Packets int64 `json:"packets"`
+}
+
+// fillSlotted sets r's figures from the slotted router's counts (packets
+// are one flit, cycles are slots).
+func (n *Network) fillSlotted(r *Result) {
+	c := n.k.SlottedCounts()
+	if c == nil {
+		return
+	}
+	nodes := float64(n.k.Topo.Terminals())
+	r.InjectedPackets, r.DeliveredPackets = c.TotalInjected, c.TotalDelivered
+	r.InjectedFlits, r.DeliveredFlits = c.TotalInjected, c.TotalDelivered
+	dropped := c.TotalDropped
+	r.Dropped = &dropped
+	r.Backlog = c.InFlight
+	r.Violations.Misdelivered += c.Misrouted
+	r.DroppedByCause = map[string]int64{}
+	for i, v := range c.DroppedAll {
+		if v > 0 {
+			r.DroppedByCause[kernel.DropCauseNames[i]] = v
+		}
+	}
+	r.ShortfallCI95, r.ShortfallCI95Note = -1, "switching: slotted drops packets by design (dropped_by_cause)"
+	if c.Slots == 0 {
+		return
+	}
+	slots := float64(c.Slots)
+	tp := float64(c.Delivered) / nodes / slots
+	r.ThroughputPerNode = &tp
+	r.Offered = float64(c.Injected) / nodes / slots
+	r.Throughput = tp
+	d := len(c.Occupancy) - 1
+	r.PType = make([]float64, d)
+	var hops int64
+	for t := 1; t <= d; t++ {
+		r.PType[t-1] = float64(c.Occupancy[t]) / (2 * float64(d) * nodes * slots)
+		hops += c.Occupancy[t]
+	}
+	// Its links are the 2d per node (internal ones included), not the
+	// topology's channels.
+	r.ChannelUtilMean = float64(hops) / (2 * float64(d) * nodes * slots)
+	r.ChannelUtilMax, r.BusiestChannel = 0, ""
+	var sum, cnt int64
+	for s, v := range c.DeliverySlots {
+		if v > 0 {
+			r.DeliverySlots = append(r.DeliverySlots, SlotCount{Slots: int64(s), Packets: v})
+			sum += int64(s) * v
+			cnt += v
+		}
+	}
+	if cnt > 0 {
+		r.Hops = float64(d)
+		r.Latency = slotSummary(r.DeliverySlots, sum, cnt)
+		r.NetworkLatency = r.Latency
+	}
+}
+
+// slotSummary summarises the delivery-slot histogram h (cnt packets, sum
+// slots in all): the latency, from entry to delivery, of the packets
+// delivered in the window.
+func slotSummary(h []SlotCount, sum, cnt int64) Summary {
+	s := Summary{Count: cnt, Mean: float64(sum) / float64(cnt), CI95: math.NaN(),
+		CI95Note: "switching: slotted: no batch means"}
+	q := func(f float64) float64 {
+		need := int64(math.Ceil(f * float64(cnt)))
+		var acc int64
+		for _, b := range h {
+			if acc += b.Packets; acc >= need {
+				return float64(b.Slots)
+			}
+		}
+		return float64(h[len(h)-1].Slots)
+	}
+	s.P50, s.P95, s.P99, s.Max = q(0.5), q(0.95), q(0.99), float64(h[len(h)-1].Slots)
+	return s
+}
+
+// SlottedSettings are the checked settings of a slotted-router
+// configuration (what `flitsim analytic` evaluates the thesis's models at).
+type SlottedSettings struct {
+	D      int     // topology.d
+	Scheme string  // slotted.scheme: simple or priority
+	K      int     // slotted.k; −1 is inf
+	P0     float64 // traffic.p0
+}
+
+// CheckSlotted checks c's slotted-router keys (the same checks as Build)
+// and returns them.
+func CheckSlotted(c *Config) (SlottedSettings, error) {
+	s, err := slottedSpec(c)
+	if err != nil {
+		return SlottedSettings{}, err
+	}
+	name := "simple"
+	if s.Scheme == kernel.SlottedPriority {
+		name = "priority"
+	}
+	return SlottedSettings{D: c.Topology.D, Scheme: name, K: s.K, P0: s.P0}, nil
+}

@@ -1,0 +1,339 @@
+package han
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Algorithms and schedules.
+const (
+	AlgQ = "q" // quarters (Ch. 3)
+	AlgH = "h" // halves, two move/smooth pairs a stage (Ch. 4)
+
+	Static = "static" // every phase takes its worst-case length (the thesis's processors count clock ticks)
+	Actual = "actual" // every phase ends when its last message lands
+)
+
+// Algorithms lists the algorithms Run knows.
+var Algorithms = []string{AlgQ, AlgH}
+
+// Schedules lists the schedules.
+var Schedules = []string{Static, Actual}
+
+// Phase is one phase of a stage.
+type Phase struct {
+	Phase     string `json:"phase"`  // move, count, row or column
+	Kind      string `json:"kind"`   // data or integer
+	Region    string `json:"region"` // the regions it works on, e.g. "8x8" (move: the region split)
+	Steps     int64  `json:"steps"`  // its length in the schedule run
+	Static    int64  `json:"static"` // its worst-case length
+	Actual    int64  `json:"actual"` // until its last message landed
+	MaxBuffer int    `json:"max_buffer"`
+}
+
+// Stage is one recursion stage on regions of side Side.
+type Stage struct {
+	Side   int     `json:"side"`
+	Phases []Phase `json:"phases"`
+}
+
+// Bound is the thesis's formula for each measured figure.
+type Bound struct {
+	DataSteps          float64 `json:"data_steps"`
+	IntegerSteps       float64 `json:"integer_steps"`
+	TotalSteps         float64 `json:"total_steps"`
+	MaxBuffer          int     `json:"max_buffer"`
+	MaxBufferAfterMove int     `json:"max_buffer_after_move"`
+	Source             string  `json:"source"`
+}
+
+// Result is a routing's outcome.
+type Result struct {
+	Algorithm          string  `json:"algorithm"`
+	Rows               int     `json:"rows"`
+	Cols               int     `json:"cols"`
+	Permutation        string  `json:"permutation"`
+	Schedule           string  `json:"schedule"`
+	Buffers            int     `json:"buffers"`
+	Messages           int     `json:"messages"`
+	DataSteps          int64   `json:"data_steps"`
+	IntegerSteps       int64   `json:"integer_steps"`
+	TotalSteps         int64   `json:"total_steps"`
+	MaxBuffer          int     `json:"max_buffer"`
+	MaxBufferAfterMove int     `json:"max_buffer_after_move"`
+	Bound              Bound   `json:"bound"`
+	Stages             []Stage `json:"stages"`
+}
+
+// Buffers is the pool size an algorithm needs (Thm 3.1, Thm 4.1).
+func Buffers(alg string) int {
+	if alg == AlgH {
+		return 3
+	}
+	return 5
+}
+
+// ThesisBound is the thesis's bound for alg on an n×n mesh (Thm 3.3, Thm 4.5).
+func ThesisBound(alg string, n int) Bound {
+	f := float64(n)
+	if alg == AlgH {
+		return Bound{5.5 * f, 3.5 * f, 9 * f, 3, 2, "Han 1990 Thm 4.1, 4.5: 5.5n data + 3.5n integer steps, 3 buffers (2 after a move)"}
+	}
+	return Bound{4 * f, 1.5 * f, 5.5 * f, 5, 4, "Han 1990 Thm 3.1, 3.3: 4n data + 1.5n integer steps, 5 buffers (4 after a move)"}
+}
+
+// RowBound is Thm 2.1's worst case of row movement on c processors with b
+// buffers (b even), floored: a static schedule counts whole steps.
+func RowBound(b, c int) int64 { return int64(max(c-1, b*(b+2)*c/(4*(b+1)))) }
+
+// ColBound is Thm 2.3's worst case of column movement on r processors, b buffers.
+func ColBound(b, r int) int64 { return int64(r - 1 - (r-1)/b) }
+
+// InternalError is a failure of the algorithm's own invariants (a bug).
+type InternalError struct{ Msg string }
+
+func (e *InternalError) Error() string { return e.Msg }
+
+func internalf(format string, a ...any) error { return &InternalError{fmt.Sprintf(format, a...)} }
+
+// router runs one algorithm on a machine.
+type router struct {
+	m            *Machine
+	dest         []int32 // per message: its destination processor
+	cnt          *counted
+	sendE, sendW []int32
+	target       []int32 // per message: its column-movement target row
+	bestN, bestS []int32
+	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
+	stamp        int64   // column-movement steps, all phases
+	schedule     string
+	res          *Result
+	stage        *Stage
+}
+
+// Check says whether alg can run on a rows×cols mesh, as a bad-input message.
+func Check(alg string, rows, cols int) error {
+	switch alg {
+	case AlgQ, AlgH:
+	default:
+		return fmt.Errorf("algorithm %q (allowed: q, h)", alg)
+	}
+	if rows != cols {
+		return fmt.Errorf("a %d×%d mesh: algorithm %s needs a square mesh", rows, cols, alg)
+	}
+	if rows < 2 || bits.OnesCount(uint(rows)) != 1 {
+		return fmt.Errorf("side %d: algorithm %s needs a power of two ≥ 2", rows, alg)
+	}
+	return nil
+}
+
+// Run routes dest (per processor, row-major: its message's destination
+// processor, or −1 for none) with alg on an n×n lock-step mesh of pools of
+// buffers messages. A refused step is returned as *Refusal, a broken
+// invariant as *InternalError.
+func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, error) {
+	if err := Check(alg, n, n); err != nil {
+		return nil, err
+	}
+	if schedule != Static && schedule != Actual {
+		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
+	}
+	N := n * n
+	m := NewMachine(n, n, buffers)
+	r := &router{m: m, cnt: newCounted(N), sendE: make([]int32, N), sendW: make([]int32, N),
+		bestN: make([]int32, N), bestS: make([]int32, N), bestStep: make([]int64, N), schedule: schedule}
+	for p, d := range dest {
+		if d < 0 {
+			continue
+		}
+		if _, err := m.Load(int32(p)); err != nil {
+			return nil, err
+		}
+		r.dest = append(r.dest, d)
+	}
+	r.target = make([]int32, len(r.dest))
+	r.res = &Result{Algorithm: alg, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dest),
+		Bound: ThesisBound(alg, n)}
+	var err error
+	if alg == AlgQ {
+		err = r.runQ(n)
+	} else {
+		err = r.runH(n)
+	}
+	if err != nil {
+		return r.res, err
+	}
+	for id, d := range r.dest {
+		if got := m.Loc(int32(id)); got != d {
+			return r.res, internalf("message %d ended at processor (%d,%d), not its destination (%d,%d)", id, got/int32(n), got%int32(n), d/int32(n), d%int32(n))
+		}
+	}
+	r.res.MaxBuffer = m.MaxHeld()
+	r.res.TotalSteps = r.res.DataSteps + r.res.IntegerSteps
+	return r.res, nil
+}
+
+// runQ is Algorithm Q: on regions of side s = n, n/2, …, 2, move into
+// quadrants, then smooth every quadrant (side q = s/2 ≥ 2, 4 buffers' worth).
+func (r *router) runQ(n int) error {
+	for s := n; s >= 2; s /= 2 {
+		r.res.Stages = append(r.res.Stages, Stage{Side: s})
+		r.stage = &r.res.Stages[len(r.res.Stages)-1]
+		if err := r.move(s, s, s/2, s/2, int64(s)); err != nil {
+			return err
+		}
+		if q := s / 2; q >= 2 {
+			if err := r.smooth(q, q, 4); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// runH is Algorithm H: on regions of side s, move into the left or right
+// half along rows, smooth the s×s/2 halves, move into the top or bottom
+// quarter along columns, smooth the quarters (2 buffers' worth). At s = 2
+// the halves are single columns, delivered by the second move directly
+// (digest §8 item 25).
+func (r *router) runH(n int) error {
+	for s := n; s >= 2; s /= 2 {
+		h := s / 2
+		r.res.Stages = append(r.res.Stages, Stage{Side: s})
+		r.stage = &r.res.Stages[len(r.res.Stages)-1]
+		if err := r.move(s, s, s, h, int64(h)); err != nil {
+			return err
+		}
+		if h >= 2 {
+			if err := r.smooth(s, h, 2); err != nil {
+				return err
+			}
+		}
+		if err := r.move(s, h, h, h, int64(h)); err != nil {
+			return err
+		}
+		if h >= 2 {
+			if err := r.smooth(h, h, 2); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// record adds a phase to the stage and its length to the totals; in a
+// static schedule a phase that outran its worst-case length is a bug.
+func (r *router) record(ph Phase) error {
+	ph.Steps = ph.Static
+	if r.schedule == Actual {
+		ph.Steps = ph.Actual
+	}
+	r.stage.Phases = append(r.stage.Phases, ph)
+	if ph.Kind == "integer" {
+		r.res.IntegerSteps += ph.Steps
+	} else {
+		r.res.DataSteps += ph.Steps
+	}
+	if ph.Actual > ph.Static {
+		return internalf("%s phase on %s regions (stage %d) took %d steps, past its worst case %d", ph.Phase, ph.Region, r.stage.Side, ph.Actual, ph.Static)
+	}
+	return nil
+}
+
+// move is a move step on every R×C region split into subregions of sh×sw:
+// every message outside the subregion of its destination goes to the same
+// relative position in it, along its column first, then its row, one hop a
+// step, all starting at step 1 (Thm 3.1, Thm 4.1: contention-free; the
+// machine refuses the step otherwise).
+func (r *router) move(R, C, sh, sw int, static int64) error {
+	m := r.m
+	type trav struct {
+		id     int32
+		dv, dh int32 // hops still to go: south (+) or north (−), east (+) or west (−)
+	}
+	var ts []trav
+	for id, d := range r.dest {
+		p := m.Loc(int32(id))
+		pr, pc, dr, dc := int(p)/m.Cols, int(p)%m.Cols, int(d)/m.Cols, int(d)%m.Cols
+		R0, C0 := pr/R*R, pc/C*C
+		dv := ((dr-R0)/sh - (pr-R0)/sh) * sh
+		dh := ((dc-C0)/sw - (pc-C0)/sw) * sw
+		if dv != 0 || dh != 0 {
+			ts = append(ts, trav{int32(id), int32(dv), int32(dh)})
+		}
+	}
+	m.PhaseStart()
+	var steps int64
+	var moves []Move
+	for len(ts) > 0 {
+		moves = moves[:0]
+		for i := range ts {
+			t := &ts[i]
+			mv := Move{From: m.Loc(t.id), Msg: t.id}
+			switch {
+			case t.dv > 0:
+				mv.Dir, t.dv = South, t.dv-1
+			case t.dv < 0:
+				mv.Dir, t.dv = North, t.dv+1
+			case t.dh > 0:
+				mv.Dir, t.dh = East, t.dh-1
+			default:
+				mv.Dir, t.dh = West, t.dh+1
+			}
+			moves = append(moves, mv)
+		}
+		if err := m.Data(moves); err != nil {
+			return err
+		}
+		steps++
+		ts = slicesDeleteDone(ts, func(i int) bool { return ts[i].dv == 0 && ts[i].dh == 0 })
+	}
+	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())
+	return r.record(Phase{Phase: "move", Kind: "data", Region: fmt.Sprintf("%dx%d", R, C), Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
+}
+
+// smooth is the smooth step on every R×C region (b: the most messages a
+// processor holds when it starts, for the static schedule's worst cases).
+func (r *router) smooth(R, C, b int) error {
+	region := fmt.Sprintf("%dx%d", R, C)
+	m := r.m
+	m.PhaseStart()
+	if err := r.count(R, C); err != nil {
+		return err
+	}
+	cs := int64(countSteps(R, C))
+	if err := r.record(Phase{Phase: "count", Kind: "integer", Region: region, Static: cs, Actual: cs, MaxBuffer: m.PhaseHeld()}); err != nil {
+		return err
+	}
+	m.PhaseStart()
+	steps, err := r.rowMove(R, C)
+	if err != nil {
+		return err
+	}
+	if err := r.record(Phase{Phase: "row", Kind: "data", Region: region, Static: RowBound(b, C), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
+		return err
+	}
+	m.PhaseStart()
+	if steps, err = r.colMove(R, C); err != nil {
+		return err
+	}
+	if err := r.record(Phase{Phase: "column", Kind: "data", Region: region, Static: ColBound(b, R), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
+		return err
+	}
+	if h := m.Held(); h > 1 {
+		return internalf("after smoothing %s regions a processor holds %d messages", region, h)
+	}
+	return nil
+}
+
+// slicesDeleteDone drops the elements done says are finished, keeping order.
+func slicesDeleteDone[T any](s []T, done func(i int) bool) []T {
+	k := 0
+	for i := range s {
+		if !done(i) {
+			s[k] = s[i]
+			k++
+		}
+	}
+	return s[:k]
+}

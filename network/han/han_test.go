@@ -1,0 +1,81 @@
+package han
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func run(t *testing.T, alg string, n int, perm string, sched string) *Result {
+	t.Helper()
+	p, err := Permutation(perm, n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(alg, n, Buffers(alg), p, sched)
+	if err != nil {
+		t.Fatalf("%s n=%d %s: %v", alg, n, perm, err)
+	}
+	return r
+}
+
+// The static schedules of digest §5.3 (the worst-case phase lengths).
+func TestStaticSchedules(t *testing.T) {
+	want := map[string][2]int64{"q8": {24, 5}, "h8": {31, 13}, "q16": {55, 15}, "h16": {73, 37},
+		"q4": {9, 1}, "h4": {11, 3}, "q32": {118, 37}, "h32": {159, 89}}
+	for k, w := range want {
+		var n int
+		fmt.Sscanf(k[1:], "%d", &n)
+		r := run(t, k[:1], n, "random", Static)
+		if r.DataSteps != w[0] || r.IntegerSteps != w[1] {
+			t.Errorf("%s: %d data + %d integer, want %d + %d", k, r.DataSteps, r.IntegerSteps, w[0], w[1])
+		}
+	}
+}
+
+// rot180 under Q and H and the transpose under Q: every processor holds one
+// message after every move, so smoothing moves nothing: 2n − 2 data steps.
+func TestCornerToCorner(t *testing.T) {
+	for _, n := range []int{4, 8, 16, 32} {
+		for _, c := range [][2]string{{"q", "rot180"}, {"h", "rot180"}, {"q", "transpose"}} {
+			r := run(t, c[0], n, c[1], Actual)
+			if r.DataSteps != int64(2*n-2) || r.MaxBufferAfterMove != 1 {
+				t.Errorf("%s %s n=%d: %d data steps, %d after a move; want %d, 1", c[0], c[1], n, r.DataSteps, r.MaxBufferAfterMove, 2*n-2)
+			}
+		}
+	}
+}
+
+// The buffer maxima are never exceeded on random permutations (Thm 3.1,
+// 4.1), and the maxima are reached.
+func TestBufferMaxima(t *testing.T) {
+	seen := map[string][2]int{}
+	for _, n := range []int{8, 16, 32} {
+		for seed := uint64(1); seed <= 8; seed++ {
+			p, _ := Permutation("random", n, seed)
+			for _, alg := range Algorithms {
+				r, err := Run(alg, n, Buffers(alg), p, Actual)
+				if err != nil {
+					t.Fatalf("%s n=%d seed %d: %v", alg, n, seed, err)
+				}
+				b := ThesisBound(alg, n)
+				if r.MaxBuffer > b.MaxBuffer || r.MaxBufferAfterMove > b.MaxBufferAfterMove {
+					t.Errorf("%s n=%d seed %d: buffers %d/%d past %d/%d", alg, n, seed, r.MaxBuffer, r.MaxBufferAfterMove, b.MaxBuffer, b.MaxBufferAfterMove)
+				}
+				s := seen[alg]
+				seen[alg] = [2]int{max(s[0], r.MaxBuffer), max(s[1], r.MaxBufferAfterMove)}
+			}
+		}
+	}
+	t.Logf("worst seen: %v", seen)
+}
+
+func TestPermutationsRoute(t *testing.T) {
+	for _, perm := range Permutations {
+		for _, alg := range Algorithms {
+			run(t, alg, 16, perm, Actual)
+		}
+	}
+}
+
+var _ = errors.As

@@ -1,0 +1,278 @@
+// Package han is Han's lock-step mesh computer (T. Han, "A New Class of
+// Recursive Routing Algorithms on Mesh-connected Computers", UNC TR90-044,
+// 1990; digest 002) and the move-and-smooth algorithms Q and H that run on it.
+//
+// Step semantics (digest §2.1–2.2), enforced by Machine:
+//   - every processor has a pool of Buffers message buffers, unordered for the
+//     algorithms; the machine keeps arrival order so that "which message" is
+//     reproducible (digest §8 item 26: FIFO);
+//   - one parallel step is a data step (t_M: data messages) or an integer step
+//     (t_m: the counting waves' small integers); the two are counted apart;
+//   - in one step each link direction (a processor's north, east, south or west
+//     out-channel) carries at most one message, a processor may use all four;
+//   - every move of a step is evaluated on the state at the step's start and
+//     the step is committed as a whole: a message received in step t can be
+//     forwarded in step t+1, and a buffer emptied in step t may take an arrival
+//     of the same step;
+//   - a step that puts two messages on one link direction, sends a message the
+//     sender does not hold (or twice), uses a link the mesh lacks, or leaves a
+//     pool holding more than Buffers messages is refused: it moves nothing and
+//     the Refusal names the step, the processor and the messages.
+//
+// Occupancy is measured at step boundaries, after all receptions (digest §2.1:
+// "five messages: one that did not move and four transients").
+package han
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Dir is an out-channel of a processor.
+type Dir uint8
+
+// The four link directions of a 2-D mesh processor.
+const (
+	North Dir = iota
+	East
+	South
+	West
+)
+
+var dirNames = [4]string{"north", "east", "south", "west"}
+
+func (d Dir) String() string { return dirNames[d] }
+
+// Move sends message Msg from processor From over its link Dir.
+type Move struct {
+	From int32
+	Dir  Dir
+	Msg  int32
+}
+
+// IntSend sends an integer message Value from processor From over its link Dir.
+type IntSend struct {
+	From  int32
+	Dir   Dir
+	Value int64
+}
+
+// Refusal is a step the machine refused: it moved nothing.
+type Refusal struct {
+	Step     int64  // the machine's step (data and integer steps together), from 1
+	Kind     string // "data" or "integer"
+	Row, Col int    // the processor
+	Problem  string
+	Messages []int32 // the messages involved (data steps)
+	Buffers  int
+}
+
+func (r *Refusal) Error() string {
+	s := fmt.Sprintf("lock-step mesh refused %s step %d at processor (%d,%d): %s", r.Kind, r.Step, r.Row, r.Col, r.Problem)
+	if len(r.Messages) > 0 {
+		ids := make([]string, len(r.Messages))
+		for i, m := range r.Messages {
+			ids[i] = fmt.Sprint(m)
+		}
+		s += " (messages " + strings.Join(ids, ", ") + ")"
+	}
+	return s
+}
+
+// Machine is an R×C lock-step mesh without wraparound.
+type Machine struct {
+	Rows, Cols, Buffers int
+	pool                [][]int32 // per processor: the messages held, in arrival order
+	loc                 []int32   // per message: the processor holding it
+	steps               int64     // steps executed, data and integer
+	DataSteps           int64     // data steps executed
+	IntegerSteps        int64     // integer steps executed
+	maxHeld             int       // the most messages a processor held at a step boundary
+	phaseHeld           int       // the same since the last PhaseStart
+
+	linkStep []int64 // per processor×4+dir: the last step that used it
+	linkMsg  []int32 // per processor×4+dir: the message it carried then
+	msgStep  []int64 // per message: the last step that sent it
+	delta    []int32 // per processor: scratch occupancy change of the step
+	touched  []int32
+	inbox    []IntSend // integer deliveries of the last step (From is the receiver)
+}
+
+// NewMachine is an empty rows×cols mesh with the given pool size.
+func NewMachine(rows, cols, buffers int) *Machine {
+	n := rows * cols
+	return &Machine{
+		Rows: rows, Cols: cols, Buffers: buffers,
+		pool:     make([][]int32, n),
+		linkStep: make([]int64, 4*n),
+		linkMsg:  make([]int32, 4*n),
+		delta:    make([]int32, n),
+	}
+}
+
+// Load places a new message at processor p and returns its id.
+func (m *Machine) Load(p int32) (int32, error) {
+	if len(m.pool[p]) >= m.Buffers {
+		return 0, &Refusal{Kind: "load", Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: "pool full", Buffers: m.Buffers}
+	}
+	id := int32(len(m.loc))
+	m.loc = append(m.loc, p)
+	m.msgStep = append(m.msgStep, 0)
+	m.pool[p] = append(m.pool[p], id)
+	m.held(len(m.pool[p]))
+	return id, nil
+}
+
+// Pool is the messages processor p holds (not to be modified).
+func (m *Machine) Pool(p int32) []int32 { return m.pool[p] }
+
+// Loc is the processor holding message id.
+func (m *Machine) Loc(id int32) int32 { return m.loc[id] }
+
+// Messages is the number of messages loaded.
+func (m *Machine) Messages() int { return len(m.loc) }
+
+// MaxHeld is the most messages any processor held at any step boundary.
+func (m *Machine) MaxHeld() int { return m.maxHeld }
+
+func (m *Machine) held(n int) {
+	m.maxHeld = max(m.maxHeld, n)
+	m.phaseHeld = max(m.phaseHeld, n)
+}
+
+// PhaseStart starts a phase: PhaseHeld counts from the occupancy now.
+func (m *Machine) PhaseStart() { m.phaseHeld = m.Held() }
+
+// PhaseHeld is the most messages any processor held at a step boundary
+// since PhaseStart.
+func (m *Machine) PhaseHeld() int { return m.phaseHeld }
+
+// Held is the most messages any processor holds now.
+func (m *Machine) Held() int {
+	h := 0
+	for _, p := range m.pool {
+		h = max(h, len(p))
+	}
+	return h
+}
+
+// Neighbour is p's neighbour over d, or −1 where the mesh has no link.
+func (m *Machine) Neighbour(p int32, d Dir) int32 {
+	r, c := int(p)/m.Cols, int(p)%m.Cols
+	switch d {
+	case North:
+		r--
+	case South:
+		r++
+	case East:
+		c++
+	case West:
+		c--
+	}
+	if r < 0 || r >= m.Rows || c < 0 || c >= m.Cols {
+		return -1
+	}
+	return int32(r*m.Cols + c)
+}
+
+func (m *Machine) refuse(kind string, p int32, problem string, msgs ...int32) *Refusal {
+	return &Refusal{Step: m.steps, Kind: kind, Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: problem, Messages: msgs, Buffers: m.Buffers}
+}
+
+// checkLink claims link (p, d) for the step, or says why it cannot be.
+func (m *Machine) checkLink(kind string, p int32, d Dir, msg int32) (int32, *Refusal) {
+	to := m.Neighbour(p, d)
+	if to < 0 {
+		return -1, m.refuse(kind, p, "no "+d.String()+" link", msg)
+	}
+	l := int(p)*4 + int(d)
+	if m.linkStep[l] == m.steps {
+		if kind == "data" {
+			return -1, m.refuse(kind, p, "two messages on its "+d.String()+" link", m.linkMsg[l], msg)
+		}
+		return -1, m.refuse(kind, p, "two integer messages on its "+d.String()+" link")
+	}
+	m.linkStep[l], m.linkMsg[l] = m.steps, msg
+	return to, nil
+}
+
+// Data runs one data step: evaluated on the state at the step's start,
+// committed together, or refused (nothing moves).
+func (m *Machine) Data(moves []Move) error {
+	m.steps++
+	m.touched = m.touched[:0]
+	err := m.evaluate(moves)
+	for _, p := range m.touched {
+		m.delta[p] = 0
+	}
+	if err != nil {
+		return err
+	}
+	m.DataSteps++
+	for _, mv := range moves {
+		p := mv.From
+		i := slices.Index(m.pool[p], mv.Msg)
+		m.pool[p] = slices.Delete(m.pool[p], i, i+1)
+	}
+	for _, mv := range moves {
+		to := m.Neighbour(mv.From, mv.Dir)
+		m.pool[to] = append(m.pool[to], mv.Msg)
+		m.loc[mv.Msg] = to
+		m.held(len(m.pool[to]))
+	}
+	return nil
+}
+
+func (m *Machine) evaluate(moves []Move) error {
+	for _, mv := range moves {
+		p := mv.From
+		if mv.Msg < 0 || int(mv.Msg) >= len(m.loc) || m.loc[mv.Msg] != p {
+			return m.refuse("data", p, "sends a message it does not hold", mv.Msg)
+		}
+		if m.msgStep[mv.Msg] == m.steps {
+			return m.refuse("data", p, "sends one message twice", mv.Msg)
+		}
+		m.msgStep[mv.Msg] = m.steps
+		to, r := m.checkLink("data", p, mv.Dir, mv.Msg)
+		if r != nil {
+			return r
+		}
+		for _, q := range [2]int32{p, to} {
+			if m.delta[q] == 0 {
+				m.touched = append(m.touched, q)
+			}
+		}
+		m.delta[p]--
+		m.delta[to]++
+	}
+	for _, q := range m.touched {
+		if n := len(m.pool[q]) + int(m.delta[q]); n > m.Buffers {
+			var in []int32
+			in = append(in, m.pool[q]...)
+			for _, mv := range moves {
+				if m.Neighbour(mv.From, mv.Dir) == q {
+					in = append(in, mv.Msg)
+				}
+			}
+			return m.refuse("data", q, fmt.Sprintf("its pool of %d buffers would hold %d", m.Buffers, n), in...)
+		}
+	}
+	return nil
+}
+
+// Integer runs one integer step; the deliveries are returned (From is the
+// receiver, Dir the direction the value travelled), valid until the next call.
+func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
+	m.steps++
+	m.inbox = m.inbox[:0]
+	for _, s := range sends {
+		to, r := m.checkLink("integer", s.From, s.Dir, -1)
+		if r != nil {
+			return nil, r
+		}
+		m.inbox = append(m.inbox, IntSend{From: to, Dir: s.Dir, Value: s.Value})
+	}
+	m.IntegerSteps++
+	return m.inbox, nil
+}

@@ -1,0 +1,94 @@
+package han
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// Permutations lists the named permutations (plus "file:F").
+var Permutations = []string{"transpose", "rot180", "bit-reversal", "shuffle", "random"}
+
+// Permutation is the named permutation on an n×n mesh, n a power of two
+// (row-major: element p is processor p's destination):
+//   - transpose: (i,j) → (j,i);
+//   - rot180: (i,j) → (n−1−i, n−1−j);
+//   - bit-reversal: the bits of the row and of the column each reversed;
+//   - shuffle: the perfect shuffle of the row-major index (its bits rotated
+//     left by one);
+//   - random: uniform, from seed.
+func Permutation(name string, n int, seed uint64) ([]int32, error) {
+	N := n * n
+	p := make([]int32, N)
+	lg := bits.Len(uint(n)) - 1
+	rev := func(x int) int { return int(bits.Reverse(uint(x)) >> (bits.UintSize - lg)) }
+	for i := range N {
+		r, c := i/n, i%n
+		switch name {
+		case "transpose":
+			p[i] = int32(c*n + r)
+		case "rot180":
+			p[i] = int32((n-1-r)*n + n - 1 - c)
+		case "bit-reversal":
+			if lg == 0 {
+				p[i] = int32(i)
+			} else {
+				p[i] = int32(rev(r)*n + rev(c))
+			}
+		case "shuffle":
+			w := 2 * lg
+			p[i] = int32((i<<1 | i>>(w-1)) & (N - 1))
+		case "random":
+			p[i] = int32(i)
+		default:
+			return nil, fmt.Errorf("permutation %q (allowed: %s, file:F)", name, strings.Join(Permutations, ", "))
+		}
+	}
+	if name == "random" {
+		rng := rand.New(rand.NewPCG(seed, 0x4841_4e31_3939_30)) // (one seeded source per run)
+		rng.Shuffle(N, func(a, b int) { p[a], p[b] = p[b], p[a] })
+	}
+	return p, nil
+}
+
+// ReadPermutation reads a (partial) permutation of an n×n mesh: n² entries
+// separated by white space, row-major, each the destination processor's
+// row-major index, or −1 for a processor without a message; '#' starts a
+// comment. The error names the first entry that makes it no permutation.
+func ReadPermutation(rd io.Reader, n int) ([]int32, error) {
+	N := n * n
+	var p []int32
+	by := make([]int, N) // per destination: 1 + the processor naming it
+	sc := bufio.NewScanner(rd)
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		for _, f := range strings.Fields(text) {
+			v, err := strconv.Atoi(f)
+			if err != nil || v < -1 || v >= N {
+				return nil, fmt.Errorf("line %d: entry %q is not a destination (allowed: 0 … %d, or −1 for none)", line, f, N-1)
+			}
+			src := len(p)
+			if src >= N {
+				return nil, fmt.Errorf("line %d: more than %d entries (one per processor of the %d×%d mesh)", line, N, n, n)
+			}
+			if v >= 0 {
+				if by[v] != 0 {
+					return nil, fmt.Errorf("line %d: destination %d (%d,%d) repeated: processors %d and %d both send to it", line, v, v/n, v%n, by[v]-1, src)
+				}
+				by[v] = src + 1
+			}
+			p = append(p, int32(v))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(p) < N {
+		return nil, fmt.Errorf("%d entries, want %d (one per processor of the %d×%d mesh; −1 for none): processor %d (%d,%d) has no entry", len(p), N, n, n, len(p), len(p)/n, len(p)%n)
+	}
+	return p, nil
+}

@@ -106,6 +106,7 @@ type router struct {
 	bestN, bestS []int32
 	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
 	stamp        int64   // column-movement steps, all phases
+	onStep       func()  // (tests: called after every data step of a move)
 	schedule     string
 	res          *Result
 	stage        *Stage
@@ -138,23 +139,13 @@ func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, er
 	if schedule != Static && schedule != Actual {
 		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
 	}
-	N := n * n
-	m := NewMachine(n, n, buffers)
-	r := &router{m: m, cnt: newCounted(N), sendE: make([]int32, N), sendW: make([]int32, N),
-		bestN: make([]int32, N), bestS: make([]int32, N), bestStep: make([]int64, N), schedule: schedule}
-	for p, d := range dest {
-		if d < 0 {
-			continue
-		}
-		if _, err := m.Load(int32(p)); err != nil {
-			return nil, err
-		}
-		r.dest = append(r.dest, d)
+	r, err := newRouter(n, n, buffers, dest, schedule)
+	if err != nil {
+		return nil, err
 	}
-	r.target = make([]int32, len(r.dest))
+	m := r.m
 	r.res = &Result{Algorithm: alg, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dest),
 		Bound: ThesisBound(alg, n)}
-	var err error
 	if alg == AlgQ {
 		err = r.runQ(n)
 	} else {
@@ -171,6 +162,26 @@ func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, er
 	r.res.MaxBuffer = m.MaxHeld()
 	r.res.TotalSteps = r.res.DataSteps + r.res.IntegerSteps
 	return r.res, nil
+}
+
+// newRouter loads dest (see Run) onto a rows×cols machine.
+func newRouter(rows, cols, buffers int, dest []int32, schedule string) (*router, error) {
+	N := rows * cols
+	m := NewMachine(rows, cols, buffers)
+	r := &router{m: m, cnt: newCounted(N), sendE: make([]int32, N), sendW: make([]int32, N),
+		bestN: make([]int32, N), bestS: make([]int32, N), bestStep: make([]int64, N), schedule: schedule,
+		res: &Result{}, stage: &Stage{}}
+	for p, d := range dest {
+		if d < 0 {
+			continue
+		}
+		if _, err := m.Load(int32(p)); err != nil {
+			return nil, err
+		}
+		r.dest = append(r.dest, d)
+	}
+	r.target = make([]int32, len(r.dest))
+	return r, nil
 }
 
 // runQ is Algorithm Q: on regions of side s = n, n/2, …, 2, move into
@@ -286,6 +297,9 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 			return err
 		}
 		steps++
+		if r.onStep != nil {
+			r.onStep()
+		}
 		ts = slicesDeleteDone(ts, func(i int) bool { return ts[i].dv == 0 && ts[i].dh == 0 })
 	}
 	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())

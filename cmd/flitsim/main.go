@@ -115,6 +115,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdDistances(rest, stdout)
 	case "collective":
 		return cmdCollective(rest, stdout)
+	case "route":
+		return cmdRoute(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	case "version", "--version":
@@ -154,6 +156,8 @@ Usage:
                                dynamic broadcasting included) as a schedule on the packet
                                router: slots, the seed's formula, bounds, link usage
                                (and, with --trace-*, the cycle traces of run)
+  flitsim route --algorithm A route a permutation with Han's move-and-smooth algorithm
+                               Q or H on a lock-step mesh (steps, buffers, the thesis's bounds)
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags

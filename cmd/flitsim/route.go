@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/han"
+)
+
+const routeSynopsis = `Usage: flitsim route --algorithm q|h [-c FILE.yaml] [--set key=value]...
+       [--permutation NAME|file:F] [--schedule static|actual] [--seed N] [--format table|json]
+
+Routes a permutation on Han's lock-step mesh computer (Han 1990, docs/han.md)
+with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
+mesh (topology.kind mesh, topology.k = n, a power of two). Every processor
+has a pool of lockstep.buffers messages (default: what the algorithm needs);
+in one step a link direction carries at most one message, and a step that
+breaks a rule is refused and reported (exit 70: the algorithm is wrong).
+
+  --permutation  transpose | rot180 | bit-reversal | shuffle | random (from
+                 --seed) | file:F (n² destinations, row-major, −1 for none)
+  --schedule     static: every phase its worst-case length (the thesis's
+                 machine counts clock ticks); actual: until its last message lands
+
+  flitsim route --algorithm q --set topology.k=8       24 data + 5 integer steps
+`
+
+func cmdRoute(args []string, stdout io.Writer) error {
+	fs := newFlags("route")
+	alg := fs.String("algorithm", "", "q or h")
+	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (its topology block; default: the embedded default)")
+	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers)")
+	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
+	sched := fs.String("schedule", han.Static, "static or actual")
+	seed := fs.Uint64("seed", 1, "seed of the random permutation")
+	format := fs.StringP("format", "f", "table", "output format: table or json")
+	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "table", "json"); err != nil {
+		return err
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		return fmt.Errorf("route: unexpected argument %q", rest[0])
+	}
+	if !slices.Contains(han.Algorithms, *alg) {
+		return inputerr.New("--algorithm", *alg, "q, h")
+	}
+	if !slices.Contains(han.Schedules, *sched) {
+		return inputerr.New("--schedule", *sched, "static, actual")
+	}
+	buffers, rest, err := routeBuffers(*alg, *sets)
+	if err != nil {
+		return err
+	}
+	var n int
+	check := func(c *network.Config) error { n, err = routeSide(*alg, c); return err }
+	if _, _, err := configs.LoadChecked(*file, rest, check); err != nil {
+		return err
+	}
+	dest, err := routePermutation(*perm, n, *seed)
+	if err != nil {
+		return err
+	}
+	r, err := han.Run(*alg, n, buffers, dest, *sched)
+	if err != nil {
+		return &exitError{exitInternal, err} // (a refused step or a broken invariant: the built-in algorithm is wrong)
+	}
+	r.Permutation = *perm
+	if *format == "json" {
+		return writeLayoutAny(stdout, r)
+	}
+	return writeRouteTable(stdout, r)
+}
+
+// routeMaxSide bounds topology.k: a 2048×2048 machine is 4 M processors.
+const routeMaxSide = 2048
+
+// routeSide is the mesh side the algorithm runs on, or the bad key.
+func routeSide(alg string, c *network.Config) (int, error) {
+	t := c.Topology
+	if t.Kind != "mesh" {
+		return 0, inputerr.New("topology.kind", t.Kind, "mesh (route runs on a 2-D mesh)")
+	}
+	if t.Rectangular() {
+		return 0, inputerr.New("topology.k", t.Sides, "one side: algorithm %s needs a square mesh", alg)
+	}
+	if t.N != 2 {
+		return 0, inputerr.New("topology.n", t.N, "2 (route runs on a 2-D mesh)")
+	}
+	if k := t.K; k < 2 || k > routeMaxSide || k&(k-1) != 0 {
+		return 0, inputerr.New("topology.k", k, "a power of two from 2 to %d: algorithm %s halves the side every stage", routeMaxSide, alg)
+	}
+	return t.K, nil
+}
+
+// routeBuffers takes lockstep.buffers out of the --set overrides (a key
+// of route's machine, not of run's).
+func routeBuffers(alg string, sets []string) (int, []string, error) {
+	b := han.Buffers(alg)
+	var rest []string
+	for _, s := range sets {
+		k, v, _ := strings.Cut(s, "=")
+		if strings.TrimSpace(k) != "lockstep.buffers" {
+			rest = append(rest, s)
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > 64 {
+			return 0, nil, (&inputerr.Error{Key: "lockstep.buffers", Value: v, Allowed: "an integer from 1 to 64"}).At(inputerr.CommandLine)
+		}
+		b = n
+	}
+	return b, rest, nil
+}
+
+// routePermutation is the named permutation, or the file's.
+func routePermutation(name string, n int, seed uint64) ([]int32, error) {
+	path, isFile := strings.CutPrefix(name, "file:")
+	if !isFile {
+		p, err := han.Permutation(name, n, seed)
+		if err != nil {
+			return nil, inputerr.New("--permutation", name, "%s, file:F", strings.Join(han.Permutations, ", "))
+		}
+		return p, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--permutation %s: %v", name, err)
+	}
+	defer f.Close()
+	p, err := han.ReadPermutation(f, n)
+	if err != nil {
+		return nil, fmt.Errorf("--permutation %s: not a permutation of the %d×%d mesh: %v", name, n, n, err)
+	}
+	return p, nil
+}
+
+// writeRouteTable prints the totals beside the thesis's bounds, then the
+// phases of every stage.
+func writeRouteTable(w io.Writer, r *han.Result) error {
+	b := r.Bound
+	fmt.Fprintf(w, "algorithm %s, %d×%d lock-step mesh, %s, %s schedule, %d buffers, %d messages\n",
+		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, r.Permutation, r.Schedule, r.Buffers, r.Messages)
+	fmt.Fprintf(w, "%-22s %8s %10s\n", "", "measured", "bound")
+	fmt.Fprintf(w, "%-22s %8d %10s\n", "data steps", r.DataSteps, num(b.DataSteps))
+	fmt.Fprintf(w, "%-22s %8d %10s\n", "integer steps", r.IntegerSteps, num(b.IntegerSteps))
+	fmt.Fprintf(w, "%-22s %8d %10s\n", "total steps", r.TotalSteps, num(b.TotalSteps))
+	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer", r.MaxBuffer, b.MaxBuffer)
+	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer after move", r.MaxBufferAfterMove, b.MaxBufferAfterMove)
+	fmt.Fprintf(w, "bound: %s\n\n", b.Source)
+	fmt.Fprintf(w, "%5s  %-7s %-8s %-9s %6s %6s %6s %7s\n", "stage", "phase", "kind", "regions", "steps", "static", "actual", "buffer")
+	for _, s := range r.Stages {
+		for _, p := range s.Phases {
+			fmt.Fprintf(w, "%5d  %-7s %-8s %-9s %6d %6d %6d %7d\n", s.Side, p.Phase, p.Kind, p.Region, p.Steps, p.Static, p.Actual, p.MaxBuffer)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+package verify
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/flitsim/flitsim/network/han"
+)
+
+// Han 1990 (digest 002): Algorithms Q and H run on the lock-step mesh of
+// package han, which refuses any step that breaks its rules; every figure
+// below is counted from the steps the machine ran.
+
+func init() {
+	for _, n := range []int{8, 16} {
+		want := map[int][4]int64{8: {24, 5, 31, 13}, 16: {55, 15, 73, 37}}[n]
+		Register(Claim{
+			ID: fmt.Sprintf("han-static-%dx%d", n, n), Source: "Han 1990 (thesis) Ch. 3–4; static schedule, digest 002 §5.3",
+			Claim:     fmt.Sprintf("static schedules on %d×%d: Q and H data + integer steps", n, n),
+			Published: fmt.Sprintf("Q %d + %d, H %d + %d", want[0], want[1], want[2], want[3]),
+			Tolerance: "exact",
+			Measure: func() (string, bool, error) {
+				q, err := hanRun(han.AlgQ, n, "random", han.Static)
+				if err != nil {
+					return "", false, err
+				}
+				h, err := hanRun(han.AlgH, n, "random", han.Static)
+				if err != nil {
+					return "", false, err
+				}
+				got := [4]int64{q.DataSteps, q.IntegerSteps, h.DataSteps, h.IntegerSteps}
+				return fmt.Sprintf("Q %d + %d, H %d + %d", got[0], got[1], got[2], got[3]), got == want, nil
+			},
+		})
+	}
+	registerHanClosedForms("han-closed-forms", "", 64)
+	registerHanClosedForms("han-closed-forms-full", TierFull, 256)
+	Register(Claim{
+		ID: "han-corner-2n-2", Source: "Han 1990 (thesis) Thm 3.1, 4.1; digest 002 §5.4",
+		Claim:     "rot180 under Q and H, the transpose under Q: data movement in 2n − 2 steps, one message a processor after every move (n = 4 … 64, actual schedule)",
+		Published: "2n − 2",
+		Tolerance: "exact",
+		Measure: func() (string, bool, error) {
+			for n := 4; n <= 64; n *= 2 {
+				for _, c := range [][2]string{{han.AlgQ, "rot180"}, {han.AlgH, "rot180"}, {han.AlgQ, "transpose"}} {
+					r, err := hanRun(c[0], n, c[1], han.Actual)
+					if err != nil {
+						return "", false, err
+					}
+					if r.DataSteps != int64(2*n-2) || r.MaxBufferAfterMove != 1 {
+						return fmt.Sprintf("%s %s n=%d: %d data steps, %d after a move", c[0], c[1], n, r.DataSteps, r.MaxBufferAfterMove), false, nil
+					}
+				}
+			}
+			return "2n − 2 for n = 4 … 64 (all three)", true, nil
+		},
+	})
+	Register(Claim{
+		ID: "han-buffers-random", Source: "Han 1990 (thesis) Thm 3.1, 4.1",
+		Claim:     "most messages a processor holds (during a move / after it) on random permutations, n = 8 … 64, 4 seeds each",
+		Published: "Q ≤ 5 / 4, H ≤ 3 / 2",
+		Tolerance: "at most",
+		Measure: func() (string, bool, error) {
+			worst := map[string][2]int{}
+			for n := 8; n <= 64; n *= 2 {
+				for seed := uint64(1); seed <= 4; seed++ {
+					p, err := han.Permutation("random", n, seed)
+					if err != nil {
+						return "", false, err
+					}
+					for _, alg := range han.Algorithms {
+						r, err := han.Run(alg, n, han.Buffers(alg), p, han.Actual)
+						if err != nil {
+							return "", false, err
+						}
+						w := worst[alg]
+						worst[alg] = [2]int{max(w[0], r.MaxBuffer), max(w[1], r.MaxBufferAfterMove)}
+					}
+				}
+			}
+			q, h := worst[han.AlgQ], worst[han.AlgH]
+			return fmt.Sprintf("Q %d / %d, H %d / %d (worst seen)", q[0], q[1], h[0], h[1]), q[0] <= 5 && q[1] <= 4 && h[0] <= 3 && h[1] <= 2, nil
+		},
+	})
+}
+
+// registerHanClosedForms registers the static schedules' closed forms for
+// n = 4 … maxN.
+func registerHanClosedForms(id, tier string, maxN int) {
+	Register(Claim{
+		ID: id, Source: "Han 1990 (thesis) Ch. 3–4; static schedule, digest 002 §5.3", Tier: tier,
+		Claim:     fmt.Sprintf("static schedules' closed forms, n = 4 … %d", maxN),
+		Published: "H data 5.5n − 2 lg n − 7, H integer 3.5n − 4 lg n − 3, Q integer 1.5n − 2 lg n − 1, Q moves 2n − 2",
+		Tolerance: "exact",
+		Measure: func() (string, bool, error) {
+			for n := 4; n <= maxN; n *= 2 {
+				lg := int64(bits.Len(uint(n)) - 1)
+				N := int64(n)
+				q, err := hanRun(han.AlgQ, n, "random", han.Static)
+				if err != nil {
+					return "", false, err
+				}
+				h, err := hanRun(han.AlgH, n, "random", han.Static)
+				if err != nil {
+					return "", false, err
+				}
+				got := [4]int64{h.DataSteps, h.IntegerSteps, q.IntegerSteps, hanMoveSteps(q)}
+				want := [4]int64{11*N/2 - 2*lg - 7, 7*N/2 - 4*lg - 3, 3*N/2 - 2*lg - 1, 2*N - 2}
+				if got != want {
+					return fmt.Sprintf("n = %d: %v, want %v", n, got, want), false, nil
+				}
+			}
+			return fmt.Sprintf("all four, n = 4 … %d", maxN), true, nil
+		},
+	})
+}
+
+// hanRun routes the named permutation with alg on an n×n machine.
+func hanRun(alg string, n int, perm, schedule string) (*han.Result, error) {
+	p, err := han.Permutation(perm, n, 1)
+	if err != nil {
+		return nil, err
+	}
+	return han.Run(alg, n, han.Buffers(alg), p, schedule)
+}
+
+// hanMoveSteps sums the move phases' steps.
+func hanMoveSteps(r *han.Result) int64 {
+	var s int64
+	for _, st := range r.Stages {
+		for _, p := range st.Phases {
+			if strings.HasPrefix(p.Phase, "move") {
+				s += p.Steps
+			}
+		}
+	}
+	return s
+}

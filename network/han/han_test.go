@@ -1,7 +1,6 @@
 package han
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 )
@@ -78,4 +77,23 @@ func TestPermutationsRoute(t *testing.T) {
 	}
 }
 
-var _ = errors.As
+
+// The reference model's actual-completion data steps (digest 002 §5.4,
+// 002_han_refmodel.py: FIFO row movement, column targets in list order —
+// the policies this machine's algorithms use) for n = 8, 16, 32.
+func TestReferenceModelActual(t *testing.T) {
+	want := map[[2]string][3]int64{
+		{"q", "rot180"}: {14, 30, 62}, {"h", "rot180"}: {14, 30, 62},
+		{"q", "transpose"}: {14, 30, 62}, {"h", "transpose"}: {20, 41, 82},
+		{"q", "bit-reversal"}: {13, 42, 66}, {"h", "bit-reversal"}: {12, 38, 62},
+	}
+	integer := map[string][3]int64{"q": {5, 15, 37}, "h": {13, 37, 89}}
+	for k, w := range want {
+		for i, n := range []int{8, 16, 32} {
+			r := run(t, k[0], n, k[1], Actual)
+			if r.DataSteps != w[i] || r.IntegerSteps != integer[k[0]][i] {
+				t.Errorf("%s %s n=%d: %d + %d, want %d + %d", k[0], k[1], n, r.DataSteps, r.IntegerSteps, w[i], integer[k[0]][i])
+			}
+		}
+	}
+}

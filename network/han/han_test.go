@@ -77,7 +77,6 @@ func TestPermutationsRoute(t *testing.T) {
 	}
 }
 
-
 // The reference model's actual-completion data steps (digest 002 §5.4,
 // 002_han_refmodel.py: FIFO row movement, column targets in list order —
 // the policies this machine's algorithms use) for n = 8, 16, 32.

@@ -83,18 +83,20 @@ func (r *Refusal) Error() string {
 // Machine is an R×C lock-step mesh without wraparound.
 type Machine struct {
 	Rows, Cols, Buffers int
-	pool                [][]int32 // per processor: the messages held, in arrival order
-	loc                 []int32   // per message: the processor holding it
-	steps               int64     // steps executed, data and integer
-	DataSteps           int64     // data steps executed
-	IntegerSteps        int64     // integer steps executed
-	maxHeld             int       // the most messages a processor held at a step boundary
-	phaseHeld           int       // the same since the last PhaseStart
+	slots               []int32 // processor p's pool: slots[p·Buffers:][:cnt[p]], in arrival order
+	cnt                 []uint8 // per processor: messages held
+	loc                 []int32 // per message: the processor holding it
+	steps               uint32  // steps executed, data and integer
+	DataSteps           int64   // data steps executed
+	IntegerSteps        int64   // integer steps executed
+	maxHeld             int     // the most messages a processor held at a step boundary
+	phaseHeld           int     // the same since the last PhaseStart
 
-	linkStep []int64 // per processor×4+dir: the last step that used it
-	linkMsg  []int32 // per processor×4+dir: the message it carried then
-	msgStep  []int64 // per message: the last step that sent it
-	delta    []int32 // per processor: scratch occupancy change of the step
+	linkStep []uint32 // per processor×4+dir: the last step that used it
+	linkMsg  []int32  // per processor×4+dir: the message it carried then
+	msgStep  []uint32 // per message: the last step that sent it
+	to       []int32  // per move of the step: its receiver
+	delta    []int32  // per processor: scratch occupancy change of the step
 	touched  []int32
 	inbox    []IntSend // integer deliveries of the last step (From is the receiver)
 }
@@ -104,8 +106,9 @@ func NewMachine(rows, cols, buffers int) *Machine {
 	n := rows * cols
 	return &Machine{
 		Rows: rows, Cols: cols, Buffers: buffers,
-		pool:     make([][]int32, n),
-		linkStep: make([]int64, 4*n),
+		slots:    make([]int32, n*buffers),
+		cnt:      make([]uint8, n),
+		linkStep: make([]uint32, 4*n),
 		linkMsg:  make([]int32, 4*n),
 		delta:    make([]int32, n),
 	}
@@ -113,19 +116,29 @@ func NewMachine(rows, cols, buffers int) *Machine {
 
 // Load places a new message at processor p and returns its id.
 func (m *Machine) Load(p int32) (int32, error) {
-	if len(m.pool[p]) >= m.Buffers {
+	if int(m.cnt[p]) >= m.Buffers {
 		return 0, &Refusal{Kind: "load", Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: "pool full", Buffers: m.Buffers}
 	}
 	id := int32(len(m.loc))
 	m.loc = append(m.loc, p)
 	m.msgStep = append(m.msgStep, 0)
-	m.pool[p] = append(m.pool[p], id)
-	m.held(len(m.pool[p]))
+	m.slots[int(p)*m.Buffers+int(m.cnt[p])] = id
+	m.cnt[p]++
+	m.held(int(m.cnt[p]))
 	return id, nil
 }
 
 // Pool is the messages processor p holds (not to be modified).
-func (m *Machine) Pool(p int32) []int32 { return m.pool[p] }
+func (m *Machine) Pool(p int32) []int32 {
+	i := int(p) * m.Buffers
+	return m.slots[i : i+int(m.cnt[p])]
+}
+
+// Len is the number of messages processor p holds.
+func (m *Machine) Len(p int32) int { return int(m.cnt[p]) }
+
+// Processors is the number of processors.
+func (m *Machine) Processors() int { return len(m.cnt) }
 
 // Loc is the processor holding message id.
 func (m *Machine) Loc(id int32) int32 { return m.loc[id] }
@@ -150,11 +163,11 @@ func (m *Machine) PhaseHeld() int { return m.phaseHeld }
 
 // Held is the most messages any processor holds now.
 func (m *Machine) Held() int {
-	h := 0
-	for _, p := range m.pool {
-		h = max(h, len(p))
+	h := uint8(0)
+	for _, c := range m.cnt {
+		h = max(h, c)
 	}
-	return h
+	return int(h)
 }
 
 // Neighbour is p's neighbour over d, or −1 where the mesh has no link.
@@ -177,7 +190,7 @@ func (m *Machine) Neighbour(p int32, d Dir) int32 {
 }
 
 func (m *Machine) refuse(kind string, p int32, problem string, msgs ...int32) *Refusal {
-	return &Refusal{Step: m.steps, Kind: kind, Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: problem, Messages: msgs, Buffers: m.Buffers}
+	return &Refusal{Step: int64(m.steps), Kind: kind, Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: problem, Messages: msgs, Buffers: m.Buffers}
 }
 
 // checkLink claims link (p, d) for the step, or says why it cannot be.
@@ -211,20 +224,23 @@ func (m *Machine) Data(moves []Move) error {
 	}
 	m.DataSteps++
 	for _, mv := range moves {
-		p := mv.From
-		i := slices.Index(m.pool[p], mv.Msg)
-		m.pool[p] = slices.Delete(m.pool[p], i, i+1)
+		pool := m.Pool(mv.From)
+		i := slices.Index(pool, mv.Msg)
+		copy(pool[i:], pool[i+1:])
+		m.cnt[mv.From]--
 	}
-	for _, mv := range moves {
-		to := m.Neighbour(mv.From, mv.Dir)
-		m.pool[to] = append(m.pool[to], mv.Msg)
+	for i, mv := range moves {
+		to := m.to[i]
+		m.slots[int(to)*m.Buffers+int(m.cnt[to])] = mv.Msg
+		m.cnt[to]++
 		m.loc[mv.Msg] = to
-		m.held(len(m.pool[to]))
+		m.held(int(m.cnt[to]))
 	}
 	return nil
 }
 
 func (m *Machine) evaluate(moves []Move) error {
+	m.to = m.to[:0]
 	for _, mv := range moves {
 		p := mv.From
 		if mv.Msg < 0 || int(mv.Msg) >= len(m.loc) || m.loc[mv.Msg] != p {
@@ -238,6 +254,7 @@ func (m *Machine) evaluate(moves []Move) error {
 		if r != nil {
 			return r
 		}
+		m.to = append(m.to, to)
 		for _, q := range [2]int32{p, to} {
 			if m.delta[q] == 0 {
 				m.touched = append(m.touched, q)
@@ -247,11 +264,10 @@ func (m *Machine) evaluate(moves []Move) error {
 		m.delta[to]++
 	}
 	for _, q := range m.touched {
-		if n := len(m.pool[q]) + int(m.delta[q]); n > m.Buffers {
-			var in []int32
-			in = append(in, m.pool[q]...)
-			for _, mv := range moves {
-				if m.Neighbour(mv.From, mv.Dir) == q {
+		if n := int(m.cnt[q]) + int(m.delta[q]); n > m.Buffers {
+			in := slices.Clone(m.Pool(q))
+			for i, mv := range moves {
+				if m.to[i] == q {
 					in = append(in, mv.Msg)
 				}
 			}

@@ -31,8 +31,8 @@ func countSteps(R, C int) int { return (C - 1) + max(R/2-1, 0) }
 // count runs the counting phase on every R×C region.
 func (r *router) count(R, C int) error {
 	m, k := r.m, r.cnt
-	for p := range m.pool {
-		k.z[p], k.w[p], k.e[p], k.above[p] = int32(len(m.pool[p])), 0, 0, 0
+	for p := range m.Processors() {
+		k.z[p], k.w[p], k.e[p], k.above[p] = int32(m.Len(int32(p))), 0, 0, 0
 	}
 	var sends []IntSend
 	for t := 1; t <= countSteps(R, C); t++ {
@@ -120,7 +120,7 @@ func (r *router) rowMove(R, C int) (int64, error) {
 	m, k := r.m, r.cnt
 	q := int32(C)
 	var active []int32
-	for p := range m.pool {
+	for p := range m.Processors() {
 		i, j := (p/m.Cols)%R, int32(p%m.Cols%C)
 		fc := j
 		if i >= R/2 {
@@ -143,7 +143,7 @@ func (r *router) rowMove(R, C int) (int64, error) {
 	for len(active) > 0 {
 		moves = moves[:0]
 		for _, p := range active {
-			pool, used := m.pool[p], 0
+			pool, used := m.Pool(p), 0
 			if r.sendE[p] > 0 && used < len(pool) {
 				moves = append(moves, Move{p, East, pool[used]})
 				used++
@@ -180,10 +180,10 @@ func (r *router) colMove(R, C int) (int64, error) {
 	m, k := r.m, r.cnt
 	q := int32(C)
 	var active []int32
-	for p := range m.pool {
+	for p := range m.Processors() {
 		i, j := (p/m.Cols)%R, int32(p%m.Cols%C)
 		R0 := p/m.Cols - i
-		for x, id := range m.pool[p] {
+		for x, id := range m.Pool(int32(p)) {
 			var row int
 			if i < R/2 {
 				row = int(fcp(k.above[p], j, q)) + x

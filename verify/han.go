@@ -69,8 +69,8 @@ func init() {
 					if err != nil {
 						return "", false, err
 					}
-					for _, alg := range han.Algorithms {
-						r, err := han.Run(alg, n, han.Buffers(alg), p, han.Actual)
+					for _, alg := range []string{han.AlgQ, han.AlgH} {
+						r, err := han.Run(alg, n, han.Buffers(alg, n), p, han.Actual)
 						if err != nil {
 							return "", false, err
 						}
@@ -81,6 +81,33 @@ func init() {
 			}
 			q, h := worst[han.AlgQ], worst[han.AlgH]
 			return fmt.Sprintf("Q %d / %d, H %d / %d (worst seen)", q[0], q[1], h[0], h[1]), q[0] <= 5 && q[1] <= 4 && h[0] <= 3 && h[1] <= 2, nil
+		},
+	})
+}
+
+func init() {
+	Register(Claim{
+		ID: "han-greedy-buffers", Source: "Han 1990 (thesis) §1.4, Thm 3.1, 4.1",
+		Claim:     "transpose, n = 8 … 64: greedy row-column routing's buffer maximum grows with n, Q's and H's do not; farthest-first takes 2n − 2 steps",
+		Published: "greedy n buffers, 2n − 2 steps (farthest first); Q ≤ 5, H ≤ 3",
+		Tolerance: "exact (greedy); at most (Q, H)",
+		Measure: func() (string, bool, error) {
+			var got []string
+			ok := true
+			for n := 8; n <= 64; n *= 2 {
+				var b [3]int
+				for i, alg := range []string{han.AlgGreedyFF, han.AlgQ, han.AlgH} {
+					r, err := hanRun(alg, n, "transpose", han.Actual)
+					if err != nil {
+						return "", false, err
+					}
+					b[i] = r.MaxBuffer
+					ok = ok && (i > 0 || r.DataSteps == int64(2*n-2))
+				}
+				ok = ok && b[0] == n && b[1] <= 5 && b[2] <= 3
+				got = append(got, fmt.Sprintf("n=%d: %d/%d/%d", n, b[0], b[1], b[2]))
+			}
+			return "greedy-ff/Q/H buffers " + strings.Join(got, ", "), ok, nil
 		},
 	})
 }
@@ -122,7 +149,7 @@ func hanRun(alg string, n int, perm, schedule string) (*han.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return han.Run(alg, n, han.Buffers(alg), p, schedule)
+	return han.Run(alg, n, han.Buffers(alg, n), p, schedule)
 }
 
 // hanMoveSteps sums the move phases' steps.

@@ -14,12 +14,14 @@ import (
 	"github.com/flitsim/flitsim/network/han"
 )
 
-const routeSynopsis = `Usage: flitsim route --algorithm q|h [-c FILE.yaml] [--set key=value]...
+const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F] [--schedule static|actual] [--seed N] [--format table|json]
 
 Routes a permutation on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
-mesh (topology.kind mesh, topology.k = n, a power of two). Every processor
+mesh (topology.kind mesh, topology.k = n, a power of two), or with greedy
+row-column routing (greedy: first come first served on the columns;
+greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
 has a pool of lockstep.buffers messages (default: what the algorithm needs);
 in one step a link direction carries at most one message, and a step that
 breaks a rule is refused and reported (exit 70: the algorithm is wrong).
@@ -34,7 +36,7 @@ breaks a rule is refused and reported (exit 70: the algorithm is wrong).
 
 func cmdRoute(args []string, stdout io.Writer) error {
 	fs := newFlags("route")
-	alg := fs.String("algorithm", "", "q or h")
+	alg := fs.String("algorithm", "", "q, h, greedy or greedy-ff")
 	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (its topology block; default: the embedded default)")
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers)")
 	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
@@ -51,12 +53,12 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return fmt.Errorf("route: unexpected argument %q", rest[0])
 	}
 	if !slices.Contains(han.Algorithms, *alg) {
-		return inputerr.New("--algorithm", *alg, "q, h")
+		return inputerr.New("--algorithm", *alg, strings.Join(han.Algorithms, ", "))
 	}
 	if !slices.Contains(han.Schedules, *sched) {
 		return inputerr.New("--schedule", *sched, "static, actual")
 	}
-	buffers, rest, err := routeBuffers(*alg, *sets)
+	buffers, rest, err := routeBuffers(*sets)
 	if err != nil {
 		return err
 	}
@@ -64,6 +66,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	check := func(c *network.Config) error { n, err = routeSide(*alg, c); return err }
 	if _, _, err := configs.LoadChecked(*file, rest, check); err != nil {
 		return err
+	}
+	if buffers == 0 {
+		buffers = han.Buffers(*alg, n)
 	}
 	dest, err := routePermutation(*perm, n, *seed)
 	if err != nil {
@@ -80,9 +85,6 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	return writeRouteTable(stdout, r)
 }
 
-// routeMaxSide bounds topology.k: a 2048×2048 machine is 4 M processors.
-const routeMaxSide = 2048
-
 // routeSide is the mesh side the algorithm runs on, or the bad key.
 func routeSide(alg string, c *network.Config) (int, error) {
 	t := c.Topology
@@ -95,16 +97,16 @@ func routeSide(alg string, c *network.Config) (int, error) {
 	if t.N != 2 {
 		return 0, inputerr.New("topology.n", t.N, "2 (route runs on a 2-D mesh)")
 	}
-	if k := t.K; k < 2 || k > routeMaxSide || k&(k-1) != 0 {
-		return 0, inputerr.New("topology.k", k, "a power of two from 2 to %d: algorithm %s halves the side every stage", routeMaxSide, alg)
+	if !han.SideOK(alg, t.K) {
+		return 0, inputerr.New("topology.k", t.K, han.AllowedSide(alg))
 	}
 	return t.K, nil
 }
 
 // routeBuffers takes lockstep.buffers out of the --set overrides (a key
-// of route's machine, not of run's).
-func routeBuffers(alg string, sets []string) (int, []string, error) {
-	b := han.Buffers(alg)
+// of route's machine, not of run's); 0 when not given.
+func routeBuffers(sets []string) (int, []string, error) {
+	b := 0
 	var rest []string
 	for _, s := range sets {
 		k, v, _ := strings.Cut(s, "=")

@@ -66,7 +66,8 @@ func TestRouteBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--algorithm", "z"}, "--algorithm: z is not allowed"},
+		{[]string{"--algorithm", "z"}, "--algorithm: z is not allowed (allowed: q, h, greedy, greedy-ff)"},
+		{[]string{"--algorithm", "greedy", "--set", "topology.k=300"}, "topology.k: 300 is not allowed (allowed: from 2 to 256)"},
 		{[]string{"--algorithm", "q", "--set", "topology.k=6"}, "topology.k: 6 is not allowed (allowed: a power of two"},
 		{[]string{"--algorithm", "h", "--set", "topology.k=4,8"}, "needs a square mesh"},
 		{[]string{"--algorithm", "q", "--set", "topology.kind=torus"}, "topology.kind: torus"},

@@ -2,20 +2,26 @@ package han
 
 import (
 	"fmt"
-	"math/bits"
+	"slices"
+	"strings"
 )
 
 // Algorithms and schedules.
 const (
 	AlgQ = "q" // quarters (Ch. 3)
 	AlgH = "h" // halves, two move/smooth pairs a stage (Ch. 4)
+	// Greedy row-column routing (§1.4), the baselines: along the row to the
+	// destination column, then along the column, first come first served.
+	AlgGreedy = "greedy"
+	// AlgGreedyFF is greedy with farthest-first priority on the columns.
+	AlgGreedyFF = "greedy-ff"
 
 	Static = "static" // every phase takes its worst-case length (the thesis's processors count clock ticks)
 	Actual = "actual" // every phase ends when its last message lands
 )
 
 // Algorithms lists the algorithms Run knows.
-var Algorithms = []string{AlgQ, AlgH}
+var Algorithms = []string{AlgQ, AlgH, AlgGreedy, AlgGreedyFF}
 
 // Schedules lists the schedules.
 var Schedules = []string{Static, Actual}
@@ -65,10 +71,15 @@ type Result struct {
 	Stages             []Stage `json:"stages"`
 }
 
-// Buffers is the pool size an algorithm needs (Thm 3.1, Thm 4.1).
-func Buffers(alg string) int {
-	if alg == AlgH {
+// Buffers is the pool size an algorithm needs on an n×n mesh (Thm 3.1,
+// Thm 4.1); greedy's is unbounded in effect: a column never holds more than
+// n messages.
+func Buffers(alg string, n int) int {
+	switch alg {
+	case AlgH:
 		return 3
+	case AlgGreedy, AlgGreedyFF:
+		return n
 	}
 	return 5
 }
@@ -76,6 +87,12 @@ func Buffers(alg string) int {
 // ThesisBound is the thesis's bound for alg on an n×n mesh (Thm 3.3, Thm 4.5).
 func ThesisBound(alg string, n int) Bound {
 	f := float64(n)
+	switch alg {
+	case AlgGreedy:
+		return Bound{3*f - 3, 0, 3*f - 3, n, n, "Han 1990 §1.4: greedy row-column, 3n − 3 steps without priority; n buffers"}
+	case AlgGreedyFF:
+		return Bound{2*f - 2, 0, 2*f - 2, n, n, "Han 1990 §1.4: greedy row-column with farthest-first priority, 2n − 2 steps; n buffers"}
+	}
 	if alg == AlgH {
 		return Bound{5.5 * f, 3.5 * f, 9 * f, 3, 2, "Han 1990 Thm 4.1, 4.5: 5.5n data + 3.5n integer steps, 3 buffers (2 after a move)"}
 	}
@@ -112,18 +129,41 @@ type router struct {
 	stage        *Stage
 }
 
+// MaxSide bounds the mesh side: a Q or H machine of 2048² processors is
+// 4 M pools of a few buffers; greedy's pools are n deep.
+func MaxSide(alg string) int {
+	if alg == AlgGreedy || alg == AlgGreedyFF {
+		return 256
+	}
+	return 2048
+}
+
+// SideOK says whether alg runs on an n×n mesh.
+func SideOK(alg string, n int) bool {
+	if n < 2 || n > MaxSide(alg) {
+		return false
+	}
+	return alg == AlgGreedy || alg == AlgGreedyFF || n&(n-1) == 0
+}
+
+// AllowedSide says which sides alg runs on.
+func AllowedSide(alg string) string {
+	if alg == AlgGreedy || alg == AlgGreedyFF {
+		return fmt.Sprintf("from 2 to %d", MaxSide(alg))
+	}
+	return fmt.Sprintf("a power of two from 2 to %d: algorithm %s halves the side every stage", MaxSide(alg), alg)
+}
+
 // Check says whether alg can run on a rows×cols mesh, as a bad-input message.
 func Check(alg string, rows, cols int) error {
-	switch alg {
-	case AlgQ, AlgH:
-	default:
-		return fmt.Errorf("algorithm %q (allowed: q, h)", alg)
+	if !slices.Contains(Algorithms, alg) {
+		return fmt.Errorf("algorithm %q (allowed: %s)", alg, strings.Join(Algorithms, ", "))
 	}
 	if rows != cols {
 		return fmt.Errorf("a %d×%d mesh: algorithm %s needs a square mesh", rows, cols, alg)
 	}
-	if rows < 2 || bits.OnesCount(uint(rows)) != 1 {
-		return fmt.Errorf("side %d: algorithm %s needs a power of two ≥ 2", rows, alg)
+	if !SideOK(alg, rows) {
+		return fmt.Errorf("side %d (allowed: %s)", rows, AllowedSide(alg))
 	}
 	return nil
 }
@@ -146,10 +186,13 @@ func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, er
 	m := r.m
 	r.res = &Result{Algorithm: alg, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dest),
 		Bound: ThesisBound(alg, n)}
-	if alg == AlgQ {
+	switch alg {
+	case AlgQ:
 		err = r.runQ(n)
-	} else {
+	case AlgH:
 		err = r.runH(n)
+	default:
+		err = r.runGreedy(n, alg == AlgGreedyFF)
 	}
 	if err != nil {
 		return r.res, err
@@ -258,10 +301,6 @@ func (r *router) record(ph Phase) error {
 // machine refuses the step otherwise).
 func (r *router) move(R, C, sh, sw int, static int64) error {
 	m := r.m
-	type trav struct {
-		id     int32
-		dv, dh int32 // hops still to go: south (+) or north (−), east (+) or west (−)
-	}
 	var ts []trav
 	for id, d := range r.dest {
 		p := m.Loc(int32(id))
@@ -274,6 +313,24 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 		}
 	}
 	m.PhaseStart()
+	steps, err := r.travel(ts)
+	if err != nil {
+		return err
+	}
+	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())
+	return r.record(Phase{Phase: "move", Kind: "data", Region: fmt.Sprintf("%dx%d", R, C), Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
+}
+
+// trav is a message on a fixed path: column first, then row.
+type trav struct {
+	id     int32
+	dv, dh int32 // hops still to go: south (+) or north (−), east (+) or west (−)
+}
+
+// travel moves every traveller one hop a step, all from step 1, until all
+// have arrived, and returns the steps taken.
+func (r *router) travel(ts []trav) (int64, error) {
+	m := r.m
 	var steps int64
 	var moves []Move
 	for len(ts) > 0 {
@@ -294,7 +351,7 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 			moves = append(moves, mv)
 		}
 		if err := m.Data(moves); err != nil {
-			return err
+			return steps, err
 		}
 		steps++
 		if r.onStep != nil {
@@ -302,8 +359,7 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 		}
 		ts = slicesDeleteDone(ts, func(i int) bool { return ts[i].dv == 0 && ts[i].dh == 0 })
 	}
-	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())
-	return r.record(Phase{Phase: "move", Kind: "data", Region: fmt.Sprintf("%dx%d", R, C), Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
+	return steps, nil
 }
 
 // smooth is the smooth step on every R×C region (b: the most messages a

@@ -14,7 +14,7 @@ func benchRoute(b *testing.B, alg string, n int) {
 	p, _ := Permutation("random", n, 1)
 	var steps int64
 	for b.Loop() {
-		r, err := Run(alg, n, Buffers(alg), p, Static)
+		r, err := Run(alg, n, Buffers(alg, n), p, Static)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,7 +11,7 @@ func run(t *testing.T, alg string, n int, perm string, sched string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(alg, n, Buffers(alg), p, sched)
+	r, err := Run(alg, n, Buffers(alg, n), p, sched)
 	if err != nil {
 		t.Fatalf("%s n=%d %s: %v", alg, n, perm, err)
 	}
@@ -53,7 +53,7 @@ func TestBufferMaxima(t *testing.T) {
 		for seed := uint64(1); seed <= 8; seed++ {
 			p, _ := Permutation("random", n, seed)
 			for _, alg := range Algorithms {
-				r, err := Run(alg, n, Buffers(alg), p, Actual)
+				r, err := Run(alg, n, Buffers(alg, n), p, Actual)
 				if err != nil {
 					t.Fatalf("%s n=%d seed %d: %v", alg, n, seed, err)
 				}
@@ -95,4 +95,27 @@ func TestReferenceModelActual(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The greedy baselines on the transpose (every row's messages meet at one
+// processor of the diagonal): farthest-first finishes in 2n − 2 steps,
+// first-come-first-served in 3n − 4 (within 3n − 3), and both hold n
+// messages at one processor, where Q and H hold at most 5 and 3.
+func TestGreedyBaselines(t *testing.T) {
+	for _, n := range []int{8, 16, 32} {
+		ff := run(t, AlgGreedyFF, n, "transpose", Actual)
+		g := run(t, AlgGreedy, n, "transpose", Actual)
+		if ff.DataSteps != int64(2*n-2) || ff.MaxBuffer != n {
+			t.Errorf("greedy-ff n=%d: %d steps, %d buffers; want %d, %d", n, ff.DataSteps, ff.MaxBuffer, 2*n-2, n)
+		}
+		if g.DataSteps != int64(3*n-4) || g.MaxBuffer != n {
+			t.Errorf("greedy n=%d: %d steps, %d buffers; want %d, %d", n, g.DataSteps, g.MaxBuffer, 3*n-4, n)
+		}
+		q, h := run(t, AlgQ, n, "transpose", Actual), run(t, AlgH, n, "transpose", Actual)
+		if q.MaxBuffer > 5 || h.MaxBuffer > 3 {
+			t.Errorf("n=%d: Q %d, H %d buffers", n, q.MaxBuffer, h.MaxBuffer)
+		}
+	}
+	// Any side, not only powers of two.
+	run(t, AlgGreedyFF, 12, "random", Static)
 }

@@ -84,7 +84,7 @@ func (r *Refusal) Error() string {
 type Machine struct {
 	Rows, Cols, Buffers int
 	slots               []int32 // processor p's pool: slots[p·Buffers:][:cnt[p]], in arrival order
-	cnt                 []uint8 // per processor: messages held
+	cnt                 []int32 // per processor: messages held
 	loc                 []int32 // per message: the processor holding it
 	steps               uint32  // steps executed, data and integer
 	DataSteps           int64   // data steps executed
@@ -107,7 +107,7 @@ func NewMachine(rows, cols, buffers int) *Machine {
 	return &Machine{
 		Rows: rows, Cols: cols, Buffers: buffers,
 		slots:    make([]int32, n*buffers),
-		cnt:      make([]uint8, n),
+		cnt:      make([]int32, n),
 		linkStep: make([]uint32, 4*n),
 		linkMsg:  make([]int32, 4*n),
 		delta:    make([]int32, n),
@@ -163,7 +163,7 @@ func (m *Machine) PhaseHeld() int { return m.phaseHeld }
 
 // Held is the most messages any processor holds now.
 func (m *Machine) Held() int {
-	h := uint8(0)
+	h := int32(0)
 	for _, c := range m.cnt {
 		h = max(h, c)
 	}

@@ -196,6 +196,23 @@ func (r *router) colMove(R, C int) (int64, error) {
 			}
 		}
 	}
+	return r.columnSteps(active, false)
+}
+
+// columnSteps moves the active messages to their target rows along their
+// columns: each step every processor sends north the north-bound message
+// that wins and south the south-bound one that wins — the farthest from its
+// target, or with fifo the one that arrived first. It returns the steps taken.
+func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
+	m := r.m
+	cols := int32(m.Cols)
+	wins := func(id, than, p int32) bool {
+		if fifo {
+			pool := m.Pool(p)
+			return slices.Index(pool, id) < slices.Index(pool, than)
+		}
+		return abs32(r.target[id]-p/cols) > abs32(r.target[than]-p/cols)
+	}
 	var steps int64
 	var moves []Move
 	for len(active) > 0 {
@@ -204,15 +221,14 @@ func (r *router) colMove(R, C int) (int64, error) {
 		moves = moves[:0]
 		for _, id := range active {
 			p := m.Loc(id)
-			d := r.target[id] - p/int32(m.Cols)
 			slot := &r.bestS[p]
-			if d < 0 {
-				slot, d = &r.bestN[p], -d
+			if r.target[id] < p/cols {
+				slot = &r.bestN[p]
 			}
 			if r.bestStep[p] != r.stamp {
 				r.bestStep[p], r.bestN[p], r.bestS[p] = r.stamp, -1, -1
 			}
-			if *slot < 0 || d > abs32(r.target[*slot]-p/int32(m.Cols)) {
+			if *slot < 0 || wins(id, *slot, p) {
 				*slot = id
 			}
 		}
@@ -227,7 +243,7 @@ func (r *router) colMove(R, C int) (int64, error) {
 		if err := m.Data(moves); err != nil {
 			return steps, err
 		}
-		active = slices.DeleteFunc(active, func(id int32) bool { return m.Loc(id)/int32(m.Cols) == r.target[id] })
+		active = slices.DeleteFunc(active, func(id int32) bool { return m.Loc(id)/cols == r.target[id] })
 	}
 	return steps, nil
 }

@@ -1,0 +1,49 @@
+package han
+
+import "fmt"
+
+// runGreedy is greedy row-column routing (Han 1990 §1.4, the baselines):
+// every message moves along its row to its destination column (contention-
+// free: at most one message a processor, all moving in lock-step; n − 1
+// steps), then along the column; each step every processor sends north and
+// south one message each, the first arrived (or, with ff, the farthest from
+// its row). Queues grow as they will: the pool is n messages, more than a
+// column ever holds.
+func (r *router) runGreedy(n int, ff bool) error {
+	m := r.m
+	r.res.Stages = append(r.res.Stages, Stage{Side: n})
+	r.stage = &r.res.Stages[0]
+	var ts []trav
+	for id, d := range r.dest {
+		p := m.Loc(int32(id))
+		if dh := d%int32(n) - p%int32(n); dh != 0 {
+			ts = append(ts, trav{int32(id), 0, dh})
+		}
+	}
+	region := fmt.Sprintf("%dx%d", n, n)
+	m.PhaseStart()
+	steps, err := r.travel(ts)
+	if err != nil {
+		return err
+	}
+	r.res.MaxBufferAfterMove = m.Held()
+	if err := r.record(Phase{Phase: "row", Kind: "data", Region: region, Static: int64(n - 1), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
+		return err
+	}
+	var active []int32
+	for id, d := range r.dest {
+		r.target[id] = d / int32(n)
+		if m.Loc(int32(id)) != d {
+			active = append(active, int32(id))
+		}
+	}
+	m.PhaseStart()
+	if steps, err = r.columnSteps(active, !ff); err != nil {
+		return err
+	}
+	static := int64(2*n - 2) // (3n − 3 in all: a message can wait n − 2 steps)
+	if ff {
+		static = int64(n - 1)
+	}
+	return r.record(Phase{Phase: "column", Kind: "data", Region: region, Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
+}

@@ -112,6 +112,26 @@ func init() {
 	})
 }
 
+func init() {
+	Register(Claim{
+		ID: "han-q-smoothing-worst", Source: "Han 1990 (thesis) Lemma 2.3, Thm 2.1, 2.3; digest 002 §5.4",
+		Claim:     "16×16, Q's first smoothing (q = 8): Lemma 2.3's row input and a top-packed quadrant take row and column movement their worst-case lengths",
+		Published: "row ⌊1.2q⌋ = 9, column 3q/4 = 6",
+		Tolerance: "exact",
+		Measure: func() (string, bool, error) {
+			var got [2]int64
+			for i, dest := range [][]int32{han.WorstRowInput(16), han.WorstColumnInput(16)} {
+				r, err := han.Run(han.AlgQ, 16, 5, dest, han.Actual)
+				if err != nil {
+					return "", false, err
+				}
+				got[i] = r.Stages[0].Phases[2+i].Actual
+			}
+			return fmt.Sprintf("row %d, column %d", got[0], got[1]), got == [2]int64{9, 6}, nil
+		},
+	})
+}
+
 // registerHanClosedForms registers the static schedules' closed forms for
 // n = 4 … maxN.
 func registerHanClosedForms(id, tier string, maxN int) {

@@ -119,3 +119,52 @@ func TestGreedyBaselines(t *testing.T) {
 	// Any side, not only powers of two.
 	run(t, AlgGreedyFF, 12, "random", Static)
 }
+
+// The static schedule's per-stage phase lengths (digest 002 §5.3): Q as
+// (side, move, counting, row, column), H as (side, move 1, counting 1,
+// row 1, column 1, move 2, counting 2, row 2, column 2).
+func TestStaticPerStage(t *testing.T) {
+	lengths := func(r *Result) [][]int64 {
+		var out [][]int64
+		for _, s := range r.Stages {
+			l := []int64{int64(s.Side)}
+			for _, p := range s.Phases {
+				l = append(l, p.Steps)
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		alg  string
+		n    int
+		want string
+	}{
+		{AlgQ, 8, "[[8 8 4 4 3] [4 4 1 2 1] [2 2]]"},
+		{AlgQ, 16, "[[16 16 10 9 6] [8 8 4 4 3] [4 4 1 2 1] [2 2]]"},
+		{AlgH, 8, "[[8 4 6 3 4 4 4 3 2] [4 2 2 1 2 2 1 1 1] [2 1 1]]"},
+	} {
+		if got := fmt.Sprint(lengths(run(t, c.alg, c.n, "random", Static))); got != c.want {
+			t.Errorf("%s n=%d: %s, want %s", c.alg, c.n, got, c.want)
+		}
+	}
+}
+
+// The static lengths are reached (digest §5.4): on a 16×16 mesh, Lemma
+// 2.3's row input takes Q's first row movement the full ⌊1.2q⌋ = 9 steps,
+// and a top-packed quadrant takes its column movement the full 3q/4 = 6.
+func TestQWorstPhases(t *testing.T) {
+	for _, c := range []struct {
+		dest  []int32
+		phase int
+		want  int64
+	}{{WorstRowInput(16), 2, 9}, {WorstColumnInput(16), 3, 6}} {
+		r, err := Run(AlgQ, 16, 5, c.dest, Actual)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Stages[0].Phases[c.phase]; got.Actual != c.want || got.Static != c.want {
+			t.Errorf("%s movement: %+v, want %d of %d", got.Phase, got, c.want, c.want)
+		}
+	}
+}

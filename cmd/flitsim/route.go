@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -63,8 +64,13 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return err
 	}
 	var n int
-	check := func(c *network.Config) error { n, err = routeSide(*alg, c); return err }
-	if _, _, err := configs.LoadChecked(*file, rest, check); err != nil {
+	check := func(c *network.Config) error {
+		if n, err = routeSide(*alg, c); err != nil {
+			return err
+		}
+		return errRouteLoaded
+	}
+	if _, _, err := configs.LoadChecked(*file, rest, check); !errors.Is(err, errRouteLoaded) {
 		return err
 	}
 	if buffers == 0 {
@@ -84,6 +90,11 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	}
 	return writeRouteTable(stdout, r)
 }
+
+// errRouteLoaded stops the configuration's loading once route has what it
+// needs: the validation after the precheck builds run's network, which for
+// a 1024×1024 mesh takes gigabytes route does not use.
+var errRouteLoaded = errors.New("route: configuration read")
 
 // routeSide is the mesh side the algorithm runs on, or the bad key.
 func routeSide(alg string, c *network.Config) (int, error) {

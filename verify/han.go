@@ -57,18 +57,30 @@ func init() {
 		},
 	})
 	Register(Claim{
-		ID: "han-buffers-random", Source: "Han 1990 (thesis) Thm 3.1, 4.1",
-		Claim:     "most messages a processor holds (during a move / after it) on random permutations, n = 8 … 64, 4 seeds each",
+		ID: "han-buffers", Source: "Han 1990 (thesis) Thm 3.1, 4.1",
+		Claim: "most messages a processor holds (during a move / after it), n = 8 … 64: 4 random permutations, " +
+			"transpose, rot180, bit-reversal, shuffle and the smoothing worst cases at each n",
 		Published: "Q ≤ 5 / 4, H ≤ 3 / 2",
 		Tolerance: "at most",
 		Measure: func() (string, bool, error) {
 			worst := map[string][2]int{}
 			for n := 8; n <= 64; n *= 2 {
+				inputs := [][]int32{han.WorstRowInput(n), han.WorstColumnInput(n)}
 				for seed := uint64(1); seed <= 4; seed++ {
 					p, err := han.Permutation("random", n, seed)
 					if err != nil {
 						return "", false, err
 					}
+					inputs = append(inputs, p)
+				}
+				for _, name := range []string{"transpose", "rot180", "bit-reversal", "shuffle"} {
+					p, err := han.Permutation(name, n, 0)
+					if err != nil {
+						return "", false, err
+					}
+					inputs = append(inputs, p)
+				}
+				for _, p := range inputs {
 					for _, alg := range []string{han.AlgQ, han.AlgH} {
 						r, err := han.Run(alg, n, han.Buffers(alg, n), p, han.Actual)
 						if err != nil {
@@ -81,53 +93,6 @@ func init() {
 			}
 			q, h := worst[han.AlgQ], worst[han.AlgH]
 			return fmt.Sprintf("Q %d / %d, H %d / %d (worst seen)", q[0], q[1], h[0], h[1]), q[0] <= 5 && q[1] <= 4 && h[0] <= 3 && h[1] <= 2, nil
-		},
-	})
-}
-
-func init() {
-	Register(Claim{
-		ID: "han-greedy-buffers", Source: "Han 1990 (thesis) §1.4, Thm 3.1, 4.1",
-		Claim:     "transpose, n = 8 … 64: greedy row-column routing's buffer maximum grows with n, Q's and H's do not; farthest-first takes 2n − 2 steps",
-		Published: "greedy n buffers, 2n − 2 steps (farthest first); Q ≤ 5, H ≤ 3",
-		Tolerance: "exact (greedy); at most (Q, H)",
-		Measure: func() (string, bool, error) {
-			var got []string
-			ok := true
-			for n := 8; n <= 64; n *= 2 {
-				var b [3]int
-				for i, alg := range []string{han.AlgGreedyFF, han.AlgQ, han.AlgH} {
-					r, err := hanRun(alg, n, "transpose", han.Actual)
-					if err != nil {
-						return "", false, err
-					}
-					b[i] = r.MaxBuffer
-					ok = ok && (i > 0 || r.DataSteps == int64(2*n-2))
-				}
-				ok = ok && b[0] == n && b[1] <= 5 && b[2] <= 3
-				got = append(got, fmt.Sprintf("n=%d: %d/%d/%d", n, b[0], b[1], b[2]))
-			}
-			return "greedy-ff/Q/H buffers " + strings.Join(got, ", "), ok, nil
-		},
-	})
-}
-
-func init() {
-	Register(Claim{
-		ID: "han-q-smoothing-worst", Source: "Han 1990 (thesis) Lemma 2.3, Thm 2.1, 2.3; digest 002 §5.4",
-		Claim:     "16×16, Q's first smoothing (q = 8): Lemma 2.3's row input and a top-packed quadrant take row and column movement their worst-case lengths",
-		Published: "row ⌊1.2q⌋ = 9, column 3q/4 = 6",
-		Tolerance: "exact",
-		Measure: func() (string, bool, error) {
-			var got [2]int64
-			for i, dest := range [][]int32{han.WorstRowInput(16), han.WorstColumnInput(16)} {
-				r, err := han.Run(han.AlgQ, 16, 5, dest, han.Actual)
-				if err != nil {
-					return "", false, err
-				}
-				got[i] = r.Stages[0].Phases[2+i].Actual
-			}
-			return fmt.Sprintf("row %d, column %d", got[0], got[1]), got == [2]int64{9, 6}, nil
 		},
 	})
 }

@@ -170,7 +170,8 @@ Exit status:
   2    bad input (one line on stderr names the key, the value and what is
        allowed), an output file that is an input or another output, or
        output that cannot be written
-  3    run: a deadlock or a stall (nothing moved for run.stall_limit cycles)
+  3    run: a deadlock or a stall (nothing moved for run.stall_limit cycles);
+       route: a step refused on pools smaller than the algorithm needs
   4    run: saturated (accepted less than offered beyond the 95 % confidence
        interval, or stopped by run.max_backlog) or incomplete (measured
        packets not all delivered); the results are printed all the same

@@ -25,7 +25,8 @@ row-column routing (greedy: first come first served on the columns;
 greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
 has a pool of lockstep.buffers messages (default: what the algorithm needs);
 in one step a link direction carries at most one message, and a step that
-breaks a rule is refused and reported (exit 70: the algorithm is wrong).
+breaks a rule is refused and reported: exit 3 when lockstep.buffers is
+below what the algorithm needs, else 70 (the algorithm is wrong).
 
   --permutation  transpose | rot180 | bit-reversal | shuffle | random (from
                  --seed) | file:F (n² destinations, row-major, −1 for none)
@@ -73,16 +74,21 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if _, _, err := configs.LoadChecked(*file, rest, check); !errors.Is(err, errRouteLoaded) {
 		return err
 	}
+	need := han.Buffers(*alg, n)
 	if buffers == 0 {
-		buffers = han.Buffers(*alg, n)
+		buffers = need
 	}
 	dest, err := routePermutation(*perm, n, *seed)
 	if err != nil {
 		return err
 	}
 	r, err := han.Run(*alg, n, buffers, dest, *sched)
+	var ref *han.Refusal
+	if errors.As(err, &ref) && buffers < need {
+		return &exitError{exitDeadlock, err} // (the machine asked for stopped it: not a bug)
+	}
 	if err != nil {
-		return &exitError{exitInternal, err} // (a refused step or a broken invariant: the built-in algorithm is wrong)
+		return &exitError{exitInternal, err} // (a refused step or a broken invariant on the machine the algorithm needs: a bug)
 	}
 	r.Permutation = *perm
 	if *format == "json" {

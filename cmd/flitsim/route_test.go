@@ -85,7 +85,8 @@ func TestRouteBadInput(t *testing.T) {
 }
 
 // Fig. 3.3's crossing on a machine of 4-message pools: the hardware refuses
-// step 2 at (2,2) and names the five messages; the command exits 70.
+// step 2 at (2,2) and names the five messages; the command exits 3 (the
+// pools asked for are smaller than Q needs).
 func TestRouteRefusedStep(t *testing.T) {
 	dest := make([]string, 64)
 	for i := range dest {
@@ -97,7 +98,7 @@ func TestRouteRefusedStep(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "fig33.txt")
 	os.WriteFile(f, []byte(strings.Join(dest, " ")+"\n"), 0o644)
 	code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--set", "lockstep.buffers=4", "--permutation", "file:"+f)
-	if code != exitInternal || !strings.Contains(errs, "refused data step 2 at processor (2,2): its pool of 4 buffers would hold 5") {
+	if code != exitDeadlock || !strings.Contains(errs, "refused data step 2 at processor (2,2): its pool of 4 buffers would hold 5") {
 		t.Errorf("exit %d, %q", code, errs)
 	}
 	if code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--permutation", "file:"+f); code != 0 {

@@ -62,6 +62,7 @@ type Result struct {
 	Schedule           string  `json:"schedule"`
 	Buffers            int     `json:"buffers"`
 	Messages           int     `json:"messages"`
+	Copies             int     `json:"copies"` // made by restricted broadcasting
 	DataSteps          int64   `json:"data_steps"`
 	IntegerSteps       int64   `json:"integer_steps"`
 	TotalSteps         int64   `json:"total_steps"`
@@ -116,7 +117,7 @@ func internalf(format string, a ...any) error { return &InternalError{fmt.Sprint
 // router runs one algorithm on a machine.
 type router struct {
 	m            *Machine
-	dest         []int32 // per message: its destination processor
+	dests        [][]int32 // per message (copies included): the destinations it carries
 	cnt          *counted
 	sendE, sendW []int32
 	target       []int32 // per message: its column-movement target row
@@ -173,18 +174,30 @@ func Check(alg string, rows, cols int) error {
 // buffers messages. A refused step is returned as *Refusal, a broken
 // invariant as *InternalError.
 func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, error) {
+	dests := make([][]int32, len(dest))
+	for p, d := range dest {
+		if d >= 0 {
+			dests[p] = dest[p : p+1 : p+1]
+		}
+	}
+	return RunBroadcast(alg, n, buffers, dests, schedule)
+}
+
+// RunBroadcast routes a restricted broadcast: dests[p] is processor p's
+// message's destinations (none: no message), all distinct (§1.3.4).
+func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string) (*Result, error) {
 	if err := Check(alg, n, n); err != nil {
 		return nil, err
 	}
 	if schedule != Static && schedule != Actual {
 		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
 	}
-	r, err := newRouter(n, n, buffers, dest, schedule)
+	r, err := newRouter(n, n, buffers, dests, schedule)
 	if err != nil {
 		return nil, err
 	}
 	m := r.m
-	r.res = &Result{Algorithm: alg, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dest),
+	r.res = &Result{Algorithm: alg, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dests),
 		Bound: ThesisBound(alg, n)}
 	switch alg {
 	case AlgQ:
@@ -197,33 +210,33 @@ func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, er
 	if err != nil {
 		return r.res, err
 	}
-	for id, d := range r.dest {
-		if got := m.Loc(int32(id)); got != d {
-			return r.res, internalf("message %d ended at processor (%d,%d), not its destination (%d,%d)", id, got/int32(n), got%int32(n), d/int32(n), d%int32(n))
+	for id, ds := range r.dests {
+		if got := m.Loc(int32(id)); len(ds) != 1 || got != ds[0] {
+			return r.res, internalf("message %d ended at processor (%d,%d) carrying destinations %v", id, got/int32(n), got%int32(n), ds)
 		}
 	}
+	r.res.Copies = len(r.dests) - r.res.Messages
 	r.res.MaxBuffer = m.MaxHeld()
 	r.res.TotalSteps = r.res.DataSteps + r.res.IntegerSteps
 	return r.res, nil
 }
 
-// newRouter loads dest (see Run) onto a rows×cols machine.
-func newRouter(rows, cols, buffers int, dest []int32, schedule string) (*router, error) {
+// newRouter loads dests (see RunBroadcast) onto a rows×cols machine.
+func newRouter(rows, cols, buffers int, dests [][]int32, schedule string) (*router, error) {
 	N := rows * cols
 	m := NewMachine(rows, cols, buffers)
 	r := &router{m: m, cnt: newCounted(N), sendE: make([]int32, N), sendW: make([]int32, N),
 		bestN: make([]int32, N), bestS: make([]int32, N), bestStep: make([]int64, N), schedule: schedule,
 		res: &Result{}, stage: &Stage{}}
-	for p, d := range dest {
-		if d < 0 {
+	for p, ds := range dests {
+		if len(ds) == 0 {
 			continue
 		}
 		if _, err := m.Load(int32(p)); err != nil {
 			return nil, err
 		}
-		r.dest = append(r.dest, d)
+		r.dests = append(r.dests, ds)
 	}
-	r.target = make([]int32, len(r.dest))
 	return r, nil
 }
 
@@ -292,74 +305,6 @@ func (r *router) record(ph Phase) error {
 		return internalf("%s phase on %s regions (stage %d) took %d steps, past its worst case %d", ph.Phase, ph.Region, r.stage.Side, ph.Actual, ph.Static)
 	}
 	return nil
-}
-
-// move is a move step on every R×C region split into subregions of sh×sw:
-// every message outside the subregion of its destination goes to the same
-// relative position in it, along its column first, then its row, one hop a
-// step, all starting at step 1 (Thm 3.1, Thm 4.1: contention-free; the
-// machine refuses the step otherwise).
-func (r *router) move(R, C, sh, sw int, static int64) error {
-	m := r.m
-	var ts []trav
-	for id, d := range r.dest {
-		p := m.Loc(int32(id))
-		pr, pc, dr, dc := int(p)/m.Cols, int(p)%m.Cols, int(d)/m.Cols, int(d)%m.Cols
-		R0, C0 := pr/R*R, pc/C*C
-		dv := ((dr-R0)/sh - (pr-R0)/sh) * sh
-		dh := ((dc-C0)/sw - (pc-C0)/sw) * sw
-		if dv != 0 || dh != 0 {
-			ts = append(ts, trav{int32(id), int32(dv), int32(dh)})
-		}
-	}
-	m.PhaseStart()
-	steps, err := r.travel(ts)
-	if err != nil {
-		return err
-	}
-	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())
-	return r.record(Phase{Phase: "move", Kind: "data", Region: fmt.Sprintf("%dx%d", R, C), Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
-}
-
-// trav is a message on a fixed path: column first, then row.
-type trav struct {
-	id     int32
-	dv, dh int32 // hops still to go: south (+) or north (−), east (+) or west (−)
-}
-
-// travel moves every traveller one hop a step, all from step 1, until all
-// have arrived, and returns the steps taken.
-func (r *router) travel(ts []trav) (int64, error) {
-	m := r.m
-	var steps int64
-	var moves []Move
-	for len(ts) > 0 {
-		moves = moves[:0]
-		for i := range ts {
-			t := &ts[i]
-			mv := Move{From: m.Loc(t.id), Msg: t.id}
-			switch {
-			case t.dv > 0:
-				mv.Dir, t.dv = South, t.dv-1
-			case t.dv < 0:
-				mv.Dir, t.dv = North, t.dv+1
-			case t.dh > 0:
-				mv.Dir, t.dh = East, t.dh-1
-			default:
-				mv.Dir, t.dh = West, t.dh+1
-			}
-			moves = append(moves, mv)
-		}
-		if err := m.Data(moves); err != nil {
-			return steps, err
-		}
-		steps++
-		if r.onStep != nil {
-			r.onStep()
-		}
-		ts = slicesDeleteDone(ts, func(i int) bool { return ts[i].dv == 0 && ts[i].dh == 0 })
-	}
-	return steps, nil
 }
 
 // smooth is the smooth step on every R×C region (b: the most messages a

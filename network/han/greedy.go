@@ -14,10 +14,13 @@ func (r *router) runGreedy(n int, ff bool) error {
 	r.res.Stages = append(r.res.Stages, Stage{Side: n})
 	r.stage = &r.res.Stages[0]
 	var ts []trav
-	for id, d := range r.dest {
-		p := m.Loc(int32(id))
+	for id, ds := range r.dests {
+		if len(ds) != 1 {
+			return fmt.Errorf("greedy routing carries a message to one destination, and message %d has %d", id, len(ds))
+		}
+		p, d := m.Loc(int32(id)), ds[0]
 		if dh := d%int32(n) - p%int32(n); dh != 0 {
-			ts = append(ts, trav{int32(id), 0, dh})
+			ts = append(ts, trav{id: int32(id), src: int32(id), parent: -1, dh: dh})
 		}
 	}
 	region := fmt.Sprintf("%dx%d", n, n)
@@ -31,7 +34,9 @@ func (r *router) runGreedy(n int, ff bool) error {
 		return err
 	}
 	var active []int32
-	for id, d := range r.dest {
+	r.target = make([]int32, len(r.dests))
+	for id, ds := range r.dests {
+		d := ds[0]
 		r.target[id] = d / int32(n)
 		if m.Loc(int32(id)) != d {
 			active = append(active, int32(id))

@@ -2,6 +2,7 @@ package han
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -166,5 +167,69 @@ func TestQWorstPhases(t *testing.T) {
 		if got := r.Stages[0].Phases[c.phase]; got.Actual != c.want || got.Static != c.want {
 			t.Errorf("%s movement: %+v, want %d of %d", got.Phase, got, c.want, c.want)
 		}
+	}
+}
+
+// Restricted broadcasts (Thm 3.4, 4.6): every copy delivered, the same
+// static schedule as a permutation, and Q's 5 / 4 and H's 3 / 2 buffers
+// never exceeded.
+func TestRestrictedBroadcast(t *testing.T) {
+	copies := 0
+	for _, n := range []int{4, 8, 16, 32} {
+		for seed := uint64(1); seed <= 6; seed++ {
+			b := RandomBroadcast(n, seed)
+			for _, alg := range []string{AlgQ, AlgH} {
+				r, err := RunBroadcast(alg, n, Buffers(alg, n), b, Static)
+				if err != nil {
+					t.Fatalf("%s n=%d seed %d: %v", alg, n, seed, err)
+				}
+				p := run(t, alg, n, "random", Static)
+				bd := ThesisBound(alg, n)
+				if r.DataSteps != p.DataSteps || r.IntegerSteps != p.IntegerSteps || r.MaxBuffer > bd.MaxBuffer || r.MaxBufferAfterMove > bd.MaxBufferAfterMove {
+					t.Errorf("%s n=%d seed %d: %d + %d steps, buffers %d / %d", alg, n, seed, r.DataSteps, r.IntegerSteps, r.MaxBuffer, r.MaxBufferAfterMove)
+				}
+				copies += r.Copies
+			}
+		}
+	}
+	if copies == 0 {
+		t.Error("no copies made")
+	}
+}
+
+// Fig. 3.11 (Q, 8×8, first move): E at (5,2) has destinations in all four
+// quadrants; its column copy reaches (1,2) at step 4, is copied there and
+// reaches (1,6) at step 8, along the row J took to (1,6) by step 4; no
+// processor holds more than 4 messages after the move.
+func TestFig311Broadcast(t *testing.T) {
+	c := func(r, c int) int32 { return int32(r*8 + c) }
+	dests := make([][]int32, 64)
+	for src, ds := range map[int32][]int32{
+		c(0, 1): {c(2, 0), c(5, 3)}, c(4, 1): {c(2, 1), c(6, 6), c(7, 3)}, c(4, 5): {c(2, 2)}, c(0, 5): {c(2, 3)},
+		c(5, 2): {c(0, 1), c(6, 7), c(3, 4), c(5, 0), c(3, 5), c(5, 1)}, c(6, 0): {c(1, 0)},
+		c(2, 6): {c(0, 2), c(6, 3)}, c(3, 7): {c(0, 6), c(1, 6), c(2, 6)}, c(1, 2): {c(1, 7)},
+	} {
+		dests[src] = ds
+	}
+	r, err := newRouter(8, 8, 5, dests, Actual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at16 []int
+	r.onStep = func() { at16 = append(at16, r.m.Len(c(1, 6))) }
+	if err := r.move(8, 8, 4, 4, 8); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 0, 0, 1, 1, 1, 1, 2}; !slices.Equal(at16, want) {
+		t.Errorf("(1,6) held %v after the steps, want %v (J at step 4, E's copy at step 8)", at16, want)
+	}
+	if h := r.m.Held(); h > 4 {
+		t.Errorf("%d messages at a processor after the move", h)
+	}
+	if _, err := RunBroadcast(AlgQ, 8, 5, dests, Static); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunBroadcast(AlgH, 8, 3, dests, Static); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -14,6 +14,8 @@
 //     the step is committed as a whole: a message received in step t can be
 //     forwarded in step t+1, and a buffer emptied in step t may take an arrival
 //     of the same step;
+//   - a message may go out on several links as copies (a restricted
+//     broadcast's), and on at most one without being copied;
 //   - a step that puts two messages on one link direction, sends a message the
 //     sender does not hold (or twice), uses a link the mesh lacks, or leaves a
 //     pool holding more than Buffers messages is refused: it moves nothing and
@@ -44,11 +46,15 @@ var dirNames = [4]string{"north", "east", "south", "west"}
 
 func (d Dir) String() string { return dirNames[d] }
 
-// Move sends message Msg from processor From over its link Dir.
+// Move sends message Msg from processor From over its link Dir. With Copy
+// the sender keeps Msg and the receiver gets a copy, a new message whose id
+// Data writes into New (copying costs nothing inside a processor, §3.5).
 type Move struct {
 	From int32
 	Dir  Dir
 	Msg  int32
+	Copy bool
+	New  int32
 }
 
 // IntSend sends an integer message Value from processor From over its link Dir.
@@ -224,16 +230,26 @@ func (m *Machine) Data(moves []Move) error {
 	}
 	m.DataSteps++
 	for _, mv := range moves {
+		if mv.Copy {
+			continue
+		}
 		pool := m.Pool(mv.From)
 		i := slices.Index(pool, mv.Msg)
 		copy(pool[i:], pool[i+1:])
 		m.cnt[mv.From]--
 	}
-	for i, mv := range moves {
-		to := m.to[i]
-		m.slots[int(to)*m.Buffers+int(m.cnt[to])] = mv.Msg
+	for i := range moves {
+		mv, to := &moves[i], m.to[i]
+		id := mv.Msg
+		if mv.Copy {
+			id = int32(len(m.loc))
+			m.loc = append(m.loc, to)
+			m.msgStep = append(m.msgStep, 0)
+			mv.New = id
+		}
+		m.slots[int(to)*m.Buffers+int(m.cnt[to])] = id
 		m.cnt[to]++
-		m.loc[mv.Msg] = to
+		m.loc[id] = to
 		m.held(int(m.cnt[to]))
 	}
 	return nil
@@ -246,10 +262,12 @@ func (m *Machine) evaluate(moves []Move) error {
 		if mv.Msg < 0 || int(mv.Msg) >= len(m.loc) || m.loc[mv.Msg] != p {
 			return m.refuse("data", p, "sends a message it does not hold", mv.Msg)
 		}
-		if m.msgStep[mv.Msg] == m.steps {
-			return m.refuse("data", p, "sends one message twice", mv.Msg)
+		if !mv.Copy {
+			if m.msgStep[mv.Msg] == m.steps {
+				return m.refuse("data", p, "sends one message on two links without copying it", mv.Msg)
+			}
+			m.msgStep[mv.Msg] = m.steps
 		}
-		m.msgStep[mv.Msg] = m.steps
 		to, r := m.checkLink("data", p, mv.Dir, mv.Msg)
 		if r != nil {
 			return r
@@ -260,7 +278,9 @@ func (m *Machine) evaluate(moves []Move) error {
 				m.touched = append(m.touched, q)
 			}
 		}
-		m.delta[p]--
+		if !mv.Copy {
+			m.delta[p]--
+		}
 		m.delta[to]++
 	}
 	for _, q := range m.touched {

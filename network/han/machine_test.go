@@ -13,14 +13,11 @@ func at(r, c int) int32 { return int32(r*8 + c) }
 // load builds a router for an 8×8 mesh with messages at the keys of msgs.
 func load(t *testing.T, buffers int, msgs map[int32]int32) (*router, map[int32]int32) {
 	t.Helper()
-	dest := make([]int32, 64)
-	for i := range dest {
-		dest[i] = -1
-	}
+	dests := make([][]int32, 64)
 	for p, d := range msgs {
-		dest[p] = d
+		dests[p] = []int32{d}
 	}
-	r, err := newRouter(8, 8, buffers, dest, Actual)
+	r, err := newRouter(8, 8, buffers, dests, Actual)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,10 +95,10 @@ func TestMachineRefuses(t *testing.T) {
 		moves []Move
 		want  string
 	}{
-		{[]Move{{0, East, a}, {0, East, b}}, "two messages on its east link"},
-		{[]Move{{0, North, a}}, "no north link"},
-		{[]Move{{1, West, a}}, "does not hold"},
-		{[]Move{{0, East, a}, {0, South, a}}, "twice"},
+		{[]Move{{From: 0, Dir: East, Msg: a}, {From: 0, Dir: East, Msg: b}}, "two messages on its east link"},
+		{[]Move{{From: 0, Dir: North, Msg: a}}, "no north link"},
+		{[]Move{{From: 1, Dir: West, Msg: a}}, "does not hold"},
+		{[]Move{{From: 0, Dir: East, Msg: a}, {From: 0, Dir: South, Msg: a}}, "two links without copying"},
 	}
 	for _, c := range cases {
 		err := m.Data(c.moves)
@@ -115,7 +112,7 @@ func TestMachineRefuses(t *testing.T) {
 	}
 	// Both channels of a link at once, and an emptied buffer refilled in the same step.
 	c, _ := m.Load(1)
-	if err := m.Data([]Move{{0, East, a}, {1, West, c}}); err != nil {
+	if err := m.Data([]Move{{From: 0, Dir: East, Msg: a}, {From: 1, Dir: West, Msg: c}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Integer([]IntSend{{0, East, 1}, {0, East, 2}}); err == nil || !strings.Contains(err.Error(), "two integer messages") {

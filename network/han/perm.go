@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -91,4 +92,26 @@ func ReadPermutation(rd io.Reader, n int) ([]int32, error) {
 		return nil, fmt.Errorf("%d entries, want %d (one per processor of the %d×%d mesh; −1 for none): processor %d (%d,%d) has no entry", len(p), N, n, n, len(p), len(p)/n, len(p)%n)
 	}
 	return p, nil
+}
+
+// RandomBroadcast is a random restricted broadcast on an n×n mesh (§1.3.4):
+// k messages (k uniform in 1 … n²) at k random processors, carrying between
+// them L distinct destinations (L uniform in k … n²), each at least one.
+func RandomBroadcast(n int, seed uint64) [][]int32 {
+	N := n * n
+	rng := rand.New(rand.NewPCG(seed, 0x4842_4341_5354)) // (one seeded source per run)
+	src, dst := rng.Perm(N), rng.Perm(N)
+	k := 1 + rng.IntN(N)
+	L := k + rng.IntN(N-k+1)
+	cuts := append(rng.Perm(L - 1)[:k-1], L-1) // group ends: k − 1 distinct cuts in 0 … L−2, then the last
+	slices.Sort(cuts)
+	out := make([][]int32, N)
+	from := 0
+	for i, c := range cuts {
+		for _, d := range dst[from : c+1] {
+			out[src[i]] = append(out[src[i]], int32(d))
+		}
+		from = c + 1
+	}
+	return out
 }

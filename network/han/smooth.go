@@ -145,11 +145,11 @@ func (r *router) rowMove(R, C int) (int64, error) {
 		for _, p := range active {
 			pool, used := m.Pool(p), 0
 			if r.sendE[p] > 0 && used < len(pool) {
-				moves = append(moves, Move{p, East, pool[used]})
+				moves = append(moves, Move{From: p, Dir: East, Msg: pool[used]})
 				used++
 			}
 			if r.sendW[p] > 0 && used < len(pool) {
-				moves = append(moves, Move{p, West, pool[used]})
+				moves = append(moves, Move{From: p, Dir: West, Msg: pool[used]})
 			}
 		}
 		if len(moves) == 0 {
@@ -179,6 +179,9 @@ func (r *router) rowMove(R, C int) (int64, error) {
 func (r *router) colMove(R, C int) (int64, error) {
 	m, k := r.m, r.cnt
 	q := int32(C)
+	if len(r.target) < m.Messages() { // (copies made since)
+		r.target = make([]int32, m.Messages())
+	}
 	var active []int32
 	for p := range m.Processors() {
 		i, j := (p/m.Cols)%R, int32(p%m.Cols%C)
@@ -235,9 +238,9 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 		for _, id := range active {
 			p := m.Loc(id)
 			if r.bestN[p] == id {
-				moves = append(moves, Move{p, North, id})
+				moves = append(moves, Move{From: p, Dir: North, Msg: id})
 			} else if r.bestS[p] == id {
-				moves = append(moves, Move{p, South, id})
+				moves = append(moves, Move{From: p, Dir: South, Msg: id})
 			}
 		}
 		if err := m.Data(moves); err != nil {

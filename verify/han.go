@@ -57,9 +57,9 @@ func init() {
 		},
 	})
 	Register(Claim{
-		ID: "han-buffers", Source: "Han 1990 (thesis) Thm 3.1, 4.1",
+		ID: "han-buffers", Source: "Han 1990 (thesis) Thm 3.1, 3.4, 4.1, 4.6",
 		Claim: "most messages a processor holds (during a move / after it), n = 8 … 64: 4 random permutations, " +
-			"transpose, rot180, bit-reversal, shuffle and the smoothing worst cases at each n",
+			"4 random restricted broadcasts, transpose, rot180, bit-reversal, shuffle and the smoothing worst cases at each n",
 		Published: "Q ≤ 5 / 4, H ≤ 3 / 2",
 		Tolerance: "at most",
 		Measure: func() (string, bool, error) {
@@ -80,9 +80,16 @@ func init() {
 					}
 					inputs = append(inputs, p)
 				}
+				var all [][][]int32
 				for _, p := range inputs {
+					all = append(all, han.Lists(p))
+				}
+				for seed := uint64(1); seed <= 4; seed++ {
+					all = append(all, han.RandomBroadcast(n, seed))
+				}
+				for _, p := range all {
 					for _, alg := range []string{han.AlgQ, han.AlgH} {
-						r, err := han.Run(alg, n, han.Buffers(alg, n), p, han.Actual)
+						r, err := han.RunBroadcast(alg, n, han.Buffers(alg, n), p, han.Actual)
 						if err != nil {
 							return "", false, err
 						}

@@ -16,7 +16,8 @@ import (
 )
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
-       [--permutation NAME|file:F] [--schedule static|actual] [--seed N] [--format table|json]
+       [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
+       [--format table|json]
 
 Routes a permutation on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
@@ -30,6 +31,8 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
 
   --permutation  transpose | rot180 | bit-reversal | shuffle | random (from
                  --seed) | file:F (n² destinations, row-major, −1 for none)
+  --broadcast    restricted: a random restricted broadcast (from --seed; each
+                 message has one or more destinations, all distinct), Q and H
   --schedule     static: every phase its worst-case length (the thesis's
                  machine counts clock ticks); actual: until its last message lands
 
@@ -43,7 +46,8 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers)")
 	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
 	sched := fs.String("schedule", han.Static, "static or actual")
-	seed := fs.Uint64("seed", 1, "seed of the random permutation")
+	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
+	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
@@ -78,11 +82,24 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if buffers == 0 {
 		buffers = need
 	}
-	dest, err := routePermutation(*perm, n, *seed)
-	if err != nil {
-		return err
+	var r *han.Result
+	switch {
+	case *bcast != "" && *bcast != "restricted":
+		return inputerr.New("--broadcast", *bcast, "restricted")
+	case *bcast != "" && fs.Changed("permutation"):
+		return fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", *bcast, *perm)
+	case *bcast != "" && (*alg == han.AlgGreedy || *alg == han.AlgGreedyFF):
+		return inputerr.New("--algorithm", *alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
+	case *bcast != "":
+		*perm = "restricted broadcast"
+		r, err = han.RunBroadcast(*alg, n, buffers, han.RandomBroadcast(n, *seed), *sched)
+	default:
+		dest, perr := routePermutation(*perm, n, *seed)
+		if perr != nil {
+			return perr
+		}
+		r, err = han.Run(*alg, n, buffers, dest, *sched)
 	}
-	r, err := han.Run(*alg, n, buffers, dest, *sched)
 	var ref *han.Refusal
 	if errors.As(err, &ref) && buffers < need {
 		return &exitError{exitDeadlock, err} // (the machine asked for stopped it: not a bug)
@@ -166,8 +183,12 @@ func routePermutation(name string, n int, seed uint64) ([]int32, error) {
 // phases of every stage.
 func writeRouteTable(w io.Writer, r *han.Result) error {
 	b := r.Bound
-	fmt.Fprintf(w, "algorithm %s, %d×%d lock-step mesh, %s, %s schedule, %d buffers, %d messages\n",
+	fmt.Fprintf(w, "algorithm %s, %d×%d lock-step mesh, %s, %s schedule, %d buffers, %d messages",
 		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, r.Permutation, r.Schedule, r.Buffers, r.Messages)
+	if r.Copies > 0 {
+		fmt.Fprintf(w, " (and %d copies)", r.Copies)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-22s %8s %10s\n", "", "measured", "bound")
 	fmt.Fprintf(w, "%-22s %8d %10s\n", "data steps", r.DataSteps, num(b.DataSteps))
 	fmt.Fprintf(w, "%-22s %8d %10s\n", "integer steps", r.IntegerSteps, num(b.IntegerSteps))

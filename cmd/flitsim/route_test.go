@@ -74,6 +74,9 @@ func TestRouteBadInput(t *testing.T) {
 		{[]string{"--algorithm", "q", "--permutation", "zigzag"}, "--permutation: zigzag"},
 		{[]string{"--algorithm", "q", "--schedule", "soon"}, "--schedule: soon"},
 		{[]string{"--algorithm", "q", "--set", "lockstep.buffers=0"}, "lockstep.buffers: 0"},
+		{[]string{"--algorithm", "q", "--broadcast", "all"}, "--broadcast: all is not allowed (allowed: restricted)"},
+		{[]string{"--algorithm", "greedy", "--broadcast", "restricted"}, "q or h with --broadcast"},
+		{[]string{"--algorithm", "q", "--broadcast", "restricted", "--permutation", "rot180"}, "give one"},
 		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + dup}, "destination 3 (0,3) repeated: processors 3 and 10"},
 		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + short}, "processor 3 (0,3) has no entry"},
 	} {
@@ -103,5 +106,26 @@ func TestRouteRefusedStep(t *testing.T) {
 	}
 	if code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--permutation", "file:"+f); code != 0 {
 		t.Errorf("5 buffers: exit %d, %q", code, errs)
+	}
+}
+
+// A restricted broadcast keeps the permutation's static schedule and
+// buffers (Thm 3.4, 4.6) and reports the copies made.
+func TestRouteBroadcast(t *testing.T) {
+	code, out, errs := routeRun(t, "--algorithm", "h", "--set", "topology.k=16", "--broadcast", "restricted", "--seed", "3", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Data   int64 `json:"data_steps"`
+		Int    int64 `json:"integer_steps"`
+		Max    int   `json:"max_buffer"`
+		Copies int   `json:"copies"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Data != 73 || r.Int != 37 || r.Max > 3 || r.Copies == 0 {
+		t.Errorf("%+v, want 73 + 37 steps, ≤ 3 buffers, copies", r)
 	}
 }

@@ -174,13 +174,18 @@ func Check(alg string, rows, cols int) error {
 // buffers messages. A refused step is returned as *Refusal, a broken
 // invariant as *InternalError.
 func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, error) {
+	return RunBroadcast(alg, n, buffers, Lists(dest), schedule)
+}
+
+// Lists is a (partial) permutation as RunBroadcast's destination lists.
+func Lists(dest []int32) [][]int32 {
 	dests := make([][]int32, len(dest))
 	for p, d := range dest {
 		if d >= 0 {
 			dests[p] = dest[p : p+1 : p+1]
 		}
 	}
-	return RunBroadcast(alg, n, buffers, dests, schedule)
+	return dests
 }
 
 // RunBroadcast routes a restricted broadcast: dests[p] is processor p's

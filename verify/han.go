@@ -114,6 +114,53 @@ func registerHanBuffers() {
 	})
 }
 
+func init() {
+	Register(Claim{
+		ID: "han-greedy-buffers", Source: "Han 1990 (thesis) §1.4, Thm 3.1, 4.1",
+		Claim:     "transpose, n = 8 … 64: greedy row-column routing's buffer maximum grows with n, Q's and H's do not; farthest-first takes 2n − 2 steps",
+		Published: "greedy n buffers, 2n − 2 steps (farthest first); Q ≤ 5, H ≤ 3",
+		Tolerance: "exact (greedy); at most (Q, H)",
+		Measure: func() (string, bool, error) {
+			var got []string
+			ok := true
+			for n := 8; n <= 64; n *= 2 {
+				var b [3]int
+				for i, alg := range []string{han.AlgGreedyFF, han.AlgQ, han.AlgH} {
+					r, err := hanRun(alg, n, "transpose", han.Actual)
+					if err != nil {
+						return "", false, err
+					}
+					b[i] = r.MaxBuffer
+					ok = ok && (i > 0 || r.DataSteps == int64(2*n-2))
+				}
+				ok = ok && b[0] == n && b[1] <= 5 && b[2] <= 3
+				got = append(got, fmt.Sprintf("n=%d: %d/%d/%d", n, b[0], b[1], b[2]))
+			}
+			return "greedy-ff/Q/H buffers " + strings.Join(got, ", "), ok, nil
+		},
+	})
+}
+
+func init() {
+	Register(Claim{
+		ID: "han-q-smoothing-worst", Source: "Han 1990 (thesis) Lemma 2.3, Thm 2.1, 2.3; digest 002 §5.4",
+		Claim:     "16×16, Q's first smoothing (q = 8): Lemma 2.3's row input and a top-packed quadrant take row and column movement their worst-case lengths",
+		Published: "row ⌊1.2q⌋ = 9, column 3q/4 = 6",
+		Tolerance: "exact",
+		Measure: func() (string, bool, error) {
+			var got [2]int64
+			for i, dest := range [][]int32{han.WorstRowInput(16), han.WorstColumnInput(16)} {
+				r, err := han.Run(han.AlgQ, 16, 5, dest, han.Actual)
+				if err != nil {
+					return "", false, err
+				}
+				got[i] = r.Stages[0].Phases[2+i].Actual
+			}
+			return fmt.Sprintf("row %d, column %d", got[0], got[1]), got == [2]int64{9, 6}, nil
+		},
+	})
+}
+
 // registerHanClosedForms registers the static schedules' closed forms for
 // n = 4 … maxN.
 func registerHanClosedForms(id, tier string, maxN int) {

@@ -4,7 +4,8 @@
 //
 // Step semantics (digest §2.1–2.2), enforced by Machine:
 //   - every processor has a pool of Buffers message buffers, unordered for the
-//     algorithms; the machine keeps arrival order so that "which message" is
+//     algorithms; the machine keeps arrival order (a step's arrivals in the
+//     order the step lists its moves) so that "which message" is
 //     reproducible (digest §8 item 26: FIFO);
 //   - one parallel step is a data step (t_M: data messages) or an integer step
 //     (t_m: the counting waves' small integers); the two are counted apart;

@@ -166,7 +166,7 @@ func init() {
 func registerHanClosedForms(id, tier string, maxN int) {
 	Register(Claim{
 		ID: id, Source: "Han 1990 (thesis) Ch. 3–4; static schedule, digest 002 §5.3", Tier: tier,
-		Claim:     fmt.Sprintf("static schedules' closed forms, n = 4 … %d", maxN),
+		Claim:     fmt.Sprintf("static schedules' closed forms, n = 4 … %d, all within Thm 3.3's 4n + 1.5n and Thm 4.5's 5.5n + 3.5n", maxN),
 		Published: "H data 5.5n − 2 lg n − 7, H integer 3.5n − 4 lg n − 3, Q integer 1.5n − 2 lg n − 1, Q moves 2n − 2",
 		Tolerance: "exact",
 		Measure: func() (string, bool, error) {
@@ -185,6 +185,11 @@ func registerHanClosedForms(id, tier string, maxN int) {
 				want := [4]int64{11*N/2 - 2*lg - 7, 7*N/2 - 4*lg - 3, 3*N/2 - 2*lg - 1, 2*N - 2}
 				if got != want {
 					return fmt.Sprintf("n = %d: %v, want %v", n, got, want), false, nil
+				}
+				for _, r := range []*han.Result{q, h} { // (Thm 3.3, 4.5: the static schedule within the bounds)
+					if b := r.Bound; float64(r.DataSteps) > b.DataSteps || float64(r.IntegerSteps) > b.IntegerSteps {
+						return fmt.Sprintf("n = %d: %s %d + %d past its bound %g + %g", n, r.Algorithm, r.DataSteps, r.IntegerSteps, b.DataSteps, b.IntegerSteps), false, nil
+					}
 				}
 			}
 			return fmt.Sprintf("all four, n = 4 … %d", maxN), true, nil

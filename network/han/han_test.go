@@ -233,3 +233,42 @@ func TestFig311Broadcast(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Move steps (Thm 3.1, 4.1): Q's first move takes exactly s steps when a
+// message targets the diagonal quadrant and s/2 when messages only change
+// row or column quadrant; H's two moves s/2 each.
+func TestMoveSteps(t *testing.T) {
+	const n = 16
+	one := func(src, dst int32) []int32 {
+		d := make([]int32, n*n)
+		for i := range d {
+			d[i] = -1
+		}
+		d[src] = dst
+		return d
+	}
+	for _, c := range []struct {
+		alg      string
+		src, dst int32
+		want     []int64 // the moves' actual lengths in stage 1
+	}{
+		{AlgQ, 0, 9*n + 9, []int64{16}},   // (0,0) → (9,9): diagonal
+		{AlgQ, 0, 9, []int64{8}},          // row only
+		{AlgQ, 0, 9 * n, []int64{8}},      // column only
+		{AlgH, 0, 9*n + 9, []int64{8, 8}}, // both halves
+	} {
+		r, err := Run(c.alg, n, Buffers(c.alg, n), one(c.src, c.dst), Actual)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, p := range r.Stages[0].Phases {
+			if p.Phase == "move" {
+				got = append(got, p.Actual)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s %d → %d: moves %v, want %v", c.alg, c.src, c.dst, got, c.want)
+		}
+	}
+}

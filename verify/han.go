@@ -99,7 +99,7 @@ func registerHanBuffers() {
 				}
 				for _, p := range all {
 					for _, alg := range []string{han.AlgQ, han.AlgH} {
-						r, err := han.RunBroadcast(alg, n, han.Buffers(alg, n), p, han.Actual)
+						r, err := han.RunBroadcast(alg, n, han.Buffers(alg, n), p, han.Actual, nil)
 						if err != nil {
 							return "", false, err
 						}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/han"
 )
@@ -33,6 +34,9 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  --seed) | file:F (n² destinations, row-major, −1 for none)
   --broadcast    restricted: a random restricted broadcast (from --seed; each
                  message has one or more destinations, all distinct), Q and H
+  --trace-events F.csv  every message of every step, data and integer: the
+                 step, stage and phase, sender, receiver, message and the
+                 receiver's pool after the step
   --schedule     static: every phase its worst-case length (the thesis's
                  machine counts clock ticks); actual: until its last message lands
 
@@ -46,6 +50,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers)")
 	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
 	sched := fs.String("schedule", han.Static, "static or actual")
+	events := fs.String("trace-events", "", "write every step's messages to `F.csv` (step, kind, stage, phase, sender, receiver, message, value, pool)")
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
@@ -82,7 +87,16 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if buffers == 0 {
 		buffers = need
 	}
-	var r *han.Result
+	files := fileSet()
+	files.Input("-c", *file)
+	if path, ok := strings.CutPrefix(*perm, "file:"); ok && *bcast == "" {
+		files.Input("--permutation", path)
+	}
+	files.Output("--trace-events", *events)
+	if err := files.Check(); err != nil {
+		return err
+	}
+	var dests [][]int32
 	switch {
 	case *bcast != "" && *bcast != "restricted":
 		return inputerr.New("--broadcast", *bcast, "restricted")
@@ -92,26 +106,55 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return inputerr.New("--algorithm", *alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
 	case *bcast != "":
 		*perm = "restricted broadcast"
-		r, err = han.RunBroadcast(*alg, n, buffers, han.RandomBroadcast(n, *seed), *sched)
+		dests = han.RandomBroadcast(n, *seed)
 	default:
-		dest, perr := routePermutation(*perm, n, *seed)
-		if perr != nil {
-			return perr
+		dest, err := routePermutation(*perm, n, *seed)
+		if err != nil {
+			return err
 		}
-		r, err = han.Run(*alg, n, buffers, dest, *sched)
+		dests = han.Lists(dest)
 	}
-	var ref *han.Refusal
-	if errors.As(err, &ref) && buffers < need {
-		return &exitError{exitDeadlock, err} // (the machine asked for stopped it: not a bug)
-	}
+	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
+		return han.RunBroadcast(*alg, n, buffers, dests, *sched, log)
+	})
 	if err != nil {
-		return &exitError{exitInternal, err} // (a refused step or a broken invariant on the machine the algorithm needs: a bug)
+		return err
 	}
 	r.Permutation = *perm
 	if *format == "json" {
 		return writeLayoutAny(stdout, r)
 	}
 	return writeRouteTable(stdout, r)
+}
+
+// routeLogged runs route with the event log at path ("": none), kept when
+// the machine refused a step (it shows the steps up to it). A refused step
+// exits 3 on pools smaller than the algorithm needs (small), else 70: the
+// built-in algorithm is wrong.
+func routeLogged(path string, small bool, route func(io.Writer) (*han.Result, error)) (*han.Result, error) {
+	var log io.Writer
+	var f *outfile.File
+	if path != "" {
+		var err error
+		if f, err = outfile.Create(path); err != nil {
+			return nil, fmt.Errorf("--trace-events: %v", err)
+		}
+		log = f
+	}
+	r, err := route(log)
+	if f != nil {
+		if cerr := f.Commit(); err == nil && cerr != nil {
+			return nil, fmt.Errorf("--trace-events: %v", cerr)
+		}
+	}
+	var ref *han.Refusal
+	switch {
+	case errors.As(err, &ref) && small:
+		return nil, &exitError{exitDeadlock, err}
+	case err != nil:
+		return nil, &exitError{exitInternal, err}
+	}
+	return r, nil
 }
 
 // errRouteLoaded stops the configuration's loading once route has what it

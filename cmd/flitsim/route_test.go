@@ -79,6 +79,8 @@ func TestRouteBadInput(t *testing.T) {
 		{[]string{"--algorithm", "q", "--broadcast", "restricted", "--permutation", "rot180"}, "give one"},
 		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + dup}, "destination 3 (0,3) repeated: processors 3 and 10"},
 		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + short}, "processor 3 (0,3) has no entry"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + short, "--trace-events", short}, "--trace-events"},
+		{[]string{"--algorithm", "q", "--trace-events", filepath.Join(dir, "none", "x.csv")}, "--trace-events: open"},
 	} {
 		code, _, errs := routeRun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
@@ -106,6 +108,21 @@ func TestRouteRefusedStep(t *testing.T) {
 	}
 	if code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--permutation", "file:"+f); code != 0 {
 		t.Errorf("5 buffers: exit %d, %q", code, errs)
+	}
+
+	// The event log of the refused run holds step 1: A, B, C and D on
+	// their way to (2,2), which holds E alone after it.
+	log := filepath.Join(t.TempDir(), "ev.csv")
+	routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--set", "lockstep.buffers=4", "--permutation", "file:"+f, "--trace-events", log)
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "step,kind,stage,phase,row,col,dir,to_row,to_col,message,copy,value,held\n" +
+		"1,data,8,move,0,2,south,1,2,0,0,,1\n1,data,8,move,2,0,east,2,1,1,0,,1\n" +
+		"1,data,8,move,2,4,west,2,3,3,0,,1\n1,data,8,move,4,2,north,3,2,4,0,,1\n"
+	if string(data) != want {
+		t.Errorf("event log:\n%s\nwant\n%s", data, want)
 	}
 }
 

@@ -2,6 +2,7 @@ package han
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -174,7 +175,7 @@ func Check(alg string, rows, cols int) error {
 // buffers messages. A refused step is returned as *Refusal, a broken
 // invariant as *InternalError.
 func Run(alg string, n, buffers int, dest []int32, schedule string) (*Result, error) {
-	return RunBroadcast(alg, n, buffers, Lists(dest), schedule)
+	return RunBroadcast(alg, n, buffers, Lists(dest), schedule, nil)
 }
 
 // Lists is a (partial) permutation as RunBroadcast's destination lists.
@@ -189,8 +190,9 @@ func Lists(dest []int32) [][]int32 {
 }
 
 // RunBroadcast routes a restricted broadcast: dests[p] is processor p's
-// message's destinations (none: no message), all distinct (§1.3.4).
-func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string) (*Result, error) {
+// message's destinations (none: no message), all distinct (§1.3.4). With
+// log, every step goes there as CSV (Machine.EventLog).
+func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
 	if err := Check(alg, n, n); err != nil {
 		return nil, err
 	}
@@ -202,6 +204,14 @@ func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string) 
 		return nil, err
 	}
 	m := r.m
+	if log != nil {
+		flush := m.EventLog(log)
+		defer func() {
+			if ferr := flush(); err == nil && ferr != nil {
+				res, err = nil, ferr
+			}
+		}()
+	}
 	r.res = &Result{Algorithm: alg, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dests),
 		Bound: ThesisBound(alg, n)}
 	switch alg {
@@ -317,7 +327,7 @@ func (r *router) record(ph Phase) error {
 func (r *router) smooth(R, C, b int) error {
 	region := fmt.Sprintf("%dx%d", R, C)
 	m := r.m
-	m.PhaseStart()
+	m.PhaseStart(r.stage.Side, "count")
 	if err := r.count(R, C); err != nil {
 		return err
 	}
@@ -325,7 +335,7 @@ func (r *router) smooth(R, C, b int) error {
 	if err := r.record(Phase{Phase: "count", Kind: "integer", Region: region, Static: cs, Actual: cs, MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
-	m.PhaseStart()
+	m.PhaseStart(r.stage.Side, "row")
 	steps, err := r.rowMove(R, C)
 	if err != nil {
 		return err
@@ -333,7 +343,7 @@ func (r *router) smooth(R, C, b int) error {
 	if err := r.record(Phase{Phase: "row", Kind: "data", Region: region, Static: RowBound(b, C), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
-	m.PhaseStart()
+	m.PhaseStart(r.stage.Side, "column")
 	if steps, err = r.colMove(R, C); err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func (r *router) runGreedy(n int, ff bool) error {
 		}
 	}
 	region := fmt.Sprintf("%dx%d", n, n)
-	m.PhaseStart()
+	m.PhaseStart(n, "row")
 	steps, err := r.travel(ts)
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func (r *router) runGreedy(n int, ff bool) error {
 			active = append(active, int32(id))
 		}
 	}
-	m.PhaseStart()
+	m.PhaseStart(n, "column")
 	if steps, err = r.columnSteps(active, !ff); err != nil {
 		return err
 	}

@@ -179,7 +179,7 @@ func TestRestrictedBroadcast(t *testing.T) {
 		for seed := uint64(1); seed <= 6; seed++ {
 			b := RandomBroadcast(n, seed)
 			for _, alg := range []string{AlgQ, AlgH} {
-				r, err := RunBroadcast(alg, n, Buffers(alg, n), b, Static)
+				r, err := RunBroadcast(alg, n, Buffers(alg, n), b, Static, nil)
 				if err != nil {
 					t.Fatalf("%s n=%d seed %d: %v", alg, n, seed, err)
 				}
@@ -226,10 +226,10 @@ func TestFig311Broadcast(t *testing.T) {
 	if h := r.m.Held(); h > 4 {
 		t.Errorf("%d messages at a processor after the move", h)
 	}
-	if _, err := RunBroadcast(AlgQ, 8, 5, dests, Static); err != nil {
+	if _, err := RunBroadcast(AlgQ, 8, 5, dests, Static, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RunBroadcast(AlgH, 8, 3, dests, Static); err != nil {
+	if _, err := RunBroadcast(AlgH, 8, 3, dests, Static, nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -106,6 +106,12 @@ type Machine struct {
 	delta    []int32  // per processor: scratch occupancy change of the step
 	touched  []int32
 	inbox    []IntSend // integer deliveries of the last step (From is the receiver)
+
+	side  int // the stage and phase running (PhaseStart)
+	phase string
+	// Log, when set, is given every step the machine carries out (data:
+	// moves; integer: sends), after its commit.
+	Log func(kind string, moves []Move, sends []IntSend)
 }
 
 // NewMachine is an empty rows×cols mesh with the given pool size.
@@ -161,8 +167,12 @@ func (m *Machine) held(n int) {
 	m.phaseHeld = max(m.phaseHeld, n)
 }
 
-// PhaseStart starts a phase: PhaseHeld counts from the occupancy now.
-func (m *Machine) PhaseStart() { m.phaseHeld = m.Held() }
+// PhaseStart starts a phase of stage side (for the event log): PhaseHeld
+// counts from the occupancy now.
+func (m *Machine) PhaseStart(side int, phase string) {
+	m.phaseHeld = m.Held()
+	m.side, m.phase = side, phase
+}
 
 // PhaseHeld is the most messages any processor held at a step boundary
 // since PhaseStart.
@@ -253,6 +263,9 @@ func (m *Machine) Data(moves []Move) error {
 		m.loc[id] = to
 		m.held(int(m.cnt[to]))
 	}
+	if m.Log != nil {
+		m.Log("data", moves, nil)
+	}
 	return nil
 }
 
@@ -311,5 +324,8 @@ func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
 		m.inbox = append(m.inbox, IntSend{From: to, Dir: s.Dir, Value: s.Value})
 	}
 	m.IntegerSteps++
+	if m.Log != nil {
+		m.Log("integer", nil, sends)
+	}
 	return m.inbox, nil
 }

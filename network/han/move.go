@@ -27,7 +27,7 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 	if !slices.ContainsFunc(ts, func(t trav) bool { return t.parent >= 0 }) {
 		slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
 	}
-	m.PhaseStart()
+	m.PhaseStart(r.stage.Side, "move")
 	steps, err := r.travel(ts)
 	if err != nil {
 		return err

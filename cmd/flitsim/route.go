@@ -18,9 +18,9 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--format table|json]
+       [--trace-events F.csv] [--format table|json]
 
-Routes a permutation on Han's lock-step mesh computer (Han 1990, docs/han.md)
+Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
 mesh (topology.kind mesh, topology.k = n, a power of two), or with greedy
 row-column routing (greedy: first come first served on the columns;

@@ -22,7 +22,8 @@ const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
-mesh (topology.kind mesh, topology.k = n, a power of two), or with greedy
+mesh (topology.kind mesh, topology.k = n, a power of two; or a rectangle of
+C columns and R ≥ C rows, topology.k=C,R, both powers of two), or with greedy
 row-column routing (greedy: first come first served on the columns;
 greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
 has a pool of lockstep.buffers messages (default: what the algorithm needs);
@@ -73,9 +74,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var n int
+	var rows, n int // (n: the columns)
 	check := func(c *network.Config) error {
-		if n, err = routeSide(*alg, c); err != nil {
+		if rows, n, err = routeSides(*alg, c); err != nil {
 			return err
 		}
 		return errRouteLoaded
@@ -106,16 +107,19 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return inputerr.New("--algorithm", *alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
 	case *bcast != "":
 		*perm = "restricted broadcast"
+		if rows != n {
+			return fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", *bcast, rows, n)
+		}
 		dests = han.RandomBroadcast(n, *seed)
 	default:
-		dest, err := routePermutation(*perm, n, *seed)
+		dest, err := routePermutation(*perm, rows, n, *seed)
 		if err != nil {
 			return err
 		}
 		dests = han.Lists(dest)
 	}
 	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
-		return han.RunBroadcast(*alg, n, buffers, dests, *sched, log)
+		return han.RunMesh(*alg, rows, n, buffers, dests, *sched, log)
 	})
 	if err != nil {
 		return err
@@ -162,22 +166,30 @@ func routeLogged(path string, small bool, route func(io.Writer) (*han.Result, er
 // a 1024×1024 mesh takes gigabytes route does not use.
 var errRouteLoaded = errors.New("route: configuration read")
 
-// routeSide is the mesh side the algorithm runs on, or the bad key.
-func routeSide(alg string, c *network.Config) (int, error) {
+// routeSides are the mesh's rows and columns the algorithm runs on, or
+// the bad key (topology.k=C,R: dimension 0, along a row, first).
+func routeSides(alg string, c *network.Config) (rows, cols int, err error) {
 	t := c.Topology
 	if t.Kind != "mesh" {
-		return 0, inputerr.New("topology.kind", t.Kind, "mesh (route runs on a 2-D mesh)")
+		return 0, 0, inputerr.New("topology.kind", t.Kind, "mesh (route runs on a 2-D mesh)")
 	}
+	if len(t.Sides) > 2 || len(t.Sides) == 0 && t.N != 2 {
+		return 0, 0, inputerr.New("topology.n", max(t.N, len(t.Sides)), "2 (route runs on a 2-D mesh)")
+	}
+	cols, rows = t.Side(0), t.Side(1)
+	k := fmt.Sprint(t.K)
 	if t.Rectangular() {
-		return 0, inputerr.New("topology.k", t.Sides, "one side: algorithm %s needs a square mesh", alg)
+		k = fmt.Sprintf("%d,%d", cols, rows)
 	}
-	if t.N != 2 {
-		return 0, inputerr.New("topology.n", t.N, "2 (route runs on a 2-D mesh)")
+	for _, s := range []int{cols, rows} {
+		if !han.SideOK(alg, s) {
+			return 0, 0, inputerr.New("topology.k", k, "sides %s", han.AllowedSide(alg))
+		}
 	}
-	if !han.SideOK(alg, t.K) {
-		return 0, inputerr.New("topology.k", t.K, han.AllowedSide(alg))
+	if err := han.Check(alg, rows, cols); err != nil {
+		return 0, 0, inputerr.New("topology.k", k, han.RectangleRule(alg))
 	}
-	return t.K, nil
+	return rows, cols, nil
 }
 
 // routeBuffers takes lockstep.buffers out of the --set overrides (a key
@@ -201,12 +213,15 @@ func routeBuffers(sets []string) (int, []string, error) {
 }
 
 // routePermutation is the named permutation, or the file's.
-func routePermutation(name string, n int, seed uint64) ([]int32, error) {
+func routePermutation(name string, rows, cols int, seed uint64) ([]int32, error) {
 	path, isFile := strings.CutPrefix(name, "file:")
 	if !isFile {
-		p, err := han.Permutation(name, n, seed)
-		if err != nil {
+		p, err := han.PermutationMesh(name, rows, cols, seed)
+		if err != nil && !slices.Contains(han.Permutations, name) {
 			return nil, inputerr.New("--permutation", name, "%s, file:F", strings.Join(han.Permutations, ", "))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--permutation: %v", err)
 		}
 		return p, nil
 	}
@@ -215,9 +230,9 @@ func routePermutation(name string, n int, seed uint64) ([]int32, error) {
 		return nil, fmt.Errorf("--permutation %s: %v", name, err)
 	}
 	defer f.Close()
-	p, err := han.ReadPermutation(f, n)
+	p, err := han.ReadPermutationMesh(f, rows, cols)
 	if err != nil {
-		return nil, fmt.Errorf("--permutation %s: not a permutation of the %d×%d mesh: %v", name, n, n, err)
+		return nil, fmt.Errorf("--permutation %s: not a permutation of the %d×%d mesh: %v", name, rows, cols, err)
 	}
 	return p, nil
 }

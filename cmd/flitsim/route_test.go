@@ -67,9 +67,11 @@ func TestRouteBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--algorithm", "z"}, "--algorithm: z is not allowed (allowed: q, h, greedy, greedy-ff)"},
-		{[]string{"--algorithm", "greedy", "--set", "topology.k=300"}, "topology.k: 300 is not allowed (allowed: from 2 to 256)"},
-		{[]string{"--algorithm", "q", "--set", "topology.k=6"}, "topology.k: 6 is not allowed (allowed: a power of two"},
-		{[]string{"--algorithm", "h", "--set", "topology.k=4,8"}, "needs a square mesh"},
+		{[]string{"--algorithm", "greedy", "--set", "topology.k=300"}, "topology.k: 300 is not allowed (allowed: sides from 2 to 256)"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=6"}, "topology.k: 6 is not allowed (allowed: sides a power of two"},
+		{[]string{"--algorithm", "h", "--set", "topology.k=8,4"}, "algorithm h needs at least as many rows as columns"},
+		{[]string{"--algorithm", "greedy", "--set", "topology.k=4,8"}, "algorithm greedy needs a square mesh"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=4,8", "--permutation", "transpose"}, "transpose on a 8×4 mesh: it needs a square mesh"},
 		{[]string{"--algorithm", "q", "--set", "topology.kind=torus"}, "topology.kind: torus"},
 		{[]string{"--algorithm", "q", "--permutation", "zigzag"}, "--permutation: zigzag"},
 		{[]string{"--algorithm", "q", "--schedule", "soon"}, "--schedule: soon"},
@@ -144,5 +146,25 @@ func TestRouteBroadcast(t *testing.T) {
 	}
 	if r.Data != 73 || r.Int != 37 || r.Max > 3 || r.Copies == 0 {
 		t.Errorf("%+v, want 73 + 37 steps, ≤ 3 buffers, copies", r)
+	}
+}
+
+// A rectangle of 8 columns and 16 rows (topology.k=8,16) under Q and H.
+func TestRouteRectangle(t *testing.T) {
+	for _, alg := range []string{"q", "h"} {
+		code, out, errs := routeRun(t, "--algorithm", alg, "--set", "topology.k=8,16", "--permutation", "rot180", "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", alg, code, errs)
+		}
+		var r struct {
+			Rows, Cols int
+			Max        int `json:"max_buffer"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Rows != 16 || r.Cols != 8 || r.Max > 5 {
+			t.Errorf("%s: %+v", alg, r)
+		}
 	}
 }

@@ -86,9 +86,16 @@ func Buffers(alg string, n int) int {
 	return 5
 }
 
-// ThesisBound is the thesis's bound for alg on an n×n mesh (Thm 3.3, Thm 4.5).
-func ThesisBound(alg string, n int) Bound {
-	f := float64(n)
+// ThesisBound is the thesis's bound for alg on a rows×cols mesh (Thm 3.3,
+// Thm 4.5; §3.6.4 and §4.6.5 for rectangles).
+func ThesisBound(alg string, rows, cols int) Bound {
+	n, f, rf, cf := cols, float64(cols), float64(rows), float64(cols)
+	if rows != cols && alg == AlgH {
+		return Bound{2.5*rf + 3*cf, 1.5*rf + 2*cf, 4*rf + 5*cf, 3, 2, "Han 1990 §4.6.5: (2.5r + 3c) data + (1.5r + 2c) integer steps, 3 buffers"}
+	}
+	if rows != cols {
+		return Bound{1.75*rf + 2.2*cf, 0.5*rf + cf, 2.25*rf + 3.2*cf, 5, 4, "Han 1990 §3.6.4: (1.75r + 2.2c) data + (0.5r + c) integer steps, 5 buffers"}
+	}
 	switch alg {
 	case AlgGreedy:
 		return Bound{3*f - 3, 0, 3*f - 3, n, n, "Han 1990 §1.4: greedy row-column, 3n − 3 steps without priority; n buffers"}
@@ -156,16 +163,30 @@ func AllowedSide(alg string) string {
 	return fmt.Sprintf("a power of two from 2 to %d: algorithm %s halves the side every stage", MaxSide(alg), alg)
 }
 
+// Rectangles says whether alg runs on rectangular meshes (§3.6.4, §4.6.5:
+// Q and H, at least as many rows as columns).
+func Rectangles(alg string) bool { return alg == AlgQ || alg == AlgH }
+
+// RectangleRule says which rectangles alg runs on.
+func RectangleRule(alg string) string {
+	if Rectangles(alg) {
+		return "algorithm " + alg + " needs at least as many rows as columns (topology.k=C,R: C columns, R ≥ C rows)"
+	}
+	return "algorithm " + alg + " needs a square mesh"
+}
+
 // Check says whether alg can run on a rows×cols mesh, as a bad-input message.
 func Check(alg string, rows, cols int) error {
 	if !slices.Contains(Algorithms, alg) {
 		return fmt.Errorf("algorithm %q (allowed: %s)", alg, strings.Join(Algorithms, ", "))
 	}
-	if rows != cols {
-		return fmt.Errorf("a %d×%d mesh: algorithm %s needs a square mesh", rows, cols, alg)
+	for _, s := range []int{rows, cols} {
+		if !SideOK(alg, s) {
+			return fmt.Errorf("side %d (allowed: %s)", s, AllowedSide(alg))
+		}
 	}
-	if !SideOK(alg, rows) {
-		return fmt.Errorf("side %d (allowed: %s)", rows, AllowedSide(alg))
+	if rows != cols && !Rectangles(alg) || rows < cols {
+		return fmt.Errorf("a %d×%d mesh (rows × columns): %s", rows, cols, RectangleRule(alg))
 	}
 	return nil
 }
@@ -192,14 +213,22 @@ func Lists(dest []int32) [][]int32 {
 // RunBroadcast routes a restricted broadcast: dests[p] is processor p's
 // message's destinations (none: no message), all distinct (§1.3.4). With
 // log, every step goes there as CSV (Machine.EventLog).
-func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
-	if err := Check(alg, n, n); err != nil {
+func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error) {
+	return RunMesh(alg, n, n, buffers, dests, schedule, log)
+}
+
+// RunMesh is RunBroadcast on a rows×cols mesh (row-major processors).
+func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
+	if err := Check(alg, rows, cols); err != nil {
 		return nil, err
 	}
 	if schedule != Static && schedule != Actual {
 		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
 	}
-	r, err := newRouter(n, n, buffers, dests, schedule)
+	if rows != cols && slices.ContainsFunc(dests, func(ds []int32) bool { return len(ds) > 1 }) {
+		return nil, fmt.Errorf("a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", rows, cols)
+	}
+	r, err := newRouter(rows, cols, buffers, dests, schedule)
 	if err != nil {
 		return nil, err
 	}
@@ -212,22 +241,22 @@ func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string, 
 			}
 		}()
 	}
-	r.res = &Result{Algorithm: alg, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dests),
-		Bound: ThesisBound(alg, n)}
+	r.res = &Result{Algorithm: alg, Rows: rows, Cols: cols, Schedule: schedule, Buffers: buffers, Messages: len(r.dests),
+		Bound: ThesisBound(alg, rows, cols)}
 	switch alg {
 	case AlgQ:
-		err = r.runQ(n)
+		err = r.runQ(rows, cols)
 	case AlgH:
-		err = r.runH(n)
+		err = r.runH(rows, cols)
 	default:
-		err = r.runGreedy(n, alg == AlgGreedyFF)
+		err = r.runGreedy(cols, alg == AlgGreedyFF)
 	}
 	if err != nil {
 		return r.res, err
 	}
 	for id, ds := range r.dests {
 		if got := m.Loc(int32(id)); len(ds) != 1 || got != ds[0] {
-			return r.res, internalf("message %d ended at processor (%d,%d) carrying destinations %v", id, got/int32(n), got%int32(n), ds)
+			return r.res, internalf("message %d ended at processor (%d,%d) carrying destinations %v", id, got/int32(cols), got%int32(cols), ds)
 		}
 	}
 	r.res.Copies = len(r.dests) - r.res.Messages
@@ -255,52 +284,91 @@ func newRouter(rows, cols, buffers int, dests [][]int32, schedule string) (*rout
 	return r, nil
 }
 
-// runQ is Algorithm Q: on regions of side s = n, n/2, …, 2, move into
-// quadrants, then smooth every quadrant (side q = s/2 ≥ 2, 4 buffers' worth).
-func (r *router) runQ(n int) error {
-	for s := n; s >= 2; s /= 2 {
-		r.res.Stages = append(r.res.Stages, Stage{Side: s})
+// runQ is Algorithm Q: on regions of rs×cs (rs = cs on a square; rs =
+// cs·rows/cols on a rectangle), cs = cols, cols/2, …, 2, move into
+// quadrants ((rs + cs)/2 steps), then smooth every quadrant (4 buffers'
+// worth). When the quadrants are single columns (of rows/cols processors)
+// the messages go to their rows directly (§3.6.4).
+func (r *router) runQ(rows, cols int) error {
+	for cs := cols; cs >= 2; cs /= 2 {
+		rs := cs * rows / cols
+		r.res.Stages = append(r.res.Stages, Stage{Side: cs})
 		r.stage = &r.res.Stages[len(r.res.Stages)-1]
-		if err := r.move(s, s, s/2, s/2, int64(s)); err != nil {
+		if err := r.move(rs, cs, rs/2, cs/2, int64(rs+cs)/2); err != nil {
 			return err
 		}
-		if q := s / 2; q >= 2 {
-			if err := r.smooth(q, q, 4); err != nil {
-				return err
-			}
+		var err error
+		if cs/2 >= 2 {
+			err = r.smooth(rs/2, cs/2, 4)
+		} else {
+			err = r.deliver(rs / 2)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// runH is Algorithm H: on regions of side s, move into the left or right
-// half along rows, smooth the s×s/2 halves, move into the top or bottom
-// quarter along columns, smooth the quarters (2 buffers' worth). At s = 2
-// the halves are single columns, delivered by the second move directly
-// (digest §8 item 25).
-func (r *router) runH(n int) error {
-	for s := n; s >= 2; s /= 2 {
-		h := s / 2
-		r.res.Stages = append(r.res.Stages, Stage{Side: s})
+// runH is Algorithm H: on regions of rs×cs, move into the left or right
+// half along rows, smooth the rs × cs/2 halves, move into the top or
+// bottom quarter along columns, smooth the quarters (2 buffers' worth).
+// Halves of one column are smoothed by column movement alone, except a
+// 2×1 one: its second move delivers directly (digest §8 item 25); quarters
+// of one column deliver directly (§4.6.5).
+func (r *router) runH(rows, cols int) error {
+	for cs := cols; cs >= 2; cs /= 2 {
+		rs, h := cs*rows/cols, cs/2
+		r.res.Stages = append(r.res.Stages, Stage{Side: cs})
 		r.stage = &r.res.Stages[len(r.res.Stages)-1]
-		if err := r.move(s, s, s, h, int64(h)); err != nil {
+		if err := r.move(rs, cs, rs, h, int64(h)); err != nil {
 			return err
 		}
-		if h >= 2 {
-			if err := r.smooth(s, h, 2); err != nil {
+		if h >= 2 || rs > 2 {
+			if err := r.smooth(rs, h, 2); err != nil {
 				return err
 			}
 		}
-		if err := r.move(s, h, h, h, int64(h)); err != nil {
+		if err := r.move(rs, h, rs/2, h, int64(rs/2)); err != nil {
 			return err
 		}
+		var err error
 		if h >= 2 {
-			if err := r.smooth(h, h, 2); err != nil {
-				return err
-			}
+			err = r.smooth(rs/2, h, 2)
+		} else {
+			err = r.deliver(rs / 2)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// deliver moves every message along its column to its destination row,
+// farthest first, in regions of one column and R rows (R − 1 steps at
+// most; none when R = 1).
+func (r *router) deliver(R int) error {
+	if R <= 1 {
+		return nil
+	}
+	m := r.m
+	if len(r.target) < m.Messages() {
+		r.target = make([]int32, m.Messages())
+	}
+	var active []int32
+	for id, ds := range r.dests {
+		r.target[id] = ds[0] / int32(m.Cols)
+		if m.Loc(int32(id)) != ds[0] {
+			active = append(active, int32(id))
+		}
+	}
+	m.PhaseStart(r.stage.Side, "deliver")
+	steps, err := r.columnSteps(active, false)
+	if err != nil {
+		return err
+	}
+	return r.record(Phase{Phase: "deliver", Kind: "data", Region: fmt.Sprintf("%dx1", R), Static: int64(R - 1), Actual: steps, MaxBuffer: m.PhaseHeld()})
 }
 
 // record adds a phase to the stage and its length to the totals; in a

@@ -58,7 +58,7 @@ func TestBufferMaxima(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s n=%d seed %d: %v", alg, n, seed, err)
 				}
-				b := ThesisBound(alg, n)
+				b := ThesisBound(alg, n, n)
 				if r.MaxBuffer > b.MaxBuffer || r.MaxBufferAfterMove > b.MaxBufferAfterMove {
 					t.Errorf("%s n=%d seed %d: buffers %d/%d past %d/%d", alg, n, seed, r.MaxBuffer, r.MaxBufferAfterMove, b.MaxBuffer, b.MaxBufferAfterMove)
 				}
@@ -184,7 +184,7 @@ func TestRestrictedBroadcast(t *testing.T) {
 					t.Fatalf("%s n=%d seed %d: %v", alg, n, seed, err)
 				}
 				p := run(t, alg, n, "random", Static)
-				bd := ThesisBound(alg, n)
+				bd := ThesisBound(alg, n, n)
 				if r.DataSteps != p.DataSteps || r.IntegerSteps != p.IntegerSteps || r.MaxBuffer > bd.MaxBuffer || r.MaxBufferAfterMove > bd.MaxBufferAfterMove {
 					t.Errorf("%s n=%d seed %d: %d + %d steps, buffers %d / %d", alg, n, seed, r.DataSteps, r.IntegerSteps, r.MaxBuffer, r.MaxBufferAfterMove)
 				}
@@ -270,5 +270,40 @@ func TestMoveSteps(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s %d → %d: moves %v, want %v", c.alg, c.src, c.dst, got, c.want)
 		}
+	}
+}
+
+// Rectangles (§3.6.4, §4.6.5): Q and H deliver on r×c meshes (r ≥ c,
+// powers of two) within the buffer maxima and the thesis's bounds; Q's
+// first move takes (r + c)/2 steps.
+func TestRectangles(t *testing.T) {
+	for _, rc := range [][2]int{{16, 8}, {32, 4}, {8, 2}, {64, 16}} {
+		rows, cols := rc[0], rc[1]
+		for _, perm := range []string{"random", "rot180", "bit-reversal", "shuffle"} {
+			p, err := PermutationMesh(perm, rows, cols, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, alg := range []string{AlgQ, AlgH} {
+				r, err := RunMesh(alg, rows, cols, Buffers(alg, cols), Lists(p), Static, nil)
+				if err != nil {
+					t.Fatalf("%s %d×%d %s: %v", alg, rows, cols, perm, err)
+				}
+				b := ThesisBound(alg, rows, cols)
+				if r.MaxBuffer > b.MaxBuffer || r.MaxBufferAfterMove > b.MaxBufferAfterMove ||
+					float64(r.DataSteps) > b.DataSteps || float64(r.IntegerSteps) > b.IntegerSteps {
+					t.Errorf("%s %d×%d %s: %d + %d steps, buffers %d / %d; bound %+v", alg, rows, cols, perm, r.DataSteps, r.IntegerSteps, r.MaxBuffer, r.MaxBufferAfterMove, b)
+				}
+				if mv := r.Stages[0].Phases[0]; alg == AlgQ && mv.Static != int64(rows+cols)/2 {
+					t.Errorf("Q %d×%d: first move %d steps, want %d", rows, cols, mv.Static, (rows+cols)/2)
+				}
+			}
+		}
+	}
+	if err := Check(AlgQ, 8, 16); err == nil {
+		t.Error("8 rows × 16 columns accepted")
+	}
+	if err := Check(AlgGreedy, 16, 8); err == nil {
+		t.Error("greedy on a rectangle accepted")
 	}
 }

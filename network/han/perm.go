@@ -14,39 +14,53 @@ import (
 // Permutations lists the named permutations (plus "file:F").
 var Permutations = []string{"transpose", "rot180", "bit-reversal", "shuffle", "random"}
 
-// Permutation is the named permutation on an n×n mesh, n a power of two
-// (row-major: element p is processor p's destination):
-//   - transpose: (i,j) → (j,i);
-//   - rot180: (i,j) → (n−1−i, n−1−j);
-//   - bit-reversal: the bits of the row and of the column each reversed;
-//   - shuffle: the perfect shuffle of the row-major index (its bits rotated
-//     left by one);
-//   - random: uniform, from seed.
+// Permutation is the named permutation on an n×n mesh (PermutationMesh).
 func Permutation(name string, n int, seed uint64) ([]int32, error) {
-	N := n * n
+	return PermutationMesh(name, n, n, seed)
+}
+
+// PermutationMesh is the named permutation on a rows×cols mesh (row-major:
+// element p is processor p's destination):
+//   - transpose: (i,j) → (j,i) (square meshes);
+//   - rot180: (i,j) → (rows−1−i, cols−1−j);
+//   - bit-reversal: the bits of the row and of the column each reversed
+//     (sides powers of two);
+//   - shuffle: the perfect shuffle of the row-major index, its bits rotated
+//     left by one (sides powers of two);
+//   - random: uniform, from seed.
+func PermutationMesh(name string, rows, cols int, seed uint64) ([]int32, error) {
+	N := rows * cols
+	pow2 := rows&(rows-1) == 0 && cols&(cols-1) == 0
+	switch {
+	case !slices.Contains(Permutations, name):
+		return nil, fmt.Errorf("permutation %q (allowed: %s, file:F)", name, strings.Join(Permutations, ", "))
+	case name == "transpose" && rows != cols:
+		return nil, fmt.Errorf("permutation transpose on a %d×%d mesh: it needs a square mesh", rows, cols)
+	case (name == "bit-reversal" || name == "shuffle") && !pow2:
+		return nil, fmt.Errorf("permutation %s on a %d×%d mesh: it needs sides that are powers of two", name, rows, cols)
+	}
+	lr, lc := bits.Len(uint(rows))-1, bits.Len(uint(cols))-1
+	rev := func(x, w int) int {
+		if w == 0 {
+			return x
+		}
+		return int(bits.Reverse(uint(x)) >> (bits.UintSize - w))
+	}
 	p := make([]int32, N)
-	lg := bits.Len(uint(n)) - 1
-	rev := func(x int) int { return int(bits.Reverse(uint(x)) >> (bits.UintSize - lg)) }
 	for i := range N {
-		r, c := i/n, i%n
+		r, c := i/cols, i%cols
 		switch name {
 		case "transpose":
-			p[i] = int32(c*n + r)
+			p[i] = int32(c*cols + r)
 		case "rot180":
-			p[i] = int32((n-1-r)*n + n - 1 - c)
+			p[i] = int32((rows-1-r)*cols + cols - 1 - c)
 		case "bit-reversal":
-			if lg == 0 {
-				p[i] = int32(i)
-			} else {
-				p[i] = int32(rev(r)*n + rev(c))
-			}
+			p[i] = int32(rev(r, lr)*cols + rev(c, lc))
 		case "shuffle":
-			w := 2 * lg
+			w := lr + lc
 			p[i] = int32((i<<1 | i>>(w-1)) & (N - 1))
-		case "random":
-			p[i] = int32(i)
 		default:
-			return nil, fmt.Errorf("permutation %q (allowed: %s, file:F)", name, strings.Join(Permutations, ", "))
+			p[i] = int32(i)
 		}
 	}
 	if name == "random" {
@@ -61,7 +75,12 @@ func Permutation(name string, n int, seed uint64) ([]int32, error) {
 // row-major index, or −1 for a processor without a message; '#' starts a
 // comment. The error names the first entry that makes it no permutation.
 func ReadPermutation(rd io.Reader, n int) ([]int32, error) {
-	N := n * n
+	return ReadPermutationMesh(rd, n, n)
+}
+
+// ReadPermutationMesh is ReadPermutation on a rows×cols mesh.
+func ReadPermutationMesh(rd io.Reader, rows, cols int) ([]int32, error) {
+	N, n := rows*cols, cols
 	var p []int32
 	by := make([]int, N) // per destination: 1 + the processor naming it
 	sc := bufio.NewScanner(rd)
@@ -74,7 +93,7 @@ func ReadPermutation(rd io.Reader, n int) ([]int32, error) {
 			}
 			src := len(p)
 			if src >= N {
-				return nil, fmt.Errorf("line %d: more than %d entries (one per processor of the %d×%d mesh)", line, N, n, n)
+				return nil, fmt.Errorf("line %d: more than %d entries (one per processor of the %d×%d mesh)", line, N, rows, cols)
 			}
 			if v >= 0 {
 				if by[v] != 0 {
@@ -89,7 +108,7 @@ func ReadPermutation(rd io.Reader, n int) ([]int32, error) {
 		return nil, err
 	}
 	if len(p) < N {
-		return nil, fmt.Errorf("%d entries, want %d (one per processor of the %d×%d mesh; −1 for none): processor %d (%d,%d) has no entry", len(p), N, n, n, len(p), len(p)/n, len(p)%n)
+		return nil, fmt.Errorf("%d entries, want %d (one per processor of the %d×%d mesh; −1 for none): processor %d (%d,%d) has no entry", len(p), N, rows, cols, len(p), len(p)/n, len(p)%n)
 	}
 	return p, nil
 }

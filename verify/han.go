@@ -161,6 +161,42 @@ func init() {
 	})
 }
 
+func init() {
+	Register(Claim{
+		ID: "han-rectangles", Source: "Han 1990 (thesis) §3.6.4, §4.6.5",
+		Claim:     "Q and H on r×c rectangles (16×8, 32×8, 64×16, 64×4; random and rot180): delivered within the rectangle bounds and buffers",
+		Published: "Q ≤ (1.75r + 2.2c) + (0.5r + c), 5 buffers; H ≤ (2.5r + 3c) + (1.5r + 2c), 3 buffers",
+		Tolerance: "at most",
+		Measure: func() (string, bool, error) {
+			var got []string
+			ok := true
+			for _, rc := range [][2]int{{16, 8}, {32, 8}, {64, 16}, {64, 4}} {
+				worst := [2]string{}
+				for i, alg := range []string{han.AlgQ, han.AlgH} {
+					var d, in int64
+					buf := 0
+					for _, perm := range []string{"random", "rot180"} {
+						p, err := han.PermutationMesh(perm, rc[0], rc[1], 1)
+						if err != nil {
+							return "", false, err
+						}
+						r, err := han.RunMesh(alg, rc[0], rc[1], han.Buffers(alg, rc[1]), han.Lists(p), han.Static, nil)
+						if err != nil {
+							return "", false, err
+						}
+						b := r.Bound
+						ok = ok && float64(r.DataSteps) <= b.DataSteps && float64(r.IntegerSteps) <= b.IntegerSteps && r.MaxBuffer <= b.MaxBuffer
+						d, in, buf = max(d, r.DataSteps), max(in, r.IntegerSteps), max(buf, r.MaxBuffer)
+					}
+					worst[i] = fmt.Sprintf("%s %d+%d/%d", alg, d, in, buf)
+				}
+				got = append(got, fmt.Sprintf("%d×%d: %s, %s", rc[0], rc[1], worst[0], worst[1]))
+			}
+			return strings.Join(got, "; "), ok, nil
+		},
+	})
+}
+
 // registerHanClosedForms registers the static schedules' closed forms for
 // n = 4 … maxN.
 func registerHanClosedForms(id, tier string, maxN int) {

@@ -313,9 +313,11 @@ func (r *router) runQ(rows, cols int) error {
 // runH is Algorithm H: on regions of rs×cs, move into the left or right
 // half along rows, smooth the rs × cs/2 halves, move into the top or
 // bottom quarter along columns, smooth the quarters (2 buffers' worth).
-// Halves of one column are smoothed by column movement alone, except a
-// 2×1 one: its second move delivers directly (digest §8 item 25); quarters
-// of one column deliver directly (§4.6.5).
+// Regions of one column are smoothed by column movement alone, except
+// 2×1 halves: their second move delivers directly (digest §8 item 25);
+// quarters of one column then deliver directly (§4.6.5) — from at most one
+// message a processor: from two, farthest-first delivery can gather four
+// at a processor, which the machine refuses on H's three buffers.
 func (r *router) runH(rows, cols int) error {
 	for cs := cols; cs >= 2; cs /= 2 {
 		rs, h := cs*rows/cols, cs/2
@@ -332,14 +334,15 @@ func (r *router) runH(rows, cols int) error {
 		if err := r.move(rs, h, rs/2, h, int64(rs/2)); err != nil {
 			return err
 		}
-		var err error
-		if h >= 2 {
-			err = r.smooth(rs/2, h, 2)
-		} else {
-			err = r.deliver(rs / 2)
+		if h >= 2 || rs > 2 {
+			if err := r.smooth(rs/2, h, 2); err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
+		if h == 1 {
+			if err := r.deliver(rs / 2); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -277,10 +277,10 @@ func TestMoveSteps(t *testing.T) {
 // powers of two) within the buffer maxima and the thesis's bounds; Q's
 // first move takes (r + c)/2 steps.
 func TestRectangles(t *testing.T) {
-	for _, rc := range [][2]int{{16, 8}, {32, 4}, {8, 2}, {64, 16}} {
+	for _, rc := range [][2]int{{16, 8}, {32, 4}, {8, 2}, {64, 16}, {64, 4}, {128, 4}} {
 		rows, cols := rc[0], rc[1]
-		for _, perm := range []string{"random", "rot180", "bit-reversal", "shuffle"} {
-			p, err := PermutationMesh(perm, rows, cols, 3)
+		for i, perm := range []string{"random", "random", "random", "rot180", "bit-reversal", "shuffle"} {
+			p, err := PermutationMesh(perm, rows, cols, uint64(i)) // (three random permutations)
 			if err != nil {
 				t.Fatal(err)
 			}

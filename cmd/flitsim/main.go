@@ -118,6 +118,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdCollective(rest, stdout)
 	case "analytic":
 		return cmdAnalytic(rest, stdout)
+	case "route":
+		return cmdRoute(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	case "version", "--version":
@@ -159,6 +161,8 @@ Usage:
                                (and, with --trace-*, the cycle traces of run)
   flitsim analytic [flags]     evaluate Varvarigos's ch. 5 model of the slotted hypercube
                                router (--scheme, topology.d, slotted.k, traffic.p0)
+  flitsim route --algorithm A route a permutation with Han's move-and-smooth algorithm
+                               Q or H on a lock-step mesh (steps, buffers, the thesis's bounds)
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags
@@ -171,7 +175,8 @@ Exit status:
   2    bad input (one line on stderr names the key, the value and what is
        allowed), an output file that is an input or another output, or
        output that cannot be written
-  3    run: a deadlock or a stall (nothing moved for run.stall_limit cycles)
+  3    run: a deadlock or a stall (nothing moved for run.stall_limit cycles);
+       route: a step refused on pools smaller than the algorithm needs
   4    run: saturated (accepted less than offered beyond the 95 % confidence
        interval, or stopped by run.max_backlog) or incomplete (measured
        packets not all delivered); the results are printed all the same

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/internal/outfile"
+	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/han"
+)
+
+const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
+       [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
+       [--trace-events F.csv] [--format table|json]
+
+Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
+with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
+mesh (topology.kind mesh, topology.k = n, a power of two; or a rectangle of
+C columns and R ≥ C rows, topology.k=C,R, both powers of two), or with greedy
+row-column routing (greedy: first come first served on the columns;
+greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
+has a pool of lockstep.buffers messages (default: what the algorithm needs);
+in one step a link direction carries at most one message, and a step that
+breaks a rule is refused and reported: exit 3 when lockstep.buffers is
+below what the algorithm needs, else 70 (the algorithm is wrong).
+
+  --permutation  transpose | rot180 | bit-reversal | shuffle | random (from
+                 --seed) | file:F (n² destinations, row-major, −1 for none)
+  --broadcast    restricted: a random restricted broadcast (from --seed; each
+                 message has one or more destinations, all distinct), Q and H
+  --trace-events F.csv  every message of every step, data and integer: the
+                 step, stage and phase, sender, receiver, message and the
+                 receiver's pool after the step
+  --schedule     static: every phase its worst-case length (the thesis's
+                 machine counts clock ticks); actual: until its last message lands
+
+  flitsim route --algorithm q --set topology.k=8       24 data + 5 integer steps
+`
+
+func cmdRoute(args []string, stdout io.Writer) error {
+	fs := newFlags("route")
+	alg := fs.String("algorithm", "", "q, h, greedy or greedy-ff")
+	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (its topology block; default: the embedded default)")
+	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers)")
+	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
+	sched := fs.String("schedule", han.Static, "static or actual")
+	events := fs.String("trace-events", "", "write every step's messages to `F.csv` (step, kind, stage, phase, sender, receiver, message, value, pool)")
+	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
+	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
+	format := fs.StringP("format", "f", "table", "output format: table or json")
+	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "table", "json"); err != nil {
+		return err
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		return fmt.Errorf("route: unexpected argument %q", rest[0])
+	}
+	if !slices.Contains(han.Algorithms, *alg) {
+		return inputerr.New("--algorithm", *alg, strings.Join(han.Algorithms, ", "))
+	}
+	if !slices.Contains(han.Schedules, *sched) {
+		return inputerr.New("--schedule", *sched, "static, actual")
+	}
+	buffers, rest, err := routeBuffers(*sets)
+	if err != nil {
+		return err
+	}
+	var rows, n int // (n: the columns)
+	check := func(c *network.Config) error {
+		if rows, n, err = routeSides(*alg, c); err != nil {
+			return err
+		}
+		return errRouteLoaded
+	}
+	if _, _, err := configs.LoadChecked(*file, rest, check); !errors.Is(err, errRouteLoaded) {
+		return err
+	}
+	need := han.Buffers(*alg, n)
+	if buffers == 0 {
+		buffers = need
+	}
+	files := fileSet()
+	files.Input("-c", *file)
+	if path, ok := strings.CutPrefix(*perm, "file:"); ok && *bcast == "" {
+		files.Input("--permutation", path)
+	}
+	files.Output("--trace-events", *events)
+	if err := files.Check(); err != nil {
+		return err
+	}
+	var dests [][]int32
+	switch {
+	case *bcast != "" && *bcast != "restricted":
+		return inputerr.New("--broadcast", *bcast, "restricted")
+	case *bcast != "" && fs.Changed("permutation"):
+		return fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", *bcast, *perm)
+	case *bcast != "" && (*alg == han.AlgGreedy || *alg == han.AlgGreedyFF):
+		return inputerr.New("--algorithm", *alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
+	case *bcast != "":
+		*perm = "restricted broadcast"
+		if rows != n {
+			return fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", *bcast, rows, n)
+		}
+		dests = han.RandomBroadcast(n, *seed)
+	default:
+		dest, err := routePermutation(*perm, rows, n, *seed)
+		if err != nil {
+			return err
+		}
+		dests = han.Lists(dest)
+	}
+	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
+		return han.RunMesh(*alg, rows, n, buffers, dests, *sched, log)
+	})
+	if err != nil {
+		return err
+	}
+	r.Permutation = *perm
+	if *format == "json" {
+		return writeLayoutAny(stdout, r)
+	}
+	return writeRouteTable(stdout, r)
+}
+
+// routeLogged runs route with the event log at path ("": none), kept when
+// the machine refused a step (it shows the steps up to it). A refused step
+// exits 3 on pools smaller than the algorithm needs (small), else 70: the
+// built-in algorithm is wrong.
+func routeLogged(path string, small bool, route func(io.Writer) (*han.Result, error)) (*han.Result, error) {
+	var log io.Writer
+	var f *outfile.File
+	if path != "" {
+		var err error
+		if f, err = outfile.Create(path); err != nil {
+			return nil, fmt.Errorf("--trace-events: %v", err)
+		}
+		log = f
+	}
+	r, err := route(log)
+	if f != nil {
+		if cerr := f.Commit(); err == nil && cerr != nil {
+			return nil, fmt.Errorf("--trace-events: %v", cerr)
+		}
+	}
+	var ref *han.Refusal
+	switch {
+	case errors.As(err, &ref) && small:
+		return nil, &exitError{exitDeadlock, err}
+	case err != nil:
+		return nil, &exitError{exitInternal, err}
+	}
+	return r, nil
+}
+
+// errRouteLoaded stops the configuration's loading once route has what it
+// needs: the validation after the precheck builds run's network, which for
+// a 1024×1024 mesh takes gigabytes route does not use.
+var errRouteLoaded = errors.New("route: configuration read")
+
+// routeSides are the mesh's rows and columns the algorithm runs on, or
+// the bad key (topology.k=C,R: dimension 0, along a row, first).
+func routeSides(alg string, c *network.Config) (rows, cols int, err error) {
+	t := c.Topology
+	if t.Kind != "mesh" {
+		return 0, 0, inputerr.New("topology.kind", t.Kind, "mesh (route runs on a 2-D mesh)")
+	}
+	if len(t.Sides) > 2 || len(t.Sides) == 0 && t.N != 2 {
+		return 0, 0, inputerr.New("topology.n", max(t.N, len(t.Sides)), "2 (route runs on a 2-D mesh)")
+	}
+	cols, rows = t.Side(0), t.Side(1)
+	k := fmt.Sprint(t.K)
+	if t.Rectangular() {
+		k = fmt.Sprintf("%d,%d", cols, rows)
+	}
+	for _, s := range []int{cols, rows} {
+		if !han.SideOK(alg, s) {
+			return 0, 0, inputerr.New("topology.k", k, "sides %s", han.AllowedSide(alg))
+		}
+	}
+	if err := han.Check(alg, rows, cols); err != nil {
+		return 0, 0, inputerr.New("topology.k", k, han.RectangleRule(alg))
+	}
+	return rows, cols, nil
+}
+
+// routeBuffers takes lockstep.buffers out of the --set overrides (a key
+// of route's machine, not of run's); 0 when not given.
+func routeBuffers(sets []string) (int, []string, error) {
+	b := 0
+	var rest []string
+	for _, s := range sets {
+		k, v, _ := strings.Cut(s, "=")
+		if strings.TrimSpace(k) != "lockstep.buffers" {
+			rest = append(rest, s)
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > 64 {
+			return 0, nil, (&inputerr.Error{Key: "lockstep.buffers", Value: v, Allowed: "an integer from 1 to 64"}).At(inputerr.CommandLine)
+		}
+		b = n
+	}
+	return b, rest, nil
+}
+
+// routePermutation is the named permutation, or the file's.
+func routePermutation(name string, rows, cols int, seed uint64) ([]int32, error) {
+	path, isFile := strings.CutPrefix(name, "file:")
+	if !isFile {
+		p, err := han.PermutationMesh(name, rows, cols, seed)
+		if err != nil && !slices.Contains(han.Permutations, name) {
+			return nil, inputerr.New("--permutation", name, "%s, file:F", strings.Join(han.Permutations, ", "))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--permutation: %v", err)
+		}
+		return p, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--permutation %s: %v", name, err)
+	}
+	defer f.Close()
+	p, err := han.ReadPermutationMesh(f, rows, cols)
+	if err != nil {
+		return nil, fmt.Errorf("--permutation %s: not a permutation of the %d×%d mesh: %v", name, rows, cols, err)
+	}
+	return p, nil
+}
+
+// writeRouteTable prints the totals beside the thesis's bounds, then the
+// phases of every stage.
+func writeRouteTable(w io.Writer, r *han.Result) error {
+	b := r.Bound
+	fmt.Fprintf(w, "algorithm %s, %d×%d lock-step mesh, %s, %s schedule, %d buffers, %d messages",
+		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, r.Permutation, r.Schedule, r.Buffers, r.Messages)
+	if r.Copies > 0 {
+		fmt.Fprintf(w, " (and %d copies)", r.Copies)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%-22s %8s %10s\n", "", "measured", "bound")
+	fmt.Fprintf(w, "%-22s %8d %10s\n", "data steps", r.DataSteps, num(b.DataSteps))
+	fmt.Fprintf(w, "%-22s %8d %10s\n", "integer steps", r.IntegerSteps, num(b.IntegerSteps))
+	fmt.Fprintf(w, "%-22s %8d %10s\n", "total steps", r.TotalSteps, num(b.TotalSteps))
+	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer", r.MaxBuffer, b.MaxBuffer)
+	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer after move", r.MaxBufferAfterMove, b.MaxBufferAfterMove)
+	fmt.Fprintf(w, "bound: %s\n\n", b.Source)
+	fmt.Fprintf(w, "%5s  %-7s %-8s %-9s %6s %6s %6s %7s\n", "stage", "phase", "kind", "regions", "steps", "static", "actual", "buffer")
+	for _, s := range r.Stages {
+		for _, p := range s.Phases {
+			fmt.Fprintf(w, "%5d  %-7s %-8s %-9s %6d %6d %6d %7d\n", s.Side, p.Phase, p.Kind, p.Region, p.Steps, p.Static, p.Actual, p.MaxBuffer)
+		}
+	}
+	return nil
+}

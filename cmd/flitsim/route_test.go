@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func routeRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := realMain(append([]string{"route"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// The static schedules of Q and H on 8×8 and 16×16 (digest §5.3), and the
+// JSON fields the issue names.
+func TestRouteStaticJSON(t *testing.T) {
+	for _, c := range []struct {
+		alg, k        string
+		data, integ   int64
+		buf, bufAfter int
+	}{{"q", "8", 24, 5, 5, 4}, {"h", "8", 31, 13, 3, 2}, {"q", "16", 55, 15, 5, 4}, {"h", "16", 73, 37, 3, 2}} {
+		code, out, errs := routeRun(t, "--algorithm", c.alg, "--set", "topology.k="+c.k, "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s %s: exit %d: %s", c.alg, c.k, code, errs)
+		}
+		var r struct {
+			Data   int64 `json:"data_steps"`
+			Int    int64 `json:"integer_steps"`
+			Total  int64 `json:"total_steps"`
+			Max    int   `json:"max_buffer"`
+			After  int   `json:"max_buffer_after_move"`
+			Stages []struct {
+				Phases []struct{ Steps int64 } `json:"phases"`
+			} `json:"stages"`
+			Bound struct {
+				Max   int `json:"max_buffer"`
+				After int `json:"max_buffer_after_move"`
+			} `json:"bound"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Data != c.data || r.Int != c.integ || r.Total != c.data+c.integ || len(r.Stages) == 0 {
+			t.Errorf("%s %s: %d + %d = %d steps, want %d + %d", c.alg, c.k, r.Data, r.Int, r.Total, c.data, c.integ)
+		}
+		if r.Max > c.buf || r.After > c.bufAfter || r.Bound.Max != c.buf || r.Bound.After != c.bufAfter {
+			t.Errorf("%s %s: buffers %d/%d (bound %d/%d), want ≤ %d/%d", c.alg, c.k, r.Max, r.After, r.Bound.Max, r.Bound.After, c.buf, c.bufAfter)
+		}
+	}
+}
+
+// Bad input: one line naming what was written, exit 2.
+func TestRouteBadInput(t *testing.T) {
+	dir := t.TempDir()
+	dup := filepath.Join(dir, "dup.txt")
+	os.WriteFile(dup, []byte("0 1 2 3\n4 5 6 7\n8 9 3 11\n12 13 14 15\n"), 0o644)
+	short := filepath.Join(dir, "short.txt")
+	os.WriteFile(short, []byte("0 1 2\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "z"}, "--algorithm: z is not allowed (allowed: q, h, greedy, greedy-ff)"},
+		{[]string{"--algorithm", "greedy", "--set", "topology.k=300"}, "topology.k: 300 is not allowed (allowed: sides from 2 to 256)"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=6"}, "topology.k: 6 is not allowed (allowed: sides a power of two"},
+		{[]string{"--algorithm", "h", "--set", "topology.k=8,4"}, "algorithm h needs at least as many rows as columns"},
+		{[]string{"--algorithm", "greedy", "--set", "topology.k=4,8"}, "algorithm greedy needs a square mesh"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=4,8", "--permutation", "transpose"}, "transpose on a 8×4 mesh: it needs a square mesh"},
+		{[]string{"--algorithm", "q", "--set", "topology.kind=torus"}, "topology.kind: torus"},
+		{[]string{"--algorithm", "q", "--permutation", "zigzag"}, "--permutation: zigzag"},
+		{[]string{"--algorithm", "q", "--schedule", "soon"}, "--schedule: soon"},
+		{[]string{"--algorithm", "q", "--set", "lockstep.buffers=0"}, "lockstep.buffers: 0"},
+		{[]string{"--algorithm", "q", "--broadcast", "all"}, "--broadcast: all is not allowed (allowed: restricted)"},
+		{[]string{"--algorithm", "greedy", "--broadcast", "restricted"}, "q or h with --broadcast"},
+		{[]string{"--algorithm", "q", "--broadcast", "restricted", "--permutation", "rot180"}, "give one"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + dup}, "destination 3 (0,3) repeated: processors 3 and 10"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + short}, "processor 3 (0,3) has no entry"},
+		{[]string{"--algorithm", "q", "--set", "topology.k=4", "--permutation", "file:" + short, "--trace-events", short}, "--trace-events"},
+		{[]string{"--algorithm", "q", "--trace-events", filepath.Join(dir, "none", "x.csv")}, "--trace-events: open"},
+	} {
+		code, _, errs := routeRun(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// Fig. 3.3's crossing on a machine of 4-message pools: the hardware refuses
+// step 2 at (2,2) and names the five messages; the command exits 3 (the
+// pools asked for are smaller than Q needs).
+func TestRouteRefusedStep(t *testing.T) {
+	dest := make([]string, 64)
+	for i := range dest {
+		dest[i] = "-1"
+	}
+	for src, d := range map[int]int{2*8 + 2: 9, 2: 45, 4*8 + 2: 27, 2 * 8: 7, 2*8 + 4: 0} {
+		dest[src] = strconv.Itoa(d)
+	}
+	f := filepath.Join(t.TempDir(), "fig33.txt")
+	os.WriteFile(f, []byte(strings.Join(dest, " ")+"\n"), 0o644)
+	code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--set", "lockstep.buffers=4", "--permutation", "file:"+f)
+	if code != exitDeadlock || !strings.Contains(errs, "refused data step 2 at processor (2,2): its pool of 4 buffers would hold 5") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+	if code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--permutation", "file:"+f); code != 0 {
+		t.Errorf("5 buffers: exit %d, %q", code, errs)
+	}
+
+	// The event log of the refused run holds step 1: A, B, C and D on
+	// their way to (2,2), which holds E alone after it.
+	log := filepath.Join(t.TempDir(), "ev.csv")
+	routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--set", "lockstep.buffers=4", "--permutation", "file:"+f, "--trace-events", log)
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "step,kind,stage,phase,row,col,dir,to_row,to_col,message,copy,value,held\n" +
+		"1,data,8,move,0,2,south,1,2,0,0,,1\n1,data,8,move,2,0,east,2,1,1,0,,1\n" +
+		"1,data,8,move,2,4,west,2,3,3,0,,1\n1,data,8,move,4,2,north,3,2,4,0,,1\n"
+	if string(data) != want {
+		t.Errorf("event log:\n%s\nwant\n%s", data, want)
+	}
+}
+
+// A restricted broadcast keeps the permutation's static schedule and
+// buffers (Thm 3.4, 4.6) and reports the copies made.
+func TestRouteBroadcast(t *testing.T) {
+	code, out, errs := routeRun(t, "--algorithm", "h", "--set", "topology.k=16", "--broadcast", "restricted", "--seed", "3", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Data   int64 `json:"data_steps"`
+		Int    int64 `json:"integer_steps"`
+		Max    int   `json:"max_buffer"`
+		Copies int   `json:"copies"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Data != 73 || r.Int != 37 || r.Max > 3 || r.Copies == 0 {
+		t.Errorf("%+v, want 73 + 37 steps, ≤ 3 buffers, copies", r)
+	}
+}
+
+// A rectangle of 8 columns and 16 rows (topology.k=8,16) under Q and H.
+func TestRouteRectangle(t *testing.T) {
+	for _, alg := range []string{"q", "h"} {
+		code, out, errs := routeRun(t, "--algorithm", alg, "--set", "topology.k=8,16", "--permutation", "rot180", "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", alg, code, errs)
+		}
+		var r struct {
+			Rows, Cols int
+			Max        int `json:"max_buffer"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Rows != 16 || r.Cols != 8 || r.Max > 5 {
+			t.Errorf("%s: %+v", alg, r)
+		}
+	}
+}

@@ -1,0 +1,331 @@
+// Package han is Han's lock-step mesh computer (T. Han, "A New Class of
+// Recursive Routing Algorithms on Mesh-connected Computers", UNC TR90-044,
+// 1990; digest 002) and the move-and-smooth algorithms Q and H that run on it.
+//
+// Step semantics (digest §2.1–2.2), enforced by Machine:
+//   - every processor has a pool of Buffers message buffers, unordered for the
+//     algorithms; the machine keeps arrival order (a step's arrivals in the
+//     order the step lists its moves) so that "which message" is
+//     reproducible (digest §8 item 26: FIFO);
+//   - one parallel step is a data step (t_M: data messages) or an integer step
+//     (t_m: the counting waves' small integers); the two are counted apart;
+//   - in one step each link direction (a processor's north, east, south or west
+//     out-channel) carries at most one message, a processor may use all four;
+//   - every move of a step is evaluated on the state at the step's start and
+//     the step is committed as a whole: a message received in step t can be
+//     forwarded in step t+1, and a buffer emptied in step t may take an arrival
+//     of the same step;
+//   - a message may go out on several links as copies (a restricted
+//     broadcast's), and on at most one without being copied;
+//   - a step that puts two messages on one link direction, sends a message the
+//     sender does not hold (or twice), uses a link the mesh lacks, or leaves a
+//     pool holding more than Buffers messages is refused: it moves nothing and
+//     the Refusal names the step, the processor and the messages.
+//
+// Occupancy is measured at step boundaries, after all receptions (digest §2.1:
+// "five messages: one that did not move and four transients").
+package han
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Dir is an out-channel of a processor.
+type Dir uint8
+
+// The four link directions of a 2-D mesh processor.
+const (
+	North Dir = iota
+	East
+	South
+	West
+)
+
+var dirNames = [4]string{"north", "east", "south", "west"}
+
+func (d Dir) String() string { return dirNames[d] }
+
+// Move sends message Msg from processor From over its link Dir. With Copy
+// the sender keeps Msg and the receiver gets a copy, a new message whose id
+// Data writes into New (copying costs nothing inside a processor, §3.5).
+type Move struct {
+	From int32
+	Dir  Dir
+	Msg  int32
+	Copy bool
+	New  int32
+}
+
+// IntSend sends an integer message Value from processor From over its link Dir.
+type IntSend struct {
+	From  int32
+	Dir   Dir
+	Value int64
+}
+
+// Refusal is a step the machine refused: it moved nothing.
+type Refusal struct {
+	Step     int64  // the machine's step (data and integer steps together), from 1
+	Kind     string // "data" or "integer"
+	Row, Col int    // the processor
+	Problem  string
+	Messages []int32 // the messages involved (data steps)
+	Buffers  int
+}
+
+func (r *Refusal) Error() string {
+	s := fmt.Sprintf("lock-step mesh refused %s step %d at processor (%d,%d): %s", r.Kind, r.Step, r.Row, r.Col, r.Problem)
+	if len(r.Messages) > 0 {
+		ids := make([]string, len(r.Messages))
+		for i, m := range r.Messages {
+			ids[i] = fmt.Sprint(m)
+		}
+		s += " (messages " + strings.Join(ids, ", ") + ")"
+	}
+	return s
+}
+
+// Machine is an R×C lock-step mesh without wraparound.
+type Machine struct {
+	Rows, Cols, Buffers int
+	slots               []int32 // processor p's pool: slots[p·Buffers:][:cnt[p]], in arrival order
+	cnt                 []int32 // per processor: messages held
+	loc                 []int32 // per message: the processor holding it
+	steps               uint32  // steps executed, data and integer
+	DataSteps           int64   // data steps executed
+	IntegerSteps        int64   // integer steps executed
+	maxHeld             int     // the most messages a processor held at a step boundary
+	phaseHeld           int     // the same since the last PhaseStart
+
+	linkStep []uint32 // per processor×4+dir: the last step that used it
+	linkMsg  []int32  // per processor×4+dir: the message it carried then
+	msgStep  []uint32 // per message: the last step that sent it
+	to       []int32  // per move of the step: its receiver
+	delta    []int32  // per processor: scratch occupancy change of the step
+	touched  []int32
+	inbox    []IntSend // integer deliveries of the last step (From is the receiver)
+
+	side  int // the stage and phase running (PhaseStart)
+	phase string
+	// Log, when set, is given every step the machine carries out (data:
+	// moves; integer: sends), after its commit.
+	Log func(kind string, moves []Move, sends []IntSend)
+}
+
+// NewMachine is an empty rows×cols mesh with the given pool size.
+func NewMachine(rows, cols, buffers int) *Machine {
+	n := rows * cols
+	return &Machine{
+		Rows: rows, Cols: cols, Buffers: buffers,
+		slots:    make([]int32, n*buffers),
+		cnt:      make([]int32, n),
+		linkStep: make([]uint32, 4*n),
+		linkMsg:  make([]int32, 4*n),
+		delta:    make([]int32, n),
+	}
+}
+
+// Load places a new message at processor p and returns its id.
+func (m *Machine) Load(p int32) (int32, error) {
+	if int(m.cnt[p]) >= m.Buffers {
+		return 0, &Refusal{Kind: "load", Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: "pool full", Buffers: m.Buffers}
+	}
+	id := int32(len(m.loc))
+	m.loc = append(m.loc, p)
+	m.msgStep = append(m.msgStep, 0)
+	m.slots[int(p)*m.Buffers+int(m.cnt[p])] = id
+	m.cnt[p]++
+	m.held(int(m.cnt[p]))
+	return id, nil
+}
+
+// Pool is the messages processor p holds (not to be modified).
+func (m *Machine) Pool(p int32) []int32 {
+	i := int(p) * m.Buffers
+	return m.slots[i : i+int(m.cnt[p])]
+}
+
+// Len is the number of messages processor p holds.
+func (m *Machine) Len(p int32) int { return int(m.cnt[p]) }
+
+// Processors is the number of processors.
+func (m *Machine) Processors() int { return len(m.cnt) }
+
+// Loc is the processor holding message id.
+func (m *Machine) Loc(id int32) int32 { return m.loc[id] }
+
+// Messages is the number of messages loaded.
+func (m *Machine) Messages() int { return len(m.loc) }
+
+// MaxHeld is the most messages any processor held at any step boundary.
+func (m *Machine) MaxHeld() int { return m.maxHeld }
+
+func (m *Machine) held(n int) {
+	m.maxHeld = max(m.maxHeld, n)
+	m.phaseHeld = max(m.phaseHeld, n)
+}
+
+// PhaseStart starts a phase of stage side (for the event log): PhaseHeld
+// counts from the occupancy now.
+func (m *Machine) PhaseStart(side int, phase string) {
+	m.phaseHeld = m.Held()
+	m.side, m.phase = side, phase
+}
+
+// PhaseHeld is the most messages any processor held at a step boundary
+// since PhaseStart.
+func (m *Machine) PhaseHeld() int { return m.phaseHeld }
+
+// Held is the most messages any processor holds now.
+func (m *Machine) Held() int {
+	h := int32(0)
+	for _, c := range m.cnt {
+		h = max(h, c)
+	}
+	return int(h)
+}
+
+// Neighbour is p's neighbour over d, or −1 where the mesh has no link.
+func (m *Machine) Neighbour(p int32, d Dir) int32 {
+	r, c := int(p)/m.Cols, int(p)%m.Cols
+	switch d {
+	case North:
+		r--
+	case South:
+		r++
+	case East:
+		c++
+	case West:
+		c--
+	}
+	if r < 0 || r >= m.Rows || c < 0 || c >= m.Cols {
+		return -1
+	}
+	return int32(r*m.Cols + c)
+}
+
+func (m *Machine) refuse(kind string, p int32, problem string, msgs ...int32) *Refusal {
+	return &Refusal{Step: int64(m.steps), Kind: kind, Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: problem, Messages: msgs, Buffers: m.Buffers}
+}
+
+// checkLink claims link (p, d) for the step, or says why it cannot be.
+func (m *Machine) checkLink(kind string, p int32, d Dir, msg int32) (int32, *Refusal) {
+	to := m.Neighbour(p, d)
+	if to < 0 {
+		return -1, m.refuse(kind, p, "no "+d.String()+" link", msg)
+	}
+	l := int(p)*4 + int(d)
+	if m.linkStep[l] == m.steps {
+		if kind == "data" {
+			return -1, m.refuse(kind, p, "two messages on its "+d.String()+" link", m.linkMsg[l], msg)
+		}
+		return -1, m.refuse(kind, p, "two integer messages on its "+d.String()+" link")
+	}
+	m.linkStep[l], m.linkMsg[l] = m.steps, msg
+	return to, nil
+}
+
+// Data runs one data step: evaluated on the state at the step's start,
+// committed together, or refused (nothing moves).
+func (m *Machine) Data(moves []Move) error {
+	m.steps++
+	m.touched = m.touched[:0]
+	err := m.evaluate(moves)
+	for _, p := range m.touched {
+		m.delta[p] = 0
+	}
+	if err != nil {
+		return err
+	}
+	m.DataSteps++
+	for _, mv := range moves {
+		if mv.Copy {
+			continue
+		}
+		pool := m.Pool(mv.From)
+		i := slices.Index(pool, mv.Msg)
+		copy(pool[i:], pool[i+1:])
+		m.cnt[mv.From]--
+	}
+	for i := range moves {
+		mv, to := &moves[i], m.to[i]
+		id := mv.Msg
+		if mv.Copy {
+			id = int32(len(m.loc))
+			m.loc = append(m.loc, to)
+			m.msgStep = append(m.msgStep, 0)
+			mv.New = id
+		}
+		m.slots[int(to)*m.Buffers+int(m.cnt[to])] = id
+		m.cnt[to]++
+		m.loc[id] = to
+		m.held(int(m.cnt[to]))
+	}
+	if m.Log != nil {
+		m.Log("data", moves, nil)
+	}
+	return nil
+}
+
+func (m *Machine) evaluate(moves []Move) error {
+	m.to = m.to[:0]
+	for _, mv := range moves {
+		p := mv.From
+		if mv.Msg < 0 || int(mv.Msg) >= len(m.loc) || m.loc[mv.Msg] != p {
+			return m.refuse("data", p, "sends a message it does not hold", mv.Msg)
+		}
+		if !mv.Copy {
+			if m.msgStep[mv.Msg] == m.steps {
+				return m.refuse("data", p, "sends one message on two links without copying it", mv.Msg)
+			}
+			m.msgStep[mv.Msg] = m.steps
+		}
+		to, r := m.checkLink("data", p, mv.Dir, mv.Msg)
+		if r != nil {
+			return r
+		}
+		m.to = append(m.to, to)
+		for _, q := range [2]int32{p, to} {
+			if m.delta[q] == 0 {
+				m.touched = append(m.touched, q)
+			}
+		}
+		if !mv.Copy {
+			m.delta[p]--
+		}
+		m.delta[to]++
+	}
+	for _, q := range m.touched {
+		if n := int(m.cnt[q]) + int(m.delta[q]); n > m.Buffers {
+			in := slices.Clone(m.Pool(q))
+			for i, mv := range moves {
+				if m.to[i] == q {
+					in = append(in, mv.Msg)
+				}
+			}
+			return m.refuse("data", q, fmt.Sprintf("its pool of %d buffers would hold %d", m.Buffers, n), in...)
+		}
+	}
+	return nil
+}
+
+// Integer runs one integer step; the deliveries are returned (From is the
+// receiver, Dir the direction the value travelled), valid until the next call.
+func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
+	m.steps++
+	m.inbox = m.inbox[:0]
+	for _, s := range sends {
+		to, r := m.checkLink("integer", s.From, s.Dir, -1)
+		if r != nil {
+			return nil, r
+		}
+		m.inbox = append(m.inbox, IntSend{From: to, Dir: s.Dir, Value: s.Value})
+	}
+	m.IntegerSteps++
+	if m.Log != nil {
+		m.Log("integer", nil, sends)
+	}
+	return m.inbox, nil
+}

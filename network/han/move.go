@@ -1,0 +1,179 @@
+package han
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// move is a move step on every R×C region split into subregions of sh×sw
+// (Q: four quadrants; H: two halves): every message outside the subregion
+// of a destination it carries sends a copy to the same relative position in
+// that subregion, carrying the destinations there (§3.5, §4.5: restricted
+// broadcasting; a permutation's message simply moves). Paths go along the
+// column first, then the row, one hop a step from step 1; one column copy
+// serves both lower subregions and is copied again where it turns, at step
+// s/2 + 1 (Thm 3.1, 3.4, 4.1, 4.6: contention-free; the machine refuses the
+// step otherwise).
+func (r *router) move(R, C, sh, sw int, static int64) error {
+	m := r.m
+	var ts []trav
+	for id := range int32(len(r.dests)) {
+		ts = r.plan(ts, id, R, C, sh, sw)
+	}
+	// In the order of their processors, so that a step walks the machine's
+	// arrays forwards (several times faster on big meshes); travellers that
+	// copy another's message name it by index, so those keep their order.
+	if !slices.ContainsFunc(ts, func(t trav) bool { return t.parent >= 0 }) {
+		slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
+	}
+	m.PhaseStart(r.stage.Side, "move")
+	steps, err := r.travel(ts)
+	if err != nil {
+		return err
+	}
+	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())
+	return r.record(Phase{Phase: "move", Kind: "data", Region: fmt.Sprintf("%dx%d", R, C), Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
+}
+
+// trav is a message (or a copy to be made) on a fixed path.
+type trav struct {
+	id     int32   // the message travelling; −1 until its first hop
+	src    int32   // the message its first hop sends (a copy when copy is set)
+	parent int32   // or, when ≥ 0, the traveller whose message its first hop copies
+	copy   bool    // its first hop copies the source, which stays
+	wait   int32   // steps before its first hop
+	dv, dh int32   // hops still to go: south (+) or north (−), east (+) or west (−)
+	dests  []int32 // the destinations it carries at arrival (nil: unchanged)
+}
+
+// plan appends message id's travellers for a move on R×C regions split
+// into sh×sw subregions.
+func (r *router) plan(ts []trav, id int32, R, C, sh, sw int) []trav {
+	m := r.m
+	p := m.Loc(id)
+	pr, pc := int(p)/m.Cols, int(p)%m.Cols
+	R0, C0 := pr/R*R, pc/C*C
+	sr, sc := (pr-R0)/sh, (pc-C0)/sw
+	var g [2][2][]int32 // by (other subregion row, other subregion column)
+	var dv, dh int32
+	for _, d := range r.dests[id] {
+		dsr, dsc := (int(d)/m.Cols-R0)/sh, (int(d)%m.Cols-C0)/sw
+		a, b := b2i(dsr != sr), b2i(dsc != sc)
+		if a == 1 {
+			dv = int32((dsr - sr) * sh)
+		}
+		if b == 1 {
+			dh = int32((dsc - sc) * sw)
+		}
+		if len(r.dests[id]) == 1 { // (a permutation's message: no copies, no new lists)
+			if a+b > 0 {
+				ts = append(ts, trav{id: id, src: id, parent: -1, dv: dv, dh: dh})
+			}
+			return ts
+		}
+		g[a][b] = append(g[a][b], d)
+	}
+	first := len(ts)
+	if len(g[0][1]) > 0 {
+		ts = append(ts, trav{id: -1, src: id, parent: -1, copy: true, dh: dh, dests: g[0][1]})
+	}
+	switch {
+	case len(g[1][0]) > 0:
+		ts = append(ts, trav{id: -1, src: id, parent: -1, copy: true, dv: dv, dests: g[1][0]})
+		if len(g[1][1]) > 0 {
+			ts = append(ts, trav{id: -1, parent: int32(len(ts) - 1), copy: true, wait: abs32(dv), dh: dh, dests: g[1][1]})
+		}
+	case len(g[1][1]) > 0:
+		ts = append(ts, trav{id: -1, src: id, parent: -1, copy: true, dv: dv, dh: dh, dests: g[1][1]})
+	}
+	if len(g[0][0]) > 0 {
+		r.dests[id] = g[0][0]
+	} else if first < len(ts) {
+		ts[first].copy = false // (nothing stays: the message itself goes)
+	}
+	return ts
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// travel moves every traveller one hop a step once its wait is over, until
+// all have arrived, and returns the steps taken. A copy's first hop makes
+// a new message; every arrival leaves the destinations it carried.
+func (r *router) travel(ts []trav) (int64, error) {
+	m := r.m
+	live := make([]int32, len(ts))
+	for i := range live {
+		live[i] = int32(i)
+	}
+	var steps int64
+	var moves []Move
+	var who []int32 // per move: its traveller
+	for len(live) > 0 {
+		steps++
+		moves, who = moves[:0], who[:0]
+		for _, i := range live {
+			t := &ts[i]
+			if int64(t.wait) >= steps {
+				continue
+			}
+			mv := Move{Msg: t.id}
+			if t.id < 0 {
+				mv.Msg, mv.Copy = t.src, t.copy
+				if t.parent >= 0 {
+					mv.Msg = ts[t.parent].id
+				}
+			}
+			mv.From = m.Loc(mv.Msg)
+			switch {
+			case t.dv > 0:
+				mv.Dir, t.dv = South, t.dv-1
+			case t.dv < 0:
+				mv.Dir, t.dv = North, t.dv+1
+			case t.dh > 0:
+				mv.Dir, t.dh = East, t.dh-1
+			default:
+				mv.Dir, t.dh = West, t.dh+1
+			}
+			moves, who = append(moves, mv), append(who, i)
+		}
+		if err := m.Data(moves); err != nil {
+			return steps, err
+		}
+		if err := r.arrive(ts, moves, who); err != nil {
+			return steps, err
+		}
+		if r.onStep != nil {
+			r.onStep()
+		}
+		live = slicesDeleteDone(live, func(k int) bool { t := &ts[live[k]]; return t.id >= 0 && t.dv == 0 && t.dh == 0 })
+	}
+	return steps, nil
+}
+
+// arrive names the messages the step's first hops sent and leaves their
+// destination lists with the messages that arrived.
+func (r *router) arrive(ts []trav, moves []Move, who []int32) error {
+	for k, mv := range moves {
+		t := &ts[who[k]]
+		if t.id < 0 {
+			t.id = mv.Msg
+			if mv.Copy {
+				if int(mv.New) != len(r.dests) {
+					return internalf("copy %d made out of order (%d lists)", mv.New, len(r.dests))
+				}
+				t.id = mv.New
+				r.dests = append(r.dests, nil)
+			}
+		}
+		if t.dv == 0 && t.dh == 0 && t.dests != nil {
+			r.dests[t.id] = t.dests
+		}
+	}
+	return nil
+}

@@ -1,0 +1,259 @@
+package han
+
+import "slices"
+
+// Smoothing (digest §3.2–3.4, §3.7.2–3.7.3): every R×C region of the mesh,
+// all at once, re-spreads its messages so that each processor holds at most
+// one. The region is split by rows into a top half and a bottom half, each
+// counted and distributed on its own; the bottom half runs the top half's
+// program in the mirrored frame (i,j) → (R−1−i, C−1−j). The top half's
+// messages pack into the region's lowest row-major indices, the bottom
+// half's into the highest.
+//
+// Every number a processor uses comes from the counting waves it took part
+// in (integer steps on the machine), not from a global view.
+
+// counted is what counting leaves at every processor, in its half's frame.
+type counted struct {
+	z, left, total, above []int32 // own count, count to its left in its row, its row's total, total in the rows above
+	w, e                  []int32 // scratch: the row waves' values received from west and east
+}
+
+func newCounted(n int) *counted {
+	return &counted{z: make([]int32, n), left: make([]int32, n), total: make([]int32, n), above: make([]int32, n),
+		w: make([]int32, n), e: make([]int32, n)}
+}
+
+// countSteps is the counting phase's length on an R×C region: row waves
+// (C − 1) then the column wave down a half (R/2 − 1) (Lemmas 3.1, 4.1).
+func countSteps(R, C int) int { return (C - 1) + max(R/2-1, 0) }
+
+// count runs the counting phase on every R×C region.
+func (r *router) count(R, C int) error {
+	m, k := r.m, r.cnt
+	for p := range m.Processors() {
+		k.z[p], k.w[p], k.e[p], k.above[p] = int32(m.Len(int32(p))), 0, 0, 0
+	}
+	var sends []IntSend
+	for t := 1; t <= countSteps(R, C); t++ {
+		sends = sends[:0]
+		for R0 := 0; R0 < m.Rows; R0 += R {
+			for C0 := 0; C0 < m.Cols; C0 += C {
+				sends = r.waveSends(sends, R0, C0, R, C, t)
+			}
+		}
+		got, err := m.Integer(sends)
+		if err != nil {
+			return err
+		}
+		for _, g := range got {
+			switch g.Dir {
+			case East:
+				k.w[g.From] = int32(g.Value)
+			case West:
+				k.e[g.From] = int32(g.Value)
+			default: // the column wave: the total in the rows above (in the half's frame)
+				k.above[g.From] = int32(g.Value)
+			}
+		}
+	}
+	for R0 := 0; R0 < m.Rows; R0 += R {
+		for C0 := 0; C0 < m.Cols; C0 += C {
+			for i := range R {
+				for j := range C {
+					p := int32((R0+i)*m.Cols + C0 + j)
+					k.total[p] = k.w[p] + k.z[p] + k.e[p]
+					k.left[p] = k.w[p]
+					if i >= R/2 {
+						k.left[p] = k.e[p] // (mirrored: its left is the east)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// waveSends appends step t's integer messages of the region at (R0, C0).
+// A processor sends as soon as it knows what it sends: the row waves leave
+// the row's ends at step 1 and advance a column a step; a processor of
+// column c knows its row's total after step K = max(c, C−1−c), so row i of
+// a half sends the total above it and its row's down the half at K + 1 + i.
+func (r *router) waveSends(sends []IntSend, R0, C0, R, C, t int) []IntSend {
+	m, k := r.m, r.cnt
+	at := func(i, j int) int32 { return int32((R0+i)*m.Cols + C0 + j) }
+	if t <= C-1 {
+		for i := range R {
+			p, q := at(i, t-1), at(i, C-t)
+			sends = append(sends, IntSend{p, East, int64(k.w[p] + k.z[p])}, IntSend{q, West, int64(k.e[q] + k.z[q])})
+		}
+	}
+	for j := range C {
+		i := t - 1 - max(j, C-1-j)
+		if i < 0 || i >= R/2-1 {
+			continue
+		}
+		p := at(i, j)
+		sends = append(sends, IntSend{p, South, int64(k.above[p] + k.w[p] + k.z[p] + k.e[p])})
+		q := at(R-1-i, C-1-j)
+		sends = append(sends, IntSend{q, North, int64(k.above[q] + k.w[q] + k.z[q] + k.e[q])})
+	}
+	return sends
+}
+
+// fcp is the Final Configuration Property's column count: messages in
+// column c of the first rows holding s messages, on a row of q processors.
+func fcp(s, c, q int32) int32 {
+	if c < s%q {
+		return s/q + 1
+	}
+	return s / q
+}
+
+// cum is Σ_{c'<c} fcp(s, c', q).
+func cum(s, c, q int32) int32 { return c*(s/q) + min(c, s%q) }
+
+// rowMove runs row movement on every R×C region: each processor sends, as
+// soon as it holds a message, the flows its counts give its two row links
+// (Lemma 2.2: the time is the largest flow). It returns the steps taken.
+func (r *router) rowMove(R, C int) (int64, error) {
+	m, k := r.m, r.cnt
+	q := int32(C)
+	var active []int32
+	for p := range m.Processors() {
+		i, j := (p/m.Cols)%R, int32(p%m.Cols%C)
+		fc := j
+		if i >= R/2 {
+			fc = q - 1 - j
+		}
+		sp, s := k.above[p], k.above[p]+k.total[p]
+		F := fcp(s, fc, q) - fcp(sp, fc, q)
+		L2 := cum(s, fc, q) - cum(sp, fc, q)
+		right, left := max((k.left[p]+k.z[p])-(L2+F), 0), max(L2-k.left[p], 0)
+		if i >= R/2 {
+			right, left = left, right
+		}
+		r.sendE[p], r.sendW[p] = right, left
+		if right+left > 0 {
+			active = append(active, int32(p))
+		}
+	}
+	var steps int64
+	var moves []Move
+	for len(active) > 0 {
+		moves = moves[:0]
+		for _, p := range active {
+			pool, used := m.Pool(p), 0
+			if r.sendE[p] > 0 && used < len(pool) {
+				moves = append(moves, Move{From: p, Dir: East, Msg: pool[used]})
+				used++
+			}
+			if r.sendW[p] > 0 && used < len(pool) {
+				moves = append(moves, Move{From: p, Dir: West, Msg: pool[used]})
+			}
+		}
+		if len(moves) == 0 {
+			return steps, internalf("row movement stuck with %d processors still to send", len(active))
+		}
+		if err := m.Data(moves); err != nil {
+			return steps, err
+		}
+		steps++
+		for _, mv := range moves {
+			if mv.Dir == East {
+				r.sendE[mv.From]--
+			} else {
+				r.sendW[mv.From]--
+			}
+		}
+		active = slices.DeleteFunc(active, func(p int32) bool { return r.sendE[p]+r.sendW[p] == 0 })
+	}
+	return steps, nil
+}
+
+// colMove runs column movement on every R×C region: a top-half processor
+// with u messages above it in its column numbers its own u, u+1, …; a
+// bottom-half one with v below numbers R−1−v, R−2−v, …; each step every
+// processor sends north the north-bound message farthest from its row and
+// south the farthest south-bound one (Thm 2.3). It returns the steps taken.
+func (r *router) colMove(R, C int) (int64, error) {
+	m, k := r.m, r.cnt
+	q := int32(C)
+	if len(r.target) < m.Messages() { // (copies made since)
+		r.target = make([]int32, m.Messages())
+	}
+	var active []int32
+	for p := range m.Processors() {
+		i, j := (p/m.Cols)%R, int32(p%m.Cols%C)
+		R0 := p/m.Cols - i
+		for x, id := range m.Pool(int32(p)) {
+			var row int
+			if i < R/2 {
+				row = int(fcp(k.above[p], j, q)) + x
+			} else {
+				row = R - 1 - int(fcp(k.above[p], q-1-j, q)) - x
+			}
+			r.target[id] = int32(R0 + row)
+			if R0+row != p/m.Cols {
+				active = append(active, id)
+			}
+		}
+	}
+	return r.columnSteps(active, false)
+}
+
+// columnSteps moves the active messages to their target rows along their
+// columns: each step every processor sends north the north-bound message
+// that wins and south the south-bound one that wins — the farthest from its
+// target, or with fifo the one that arrived first. It returns the steps taken.
+func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
+	m := r.m
+	cols := int32(m.Cols)
+	wins := func(id, than, p int32) bool {
+		if fifo {
+			pool := m.Pool(p)
+			return slices.Index(pool, id) < slices.Index(pool, than)
+		}
+		return abs32(r.target[id]-p/cols) > abs32(r.target[than]-p/cols)
+	}
+	var steps int64
+	var moves []Move
+	for len(active) > 0 {
+		steps++
+		r.stamp++
+		moves = moves[:0]
+		for _, id := range active {
+			p := m.Loc(id)
+			slot := &r.bestS[p]
+			if r.target[id] < p/cols {
+				slot = &r.bestN[p]
+			}
+			if r.bestStep[p] != r.stamp {
+				r.bestStep[p], r.bestN[p], r.bestS[p] = r.stamp, -1, -1
+			}
+			if *slot < 0 || wins(id, *slot, p) {
+				*slot = id
+			}
+		}
+		for _, id := range active {
+			p := m.Loc(id)
+			if r.bestN[p] == id {
+				moves = append(moves, Move{From: p, Dir: North, Msg: id})
+			} else if r.bestS[p] == id {
+				moves = append(moves, Move{From: p, Dir: South, Msg: id})
+			}
+		}
+		if err := m.Data(moves); err != nil {
+			return steps, err
+		}
+		active = slices.DeleteFunc(active, func(id int32) bool { return m.Loc(id)/cols == r.target[id] })
+	}
+	return steps, nil
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -102,13 +102,28 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		return err
 	}
 	opts := sweep.Options{Jobs: *jobs, Stop: &stopRequested, Check: checkSweepMemory}
+	// The journal: a resumed sweep reads it now; a new one is created only
+	// once every point has loaded (opts.Start), so that a sweep refused for
+	// a bad point leaves the folder's previous sweep as it was.
+	var j *sweep.Journal
+	newJournal := func() (err error) {
+		j, _, err = openJournal(*out, spec, shard, false)
+		return err
+	}
 	if *out != "" {
-		j, done, err := openJournal(*out, spec, shard, *resume)
-		if err != nil {
-			return err
+		if *resume {
+			if j, opts.Done, err = openJournal(*out, spec, shard, true); err != nil {
+				return err
+			}
+		} else {
+			opts.Start = newJournal
 		}
-		defer j.Close()
-		opts.Done, opts.Finished = done, j.Add
+		opts.Finished = func(r sweep.Row) error { return j.Add(r) }
+		defer func() {
+			if j != nil {
+				j.Close()
+			}
+		}()
 	}
 	release := watchInterrupts("stopping the points running at the end of their cycle")
 	defer release()
@@ -117,6 +132,13 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	opts.Warn = func(l string) { warn([]string{l}) }
 	f, err := sweep.Run(spec, shard, opts)
 	stop()
+	if errors.Is(err, sweep.ErrInterrupted) && *out != "" && j == nil {
+		// Interrupted while loading the points: a journal with none done,
+		// so that --resume runs them all, as the message below says.
+		if jerr := newJournal(); jerr != nil {
+			return jerr
+		}
+	}
 	return finishSweep(stdout, f, err, *out, *format, len(shard.Indices(spec.Points)), shard.Whole(), po)
 }
 

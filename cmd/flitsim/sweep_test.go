@@ -297,3 +297,30 @@ func TestSweepNoIntervalSaysWhy(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }
+
+// A sweep refused for a bad point (found only when the points load) leaves
+// the folder's previous sweep, journal included, byte for byte.
+func TestSweepRefusedKeepsThePreviousSweep(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := runMain(t, "sweep", "--set", "topology.k=4", "--set", "run.measure=500", "--vary", "routing=dor,random-order", "--out", dir); code != 0 {
+		t.Fatalf("first sweep: exit %d: %s", code, errOut)
+	}
+	before := map[string][]byte{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		before[e.Name()] = readFile(t, filepath.Join(dir, e.Name()))
+	}
+	code, _, errOut := runMain(t, "sweep", "--set", "topology.k=4", "--vary", "routing=dor,o1turn", "--out", dir)
+	if code != 2 || !strings.Contains(errOut, "o1turn") {
+		t.Fatalf("bad sweep: exit %d: %s", code, errOut)
+	}
+	entries, _ = os.ReadDir(dir)
+	if len(entries) != len(before) {
+		t.Errorf("%d files after the refused sweep, %d before", len(entries), len(before))
+	}
+	for name, b := range before {
+		if !bytes.Equal(readFile(t, filepath.Join(dir, name)), b) {
+			t.Errorf("%s changed by a refused sweep", name)
+		}
+	}
+}

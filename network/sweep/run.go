@@ -109,6 +109,11 @@ type Options struct {
 	// loaded, before any runs; an error stops the sweep (flitsim sweep's
 	// memory estimate).
 	Check func(cfgs []network.Config, jobs int) error
+	// Start, if not nil, is called once every point has loaded and passed
+	// Check, just before the first runs; an error stops the sweep. It is
+	// where a caller creates what a point's run writes to (flitsim sweep's
+	// journal), so that a sweep refused for a bad point destroys nothing.
+	Start func() error
 }
 
 // ErrInterrupted is returned, with the points finished so far, by a sweep
@@ -170,6 +175,11 @@ func Run(spec *Spec, shard Shard, opts Options) (*File, error) {
 	}
 	if opts.Check != nil {
 		if err := opts.Check(cfgs, opts.Jobs); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Start != nil {
+		if err := opts.Start(); err != nil {
 			return nil, err
 		}
 	}

@@ -270,6 +270,10 @@ func CheckSlotted(c *Config) (SlottedSettings, error) {
 	if err != nil {
 		return SlottedSettings{}, err
 	}
+	if kernel.IsDeflection(s.Scheme) {
+		return SlottedSettings{}, inputerr.New("slotted.scheme", c.Slotted.Scheme,
+			"simple, priority (the analysis has no deflection model: its bound is a verify row)")
+	}
 	name := "simple"
 	if s.Scheme == kernel.SlottedPriority {
 		name = "priority"

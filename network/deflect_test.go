@@ -59,7 +59,7 @@ func TestDeflectionLockout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		by := n.InjectedByNode()
+		by := n.k.SlottedCounts().InjectedBy
 		if by[1] != 0 || by[2] != 0 || by[0] != 2000 || by[3] != 2000 || r.Deflections.Mean != 0 {
 			t.Errorf("%s: injected by node %v over 1000 slots, %v deflections a packet", scheme, by, r.Deflections.Mean)
 		}

@@ -280,12 +280,3 @@ func CheckSlotted(c *Config) (SlottedSettings, error) {
 	}
 	return SlottedSettings{D: c.Topology.D, Scheme: name, K: s.K, P0: s.P0}, nil
 }
-
-// InjectedByNode is, under the slotted router, the number of packets each
-// node injected in the measured slots (nil for other models).
-func (n *Network) InjectedByNode() []int64 {
-	if c := n.k.SlottedCounts(); c != nil {
-		return c.InjectedBy
-	}
-	return nil
-}

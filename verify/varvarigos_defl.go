@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -39,7 +40,7 @@ func deflRun(d int, scheme, k string, measure int64, fixed []int32) (*network.Re
 	if r.Status != network.StatusOK || r.ThroughputPerNode == nil {
 		return nil, nil, fmt.Errorf("%w: status %s", ErrShortfall, r.Status)
 	}
-	return r, n.InjectedByNode(), nil
+	return r, kernel.Of(n).SlottedCounts().InjectedBy, nil
 }
 
 // deflMeans is the priority deflection's mean deflections per packet for

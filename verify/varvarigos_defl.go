@@ -108,10 +108,12 @@ func init() {
 					N := float64(int(1) << d)
 					share := *r.ThroughputPerNode * N / (2 * (N - 1))
 					ok = ok && share <= 1 && (d > 1 || share == 1)
-					worst = max(worst, share)
+					if d > 1 {
+						worst = max(worst, share)
+					}
 				}
 			}
-			return fmt.Sprintf("largest λ / 2(N − 1) = %.4f (d = 1: no deflection, λ = 2)", worst), ok, nil
+			return fmt.Sprintf("d = 1: λ = 2(N − 1) = 2 (no deflection); d ≥ 2: largest λ / 2(N − 1) = %.4f", worst), ok, nil
 		},
 	})
 	Register(Claim{

@@ -122,6 +122,9 @@ type Result struct {
 	PType             []float64        `json:"p_type,omitempty" csv:"-"`
 	DeliverySlots     []SlotCount      `json:"delivery_slots,omitempty" csv:"-"`
 	DroppedByCause    map[string]int64 `json:"dropped_by_cause,omitempty" csv:"-"`
+	// Deflections is the deflection schemes' count of deflections per
+	// packet delivered in the window (each adds two hops).
+	Deflections *DeflectionStats `json:"deflections,omitempty" csv:"-"`
 	// Multi is a multi-read or multi-write batch's statistics and delivery
 	// check (of the first experiment; network/multi.go).
 	Multi *MultiStats `json:"multi,omitempty"`

@@ -406,6 +406,10 @@ func (n *Network) finished() bool {
 		if k.Idle() && n.gen.NextAt(k.Now()) == math.MaxInt64 {
 			return true
 		}
+	} else if isSlotted(&n.Cfg) {
+		if k.SlottedDrained() {
+			return true
+		}
 	} else if st.MeasuredDone+st.MeasuredDropped == st.Measured {
 		return true
 	}

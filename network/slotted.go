@@ -1,6 +1,7 @@
 package network
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -19,15 +20,25 @@ import (
 type SlottedConfig struct {
 	// Scheme resolves a conflict of two continuing packets over one
 	// buffer: simple (random winner) or priority (the one that has crossed
-	// more links wins, ties random).
-	Scheme string `yaml:"scheme" json:"scheme,omitempty" allowed:"simple, priority (switching: slotted)" default:"simple"`
+	// more links wins, ties random); or selects the deflecting crossbar
+	// node, its packets processed in random order (deflection-simple) or
+	// closest first (deflection-priority).
+	Scheme string `yaml:"scheme" json:"scheme,omitempty" allowed:"simple, priority, deflection-simple, deflection-priority (switching: slotted)" default:"simple"`
 	// K is the number of waiting places per link buffer: 0 drops a
 	// conflict's loser, inf never drops.
 	K string `yaml:"k" json:"k,omitempty" allowed:"an integer from 0 to 1024, or inf (waiting places per link buffer, switching: slotted)" default:"0"`
+	// Fixed, not a key (Go callers only: verify's Fig. 6.7 lockout row),
+	// fixes the destination of the deflection schemes' new packets per
+	// source node; −1 or a missing node is uniform.
+	Fixed []int32 `yaml:"-" json:"-"`
 }
 
 // slottedSchemes are the schemes by name.
-var slottedSchemes = map[string]uint8{"simple": kernel.SlottedSimple, "priority": kernel.SlottedPriority}
+var slottedSchemes = map[string]uint8{"simple": kernel.SlottedSimple, "priority": kernel.SlottedPriority,
+	"deflection-simple": kernel.SlottedDeflSimple, "deflection-priority": kernel.SlottedDeflPriority}
+
+// slottedSchemeList is slottedSchemes' names, for messages.
+const slottedSchemeList = "simple, priority, deflection-simple, deflection-priority"
 
 // isSlotted reports whether c selects the slotted router.
 func isSlotted(c *Config) bool {
@@ -45,7 +56,7 @@ func slottedSpec(c *Config) (kernel.SlottedSpec, error) {
 	}
 	id, ok := slottedSchemes[scheme]
 	if !ok {
-		return s, inputerr.New("slotted.scheme", sc.Scheme, "simple, priority")
+		return s, inputerr.New("slotted.scheme", sc.Scheme, slottedSchemeList)
 	}
 	s.Scheme = id
 	k, err := parseSlottedK(sc.K)
@@ -53,6 +64,15 @@ func slottedSpec(c *Config) (kernel.SlottedSpec, error) {
 		return s, err
 	}
 	s.K = k
+	if kernel.IsDeflection(id) && k != 0 {
+		return s, inputerr.New("slotted.k", sc.K, "0 with slotted.scheme: "+scheme+" (the crossbar node holds no waiting packets)")
+	}
+	if sc.Fixed != nil {
+		if !kernel.IsDeflection(id) {
+			return s, inputerr.New("slotted.scheme", sc.Scheme, "a deflection scheme with fixed destinations")
+		}
+		s.Fixed = sc.Fixed
+	}
 	p0 := c.Traffic.P0
 	if !(p0 >= 0 && p0 <= 1) { // (NaN too)
 		return s, inputerr.New("traffic.p0", p0, "a probability from 0 to 1 (a new packet per free link buffer per slot)")
@@ -96,6 +116,11 @@ func checkSlottedTopology(c *Config, t *topology.Topology) error {
 	if !kernel.IsSlottedCube(nbr, len(t.Switches), len(t.Switches[0].Out)) {
 		return inputerr.New("topology.kind", c.Topology.Kind, "hypercube with switching: slotted")
 	}
+	for src, dst := range c.Slotted.Fixed {
+		if dst >= 0 && (src >= len(t.Switches) || int(dst) >= len(t.Switches) || int(dst) == src) {
+			return inputerr.New("slotted.fixed", fmt.Sprintf("%d → %d", src, dst), "another node of the cube")
+		}
+	}
 	return nil
 }
 
@@ -132,6 +157,7 @@ func (n *Network) fillSlotted(r *Result) {
 			r.DroppedByCause[kernel.DropCauseNames[i]] = v
 		}
 	}
+	r.MeasuredPackets, r.MeasuredDelivered, r.MeasuredDropped = c.Injected, c.MeasuredDone, c.MeasuredDropped
 	r.ShortfallCI95, r.ShortfallCI95Note = -1, "switching: slotted drops packets by design (dropped_by_cause)"
 	if c.Slots == 0 {
 		return
@@ -141,16 +167,22 @@ func (n *Network) fillSlotted(r *Result) {
 	r.ThroughputPerNode = &tp
 	r.Offered = float64(c.Injected) / nodes / slots
 	r.Throughput = tp
-	d := len(c.Occupancy) - 1
-	r.PType = make([]float64, d)
+	d := n.Cfg.Topology.D
+	links := 2 * float64(d) * nodes // (the 2d per node, internal ones included)
 	var hops int64
-	for t := 1; t <= d; t++ {
-		r.PType[t-1] = float64(c.Occupancy[t]) / (2 * float64(d) * nodes * slots)
-		hops += c.Occupancy[t]
+	if c.Deflections == nil {
+		r.PType = make([]float64, d)
+		for t := 1; t <= d; t++ {
+			r.PType[t-1] = float64(c.Occupancy[t]) / (links * slots)
+			hops += c.Occupancy[t]
+		}
+	} else {
+		links /= 2 // (the crossbar node: the d hypercube links)
+		hops = c.WindowHops
+		r.Deflections = deflectionStats(c.Deflections)
 	}
-	// Its links are the 2d per node (internal ones included), not the
-	// topology's channels.
-	r.ChannelUtilMean = float64(hops) / (2 * float64(d) * nodes * slots)
+	// Its links are the model's, not the topology's channels.
+	r.ChannelUtilMean = float64(hops) / (links * slots)
 	r.ChannelUtilMax, r.BusiestChannel = 0, ""
 	var sum, cnt int64
 	for s, v := range c.DeliverySlots {
@@ -162,9 +194,44 @@ func (n *Network) fillSlotted(r *Result) {
 	}
 	if cnt > 0 {
 		r.Hops = float64(d)
+		if c.Deflections != nil {
+			r.Hops = float64(sum) / float64(cnt) // (one hop a slot)
+		}
 		r.Latency = slotSummary(r.DeliverySlots, sum, cnt)
 		r.NetworkLatency = r.Latency
 	}
+}
+
+// DeflectionStats is Result.Deflections: of the packets delivered in the
+// window, the mean number of deflections and the histogram.
+type DeflectionStats struct {
+	Mean      float64           `json:"mean"`
+	Histogram []DeflectionCount `json:"histogram"`
+}
+
+// DeflectionCount is one bin of DeflectionStats.Histogram.
+type DeflectionCount struct {
+	Deflections int64 `json:"deflections"`
+	Packets     int64 `json:"packets"`
+}
+
+// deflectionStats summarises the histogram h (h[j]: packets deflected j
+// times), or nil when it is empty.
+func deflectionStats(h []int64) *DeflectionStats {
+	st := &DeflectionStats{}
+	var sum, cnt int64
+	for j, v := range h {
+		if v > 0 {
+			st.Histogram = append(st.Histogram, DeflectionCount{Deflections: int64(j), Packets: v})
+			sum += int64(j) * v
+			cnt += v
+		}
+	}
+	if cnt == 0 {
+		return nil
+	}
+	st.Mean = float64(sum) / float64(cnt)
+	return st
 }
 
 // slotSummary summarises the delivery-slot histogram h (cnt packets, sum
@@ -202,6 +269,10 @@ func CheckSlotted(c *Config) (SlottedSettings, error) {
 	s, err := slottedSpec(c)
 	if err != nil {
 		return SlottedSettings{}, err
+	}
+	if kernel.IsDeflection(s.Scheme) {
+		return SlottedSettings{}, inputerr.New("slotted.scheme", c.Slotted.Scheme,
+			"simple, priority (the analysis has no deflection model: its bound is a verify row)")
 	}
 	name := "simple"
 	if s.Scheme == kernel.SlottedPriority {

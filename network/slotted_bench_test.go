@@ -14,6 +14,7 @@ func BenchmarkSlotted(b *testing.B) {
 	for _, v := range []struct{ name, scheme, k string }{
 		{"simple-k0", "simple", "0"}, {"priority-k0", "priority", "0"},
 		{"simple-k1", "simple", "1"}, {"priority-k4", "priority", "4"},
+		{"deflection-simple", "deflection-simple", "0"}, {"deflection-priority", "deflection-priority", "0"},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			benchSlots(b, slottedConfig(10, v.scheme, v.k, 0.5, 1<<40), func(n *Network) int64 { return n.k.SlottedHops() })

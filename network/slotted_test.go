@@ -112,7 +112,17 @@ func TestSlottedAgainstTheAnalysis(t *testing.T) {
 
 // TestSlottedDeterministic: a run is a function of its seed.
 func TestSlottedDeterministic(t *testing.T) {
-	c := slottedConfig(5, "priority", "2", 0.4, 400)
+	for _, scheme := range []string{"priority", "deflection-simple"} {
+		k := "2"
+		if scheme != "priority" {
+			k = "0"
+		}
+		slottedDeterministic(t, slottedConfig(5, scheme, k, 0.4, 400))
+	}
+}
+
+func slottedDeterministic(t *testing.T, c Config) {
+	t.Helper()
 	a, _ := json.Marshal(runSlotted(t, c))
 	b, _ := json.Marshal(runSlotted(t, c))
 	if string(a) != string(b) {
@@ -172,8 +182,9 @@ func TestSlottedBadInput(t *testing.T) {
 // TestSlottedSlotAllocatesNothing: a slot in steady state allocates
 // nothing (k = 0 and k = 2; packets live in typed slices by value).
 func TestSlottedSlotAllocatesNothing(t *testing.T) {
-	for _, k := range []string{"0", "2"} {
-		n, err := Build(slottedConfig(6, "priority", k, 0.7, 100))
+	for _, sc := range [][2]string{{"priority", "0"}, {"priority", "2"}, {"deflection-priority", "0"}, {"deflection-simple", "0"}} {
+		scheme, k := sc[0], sc[1]
+		n, err := Build(slottedConfig(6, scheme, k, 0.7, 100))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +192,7 @@ func TestSlottedSlotAllocatesNothing(t *testing.T) {
 			n.k.Step()
 		}
 		if a := testing.AllocsPerRun(100, n.k.Step); a != 0 {
-			t.Errorf("k = %s: %g allocations per slot", k, a)
+			t.Errorf("%s k = %s: %g allocations per slot", scheme, k, a)
 		}
 	}
 }

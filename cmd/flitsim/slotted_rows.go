@@ -30,14 +30,21 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 	}
 	set("switching", fmt.Sprintf("slotted: scheme %s, slotted.k %s (waiting places per link buffer)",
 		or(c.Slotted.Scheme, "simple"), or(c.Slotted.K, "0")))
-	set("routing", "descending dimensions from the buffer a packet enters")
-	set("traffic", "a new packet per free link buffer per slot, destination uniform (source included)")
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Slotted.Scheme)), "deflection") {
+		set("routing", "crossbar: preferred links first (non-wasting), the rest deflected (2 hops each)")
+		set("traffic", "a new packet per free link per slot, destination uniform over the other nodes")
+	} else {
+		set("routing", "descending dimensions from the buffer a packet enters")
+		set("traffic", "a new packet per free link buffer per slot, destination uniform (source included)")
+	}
 	set("load", "traffic.p0 "+num(c.Traffic.P0))
 	var causes []string
 	for name, v := range r.DroppedByCause {
 		causes = append(causes, fmt.Sprintf("%s %d", name, v))
 	}
 	slices.Sort(causes)
+	set("measured packets", fmt.Sprintf("%d delivered, %d dropped of %d (entered in the window)",
+		r.MeasuredDelivered, r.MeasuredDropped, r.MeasuredPackets))
 	set("dropped packets", fmt.Sprintf("%d (%s)", *r.Dropped, or(strings.Join(causes, ", "), "none")))
 	if r.ThroughputPerNode != nil {
 		p := make([]string, len(r.PType))
@@ -45,8 +52,13 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 			p[i] = num(v)
 		}
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "throughput" })
-		rows = slices.Insert(rows, i, []string{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (at most 2)"},
-			[]string{"p_1 … p_d", strings.Join(p, ", ")})
+		extra := [][]string{{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (at most 2)"}}
+		if r.Deflections != nil {
+			extra = append(extra, []string{"deflections per packet", num(r.Deflections.Mean) + " (mean; each adds 2 hops)"})
+		} else {
+			extra = append(extra, []string{"p_1 … p_d", strings.Join(p, ", ")})
+		}
+		rows = slices.Insert(rows, i, extra...)
 	}
 	return rows
 }

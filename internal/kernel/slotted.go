@@ -53,7 +53,14 @@ import (
 const (
 	SlottedSimple uint8 = iota
 	SlottedPriority
+	SlottedDeflSimple   // deflection, random processing order (deflect.go)
+	SlottedDeflPriority // deflection, closest first
 )
+
+// IsDeflection reports whether scheme is one of the deflection schemes.
+func IsDeflection(scheme uint8) bool {
+	return scheme == SlottedDeflSimple || scheme == SlottedDeflPriority
+}
 
 // SlottedInf is SlottedSpec.K for unbounded buffers.
 const SlottedInf = -1
@@ -65,6 +72,9 @@ type SlottedSpec struct {
 	P0     float64 // probability per free link buffer per slot of a new packet
 	// Start and End bound the measured slots [Start, End).
 	Start, End int64
+	// Fixed, when set (deflection schemes), is a destination per source
+	// node, −1 for uniform (Fig. 6.7's lockout pattern).
+	Fixed []int32
 }
 
 // Drop causes (SlottedCounts.Dropped).
@@ -96,6 +106,17 @@ type SlottedCounts struct {
 	// Misrouted counts deliveries away from the destination (always 0;
 	// an invariant the tests check).
 	Misrouted int64
+	// Deflections[j] counts the packets delivered in the window after j
+	// deflections (deflection schemes only; nil otherwise).
+	Deflections []int64
+	// InjectedBy[s] counts the packets node s injected in the window.
+	InjectedBy []int64
+	// Of the packets that entered in the window (Injected), MeasuredDone
+	// were delivered and MeasuredDropped dropped, whenever that happened.
+	MeasuredDone, MeasuredDropped int64
+	// WindowHops counts the link-slots that carried a packet in the window
+	// (deflection schemes; the others count them by type in Occupancy).
+	WindowHops int64
 }
 
 // slotPkt is a packet on a link or in a FIFO, 8 bytes: the link
@@ -157,6 +178,9 @@ func newSlotted(k *Kernel) Stepper {
 	m.always = sp.P0 >= 1
 	m.p0 = uint64(math.Ldexp(max(sp.P0, 0), 64)) // (< 1 here, so it fits)
 	nl := 2 * d * n
+	if IsDeflection(sp.Scheme) {
+		nl = deflLinks(d, n)
+	}
 	m.cur, m.nxt = make([]slotPkt, nl), make([]slotPkt, nl)
 	m.head, m.size = make([]int32, nl), make([]int32, nl)
 	switch {
@@ -167,6 +191,20 @@ func newSlotted(k *Kernel) Stepper {
 	}
 	m.c.Occupancy = make([]int64, d+1)
 	m.c.DeliverySlots = make([]int64, d+1)
+	m.c.InjectedBy = make([]int64, n)
+	if sp.Fixed != nil { // (checked by the caller: in range, not the source)
+		m.spec.Fixed = make([]int32, n)
+		for s := range n {
+			m.spec.Fixed[s] = -1
+			if s < len(sp.Fixed) {
+				m.spec.Fixed[s] = sp.Fixed[s]
+			}
+		}
+	}
+	if IsDeflection(sp.Scheme) {
+		m.c.Occupancy = nil // (no types: a packet's path length varies)
+		m.c.Deflections = make([]int64, 1)
+	}
 	k.fast = false
 	return m
 }
@@ -187,8 +225,17 @@ func (k *Kernel) SlottedCounts() *SlottedCounts {
 	c := m.c
 	c.Occupancy = append([]int64(nil), m.c.Occupancy...)
 	c.DeliverySlots = append([]int64(nil), m.c.DeliverySlots...)
+	c.Deflections = append([]int64(nil), m.c.Deflections...)
+	c.InjectedBy = append([]int64(nil), m.c.InjectedBy...)
 	c.InFlight = c.TotalInjected - c.TotalDelivered - c.TotalDropped
 	return &c
+}
+
+// SlottedDrained reports whether every packet that entered in the
+// measured slots has left (delivered or dropped); false for other models.
+func (k *Kernel) SlottedDrained() bool {
+	m := k.slottedModel()
+	return m != nil && m.c.MeasuredDone+m.c.MeasuredDropped == m.c.Injected
 }
 
 // SlottedHops is the number of packet-hops (link-slots carrying a packet)
@@ -206,6 +253,20 @@ func (m *slotted) step(k *Kernel) {
 	if meas {
 		m.c.Slots++
 	}
+	if IsDeflection(m.spec.Scheme) {
+		m.stepDeflect(k, now, meas)
+	} else {
+		m.stepDescending(k, now, meas)
+	}
+	m.cur, m.nxt = m.nxt, m.cur
+	if k.tr != nil {
+		k.tr.EndCycle(now)
+	}
+	k.now++
+}
+
+// stepDescending is one slot of the descending-dimensions node.
+func (m *slotted) stepDescending(k *Kernel, now int64, meas bool) {
 	d, n := m.d, m.n
 	for i := range d {
 		up := i + 1
@@ -232,11 +293,6 @@ func (m *slotted) step(k *Kernel) {
 			}
 		}
 	}
-	m.cur, m.nxt = m.nxt, m.cur
-	if k.tr != nil {
-		k.tr.EndCycle(now)
-	}
-	k.now++
 }
 
 // arrive counts packet p at the end of its link (into node s) and returns
@@ -255,16 +311,51 @@ func (m *slotted) arrive(p slotPkt, s int, now int64, meas bool) slotPkt {
 	if int(p.dest()) != s {
 		m.c.Misrouted++
 	}
-	m.c.TotalDelivered++
-	if meas {
-		m.c.Delivered++
-		age := int64(uint32(now+1) - p.birth)
-		for int64(len(m.c.DeliverySlots)) <= age {
-			m.c.DeliverySlots = append(m.c.DeliverySlots, 0) // (grows to the longest wait once)
-		}
-		m.c.DeliverySlots[age]++
-	}
+	m.deliver(p, now, meas, -1)
 	return slotPkt{}
+}
+
+// deliver counts packet p delivered at the end of slot now after defl
+// deflections (−1: a scheme without them).
+func (m *slotted) deliver(p slotPkt, now int64, meas bool, defl int) {
+	m.c.TotalDelivered++
+	if m.bornMeasured(p) {
+		m.c.MeasuredDone++
+	}
+	if !meas {
+		return
+	}
+	m.c.Delivered++
+	m.c.DeliverySlots = countAt(m.c.DeliverySlots, int(uint32(now+1)-p.birth))
+	if defl >= 0 {
+		m.c.Deflections = countAt(m.c.Deflections, defl)
+	}
+}
+
+// countAt adds one to h[i], growing h as needed (to the longest wait, once).
+func countAt(h []int64, i int) []int64 {
+	for len(h) <= i {
+		h = append(h, 0)
+	}
+	h[i]++
+	return h
+}
+
+// bornMeasured reports whether p entered in the measured slots.
+func (m *slotted) bornMeasured(p slotPkt) bool {
+	b := int64(p.birth) - 1 // (runs stay below 2^32 slots)
+	return b >= m.spec.Start && b < m.spec.End
+}
+
+// newPacket is a new packet of node s to dest, entering its first link
+// next slot, with low byte low.
+func (m *slotted) newPacket(s int, dest uint64, low uint32, now int64, meas bool) slotPkt {
+	m.c.TotalInjected++
+	if meas {
+		m.c.Injected++
+		m.c.InjectedBy[s]++
+	}
+	return slotPkt{birth: uint32(now + 1), dt: uint32(dest)<<8 | low}
 }
 
 // decide picks what buffer bi (Q_i^j(s)) sends next slot from its
@@ -283,11 +374,7 @@ func (m *slotted) decide(k *Kernel, bi, s, i, j int, cl []slotPkt, now int64, me
 			out = m.pop(bi)
 		} else if m.always || k.src.Uint64() < m.p0 {
 			x := k.src.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
-			out = slotPkt{birth: uint32(now + 1), dt: uint32(uint64(s)^x)<<8 | 1}
-			m.c.TotalInjected++
-			if meas {
-				m.c.Injected++
-			}
+			out = m.newPacket(s, uint64(s)^x, 1, now, meas)
 		}
 	}
 	m.nxt[bi] = out
@@ -323,6 +410,9 @@ func (m *slotted) wait(bi int, p slotPkt, meas bool) {
 	}
 	m.c.TotalDropped++
 	m.c.DroppedAll[cause]++
+	if m.bornMeasured(p) {
+		m.c.MeasuredDropped++
+	}
 	if meas {
 		m.c.Dropped[cause]++
 	}

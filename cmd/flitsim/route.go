@@ -19,6 +19,7 @@ import (
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
        [--trace-events F.csv] [--format table|json]
+       flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
@@ -40,6 +41,9 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  receiver's pool after the step
   --schedule     static: every phase its worst-case length (the thesis's
                  machine counts clock ticks); actual: until its last message lands
+  --table        Tables 5.1 and 5.2 of the thesis and its lower bounds, the
+                 worst case measured on the n×n mesh (topology.k, default 64;
+                 rectangles 2n×n) beside every formula
 
   flitsim route --algorithm q --set topology.k=8       24 data + 5 integer steps
 `
@@ -55,6 +59,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
+	table := fs.Bool("table", false, "print the thesis's Tables 5.1 and 5.2 with the measured worst case beside every formula")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -63,6 +68,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	}
 	if rest := fs.Args(); len(rest) > 0 {
 		return fmt.Errorf("route: unexpected argument %q", rest[0])
+	}
+	if *table {
+		return routeTables(fs, *sets, *format, stdout)
 	}
 	if !slices.Contains(han.Algorithms, *alg) {
 		return inputerr.New("--algorithm", *alg, strings.Join(han.Algorithms, ", "))

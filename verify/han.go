@@ -254,3 +254,30 @@ func hanMoveSteps(r *han.Result) int64 {
 	}
 	return s
 }
+
+func init() {
+	Register(Claim{
+		ID: "han-tables", Source: "Han 1990 (thesis) Tables 5.1, 5.2; Thm 3.3, 4.5; §3.6.4, §4.6.5; §3.4, Fig. 3.10",
+		Claim: "route --table, n = 16, 32, 64 (rectangles 2n×n): no built row of Tables 5.1 and 5.2 past its Tier B bound " +
+			"(static schedule and worst of 12 inputs, buffers), no Tier C lower bound beaten (Q's data steps, Fig. 3.10's smoothing)",
+		Published: "Q ≤ 4n + 1.5n, H ≤ 5.5n + 3.5n, rectangles as §3.6.4/§4.6.5; Q data ≥ 3.3n, smoothing ≥ 0.646n",
+		Tolerance: "at most (Tier B); at least (Tier C)",
+		Measure: func() (string, bool, error) {
+			var got []string
+			for n := 16; n <= 64; n *= 2 {
+				rows, err := han.Tables(n)
+				if err != nil {
+					return "", false, err
+				}
+				for _, r := range rows {
+					if r.Built && !r.OK {
+						return fmt.Sprintf("n = %d, %s: %d+%d measured, %d+%d static, buffer %d; bound %g + %g", n, r.Variant,
+							r.Data, r.Integer, r.StaticData, r.StaticInteger, r.MaxBuffer, r.BoundData, r.BoundInteger), false, nil
+					}
+				}
+				got = append(got, fmt.Sprintf("n=%d Q %d+%d H %d+%d", n, rows[0].Data, rows[0].Integer, rows[5].Data, rows[5].Integer))
+			}
+			return "all within; worst measured " + strings.Join(got, ", "), true, nil
+		},
+	})
+}

@@ -56,7 +56,7 @@ func TestFig34CountingAndRowMovement(t *testing.T) {
 	// Fig. 3.4: (0,3) computes its row's 12 from W = 3, Z = 2, E = 7;
 	// (1,2) its row's 21 from W = 7, Z = 3, E = 11, with N = 12.
 	for _, c := range []struct {
-		p                      int32
+		p                     int32
 		z, w, e, total, above int32
 	}{{at(0, 3), 2, 3, 7, 12, 0}, {at(1, 2), 3, 7, 11, 21, 12}} {
 		if got := [5]int32{k.z[c.p], k.w[c.p], k.e[c.p], k.total[c.p], k.above[c.p]}; got != [5]int32{c.z, c.w, c.e, c.total, c.above} {

@@ -18,7 +18,7 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--trace-events F.csv] [--format table|json]
+       [--variant kstrip --set route.k=K] [--trace-events F.csv] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
@@ -36,6 +36,9 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  --seed) | file:F (n² destinations, row-major, −1 for none)
   --broadcast    restricted: a random restricted broadcast (from --seed; each
                  message has one or more destinations, all distinct), Q and H
+  --variant      kstrip: k-strip H (§4.6.3, --algorithm h): K strips a stage
+                 (--set route.k=K, even, 4 … 64; default 4), a side n = K^p,
+                 K + 1 buffers
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step
@@ -59,6 +62,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
+	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers)")
 	table := fs.Bool("table", false, "print the thesis's Tables 5.1 and 5.2 with the measured worst case beside every formula")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
@@ -82,9 +86,18 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	strips, rest, err := routeVariant(*variant, *alg, rest)
+	if err != nil {
+		return err
+	}
 	var rows, n int // (n: the columns)
 	check := func(c *network.Config) error {
-		if rows, n, err = routeSides(*alg, c); err != nil {
+		if strips > 0 {
+			rows, n, err = routeKStripSides(strips, c)
+		} else {
+			rows, n, err = routeSides(*alg, c)
+		}
+		if err != nil {
 			return err
 		}
 		return errRouteLoaded
@@ -93,6 +106,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return err
 	}
 	need := han.Buffers(*alg, n)
+	if strips > 0 {
+		need = strips + 1
+	}
 	if buffers == 0 {
 		buffers = need
 	}
@@ -113,6 +129,8 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", *bcast, *perm)
 	case *bcast != "" && (*alg == han.AlgGreedy || *alg == han.AlgGreedyFF):
 		return inputerr.New("--algorithm", *alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
+	case *bcast != "" && strips > 0:
+		return inputerr.New("--variant", *variant, "none with --broadcast (k-strip H routes permutations, so far)")
 	case *bcast != "":
 		*perm = "restricted broadcast"
 		if rows != n {
@@ -127,6 +145,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		dests = han.Lists(dest)
 	}
 	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
+		if strips > 0 {
+			return han.RunKStrip(n, strips, buffers, dests, *sched, log)
+		}
 		return han.RunMesh(*alg, rows, n, buffers, dests, *sched, log)
 	})
 	if err != nil {

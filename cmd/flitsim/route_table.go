@@ -59,10 +59,10 @@ func writeRouteTables(w io.Writer, n int, rows []han.TableRow) error {
 			if r.Lower {
 				title = "Lower bounds (Tier C): measured must not beat them"
 			}
-			fmt.Fprintf(w, "\n%s\n%-32s %-50s %-7s %-9s %9s %9s %15s %6s %s\n", title,
+			fmt.Fprintf(w, "\n%s\n%-32s %-54s %-7s %-9s %9s %9s %15s %6s %s\n", title,
 				"variant", "formula", "buffers", "mesh", "measured", "static", "bound", "buffer", "ok")
 		}
-		fmt.Fprintf(w, "%-32s %-50s %-7s ", r.Variant, r.Formula, r.Buffers)
+		fmt.Fprintf(w, "%-32s %-54s %-7s ", r.Variant, r.Formula, r.Buffers)
 		if !r.Built {
 			fmt.Fprintf(w, "not built (%s)\n", r.Conditions)
 			continue

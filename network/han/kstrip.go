@@ -20,9 +20,9 @@ const VariantKStrip = "kstrip"
 func KStripSides(n, k int) string {
 	switch {
 	case k < 4 || k%2 != 0 || k > 64:
-		return fmt.Sprintf("route.k %d: the strips a stage makes must be an even number from 4 to 64", k)
+		return fmt.Sprintf("route.k=%d: the strips a stage makes must be an even number from 4 to 64", k)
 	case n <= k || n > MaxSide(AlgH) || !powerOf(n, k):
-		return fmt.Sprintf("topology.k %d: k-strip H with route.k=%d needs a side that is a power of %d, above %d and at most %d", n, k, k, k, MaxSide(AlgH))
+		return fmt.Sprintf("topology.k=%d: k-strip H with route.k=%d needs a side that is a power of %d, above %d and at most %d", n, k, k, k, MaxSide(AlgH))
 	}
 	return ""
 }

@@ -39,7 +39,8 @@ type TableRow struct {
 }
 
 // Tables builds the rows on an n×n mesh (n a power of two, 16 … 1024; the
-// rectangles are 2n×n). Every built row routes the same family of inputs.
+// rectangles are 2n×n; four-strip H the largest power of 4 up to n). Every
+// built row routes the same family of inputs.
 // (From 16: the lower bounds are continuous, and on 8×8 the mesh's whole
 // steps fall a fraction below them — 24 static data steps against 24.3.)
 func Tables(n int) ([]TableRow, error) {
@@ -54,7 +55,7 @@ func Tables(n int) ([]TableRow, error) {
 		{Table: "5.1", Variant: "Q on arbitrary square", Formula: "≅ 4.3n t_M + 1.5n t_m", Buffers: "5", Conditions: "n ≠ 2^p"},
 		{Table: "5.1", Variant: "Q on rectangle", Formula: "(1.75r + 2.2c) t_M + (0.5r + c) t_m", Buffers: "5", Conditions: "r = 2^s, c = 2^t, r > c"},
 		{Table: "5.2", Variant: "H", Formula: "5.5n t_M + 3.5n t_m", Buffers: "3", Conditions: "n = 2^p"},
-		{Table: "5.2", Variant: "H with k strips", Formula: "≤ 4.05n t_M + 1.5n t_m, ≥ 3.5n t_M + 0.5n t_m", Buffers: "k+1", Conditions: "k even, 4 ≤ k < n"},
+		{Table: "5.2", Variant: "H with k strips", Formula: "≤ 4.05n t_M + 1.5n t_m (k = 4), → 3.5n t_M + 0.5n t_m", Buffers: "k+1", Conditions: "k even, 4 ≤ k < n; measured k = 4, n a power of 4"},
 		{Table: "5.2", Variant: "H on K-D", Formula: "(3K²/2 − K/2 + 1)n t_M + (3K²/2 − 3K/2 + 1)n t_m", Buffers: "3", Conditions: "K ≥ 3"},
 		{Table: "5.2", Variant: "H on arbitrary square", Formula: "≅ 5.5n t_M + 3.5n t_m", Buffers: "3", Conditions: "n ≠ 2^p"},
 		{Table: "5.2", Variant: "H on rectangle", Formula: "(2.5r + 3c) t_M + (1.5r + 2c) t_m", Buffers: "3", Conditions: "r = 2^s, c = 2^t, r > c"},
@@ -66,6 +67,13 @@ func Tables(n int) ([]TableRow, error) {
 		"Q on rectangle": func(t *TableRow) error { return measureRow(t, AlgQ, 2*n, n) },
 		"H":              func(t *TableRow) error { return measureRow(t, AlgH, n, n) },
 		"H on rectangle": func(t *TableRow) error { return measureRow(t, AlgH, 2*n, n) },
+		"H with k strips": func(t *TableRow) error {
+			m := n // (four strips: a power of 4, n or n/2)
+			if !powerOf(m, 4) {
+				m /= 2
+			}
+			return measureRow(t, AlgH+"-"+VariantKStrip, m, m)
+		},
 		"Q data steps": func(t *TableRow) error {
 			if err := measureRow(t, AlgQ, n, n); err != nil {
 				return err
@@ -122,7 +130,17 @@ func measureRow(t *TableRow, alg string, rows, cols int) error {
 	if err != nil {
 		return err
 	}
-	b := ThesisBound(alg, rows, cols)
+	b, run := ThesisBound(alg, rows, cols), func(in [][]int32, sched string) (*Result, error) {
+		return RunMesh(alg, rows, cols, Buffers(alg, cols), in, sched, nil)
+	}
+	if alg == AlgH+"-"+VariantKStrip { // (four strips, the thesis's row figure)
+		b, run = KStripBound(cols, 4), func(in [][]int32, sched string) (*Result, error) {
+			return RunKStrip(cols, 4, 5, in, sched, nil)
+		}
+		inputs = slices.DeleteFunc(inputs, func(in [][]int32) bool { // (permutations only)
+			return slices.ContainsFunc(in, func(ds []int32) bool { return len(ds) > 1 })
+		})
+	}
 	t.Mesh, t.Inputs = fmt.Sprintf("%d×%d", rows, cols), len(inputs)
 	t.BoundData, t.BoundInteger, t.BoundBuffer = b.DataSteps, b.IntegerSteps, b.MaxBuffer
 	for i, in := range inputs {
@@ -130,7 +148,7 @@ func measureRow(t *TableRow, alg string, rows, cols int) error {
 			if sched == Static && i > 0 {
 				continue // (the static schedule's lengths do not depend on the input)
 			}
-			r, err := RunMesh(alg, rows, cols, Buffers(alg, cols), in, sched, nil)
+			r, err := run(in, sched)
 			if err != nil {
 				return fmt.Errorf("%s on %s, input %d (%s schedule): %w", alg, t.Mesh, i, sched, err)
 			}

@@ -281,3 +281,51 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	registerHanKStrip("han-kstrip", "", [][2]int{{16, 4}, {64, 4}, {36, 6}, {64, 8}})
+	registerHanKStrip("han-kstrip-full", TierFull, [][2]int{{16, 4}, {64, 4}, {256, 4}, {36, 6}, {216, 6}, {64, 8}})
+}
+
+// registerHanKStrip registers k-strip H's bound on the (n, k) given.
+func registerHanKStrip(id, tier string, sizes [][2]int) {
+	var names []string
+	for _, c := range sizes {
+		names = append(names, fmt.Sprintf("k = %d on %d", c[1], c[0]))
+	}
+	Register(Claim{
+		ID: id, Source: "Han 1990 (thesis) §4.6.3", Tier: tier,
+		Claim: "k-strip H (" + strings.Join(names, ", ") + "; random, rot180 and transpose, static and actual): " +
+			"delivered within {2 + k(k+2)/(2(k²−1)) + (k+1)/k}n data + (k+5)n/(2(k−1)) integer steps, k + 1 buffers during a move, k after",
+		Published: "k = 4: ≤ 4.05n + 1.5n, 5 buffers",
+		Tolerance: "at most",
+		Measure: func() (string, bool, error) {
+			var got []string
+			for _, c := range sizes {
+				n, k := c[0], c[1]
+				var d, in int64
+				buf := [2]int{}
+				for _, perm := range []string{"random", "rot180", "transpose"} {
+					p, err := han.Permutation(perm, n, 1)
+					if err != nil {
+						return "", false, err
+					}
+					for _, sched := range han.Schedules {
+						r, err := han.RunKStrip(n, k, k+1, han.Lists(p), sched, nil)
+						if err != nil {
+							return "", false, err
+						}
+						d, in = max(d, r.DataSteps), max(in, r.IntegerSteps)
+						buf = [2]int{max(buf[0], r.MaxBuffer), max(buf[1], r.MaxBufferAfterMove)}
+					}
+				}
+				b := han.KStripBound(n, k)
+				got = append(got, fmt.Sprintf("k=%d n=%d %d+%d/%d/%d (bound %.4g+%.4g)", k, n, d, in, buf[0], buf[1], b.DataSteps, b.IntegerSteps))
+				if float64(d) > b.DataSteps || float64(in) > b.IntegerSteps || buf[0] > k+1 || buf[1] > k {
+					return strings.Join(got, "; "), false, nil
+				}
+			}
+			return strings.Join(got, "; "), true, nil
+		},
+	})
+}

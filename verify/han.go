@@ -254,3 +254,78 @@ func hanMoveSteps(r *han.Result) int64 {
 	}
 	return s
 }
+
+func init() {
+	Register(Claim{
+		ID: "han-tables", Source: "Han 1990 (thesis) Tables 5.1, 5.2; Thm 3.3, 4.5; §3.6.4, §4.6.5; §3.4, Fig. 3.10",
+		Claim: "route --table, n = 16, 32, 64 (rectangles 2n×n): no built row of Tables 5.1 and 5.2 past its Tier B bound " +
+			"(static schedule and worst of 12 inputs, buffers), no Tier C lower bound beaten (Q's data steps, Fig. 3.10's smoothing)",
+		Published: "Q ≤ 4n + 1.5n, H ≤ 5.5n + 3.5n, rectangles as §3.6.4/§4.6.5; Q data ≥ 3.3n, smoothing ≥ 0.646n",
+		Tolerance: "at most (Tier B); at least (Tier C)",
+		Measure: func() (string, bool, error) {
+			var got []string
+			for n := 16; n <= 64; n *= 2 {
+				rows, err := han.Tables(n)
+				if err != nil {
+					return "", false, err
+				}
+				for _, r := range rows {
+					if r.Built && !r.OK {
+						return fmt.Sprintf("n = %d, %s: %d+%d measured, %d+%d static, buffer %d; bound %g + %g", n, r.Variant,
+							r.Data, r.Integer, r.StaticData, r.StaticInteger, r.MaxBuffer, r.BoundData, r.BoundInteger), false, nil
+					}
+				}
+				got = append(got, fmt.Sprintf("n=%d Q %d+%d H %d+%d", n, rows[0].Data, rows[0].Integer, rows[5].Data, rows[5].Integer))
+			}
+			return "all within; worst measured " + strings.Join(got, ", "), true, nil
+		},
+	})
+}
+
+func init() {
+	registerHanKStrip("han-kstrip", "", [][2]int{{16, 4}, {64, 4}, {36, 6}, {64, 8}})
+	registerHanKStrip("han-kstrip-full", TierFull, [][2]int{{16, 4}, {64, 4}, {256, 4}, {36, 6}, {216, 6}, {64, 8}})
+}
+
+// registerHanKStrip registers k-strip H's bound on the (n, k) given.
+func registerHanKStrip(id, tier string, sizes [][2]int) {
+	var names []string
+	for _, c := range sizes {
+		names = append(names, fmt.Sprintf("k = %d on %d", c[1], c[0]))
+	}
+	Register(Claim{
+		ID: id, Source: "Han 1990 (thesis) §4.6.3", Tier: tier,
+		Claim: "k-strip H (" + strings.Join(names, ", ") + "; random, rot180 and transpose, static and actual): " +
+			"delivered within {2 + k(k+2)/(2(k²−1)) + (k+1)/k}n data + (k+5)n/(2(k−1)) integer steps, k + 1 buffers during a move, k after",
+		Published: "k = 4: ≤ 4.05n + 1.5n, 5 buffers",
+		Tolerance: "at most",
+		Measure: func() (string, bool, error) {
+			var got []string
+			for _, c := range sizes {
+				n, k := c[0], c[1]
+				var d, in int64
+				buf := [2]int{}
+				for _, perm := range []string{"random", "rot180", "transpose"} {
+					p, err := han.Permutation(perm, n, 1)
+					if err != nil {
+						return "", false, err
+					}
+					for _, sched := range han.Schedules {
+						r, err := han.RunKStrip(n, k, k+1, han.Lists(p), sched, nil)
+						if err != nil {
+							return "", false, err
+						}
+						d, in = max(d, r.DataSteps), max(in, r.IntegerSteps)
+						buf = [2]int{max(buf[0], r.MaxBuffer), max(buf[1], r.MaxBufferAfterMove)}
+					}
+				}
+				b := han.KStripBound(n, k)
+				got = append(got, fmt.Sprintf("k=%d n=%d %d+%d/%d/%d (bound %.4g+%.4g)", k, n, d, in, buf[0], buf[1], b.DataSteps, b.IntegerSteps))
+				if float64(d) > b.DataSteps || float64(in) > b.IntegerSteps || buf[0] > k+1 || buf[1] > k {
+					return strings.Join(got, "; "), false, nil
+				}
+			}
+			return strings.Join(got, "; "), true, nil
+		},
+	})
+}

@@ -18,7 +18,8 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--trace-events F.csv] [--format table|json]
+       [--variant kstrip --set route.k=K] [--trace-events F.csv] [--format table|json]
+       flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
@@ -35,11 +36,17 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  --seed) | file:F (n² destinations, row-major, −1 for none)
   --broadcast    restricted: a random restricted broadcast (from --seed; each
                  message has one or more destinations, all distinct), Q and H
+  --variant      kstrip: k-strip H (§4.6.3, --algorithm h): K strips a stage
+                 (--set route.k=K, even, 4 … 64; default 4), a side n = K^p,
+                 K + 1 buffers
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step
   --schedule     static: every phase its worst-case length (the thesis's
                  machine counts clock ticks); actual: until its last message lands
+  --table        Tables 5.1 and 5.2 of the thesis and its lower bounds, the
+                 worst case measured on the n×n mesh (topology.k, default 64;
+                 rectangles 2n×n) beside every formula
 
   flitsim route --algorithm q --set topology.k=8       24 data + 5 integer steps
 `
@@ -55,6 +62,8 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
+	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers)")
+	table := fs.Bool("table", false, "print the thesis's Tables 5.1 and 5.2 with the measured worst case beside every formula")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -63,6 +72,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	}
 	if rest := fs.Args(); len(rest) > 0 {
 		return fmt.Errorf("route: unexpected argument %q", rest[0])
+	}
+	if *table {
+		return routeTables(fs, *sets, *format, stdout)
 	}
 	if !slices.Contains(han.Algorithms, *alg) {
 		return inputerr.New("--algorithm", *alg, strings.Join(han.Algorithms, ", "))
@@ -74,9 +86,18 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	strips, rest, err := routeVariant(*variant, *alg, rest)
+	if err != nil {
+		return err
+	}
 	var rows, n int // (n: the columns)
 	check := func(c *network.Config) error {
-		if rows, n, err = routeSides(*alg, c); err != nil {
+		if strips > 0 {
+			rows, n, err = routeKStripSides(strips, c)
+		} else {
+			rows, n, err = routeSides(*alg, c)
+		}
+		if err != nil {
 			return err
 		}
 		return errRouteLoaded
@@ -85,6 +106,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return err
 	}
 	need := han.Buffers(*alg, n)
+	if strips > 0 {
+		need = strips + 1
+	}
 	if buffers == 0 {
 		buffers = need
 	}
@@ -105,6 +129,8 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", *bcast, *perm)
 	case *bcast != "" && (*alg == han.AlgGreedy || *alg == han.AlgGreedyFF):
 		return inputerr.New("--algorithm", *alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
+	case *bcast != "" && strips > 0:
+		return inputerr.New("--variant", *variant, "none with --broadcast (k-strip H routes permutations, so far)")
 	case *bcast != "":
 		*perm = "restricted broadcast"
 		if rows != n {
@@ -119,6 +145,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		dests = han.Lists(dest)
 	}
 	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
+		if strips > 0 {
+			return han.RunKStrip(n, strips, buffers, dests, *sched, log)
+		}
 		return han.RunMesh(*alg, rows, n, buffers, dests, *sched, log)
 	})
 	if err != nil {

@@ -168,3 +168,103 @@ func TestRouteRectangle(t *testing.T) {
 		}
 	}
 }
+
+// route --table: Tables 5.1 and 5.2 with the measured worst case beside
+// every formula (table and JSON), the variants not built named as such;
+// flags that pick one routing, and a side it does not take, exit 2.
+func TestRouteTable(t *testing.T) {
+	code, out, errs := routeRun(t, "--table", "--set", "topology.k=16")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"Table 5.1", "Table 5.2", "Lower bounds", "4n t_M + 1.5n t_m", "16×16         47+15     55+15         64 + 24      5 yes",
+		"H with k strips", "k+1     16×16         48+15     57+15       64.8 + 24      5 yes", "not built", "32×16", "yes (static)", "yes (measured)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, " NO") {
+		t.Errorf("a bound does not hold:\n%s", out)
+	}
+	code, out, errs = routeRun(t, "--table", "--set", "topology.k=16", "--format", "json")
+	var rows []struct {
+		Variant    string  `json:"variant"`
+		Built      bool    `json:"built"`
+		Data       int64   `json:"data_steps"`
+		StaticData int64   `json:"static_data_steps"`
+		BoundData  float64 `json:"bound_data_steps"`
+		OK         bool    `json:"ok"`
+	}
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errs)
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || rows[1].Built {
+		t.Errorf("json rows: %+v", rows)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--table", "--set", "topology.k=12"}, "topology.k: 12 is not allowed"},
+		{[]string{"--table", "--set", "topology.k=8"}, "topology.k: 8 is not allowed"},
+		{[]string{"--table", "--algorithm", "q"}, "--table and --algorithm"},
+		{[]string{"--table", "--set", "lockstep.buffers=3"}, "lockstep.buffers=3"},
+	} {
+		code, _, errs := routeRun(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// --variant kstrip: k-strip H with route.k strips (default 4) on a side
+// that is a power of k, k + 1 buffers; a refused step on k buffers exits 3;
+// bad input exits 2 with one line.
+func TestRouteKStrip(t *testing.T) {
+	code, out, errs := routeRun(t, "--algorithm", "h", "--variant", "kstrip", "--set", "route.k=6", "--set", "topology.k=36", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Alg   string `json:"algorithm"`
+		Data  int64  `json:"data_steps"`
+		Int   int64  `json:"integer_steps"`
+		Max   int    `json:"max_buffer"`
+		After int    `json:"max_buffer_after_move"`
+		Bound struct {
+			Data float64 `json:"data_steps"`
+			Int  float64 `json:"integer_steps"`
+			Max  int     `json:"max_buffer"`
+		} `json:"bound"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	// (static: integer steps (1/6 + 1/2)·36 − 2 + 3·36/12 − 2 + (6/2 − 1) = 31)
+	if r.Alg != "h-kstrip" || r.Int != 31 || float64(r.Data) > r.Bound.Data || r.Max > 7 || r.After > 6 || r.Bound.Max != 7 {
+		t.Errorf("%+v", r)
+	}
+	code, _, errs = routeRun(t, "--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--set", "lockstep.buffers=4")
+	if code != exitDeadlock || !strings.Contains(errs, "pool of 4 buffers would hold 5") {
+		t.Errorf("4 buffers: exit %d, %q", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=32"}, "topology.k=32: k-strip H with route.k=4 needs a side that is a power of 4"},
+		{[]string{"--algorithm", "q", "--variant", "kstrip", "--set", "topology.k=16"}, "--algorithm: q is not allowed"},
+		{[]string{"--algorithm", "h", "--variant", "k2", "--set", "topology.k=16"}, "--variant: k2 is not allowed"},
+		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "give --variant kstrip"},
+		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "route.k=5", "--set", "topology.k=16"}, "route.k: 5 is not allowed"},
+		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--broadcast", "restricted"}, "k-strip H routes permutations"},
+	} {
+		code, _, errs := routeRun(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}

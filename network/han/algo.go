@@ -254,6 +254,13 @@ func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule stri
 	if err != nil {
 		return r.res, err
 	}
+	return r.finish(cols)
+}
+
+// finish checks every message (and copy) ended at its destination and
+// totals the result.
+func (r *router) finish(cols int) (*Result, error) {
+	m := r.m
 	for id, ds := range r.dests {
 		if got := m.Loc(int32(id)); len(ds) != 1 || got != ds[0] {
 			return r.res, internalf("message %d ended at processor (%d,%d) carrying destinations %v", id, got/int32(cols), got%int32(cols), ds)

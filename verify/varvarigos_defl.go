@@ -116,6 +116,9 @@ func init() {
 			return fmt.Sprintf("d = 1: λ = 2(N − 1) = 2 (no deflection); d ≥ 2: largest λ / 2(N − 1) = %.4f", worst), ok, nil
 		},
 	})
+}
+
+func init() {
 	Register(Claim{
 		ID:        "varvarigos-ch5-deflection-mean",
 		Source:    "Varvarigos 1992 §5.6.1, Fig. 5.12 (digest 000b §4.8)",

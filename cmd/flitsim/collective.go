@@ -148,16 +148,7 @@ func cmdCollective(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	params := map[string]string{}
-	var cfgSets []string
-	for _, s := range *sets {
-		key, val, ok := strings.Cut(s, "=")
-		if !ok || !strings.HasPrefix(strings.TrimSpace(key), "task.") {
-			cfgSets = append(cfgSets, s)
-			continue
-		}
-		params[strings.TrimSpace(key)] = val
-	}
+	params, cfgSets := taskParams(*sets)
 	cfg, err := loadConfigChecked(*file, cfgSets, collectiveMemory(*task, tr))
 	if err != nil {
 		return err
@@ -201,6 +192,21 @@ func cmdCollective(args []string, stdout io.Writer) error {
 		return &exitError{exitFailed, fmt.Errorf("collective %s: not delivered (missing %d, duplicates %d, stray %d)", r.Task, r.Missing, r.Duplicates, r.Stray)}
 	}
 	return nil
+}
+
+// taskParams splits --set arguments into the task's (task.* keys) and the
+// config's.
+func taskParams(sets []string) (params map[string]string, cfgSets []string) {
+	params = map[string]string{}
+	for _, s := range sets {
+		key, val, ok := strings.Cut(s, "=")
+		if !ok || !strings.HasPrefix(strings.TrimSpace(key), "task.") {
+			cfgSets = append(cfgSets, s)
+			continue
+		}
+		params[strings.TrimSpace(key)] = val
+	}
+	return params, cfgSets
 }
 
 // miniPer is the number of mini-slots in a slot of a split task.

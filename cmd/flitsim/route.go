@@ -90,19 +90,8 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var rows, n int // (n: the columns)
-	check := func(c *network.Config) error {
-		if strips > 0 {
-			rows, n, err = routeKStripSides(strips, c)
-		} else {
-			rows, n, err = routeSides(*alg, c)
-		}
-		if err != nil {
-			return err
-		}
-		return errRouteLoaded
-	}
-	if _, _, err := configs.LoadChecked(*file, rest, check); !errors.Is(err, errRouteLoaded) {
+	rows, n, err := routeMesh(*file, rest, *alg, strips)
+	if err != nil {
 		return err
 	}
 	need := han.Buffers(*alg, n)
@@ -121,29 +110,11 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
-	var dests [][]int32
-	switch {
-	case *bcast != "" && *bcast != "restricted":
-		return inputerr.New("--broadcast", *bcast, "restricted")
-	case *bcast != "" && fs.Changed("permutation"):
-		return fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", *bcast, *perm)
-	case *bcast != "" && (*alg == han.AlgGreedy || *alg == han.AlgGreedyFF):
-		return inputerr.New("--algorithm", *alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
-	case *bcast != "" && strips > 0:
-		return inputerr.New("--variant", *variant, "none with --broadcast (k-strip H routes permutations, so far)")
-	case *bcast != "":
-		*perm = "restricted broadcast"
-		if rows != n {
-			return fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", *bcast, rows, n)
-		}
-		dests = han.RandomBroadcast(n, *seed)
-	default:
-		dest, err := routePermutation(*perm, rows, n, *seed)
-		if err != nil {
-			return err
-		}
-		dests = han.Lists(dest)
+	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, strips, rows, n, *seed)
+	if err != nil {
+		return err
 	}
+	*perm = name
 	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
 		if strips > 0 {
 			return han.RunKStrip(n, strips, buffers, dests, *sched, log)
@@ -158,6 +129,52 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return writeLayoutAny(stdout, r)
 	}
 	return writeRouteTable(stdout, r)
+}
+
+// routeMesh loads the config (file and --set rest) and returns the mesh's
+// rows and columns, checked for the algorithm (k-strip H with strips > 0)
+// before the network is built.
+func routeMesh(file string, rest []string, alg string, strips int) (rows, n int, err error) {
+	check := func(c *network.Config) error {
+		if strips > 0 {
+			rows, n, err = routeKStripSides(strips, c)
+		} else {
+			rows, n, err = routeSides(alg, c)
+		}
+		if err != nil {
+			return err
+		}
+		return errRouteLoaded
+	}
+	if _, _, lerr := configs.LoadChecked(file, rest, check); !errors.Is(lerr, errRouteLoaded) {
+		return 0, 0, lerr
+	}
+	return rows, n, nil
+}
+
+// routeDests is each processor's destinations, a restricted broadcast's
+// (bcast) or the permutation perm's, and the input's name for the result.
+func routeDests(bcast, perm string, permGiven bool, alg, variant string, strips, rows, n int, seed uint64) ([][]int32, string, error) {
+	switch {
+	case bcast != "" && bcast != "restricted":
+		return nil, "", inputerr.New("--broadcast", bcast, "restricted")
+	case bcast != "" && permGiven:
+		return nil, "", fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", bcast, perm)
+	case bcast != "" && (alg == han.AlgGreedy || alg == han.AlgGreedyFF):
+		return nil, "", inputerr.New("--algorithm", alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
+	case bcast != "" && strips > 0:
+		return nil, "", inputerr.New("--variant", variant, "none with --broadcast (k-strip H routes permutations, so far)")
+	case bcast != "":
+		if rows != n {
+			return nil, "", fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", bcast, rows, n)
+		}
+		return han.RandomBroadcast(n, seed), "restricted broadcast", nil
+	}
+	dest, err := routePermutation(perm, rows, n, seed)
+	if err != nil {
+		return nil, "", err
+	}
+	return han.Lists(dest), perm, nil
 }
 
 // routeLogged runs route with the event log at path ("": none), kept when

@@ -102,28 +102,12 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		return err
 	}
 	opts := sweep.Options{Jobs: *jobs, Stop: &stopRequested, Check: checkSweepMemory}
-	// The journal: a resumed sweep reads it now; a new one is created only
-	// once every point has loaded (opts.Start), so that a sweep refused for
-	// a bad point leaves the folder's previous sweep as it was.
-	var j *sweep.Journal
-	newJournal := func() (err error) {
-		j, _, err = openJournal(*out, spec, shard, false)
-		return err
-	}
+	jr := &sweepJournal{dir: *out, spec: spec, shard: shard}
 	if *out != "" {
-		if *resume {
-			if j, opts.Done, err = openJournal(*out, spec, shard, true); err != nil {
-				return err
-			}
-		} else {
-			opts.Start = newJournal
+		if err := jr.attach(&opts, *resume); err != nil {
+			return err
 		}
-		opts.Finished = func(r sweep.Row) error { return j.Add(r) }
-		defer func() {
-			if j != nil {
-				j.Close()
-			}
-		}()
+		defer jr.close()
 	}
 	release := watchInterrupts("stopping the points running at the end of their cycle")
 	defer release()
@@ -132,10 +116,10 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	opts.Warn = func(l string) { warn([]string{l}) }
 	f, err := sweep.Run(spec, shard, opts)
 	stop()
-	if errors.Is(err, sweep.ErrInterrupted) && *out != "" && j == nil {
+	if errors.Is(err, sweep.ErrInterrupted) && *out != "" && jr.j == nil {
 		// Interrupted while loading the points: a journal with none done,
 		// so that --resume runs them all, as the message below says.
-		if jerr := newJournal(); jerr != nil {
+		if jerr := jr.create(); jerr != nil {
 			return jerr
 		}
 	}
@@ -186,6 +170,42 @@ func openJournal(dir string, spec *sweep.Spec, shard sweep.Shard, resume bool) (
 		return nil, nil, fmt.Errorf("--out %s: %v", dir, err)
 	}
 	return j, nil, nil
+}
+
+// sweepJournal is a sweep's --out journal. A resumed sweep reads it at
+// once; a new one is created only when every point has loaded
+// (sweep.Options.Start), so that a sweep refused for a bad point leaves the
+// folder's previous sweep as it was.
+type sweepJournal struct {
+	dir   string
+	spec  *sweep.Spec
+	shard sweep.Shard
+	j     *sweep.Journal // nil until read or created
+}
+
+// attach makes opts keep each finished point in the journal.
+func (s *sweepJournal) attach(opts *sweep.Options, resume bool) (err error) {
+	if resume {
+		if s.j, opts.Done, err = openJournal(s.dir, s.spec, s.shard, true); err != nil {
+			return err
+		}
+	} else {
+		opts.Start = s.create
+	}
+	opts.Finished = func(r sweep.Row) error { return s.j.Add(r) }
+	return nil
+}
+
+// create starts a new journal, replacing the folder's previous one.
+func (s *sweepJournal) create() (err error) {
+	s.j, _, err = openJournal(s.dir, s.spec, s.shard, false)
+	return err
+}
+
+func (s *sweepJournal) close() {
+	if s.j != nil {
+		s.j.Close()
+	}
 }
 
 // interruptedSweep is the error (exit 130) of a sweep stopped by the user

@@ -125,6 +125,10 @@ type Result struct {
 	// Deflections is the deflection schemes' count of deflections per
 	// packet delivered in the window (each adds two hops).
 	Deflections *DeflectionStats `json:"deflections,omitempty" csv:"-"`
+	// CSR (slotted.scheme: csr): the throughput per node per unit of real
+	// time, R/(1 + csr.beta), and the link bookings.
+	ThroughputPerTime *float64      `json:"throughput_per_time,omitempty"`
+	Reservations      *Reservations `json:"reservations,omitempty" csv:"-"`
 	// Multi is a multi-read or multi-write batch's statistics and delivery
 	// check (of the first experiment; network/multi.go).
 	Multi *MultiStats `json:"multi,omitempty"`

@@ -30,7 +30,9 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 	}
 	set("switching", fmt.Sprintf("slotted: scheme %s, slotted.k %s (waiting places per link buffer)",
 		or(c.Slotted.Scheme, "simple"), or(c.Slotted.K, "0")))
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Slotted.Scheme)), "deflection") {
+	if strings.EqualFold(strings.TrimSpace(c.Slotted.Scheme), "csr") {
+		csrSettingRows(c, set)
+	} else if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Slotted.Scheme)), "deflection") {
 		set("routing", "crossbar: preferred links first (non-wasting), the rest deflected (2 hops each)")
 		set("traffic", "a new packet per free link per slot, destination uniform over the other nodes")
 	} else {
@@ -53,6 +55,7 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 		}
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "throughput" })
 		extra := [][]string{{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (at most 2)"}}
+		extra = append(extra, csrResultRows(r)...)
 		if r.Deflections != nil {
 			extra = append(extra, []string{"deflections per packet", num(r.Deflections.Mean) + " (mean; each adds 2 hops)"})
 		} else {

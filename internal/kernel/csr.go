@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -36,7 +35,7 @@ import (
 //	control, forward phase, steps h = 0..d−1: every flit still going
 //	  claims the link of its step (dimension l − h mod d, forward or
 //	  internal by its tag bit). The claims of one link are taken one at a
-//	  time in a random order (a key drawn per claim, then sorted), each by
+//	  time in a random order (the flits shuffled afresh each step), each by
 //	  §3.5's rule: the least T ≥ c_f whose link bit is free, every
 //	  interval in [c_f, T) having a free buffer place; then c_f = T + 1.
 //	  With K = 0 this is T = c_f = h + 1: the flit books link h + 1 for
@@ -76,7 +75,11 @@ type csrState struct {
 	resL       []int32
 	resT, resC []uint8
 	sent, live []int32
-	claims     []csrClaim
+	// K = 0's contests, per link: the step's tag, claims counted and the
+	// one kept; per flit its link.
+	ctag      []int64
+	ccnt, win []int32
+	flink     []int32
 	// Packets in the network, a pool: per packet its links and absolute
 	// slots per hop, the next hop, and the packet itself.
 	pLink        []int32
@@ -87,13 +90,6 @@ type csrState struct {
 	stamp        []int64 // per link: 1 + the last slot it carried a packet
 	wstamp       []int64 // per link: 1 + the slot wcnt counts
 	wcnt         []int32
-}
-
-// csrClaim is one flit's claim of a link at a forward step: link << 32 |
-// a random draw, and the flit.
-type csrClaim struct {
-	key uint64
-	e   int32
 }
 
 func newCSR(sp SlottedSpec, d, n int) *csrState {
@@ -115,7 +111,8 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	// At most one flit per entry buffer; with K = 0 every packet in the
 	// network is on a link, so the pool never outgrows 2dN (with K > 0 it
 	// grows to its steady state once).
-	c.sent, c.live, c.claims = make([]int32, 0, nl), make([]int32, 0, nl), make([]csrClaim, 0, nl)
+	c.sent, c.live = make([]int32, 0, nl), make([]int32, 0, nl)
+	c.ctag, c.ccnt, c.win, c.flink = make([]int64, nl), make([]int32, nl), make([]int32, nl), make([]int32, nl)
 	c.pLink, c.pSlot = make([]int32, 0, nl*d), make([]int64, 0, nl*d)
 	c.pNext, c.pkt = make([]uint8, 0, nl), make([]slotPkt, 0, nl)
 	c.active, c.free = make([]int32, 0, nl), make([]int32, 0, nl)
@@ -163,7 +160,7 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 				continue
 			}
 		}
-		c.node[e], c.cf[e], c.nres[e] = int32(e>>1%m.n), 1, 0
+		c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(e)), 1, 0
 		c.sent = append(c.sent, int32(e))
 	}
 }
@@ -182,7 +179,7 @@ func (m *slotted) dropEntry(cause int, meas bool) {
 // Q_l^b(s)): a destination uniform over those with tag bit l = b, or the
 // fixed one if it fits this buffer. It reports whether the buffer took one.
 func (m *slotted) csrNew(k *Kernel, e int) bool {
-	b, s, l := e&1, e>>1%m.n, e>>1/m.n
+	b, s, l := e&1, m.linkNode(e), m.linkDim(e)
 	dst := int(k.src.Uint64()&m.nodeMask&^(1<<l)|uint64(b)<<l) ^ s
 	if m.spec.Fixed != nil && m.spec.Fixed[s] >= 0 {
 		dst = int(m.spec.Fixed[s])
@@ -195,33 +192,93 @@ func (m *slotted) csrNew(k *Kernel, e int) bool {
 }
 
 // csrForward is forward step h: every flit still going claims its step's
-// link, and the claims of a link are served in a random order.
+// link, and the claims of a link are served in a random order — the
+// flits are shuffled afresh each step (a flit that won a contest is no
+// likelier to win the next) and served in that order; flits at different
+// links do not meet, so only each link's share of the order matters.
 func (m *slotted) csrForward(k *Kernel, h int, now int64) {
-	c, d, n := m.csr, m.d, m.n
-	c.claims = c.claims[:0]
-	for _, e := range c.live {
-		dim := ((int(e)>>1)/n - h + d) % d
-		s := int(c.node[e])
-		link := (dim*n+s)*2 + (s^int(c.dest[e]))>>dim&1
-		c.claims = append(c.claims, csrClaim{key: uint64(link)<<32 | k.src.Uint64()>>32, e: e})
+	c := m.csr
+	if c.K == 0 {
+		m.csrForwardK0(k, h, now)
+		return
 	}
-	slices.SortFunc(c.claims, func(a, b csrClaim) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.e, b.e))
-	})
-	c.live = c.live[:0]
-	for _, cl := range c.claims {
-		e, link := int(cl.e), int(cl.key>>32)
-		T, ok := c.reserve(link, int(c.cf[e]), now)
-		if !ok {
+	live := c.live
+	for i := len(live) - 1; i > 0; i-- {
+		j := int(uint64(uint32(k.src.Uint64())) * uint64(i+1) >> 32)
+		live[i], live[j] = live[j], live[i]
+	}
+	kept := live[:0]
+	for _, fe := range live {
+		link := m.csrLink(int(fe), h)
+		if T, ok := c.reserve(link, int(c.cf[fe]), now); ok {
+			m.csrBook(int(fe), h, link, T)
+			kept = append(kept, fe)
+		} // (else blocked: NACKed in the backward phase)
+	}
+	c.live = kept
+}
+
+// csrForwardK0 is csrForward with no buffers: every claim at a link in
+// step h is for interval h + 1, so of a random order only its first claim
+// can book. It is drawn without the shuffle: the claims of a free link
+// are counted and one is kept uniformly (reservoir sampling), then the
+// kept ones book. The outcome is the same rule's, in two passes over the
+// flits in entry order (cache-friendly at large d).
+func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
+	c := m.csr
+	tag := now*int64(m.d) + int64(h) + 1 // (unique per step)
+	for _, fe := range c.live {
+		link := m.csrLink(int(fe), h)
+		c.flink[fe] = int32(link)
+		switch {
+		case c.mask[link]>>h&1 != 0: // booked in an earlier interval or step
+		case c.ctag[link] != tag:
+			c.ctag[link], c.ccnt[link], c.win[link] = tag, 1, fe
+		default:
+			c.ccnt[link]++
+			if uint64(uint32(k.src.Uint64()))*uint64(c.ccnt[link])>>32 == 0 {
+				c.win[link] = fe
+			}
+		}
+	}
+	kept := c.live[:0]
+	for _, fe := range c.live {
+		link := int(c.flink[fe])
+		if c.ctag[link] != tag || c.win[link] != fe {
 			continue // blocked: NACKed in the backward phase
 		}
-		r := e*d + h
-		c.resL[r], c.resT[r], c.resC[r] = int32(link), uint8(T), c.cf[e]
-		c.cf[e], c.nres[e] = uint8(T+1), c.nres[e]+1
-		dim := (link >> 1) / n
-		c.node[e] ^= int32(link&1) << dim
-		c.live = append(c.live, cl.e)
+		c.mask[link] |= 1 << h
+		m.csrBook(int(fe), h, link, h+1)
+		kept = append(kept, fe)
 	}
+	c.live = kept
+}
+
+// csrLink is the link flit e claims at step h: dimension l − h mod d of
+// the node it is at, forward or internal by its tag bit there.
+func (m *slotted) csrLink(e, h int) int {
+	c, d := m.csr, m.d
+	dim := m.linkDim(e) - h
+	if dim < 0 {
+		dim += d
+	}
+	s := int(c.node[e])
+	return (dim<<d|s)<<1 | (s^int(c.dest[e]))>>dim&1
+}
+
+// linkNode and linkDim are the node s and dimension i of link (or entry
+// buffer) (i·N + s)·2 + b (N = 2^d: shifts, not divisions).
+func (m *slotted) linkNode(link int) int { return link >> 1 & int(m.nodeMask) }
+func (m *slotted) linkDim(link int) int  { return link >> (1 + m.d) }
+
+// csrBook records flit e's booking of link for interval T at step h and
+// moves the flit to the link's far end.
+func (m *slotted) csrBook(e, h, link, T int) {
+	c := m.csr
+	r := e*m.d + h
+	c.resL[r], c.resT[r], c.resC[r] = int32(link), uint8(T), c.cf[e]
+	c.cf[e], c.nres[e] = uint8(T+1), c.nres[e]+1
+	c.node[e] ^= int32(link&1) << m.linkDim(link)
 }
 
 // reserve books link for the least interval T ≥ cf it may by §3.5's rule
@@ -283,7 +340,7 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 			c.pSlot[p*d+h] = now + int64(c.resT[int(e)*d+h]) - 1
 		}
 		c.pNext[p] = 0
-		c.pkt[p] = m.newPacket(int(e)>>1%m.n, uint64(c.dest[e]), uint32(d), now, meas)
+		c.pkt[p] = m.newPacket(m.linkNode(int(e)), uint64(c.dest[e]), uint32(d), now, meas)
 		c.dest[e] = -1
 	}
 }
@@ -308,7 +365,7 @@ func (m *slotted) csrAlloc() int {
 // csrTransmit is the transmission interval: each packet crosses the link
 // booked for this slot, or waits in the buffer of its next link.
 func (m *slotted) csrTransmit(now int64, meas bool) {
-	c, d, n := m.csr, m.d, m.n
+	c, d := m.csr, m.d
 	for i := 0; i < len(c.active); {
 		p := int(c.active[i])
 		h := int(c.pNext[p])
@@ -336,7 +393,7 @@ func (m *slotted) csrTransmit(now int64, meas bool) {
 			i++
 			continue
 		}
-		far := (link>>1)%n ^ (link&1)<<((link>>1)/n)
+		far := m.linkNode(link) ^ (link&1)<<m.linkDim(link)
 		if int32(far) != c.pkt[p].dest() {
 			m.c.Misrouted++
 		}

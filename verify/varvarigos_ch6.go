@@ -113,6 +113,28 @@ func init() {
 		})
 	}
 	Register(Claim{
+		ID:        "varvarigos-ch6-monotone",
+		Source:    "Varvarigos 1992 §6.4 (digest 000b §4.10, §8)",
+		Claim:     "d = 7, CSR, fresh attempts: the throughput per node rises with p0 over Table 6.1's loads (1000 slots a row)",
+		Published: "R(p0) monotone and one-to-one, largest at p0 = 1",
+		Tolerance: "each row above the one before",
+		Tier:      TierFull,
+		Measure: func() (string, bool, error) {
+			var out []string
+			ok, last := true, 0.0
+			for _, row := range csrTable61 {
+				r, _, err := csrRun(7, row[0], true, 1000, nil)
+				if err != nil {
+					return "", false, err
+				}
+				got := *r.ThroughputPerNode
+				ok, last = ok && got > last, got
+				out = append(out, fmt.Sprintf("%.4f", got))
+			}
+			return strings.Join(out, " < "), ok, nil
+		},
+	})
+	Register(Claim{
 		ID:     "varvarigos-ch6-csr-exactly-d",
 		Source: "Varvarigos 1992 §6.3 (digest 000b §3.6, §8)",
 		Claim: "CSR, d = 2 … 7, p0 0.3 and 1, retried and fresh attempts: every packet that enters arrives " +

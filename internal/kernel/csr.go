@@ -20,8 +20,11 @@ import (
 // buffer takes it and sends its flit at once; a backlogged one (its packet
 // was NACKed) discards it (dropped, cause "discarded") and retries its own
 // packet with probability Retry (csr.retry, q_r). With Retry = p0 every
-// entry buffer attempts with probability p0 a slot whatever its state: the
-// Bernoulli attempt process of the thesis's analysis and Table 6.1.
+// entry buffer attempts with probability p0 a slot whatever its state, but
+// a retry keeps its blocked destination. Fresh (csr.fresh) instead drops a
+// NACKed packet (cause "nacked"): every attempt is then a new packet, the
+// independent Bernoulli(p0) attempts of the analysis (§6.4), which is what
+// Table 6.1's p0 means.
 //
 // Reservation list of a link: mask bit t−1 set = the link is booked for
 // the t-th transmission interval from now (t = 1: this slot's), t ≤ L =
@@ -40,7 +43,8 @@ import (
 //	  interval in [c_f, T) having a free buffer place; then c_f = T + 1.
 //	  With K = 0 this is T = c_f = h + 1: the flit books link h + 1 for
 //	  slot h + 1 only; of two flits at one link the first in the random
-//	  order books it and the other finds it booked. A flit that cannot
+//	  order books it and the other finds it booked (drawn without a
+//	  shuffle: csrForwardK0). A flit that cannot
 //	  book is blocked there. Links are disjoint, so the outcome does not
 //	  depend on the order in which links are visited.
 //	control, backward phase: flits retrace their path (the 2d − i rule

@@ -105,23 +105,35 @@ func parseSlottedK(v string) (int, error) {
 	return k, nil
 }
 
-// checkSlottedTopology refuses a topology the slotted router does not fit.
-func checkSlottedTopology(c *Config, t *topology.Topology) error {
+// checkSlottedTopology refuses a topology the slotted router does not fit
+// and reports whether it is the folded butterfly.
+func checkSlottedTopology(c *Config, t *topology.Topology) (bool, error) {
 	nbr := func(s, p int) int {
 		if p >= len(t.Switches[s].Out) {
 			return -1
 		}
 		return int(t.Switches[s].Out[p].Switch)
 	}
-	if !kernel.IsSlottedCube(nbr, len(t.Switches), len(t.Switches[0].Out)) {
-		return inputerr.New("topology.kind", c.Topology.Kind, "hypercube with switching: slotted")
+	_, fbfly := kernel.IsSlottedButterfly(nbr, len(t.Switches), len(t.Switches[0].Out))
+	switch {
+	case fbfly && !isDescending(c.Slotted.Scheme):
+		return false, inputerr.New("slotted.scheme", c.Slotted.Scheme, "simple, priority with topology.kind: folded-butterfly (greedy routing, §5.5)")
+	case !fbfly && !kernel.IsSlottedCube(nbr, len(t.Switches), len(t.Switches[0].Out)):
+		return false, inputerr.New("topology.kind", c.Topology.Kind, "hypercube or folded-butterfly with switching: slotted")
 	}
 	for src, dst := range c.Slotted.Fixed {
 		if dst >= 0 && (src >= len(t.Switches) || int(dst) >= len(t.Switches) || int(dst) == src) {
-			return inputerr.New("slotted.fixed", fmt.Sprintf("%d → %d", src, dst), "another node of the cube")
+			return false, inputerr.New("slotted.fixed", fmt.Sprintf("%d → %d", src, dst), "another node of the cube")
 		}
 	}
-	return nil
+	return fbfly, nil
+}
+
+// isDescending reports whether slotted.scheme v names a scheme of the
+// descending-dimensions node (simple or priority; "" is simple).
+func isDescending(v string) bool {
+	id, ok := slottedSchemes[strings.ToLower(strings.TrimSpace(v))]
+	return v == "" || ok && (id == kernel.SlottedSimple || id == kernel.SlottedPriority)
 }
 
 // idleGen is the network's generator under the slotted router, whose
@@ -168,7 +180,7 @@ func (n *Network) fillSlotted(r *Result) {
 	r.Offered = float64(c.Injected) / nodes / slots
 	r.Throughput = tp
 	d := n.Cfg.Topology.D
-	links := 2 * float64(d) * nodes // (the 2d per node, internal ones included)
+	links := float64(c.Links) // (the hypercube's 2d per node, internal ones included; the crossbar's d)
 	var hops int64
 	if c.Deflections == nil {
 		r.PType = make([]float64, d)
@@ -176,8 +188,8 @@ func (n *Network) fillSlotted(r *Result) {
 			r.PType[t-1] = float64(c.Occupancy[t]) / (links * slots)
 			hops += c.Occupancy[t]
 		}
+		r.Pi = shares(c.Pi[1:])
 	} else {
-		links /= 2 // (the crossbar node: the d hypercube links)
 		hops = c.WindowHops
 		r.Deflections = deflectionStats(c.Deflections)
 	}
@@ -200,6 +212,22 @@ func (n *Network) fillSlotted(r *Result) {
 		r.Latency = slotSummary(r.DeliverySlots, sum, cnt)
 		r.NetworkLatency = r.Latency
 	}
+}
+
+// shares is h, each count divided by their sum (nil when it is 0).
+func shares(h []int64) []float64 {
+	var sum int64
+	for _, v := range h {
+		sum += v
+	}
+	if sum == 0 {
+		return nil
+	}
+	out := make([]float64, len(h))
+	for i, v := range h {
+		out[i] = float64(v) / float64(sum)
+	}
+	return out
 }
 
 // DeflectionStats is Result.Deflections: of the packets delivered in the

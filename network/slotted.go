@@ -282,6 +282,23 @@ func slotSummary(h []SlotCount, sum, cnt int64) Summary {
 	return s
 }
 
+// SlottedLinks is the number of links of the slotted router c configures
+// (kernel.SlottedLinks: 2d per hypercube node — d per node for the
+// deflecting crossbar — and two per folded-butterfly node, d·2^d nodes)
+// and its waiting places per link (slotted.k; −1 is inf), from the checked
+// keys, without building the network.
+func SlottedLinks(c *Config) (links int64, k int, err error) {
+	s, err := slottedSpec(c)
+	if err != nil {
+		return 0, 0, err
+	}
+	d := c.Topology.D
+	if d < 1 || d > 20 {
+		return 0, 0, inputerr.New("topology.d", d, "an integer from 1 to 20 with switching: slotted")
+	}
+	return int64(kernel.SlottedLinks(s.Scheme, d, 1<<d)), s.K, nil
+}
+
 // SlottedSettings are the checked settings of a slotted-router
 // configuration (what `flitsim analytic` evaluates the thesis's models at).
 type SlottedSettings struct {

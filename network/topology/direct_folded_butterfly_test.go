@@ -2,6 +2,7 @@ package topology
 
 import (
 	"math/bits"
+	"reflect"
 	"testing"
 )
 
@@ -71,6 +72,16 @@ func TestFoldedButterflyGreedyRoutes(t *testing.T) {
 		}
 		if worst != 2*d-1 {
 			t.Errorf("d=%d: longest greedy route %d hops, want 2d − 1 = %d", d, worst, 2*d-1)
+		}
+		// The links all lead one stage on, so no path is shorter than the
+		// greedy one: the routes' distances are the graph's (BFS).
+		g, err := GraphDistances(topo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt, err := RouteDistances(topo, nil)
+		if err != nil || !reflect.DeepEqual(g.Hist, rt.Hist) {
+			t.Errorf("d=%d: route distances %v, graph %v (%v)", d, rt.Hist, g.Hist, err)
 		}
 	}
 }

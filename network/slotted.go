@@ -105,9 +105,10 @@ func parseSlottedK(v string) (int, error) {
 	return k, nil
 }
 
-// checkSlottedTopology refuses a topology the slotted router does not fit
-// and reports whether it is the folded butterfly.
-func checkSlottedTopology(c *Config, t *topology.Topology) (bool, error) {
+// checkSlottedTopology refuses a topology the slotted router (scheme, as
+// slottedSpec read it) does not fit and reports whether it is the folded
+// butterfly.
+func checkSlottedTopology(c *Config, t *topology.Topology, scheme uint8) (bool, error) {
 	nbr := func(s, p int) int {
 		if p >= len(t.Switches[s].Out) {
 			return -1
@@ -116,7 +117,7 @@ func checkSlottedTopology(c *Config, t *topology.Topology) (bool, error) {
 	}
 	_, fbfly := kernel.IsSlottedButterfly(nbr, len(t.Switches), len(t.Switches[0].Out))
 	switch {
-	case fbfly && !isDescending(c.Slotted.Scheme):
+	case fbfly && scheme != kernel.SlottedSimple && scheme != kernel.SlottedPriority:
 		return false, inputerr.New("slotted.scheme", c.Slotted.Scheme, "simple, priority with topology.kind: folded-butterfly (greedy routing, §5.5)")
 	case !fbfly && !kernel.IsSlottedCube(nbr, len(t.Switches), len(t.Switches[0].Out)):
 		return false, inputerr.New("topology.kind", c.Topology.Kind, "hypercube or folded-butterfly with switching: slotted")
@@ -127,13 +128,6 @@ func checkSlottedTopology(c *Config, t *topology.Topology) (bool, error) {
 		}
 	}
 	return fbfly, nil
-}
-
-// isDescending reports whether slotted.scheme v names a scheme of the
-// descending-dimensions node (simple or priority; "" is simple).
-func isDescending(v string) bool {
-	id, ok := slottedSchemes[strings.ToLower(strings.TrimSpace(v))]
-	return v == "" || ok && (id == kernel.SlottedSimple || id == kernel.SlottedPriority)
 }
 
 // idleGen is the network's generator under the slotted router, whose

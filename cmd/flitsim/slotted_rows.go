@@ -28,12 +28,13 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 			rows[i][1] = value
 		}
 	}
+	fbfly := strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "folded-butterfly") // (per-node figures per butterfly node)
 	set("switching", fmt.Sprintf("slotted: scheme %s, slotted.k %s (waiting places per link buffer)",
 		or(c.Slotted.Scheme, "simple"), or(c.Slotted.K, "0")))
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Slotted.Scheme)), "deflection") {
 		set("routing", "crossbar: preferred links first (non-wasting), the rest deflected (2 hops each)")
 		set("traffic", "a new packet per free link per slot, destination uniform over the other nodes")
-	} else if fbfly := strings.EqualFold(c.Topology.Kind, "folded-butterfly"); fbfly {
+	} else if fbfly {
 		set("routing", "greedy: a stage's cross link where its row bit differs, else straight; d links a packet")
 		set("traffic", "a new packet per free link buffer per slot, destination row uniform (source included)")
 	} else {
@@ -56,7 +57,7 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 		}
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "throughput" })
 		most := "at most 2"
-		if strings.EqualFold(c.Topology.Kind, "folded-butterfly") {
+		if fbfly {
 			most = "at most 2/d; × d per row of d nodes, a hypercube node"
 		}
 		extra := [][]string{{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (" + most + ")"}}

@@ -176,3 +176,15 @@ func TestCSRBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestCSRPi: CSR drops nothing after entry, so its forward link-slots by
+// distance follow eq. 5.47 as the k = inf runs do: 15/32, 11/32, 5/32,
+// 1/32 for d = 4 (a light load, where entry favours no distance much).
+func TestCSRPi(t *testing.T) {
+	r := runSlotted(t, csrConfig(4, 0.05, 0, false, 5000))
+	for i, want := range []float64{15.0 / 32, 11.0 / 32, 5.0 / 32, 1.0 / 32} {
+		if len(r.Pi) != 4 || math.Abs(r.Pi[i]-want) > 0.01 {
+			t.Fatalf("π = %v, want %g at distance %d (±0.01)", r.Pi, want, i+1)
+		}
+	}
+}

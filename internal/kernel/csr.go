@@ -391,6 +391,9 @@ func (m *slotted) csrTransmit(now int64, meas bool) {
 		m.hops++
 		if meas {
 			m.c.Occupancy[h+1]++
+			if link&1 == 1 { // a forward link (π_i: slotted_pi.go)
+				m.countPi(c.pkt[p], m.linkNode(link))
+			}
 		}
 		if h++; h < d {
 			c.pNext[p] = uint8(h)

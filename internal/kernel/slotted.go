@@ -83,6 +83,9 @@ type SlottedSpec struct {
 	// buffer, so every attempt is a new packet: the memoryless attempt
 	// process the analysis of §6.4 assumes.
 	Fresh bool
+	// Butterfly: the network is the folded butterfly, whose switch (i, r)
+	// is stage i of node r (slotted_fbfly.go); else the d-cube.
+	Butterfly bool
 }
 
 // Drop causes (SlottedCounts.Dropped).
@@ -134,6 +137,12 @@ type SlottedCounts struct {
 	// holding more than K waiting ones. The protocol rules both out:
 	// invariants the tests check, always 0.
 	Collisions, Overflows int64
+	// Links is the number of the model's links (SlottedLinks).
+	Links int
+	// Pi[i] counts the forward link-slots in the window whose packet was i
+	// hops from its destination (1..d; index 0 unused; nil for the
+	// deflection schemes): slotted_pi.go.
+	Pi []int64
 }
 
 // slotPkt is a packet on a link or in a FIFO, 8 bytes: the link
@@ -190,15 +199,12 @@ func IsSlottedCube(nbr func(s, port int) int, nodes, ports int) bool {
 
 func newSlotted(k *Kernel) Stepper {
 	sp := k.spec.Slotted
-	n := len(k.Topo.Switches)
-	d := bits.TrailingZeros(uint(n))
+	d, n := slottedShape(sp, len(k.Topo.Switches))
 	m := &slotted{spec: sp, d: d, n: n, nodeMask: uint64(n - 1)}
 	m.always = sp.P0 >= 1
 	m.p0 = uint64(math.Ldexp(max(sp.P0, 0), 64)) // (< 1 here, so it fits)
-	nl := 2 * d * n
-	if IsDeflection(sp.Scheme) {
-		nl = deflLinks(d, n)
-	}
+	nl := SlottedLinks(sp.Scheme, d, n)
+	m.c.Links = nl
 	m.cur, m.nxt = make([]slotPkt, nl), make([]slotPkt, nl)
 	m.head, m.size = make([]int32, nl), make([]int32, nl)
 	switch {
@@ -210,6 +216,7 @@ func newSlotted(k *Kernel) Stepper {
 	m.c.Occupancy = make([]int64, d+1)
 	m.c.DeliverySlots = make([]int64, d+1)
 	m.c.InjectedBy = make([]int64, n)
+	m.c.Pi = make([]int64, d+1)
 	if sp.Fixed != nil { // (checked by the caller: in range, not the source)
 		m.spec.Fixed = make([]int32, n)
 		for s := range n {
@@ -221,6 +228,7 @@ func newSlotted(k *Kernel) Stepper {
 	}
 	if IsDeflection(sp.Scheme) {
 		m.c.Occupancy = nil // (no types: a packet's path length varies)
+		m.c.Pi = nil        // (not a shortest-path scheme)
 		m.c.Deflections = make([]int64, 1)
 	}
 	if sp.Scheme == SlottedCSR {
@@ -248,6 +256,7 @@ func (k *Kernel) SlottedCounts() *SlottedCounts {
 	c.DeliverySlots = append([]int64(nil), m.c.DeliverySlots...)
 	c.Deflections = append([]int64(nil), m.c.Deflections...)
 	c.InjectedBy = append([]int64(nil), m.c.InjectedBy...)
+	c.Pi = append([]int64(nil), m.c.Pi...)
 	// (discarded packets never entered)
 	c.InFlight = c.TotalInjected - c.TotalDelivered - c.TotalDropped + c.DroppedAll[DropDiscarded] + c.DroppedAll[DropNacked]
 	return &c
@@ -302,6 +311,9 @@ func (m *slotted) stepDescending(k *Kernel, now int64, meas bool) {
 		for s := range n {
 			a := in[s*2]         // internal link of Q_{i+1}(s)
 			b := in[(s^bit)*2+1] // forward link of Q_{i+1}(s ⊕ e_{i+1})
+			if meas {
+				m.countPi(b, s^bit)
+			}
 			a, b = m.arrive(a, s, now, meas), m.arrive(b, s, now, meas)
 			var claim [2][2]slotPkt // per buffer b: its claimants
 			var nc [2]int

@@ -238,6 +238,9 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 		fmt.Fprintf(tw, "upper bound\t%s = %s\n", num(*r.UpperBound), r.UpperText)
 	}
 	fmt.Fprintf(tw, "lower bound\t%s = %s\n", num(r.LowerBound), r.LowerText)
+	if r.UniversalBound != nil {
+		fmt.Fprintf(tw, "universal bound\t%s = %s\n", num(*r.UniversalBound), r.UniversalText)
+	}
 	fmt.Fprintf(tw, "packets\t%d (%d transmissions)\n", r.Packets, r.Transmissions)
 	fmt.Fprintf(tw, "link utilisation\t%.4f\n", r.LinkUtilisation)
 	fmt.Fprintf(tw, "delivered\t%v (%d deliveries; missing %d, duplicates %d, stray %d)\n", r.Delivered, r.Deliveries, r.Missing, r.Duplicates, r.Stray)

@@ -27,8 +27,11 @@ import (
 // {(h,0), (0,h)} has two and {(h,h)} one, and they must share the one step
 // with an idle direction. A step may take an orbit only when one of its
 // members has a tree neighbour already reached; the depth-first search
-// tries the orbits nearest the origin first and backtracks when a step
-// finds none (it never has to for p ≤ 32: mesh_mnb_opt_test.go).
+// tries the orbits nearest the origin first and backs off a choice that
+// leaves a step it cannot close (for p even, the two small orbits tried
+// apart: at most 1.6 tries a step for p ≤ 32). The search scans every
+// orbit each step: p ≤ 8 in tens of µs, p = 32 (the largest torus a
+// collective runs on) in about 3 ms, p = 100 in 0.4 s.
 
 // mnbTree is a spanning tree of the torus's offsets with the step at which
 // each offset is reached: offset u = x + p·y is reached in step Step[u]
@@ -70,9 +73,9 @@ type treeSearch struct {
 	reached   []bool
 	idle      int // idle link directions left to spend
 	t         *mnbTree
-	turnDir   [4]int8
+	turnDir   [4]int8 // ρ on directions
 	byOrbit   []int32 // orbit index → the step that took it, or 0
-	remaining int
+	remaining int     // orbits not yet taken
 }
 
 // turn is ρ(u) = (−y, x).

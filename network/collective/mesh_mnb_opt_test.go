@@ -220,3 +220,27 @@ func TestMNBOptimalConflictRefused(t *testing.T) {
 		t.Fatalf("got %v, want the router's ScheduleConflict", err)
 	}
 }
+
+// benchGridMNB runs the optimal MNB on the p×p torus or array b.N times
+// (the cached tree's plan built every run) and reports slots/s and
+// packet-hops/s; it fails unless every run delivers in want slots.
+func benchGridMNB(b *testing.B, kind string, p int, want float64) {
+	b.ReportAllocs()
+	var slots, hops float64
+	for range b.N {
+		r, err := Run(topology.Spec{Kind: kind, K: p, N: 2}, "mnb", map[string]string{"task.algorithm": "optimal"}, 1)
+		if err != nil || !r.Delivered || r.Slots != want {
+			b.Fatalf("%s p=%d: %v, %+v", kind, p, err, r)
+		}
+		slots += r.Slots
+		hops += float64(r.Transmissions)
+	}
+	b.ReportMetric(slots/b.Elapsed().Seconds(), "slots/s")
+	b.ReportMetric(hops/b.Elapsed().Seconds(), "packet-hops/s")
+}
+
+// The 32×32 torus: 256 slots, 1 047 552 packet-hops.
+func BenchmarkTorusMNBOptimal32(b *testing.B) { benchGridMNB(b, "torus", 32, 256) }
+
+// The 32×32 array: 512 slots, 2 029 632 packet-hops (relays included).
+func BenchmarkArrayMNBOptimal32(b *testing.B) { benchGridMNB(b, "mesh", 32, 512) }

@@ -35,12 +35,13 @@ type gridHop struct {
 type gridPlan struct {
 	g      *grid
 	nk     int
-	ev     [][]gridHop // per node, by slot
-	cur    []int32
-	hold   []int32 // node × key: the packet, or −1
-	left   []int32 // node × key: sends still to make
-	pass   []int32 // node × (2·dim + dir): the packet passing through, or −1
-	passAt []int64 // node × (2·dim + dir): the slot it arrives in, +1 (0: none due)
+	ev     []gridHop // by node, then slot
+	first  []int32   // per node: its first hop in ev (node+1: the end)
+	cur    []int32   // per node: its next hop in ev
+	hold   []int32   // node × key: the packet, or −1
+	left   []int32   // node × key: sends still to make
+	pass   []int32   // node × (2·dim + dir): the packet passing through, or −1
+	passAt []int64   // node × (2·dim + dir): the slot it arrives in, +1 (0: none due)
 	ck     *checker
 	slots  int64 // the plan's length
 	// dest reports whether an arrival of key at node is a delivery (nil:
@@ -48,20 +49,41 @@ type gridPlan struct {
 	dest func(node, key int) bool
 }
 
+// newGridPlan lays hops out by node and, within a node, by slot (two
+// counting passes: a plan of the 32×32 torus has a million hops).
 func newGridPlan(g *grid, nk int, hops []gridHop, ck *checker) *gridPlan {
-	s := &gridPlan{g: g, nk: nk, ev: make([][]gridHop, g.N), cur: make([]int32, g.N),
+	s := &gridPlan{g: g, nk: nk, first: make([]int32, g.N+1), cur: make([]int32, g.N),
 		hold: slices.Repeat([]int32{-1}, g.N*nk), left: make([]int32, g.N*nk),
 		pass: slices.Repeat([]int32{-1}, g.N*2*g.d), passAt: make([]int64, g.N*2*g.d), ck: ck}
 	for _, h := range hops {
-		s.ev[h.Node] = append(s.ev[h.Node], h)
+		s.slots = max(s.slots, int64(h.Slot)+1)
+		s.first[h.Node+1]++
 		if !h.Pass {
 			s.left[int(h.Node)*nk+int(h.Key)]++
 		}
-		s.slots = max(s.slots, int64(h.Slot)+1)
 	}
-	for _, evs := range s.ev {
-		slices.SortStableFunc(evs, func(a, b gridHop) int { return int(a.Slot - b.Slot) })
+	bySlot := make([]int32, s.slots+1)
+	for _, h := range hops {
+		bySlot[h.Slot+1]++
 	}
+	for i := 1; i < len(bySlot); i++ {
+		bySlot[i] += bySlot[i-1]
+	}
+	sorted := make([]gridHop, len(hops))
+	for _, h := range hops {
+		sorted[bySlot[h.Slot]] = h
+		bySlot[h.Slot]++
+	}
+	for v := 1; v <= g.N; v++ {
+		s.first[v] += s.first[v-1]
+	}
+	copy(s.cur, s.first)
+	s.ev = make([]gridHop, len(hops))
+	for _, h := range sorted {
+		s.ev[s.cur[h.Node]] = h
+		s.cur[h.Node]++
+	}
+	copy(s.cur, s.first)
 	return s
 }
 
@@ -71,12 +93,12 @@ func (s *gridPlan) load(k *kernel.Kernel, node, key int) {
 }
 
 func (s *gridPlan) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.SlotSend {
-	evs, i := s.ev[node], int(s.cur[node])
-	for i < len(evs) && int64(evs[i].Slot) < slot { // (a send of a packet the node never got: missing later)
+	i, end := int(s.cur[node]), int(s.first[node+1])
+	for i < end && int64(s.ev[i].Slot) < slot { // (a send of a packet the node never got: missing later)
 		i++
 	}
-	for ; i < len(evs) && int64(evs[i].Slot) == slot; i++ {
-		e := evs[i]
+	for ; i < end && int64(s.ev[i].Slot) == slot; i++ {
+		e := s.ev[i]
 		port := s.g.port[s.g.pi(int(node), int(e.Dim), int(e.Dir))]
 		dd := 2*int(e.Dim) + int(e.Dir)
 		var wi int32

@@ -180,6 +180,9 @@ func dynamicPlot(name string, runs []*collective.DynResult, po plot.Options) err
 		Threshold: e.Threshold(),
 		Scale:     po.Scale,
 	}
+	if r0.Topology == "folded-cube" {
+		dp.More = []plot.DelayBound{{Name: "folded-cube paper eq. 6", F: e.Eq6}}
+	}
 	for _, r := range runs { // (the hardware intervals' threshold, where a run saturated)
 		if r.Intervals == "hardware" && r.SatPeriods > 0 {
 			dp.Marks = []plot.DelayMark{{Rho: r.SatThreshold, Label: fmt.Sprintf("hardware intervals: queues grow above NX/%.4f = %.5f", r.SatPeriod, r.SatThreshold)}}

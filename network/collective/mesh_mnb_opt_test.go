@@ -11,56 +11,81 @@ import (
 	"github.com/flitsim/flitsim/network/topology"
 )
 
-// The searched tree, checked independently of the search: ⌈(N−1)/4⌉
+// The searched tree, checked independently of the search: ⌈(N−1)/(2d)⌉
 // steps, every offset reached once from a neighbour reached earlier over
-// the direction between them, no direction twice in a step.
+// the direction between them, no direction twice in a step; for every
+// torus a collective runs on (N ≤ 1024, d ≤ 6).
 func TestTorusTreeValid(t *testing.T) {
-	for p := 3; p <= 32; p++ {
+	var cases [][2]int
+	for d := 2; d <= 6; d++ {
+		for p := 3; ; p++ {
+			if n := ipow(p, d); n < 0 || n > MaxMeshNodes {
+				break
+			}
+			cases = append(cases, [2]int{p, d})
+		}
+	}
+	for _, c := range cases {
+		p, d := c[0], c[1]
 		start := time.Now()
-		tr, err := searchTorusTree(p)
+		tr, err := searchTorusTree(p, d)
 		took := time.Since(start)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p <= 8 || p == 32 {
-			t.Logf("p = %d: %d steps, %d choices, %v", p, tr.Steps, tr.Expanded, took)
+		if d == 2 && (p <= 8 || p == 32) || d > 2 && p <= 4 {
+			t.Logf("p = %d, d = %d: %d steps, %d choices, %v", p, d, tr.Steps, tr.Expanded, took)
 		}
-		n := p * p
-		if tr.Steps != (n-1+3)/4 {
-			t.Fatalf("p = %d: %d steps, want ⌈(N−1)/4⌉ = %d", p, tr.Steps, (n-1+3)/4)
-		}
-		s := &treeSearch{p: p}
-		used := map[[2]int]int{}
-		for u := 1; u < n; u++ {
-			w, st := int(tr.Par[u]), int(tr.Step[u])
-			if st < 1 || st > tr.Steps || w < 0 || w != 0 && int(tr.Step[w]) >= st {
-				t.Fatalf("p = %d: offset %d reached in step %d from %d (step %d)", p, u, st, w, tr.Step[max(w, 0)])
-			}
-			if s.step(w, tr.Dir[u]) != u {
-				t.Fatalf("p = %d: offset %d is not %d moved along direction %d", p, u, w, tr.Dir[u])
-			}
-			if used[[2]int{st, int(tr.Dir[u])}]++; used[[2]int{st, int(tr.Dir[u])}] > 1 {
-				t.Fatalf("p = %d: step %d crosses direction %d twice", p, st, tr.Dir[u])
-			}
-		}
+		checkTree(t, tr, p, d)
 		if took > time.Second {
-			t.Errorf("p = %d: the search took %v", p, took)
+			t.Errorf("p = %d, d = %d: the search took %v", p, d, took)
+		}
+	}
+}
+
+func checkTree(t *testing.T, tr *mnbTree, p, d int) {
+	t.Helper()
+	s := &treeSearch{p: p, d: d, n: 1}
+	for range d {
+		s.pow = append(s.pow, s.n)
+		s.n *= p
+	}
+	if tr.Steps != ceilDiv(s.n-1, 2*d) {
+		t.Fatalf("p = %d, d = %d: %d steps, want ⌈(N−1)/(2d)⌉ = %d", p, d, tr.Steps, ceilDiv(s.n-1, 2*d))
+	}
+	used := map[[2]int]int{}
+	for u := 1; u < s.n; u++ {
+		w, st := int(tr.Par[u]), int(tr.Step[u])
+		if st < 1 || st > tr.Steps || w < 0 || w != 0 && int(tr.Step[w]) >= st {
+			t.Fatalf("p = %d, d = %d: offset %d reached in step %d from %d (step %d)", p, d, u, st, w, tr.Step[max(w, 0)])
+		}
+		if s.step(w, tr.Dir[u]) != u {
+			t.Fatalf("p = %d, d = %d: offset %d is not %d moved along direction %d", p, d, u, w, tr.Dir[u])
+		}
+		if used[[2]int{st, int(tr.Dir[u])}]++; used[[2]int{st, int(tr.Dir[u])}] > 1 {
+			t.Fatalf("p = %d, d = %d: step %d crosses direction %d twice", p, d, st, tr.Dir[u])
 		}
 	}
 }
 
 // The optimum on the hardware: torus p²/4 or (p²−1)/4, array ⌊N/2⌋
-// (Theorem 1), delivered exactly once with no link conflict.
+// (Theorem 1), delivered exactly once with no link conflict; d-D tori
+// ⌈(N−1)/(2d)⌉ (§3.4), arrays twice that (the simulation's bound).
 func TestMNBOptimalOnHardware(t *testing.T) {
-	for p := 3; p <= 9; p++ {
+	for _, c := range [][2]int{{3, 2}, {4, 2}, {5, 2}, {6, 2}, {7, 2}, {8, 2}, {9, 2}, {3, 3}, {4, 3}, {5, 3}, {3, 4}, {4, 4}, {3, 5}} {
+		p, d := c[0], c[1]
+		n := ipow(p, d)
 		for _, kind := range []string{"torus", "mesh"} {
-			r := runGridT(t, kind, p, 2, "mnb", map[string]string{"task.algorithm": "optimal"})
-			want := (p*p - 1 + 3) / 4
+			r := runGridT(t, kind, p, d, "mnb", map[string]string{"task.algorithm": "optimal"})
+			want, lb := ceilDiv(n-1, 2*d), ceilDiv(n-1, 2*d)
 			if kind == "mesh" {
-				want = p * p / 2
+				want, lb = 2*want, ceilDiv(n-1, d)
 			}
-			if r.Slots != float64(want) || *r.Formula != float64(want) || r.LowerBound != float64(want) {
-				t.Errorf("%s p = %d: %g slots (formula %g, lower bound %g), want %d", kind, p, r.Slots, *r.Formula, r.LowerBound, want)
+			if r.Slots != float64(want) || r.LowerBound != float64(lb) || d == 2 && *r.Formula != float64(want) || d > 2 && kind == "torus" && *r.Formula != float64(want) {
+				t.Errorf("%s p = %d, d = %d: %g slots (formula %v, lower bound %g), want %d", kind, p, d, r.Slots, r.Formula, r.LowerBound, want)
+			}
+			if d == 2 && kind == "mesh" && want != n/2 {
+				t.Errorf("array p = %d: 2⌈(N−1)/4⌉ = %d is not ⌊N/2⌋", p, want)
 			}
 		}
 	}
@@ -68,16 +93,16 @@ func TestMNBOptimalOnHardware(t *testing.T) {
 
 func TestMNBOptimalRefuses(t *testing.T) {
 	for _, c := range []struct {
-		kind   string
-		p, n   int
-		key    string
-		params map[string]string
+		kind, task string
+		p, n       int
+		key        string
+		params     map[string]string
 	}{
-		{"torus", 3, 3, "task.algorithm", map[string]string{"task.algorithm": "optimal"}},
-		{"mesh", 2, 2, "topology.k", map[string]string{"task.algorithm": "optimal"}},
-		{"mesh", 4, 2, "task.algorithm", map[string]string{"task.algorithm": "best"}},
+		{"mesh", "mnb", 2, 2, "topology.k", map[string]string{"task.algorithm": "optimal"}},
+		{"mesh", "mnb", 4, 2, "task.algorithm", map[string]string{"task.algorithm": "best"}},
+		{"torus", "pmnb", 4, 2, "task.algorithm", map[string]string{"task.algorithm": "optimal"}},
 	} {
-		_, err := Run(topology.Spec{Kind: c.kind, K: c.p, N: c.n}, "mnb", c.params, 1)
+		_, err := Run(topology.Spec{Kind: c.kind, K: c.p, N: c.n}, c.task, c.params, 1)
 		var ie *inputerr.Error
 		if !errors.As(err, &ie) || ie.Key != c.key {
 			t.Errorf("%s k=%d n=%d %v: %v, want an input error on %s", c.kind, c.p, c.n, c.params, err, c.key)
@@ -198,7 +223,7 @@ func TestFoldAnyTorusPlan(t *testing.T) {
 func TestMNBOptimalConflictRefused(t *testing.T) {
 	spec := topology.Spec{Kind: "torus", K: 4, N: 2}
 	_, err := runPlan(t, spec, true, func(g *grid) ([]gridHop, []int, []int, func(int, int) bool) {
-		tr, err := torusTree(4)
+		tr, err := torusTree(4, 2)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func setupGrid(k *kernel.Kernel, g *grid, task string, params map[string]string,
 	if alg != "a0" && alg != "split" && alg != "nosplit" {
 		opt := ""
 		if task == "mnb" {
-			opt = ", optimal (the 2-D optimum: a searched tree, folded onto the array)"
+			opt = ", optimal (the optimum: a searched tree, folded onto the array)"
 		}
 		return nil, nil, inputerr.New("task.algorithm", alg, "a0 (𝒜_0, one class), split (Theorem 6: d classes of mini-packets), nosplit (§3.4.2: classes r mod d)%s", opt)
 	}

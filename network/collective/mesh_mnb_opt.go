@@ -151,12 +151,13 @@ func searchTorusTree(p, d int) (*mnbTree, error) {
 	return s.t, nil
 }
 
-// joins reports whether orbit o can join the reached set in a step that
-// has used the directions avoid, its first member over dir (enough: the
-// reached set is σ-invariant, so another member over σ^k(dir) is the same
-// edges turned).
-func (s *treeSearch) joins(o []int32, dir int8, avoid uint16) bool {
-	return avoid&s.orbitDirs(dir, len(o)) == 0 && s.reached[s.step(int(o[0]), dir^1)]
+// joins reports whether orbit o can join in step t, which has used the
+// directions avoid, its first member over dir from a node reached in an
+// earlier step (enough: the reached set is σ-invariant, so another member
+// over σ^k(dir) is the same edges turned).
+func (s *treeSearch) joins(o []int32, dir int8, avoid uint16, t int) bool {
+	from := s.step(int(o[0]), dir^1)
+	return avoid&s.orbitDirs(dir, len(o)) == 0 && s.reached[from] && (from == 0 || int(s.t.Step[from]) < t)
 }
 
 // orbitDirs is the set of directions (a bit mask) that the turns of an
@@ -182,7 +183,7 @@ func (s *treeSearch) dfs(t int) bool {
 }
 
 // fill adds orbits to step t whose directions avoid the mask used (from
-// orbit index from on), then ends the step: at once when all four
+// orbit index from on), then ends the step: at once when all 2d
 // directions are used, else spending idle ones while the budget lasts.
 func (s *treeSearch) fill(t int, used uint16, from int) bool {
 	if used == s.full {
@@ -194,7 +195,7 @@ func (s *treeSearch) fill(t int, used uint16, from int) bool {
 		}
 		o := s.orbits[oi]
 		for dir := int8(0); dir < int8(2*s.d); dir++ {
-			if !s.joins(o, dir, used) {
+			if !s.joins(o, dir, used, t) {
 				continue
 			}
 			s.t.Expanded++

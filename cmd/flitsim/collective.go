@@ -74,6 +74,8 @@ Tasks (topology.kind: hypercube):
                 repeated PMNB periods on the router for task.periods;
                 task.tp, task.intervals=fixed|hardware, task.backlog,
                 task.warmup; mean delay against Eq. 4.1 and stability;
+                on the hypercube task.algorithm=ii (default, split) or iii
+                (Algorithm III, no splitting: V = 2d + 4d·t_p, X = 1/d);
                 --plot FILE.svg|.png draws delay vs ρ
 
 Tasks (topology.kind: folded-cube, d ≤ 10; the folded-cube paper and §7.4):

@@ -65,6 +65,9 @@ Tasks (topology.kind: hypercube):
   banded-multi  ⌊d/β⌋ banded transpositions at once (--set task.beta=β ≥ 1)
   pe            partial exchange: --set task.m=M active nodes each send to every
                 other node (§3.7 routes), --set task.tp=T as for pmnb
+  pmng          partial multinode gather: --set task.m=M active nodes each receive
+                a packet from every other node, no combining; PE on the same
+                active set recorded and run time-reversed (PE's time), d ≤ 10
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots

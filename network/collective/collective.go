@@ -82,8 +82,9 @@ const MaxD = 12
 // 0.28·N per node (d = 14 takes about 2 GB, d = 15 would take 8, d = 16
 // about 30) on the router; the lock-step hardware (mnb_lockstep.go, the
 // default) holds them in registers (d = 16: 2.4 GB of them, 3.6 GB in all); SNB holds N
-// packets.
-var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16}
+// packets; PMNG records every hop of the PE it reverses (M = N at d = 10:
+// 5 M hops of 16 bytes).
+var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16, "pmng": 10}
 
 // MaxDOf is the largest d the hypercube task runs on.
 func MaxDOf(task string) int {
@@ -184,7 +185,7 @@ func init() {
 		keys: map[string][]string{
 			"snb": {"task.root"}, "mnb": {"task.hardware"}, "te": nil, "kl-exchange": {"task.k", "task.l"},
 			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"},
-			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"},
+			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"}, "pmng": {"task.m"},
 		},
 		run: runHypercube,
 	})

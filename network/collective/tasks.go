@@ -20,6 +20,8 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		return setupBandedMulti(k, c, params, ck, px, r)
 	case "pe":
 		return setupPE(k, c, params, seed, ck, px, r)
+	case "pmng": // (PE time-reversed: pmng.go)
+		return setupPMNG(k, c, params, seed, ck, px, r)
 	case "snb":
 		return setupCubeSNB(k, c, params, ck, px, r)
 	case "pmnb", "packing":

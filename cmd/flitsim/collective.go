@@ -71,6 +71,10 @@ Tasks (topology.kind: hypercube):
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots
+  wte           window TE among the 2^m nodes with the d−m high bits 0 (--set
+                task.m=m, 1 ≤ m < d), every link of the d-cube (our reading: §3.8
+                leaves it open): split into d mini-packets, short tags inside the
+                window, the rest through the copies; against its lower bound
   dynamic       dynamic broadcasting (ch. 4; hypercube, folded-cube, mesh and
                 torus with topology.k, topology.n): Poisson
                 requests at load --set task.rho=R (a list R1,R2,... sweeps),

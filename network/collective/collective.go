@@ -184,7 +184,7 @@ func init() {
 	registerFamily("hypercube", &family{
 		keys: map[string][]string{
 			"snb": {"task.root"}, "mnb": {"task.hardware"}, "te": nil, "kl-exchange": {"task.k", "task.l"},
-			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"},
+			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"}, "wte": {"task.m"},
 			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"}, "pmng": {"task.m"},
 		},
 		run: runHypercube,

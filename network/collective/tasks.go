@@ -28,6 +28,8 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		return setupCubePmnb(k, c, task, params, seed, ck, px, r)
 	case "wmnb":
 		return setupCubeWMNB(k, c, params, ck, px, r)
+	case "wte": // (the window TE, our reading: wte.go)
+		return setupCubeWTE(k, c, params, ck, px, r)
 	case "mnb": // (task.hardware=router; the lock-step hardware: mnb_lockstep.go)
 		setupCubeMNB(k, c, ck, px, r)
 		r.Params = []string{"task.hardware=router"}

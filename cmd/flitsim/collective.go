@@ -75,6 +75,13 @@ Tasks (topology.kind: hypercube):
                 task.m=m, 1 ≤ m < d), every link of the d-cube (our reading: §3.8
                 leaves it open): split into d mini-packets, short tags inside the
                 window, the rest through the copies; against its lower bound
+  sparse-embed  §2.8: a sparse guest (--set task.graph=grid|torus|random,
+                task.degree for random; labels shuffled by run.seed) relabelled by
+                reverse Cuthill–McKee, embedded by Binary-Gray; bandwidth B,
+                dilation (≤ β + 1 ≈ log₂ B) and its neighbour exchange
+  block-diagonal  §2.9: blocks 2^{l_i}×2^{l_i} (--set task.blocks=l1,l2,...,
+                Σ 2^{l_i} = N) on disjoint subcubes from a prefix code, each
+                block transposed in its subcube (max 2^{l_i−1} slots)
   dynamic       dynamic broadcasting (ch. 4; hypercube, folded-cube, mesh and
                 torus with topology.k, topology.n): Poisson
                 requests at load --set task.rho=R (a list R1,R2,... sweeps),

@@ -62,6 +62,10 @@ type Result struct {
 	// hardware alongside, and what it is.
 	Alternative     *float64 `json:"alternative_slots,omitempty"`
 	AlternativeText string   `json:"alternative_text,omitempty"`
+	// Dilation and Bandwidth (sparse-embed): the embedding's measured
+	// dilation and the guest's bandwidth B after relabelling.
+	Dilation  *int `json:"dilation,omitempty"`
+	Bandwidth *int `json:"bandwidth,omitempty"`
 	// Status is StatusInterrupted for the partial result of a run stopped
 	// by Options.Stop (Slots are the slots run, Delivered false), empty
 	// for a run to the end.
@@ -185,7 +189,7 @@ func init() {
 		keys: map[string][]string{
 			"snb": {"task.root"}, "mnb": {"task.hardware"}, "te": nil, "kl-exchange": {"task.k", "task.l"},
 			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"}, "wte": {"task.m"},
-			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"}, "pmng": {"task.m"},
+			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"}, "pmng": {"task.m"}, "sparse-embed": {"task.graph", "task.degree"}, "block-diagonal": {"task.blocks"},
 		},
 		run: runHypercube,
 	})

@@ -22,6 +22,10 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		return setupPE(k, c, params, seed, ck, px, r)
 	case "pmng": // (PE time-reversed: pmng.go)
 		return setupPMNG(k, c, params, seed, ck, px, r)
+	case "sparse-embed": // (§2.8, §2.9: embed.go, embed_tasks.go)
+		return setupSparseEmbed(k, c, params, seed, ck, px, r)
+	case "block-diagonal":
+		return setupBlockDiagonal(k, c, params, ck, px, r)
 	case "snb":
 		return setupCubeSNB(k, c, params, ck, px, r)
 	case "pmnb", "packing":

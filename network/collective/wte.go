@@ -228,7 +228,7 @@ func setupCubeWTE(k *kernel.Kernel, c *cube, params map[string]string, ck *check
 			stay++
 		}
 	}
-	r.Reading = fmt.Sprintf("our reading (the thesis leaves it open): packets split into d mini-packets, one router slot per mini-slot; %d of %d mini-packets stay in the window (the bound's allocation, short tags first), the rest go out over an exit dimension c ≥ m, cross their tag in the copy 𝒮 ⊕ e_c and come back; every node non-wasting, most hops left first; packets counts mini-packets",
+	r.Reading = fmt.Sprintf("our reading (the thesis leaves it open): packets split into d mini-packets, one router slot per mini-slot; %d of %d mini-packets stay in the window (the bound's allocation, short tags first), the rest go out over an exit dimension c ≥ m, cross their tag in the copy 𝒮 ⊕ e_c and come back; every node non-wasting, oldest first (then most hops left); packets counts mini-packets",
 		stay/mm, (mm-1)*d)
 	return nil
 }

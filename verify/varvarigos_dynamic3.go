@@ -28,7 +28,7 @@ func dynIII(d int, params map[string]string) (*collective.DynResult, error) {
 // queues from a saturated start draining at below and growing at above
 // with each interval mode given.
 func dynIIIThreshold(d int, tp, want, below, above float64, modes []string) (string, bool, error) {
-	base := map[string]string{"task.tp": fmt.Sprint(tp), "task.periods": "400", "task.backlog": "15", "task.warmup": "0"}
+	base := map[string]string{"task.tp": fmt.Sprint(tp), "task.periods": "250", "task.backlog": "10", "task.warmup": "0"}
 	var parts []string
 	ok := true
 	one := func(rho float64, mode, verdict string) error {
@@ -73,7 +73,7 @@ func init() {
 				tp, rho float64
 				periods int
 				bound   float64
-			}{{6, 0, 0.3, 1000, 36.686}, {6, 1, 0.1, 1500, 75.481}} {
+			}{{6, 0, 0.3, 600, 36.686}, {6, 1, 0.1, 800, 75.481}} {
 				r, err := dynIII(c.d, map[string]string{"task.rho": fmt.Sprint(c.rho), "task.tp": fmt.Sprint(c.tp), "task.periods": fmt.Sprint(c.periods)})
 				if err != nil {
 					return "", false, err
@@ -89,7 +89,7 @@ func init() {
 		Source:    "Varvarigos 1992 §4.4 Algorithm III (digest 000a §6.6)",
 		Claim:     "Algorithm III periods on the 6-cube, t_p = 0: the queues grow above ρ* = 1/(1 + 2d·d/N) (printed and derived forms agree at t_p = 0)",
 		Published: "ρ* = 0.47059 (V = 12, X = 1/6)",
-		Tolerance: "saturated period's NX/length to 5 digits; queues drain at 0.44 and grow at 0.50 (saturated start, 400 periods, z-test)",
+		Tolerance: "saturated period's NX/length to 5 digits; queues drain at 0.44 and grow at 0.50 (saturated start, 250 periods, z-test)",
 		Measure: func() (string, bool, error) {
 			return dynIIIThreshold(6, 0, 0.47059, 0.44, 0.50, []string{"fixed"})
 		},

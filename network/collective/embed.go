@@ -24,7 +24,9 @@ import (
 // §2.9: K blocks of 2^{l_i}×2^{l_i} with Σ 2^{l_i} = 2^d go to disjoint
 // subcubes (*^{l_i} x_i), the x_i (d − l_i bits) a prefix code; Kraft's
 // equality Σ 2^{−(d−l_i)} = 1 guarantees one ([Gal68]), which prefixCode
-// constructs.
+// constructs. (*^l x) fixes the last d − l bits, so two subcubes are
+// disjoint iff neither x ends the other: the code is prefix-free read
+// from the last bit, which the thesis calls the prefix condition.
 
 // guest is a sparse graph on n vertices (adjacency lists, sorted).
 type guest struct {

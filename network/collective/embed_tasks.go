@@ -282,7 +282,7 @@ func setupBlockDiagonal(k *kernel.Kernel, c *cube, params map[string]string, ck 
 	f := float64(worst)
 	r.Formula, r.FormulaText = &f, "max_i 2^{l_i − 1}: every block's TE in its own subcube at once (§2.4's N/2 in the l_i-cube)"
 	r.LowerBound, r.LowerText = theorem1(c, pairs), "Theorem 1 for the blocks' packets: the busiest dimension's packet-hops / N, or the longest route"
-	r.Reading = fmt.Sprintf("%d blocks on subcubes %s: codewords x_i of d − l_i bits from Kraft's equality (canonical prefix code, read from bit 0), checked disjoint and covering all %d nodes; each block transposed by the symmetric OCTR in its subcube", len(ls), strings.Join(subs, " "), n)
+	r.Reading = fmt.Sprintf("%d blocks on subcubes %s: codewords x_i of d − l_i bits from Kraft's equality (canonical prefix code read from the last bit: as written, no x_i ends another, since (*^l x) fixes the last bits), checked disjoint and covering all %d nodes; each block transposed by the symmetric OCTR in its subcube", len(ls), strings.Join(subs, " "), n)
 	return nil
 }
 

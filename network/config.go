@@ -32,6 +32,9 @@ type Config struct {
 	// Slotted sets the slotted hypercube router (switching: slotted,
 	// slotted.go).
 	Slotted SlottedConfig `yaml:"slotted" json:"slotted,omitzero"`
+	// Lockstep sets Han's lock-step mesh (switching: lockstep-mesh,
+	// lockstep.go), which flitsim route runs.
+	Lockstep LockstepConfig `yaml:"lockstep" json:"lockstep,omitzero"`
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:

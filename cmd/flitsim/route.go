@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
@@ -27,7 +26,9 @@ mesh (topology.kind mesh, topology.k = n, a power of two; or a rectangle of
 C columns and R ≥ C rows, topology.k=C,R, both powers of two), or with greedy
 row-column routing (greedy: first come first served on the columns;
 greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
-has a pool of lockstep.buffers messages (default: what the algorithm needs);
+has a pool of lockstep.buffers messages (0, the default: what the algorithm
+needs); a configuration file says switching: lockstep-mesh (or leaves
+switching out) and may set topology and lockstep.buffers, --set overrides;
 in one step a link direction carries at most one message, and a step that
 breaks a rule is refused and reported: exit 3 when lockstep.buffers is
 below what the algorithm needs, else 70 (the algorithm is wrong).
@@ -54,8 +55,8 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
 func cmdRoute(args []string, stdout io.Writer) error {
 	fs := newFlags("route")
 	alg := fs.String("algorithm", "", "q, h, greedy or greedy-ff")
-	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (its topology block; default: the embedded default)")
-	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers)")
+	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (switching: lockstep-mesh; its topology and lockstep blocks; default: the embedded default)")
+	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers, route.k)")
 	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
 	sched := fs.String("schedule", han.Static, "static or actual")
 	events := fs.String("trace-events", "", "write every step's messages to `F.csv` (step, kind, stage, phase, sender, receiver, message, value, pool)")
@@ -82,15 +83,11 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if !slices.Contains(han.Schedules, *sched) {
 		return inputerr.New("--schedule", *sched, "static, actual")
 	}
-	buffers, rest, err := routeBuffers(*sets)
+	strips, rest, err := routeVariant(*variant, *alg, *sets)
 	if err != nil {
 		return err
 	}
-	strips, rest, err := routeVariant(*variant, *alg, rest)
-	if err != nil {
-		return err
-	}
-	rows, n, err := routeMesh(*file, rest, *alg, strips)
+	rows, n, buffers, err := routeMesh(*file, rest, *alg, strips)
 	if err != nil {
 		return err
 	}
@@ -132,24 +129,37 @@ func cmdRoute(args []string, stdout io.Writer) error {
 }
 
 // routeMesh loads the config (file and --set rest) and returns the mesh's
-// rows and columns, checked for the algorithm (k-strip H with strips > 0)
-// before the network is built.
-func routeMesh(file string, rest []string, alg string, strips int) (rows, n int, err error) {
+// rows and columns, checked for the algorithm (k-strip H with strips > 0),
+// and lockstep.buffers (0: what the algorithm needs). The configuration is
+// decoded, not validated: validation builds run's network, which for a
+// 1024×1024 mesh takes gigabytes route does not use.
+func routeMesh(file string, rest []string, alg string, strips int) (rows, n, buffers int, err error) {
 	check := func(c *network.Config) error {
+		if err := routeSwitching(c); err != nil {
+			return err
+		}
 		if strips > 0 {
 			rows, n, err = routeKStripSides(strips, c)
 		} else {
 			rows, n, err = routeSides(alg, c)
 		}
-		if err != nil {
-			return err
-		}
-		return errRouteLoaded
+		buffers = c.Lockstep.Buffers
+		return err
 	}
-	if _, _, lerr := configs.LoadChecked(file, rest, check); !errors.Is(lerr, errRouteLoaded) {
-		return 0, 0, lerr
+	if _, err := configs.LoadDecoded(file, rest, check); err != nil {
+		return 0, 0, 0, err
 	}
-	return rows, n, nil
+	return rows, n, buffers, nil
+}
+
+// routeSwitching refuses a configuration that names another switch model
+// than the lock-step mesh; the default's (a file that leaves switching
+// out) is taken as it.
+func routeSwitching(c *network.Config) error {
+	if !network.IsLockstepMesh(c) && c.Switching != network.Default().Switching {
+		return inputerr.New("switching", c.Switching, "%s (flitsim route runs Han's lock-step mesh)", network.SwitchingLockstepMesh)
+	}
+	return network.CheckLockstep(c)
 }
 
 // routeDests is each processor's destinations, a restricted broadcast's
@@ -207,11 +217,6 @@ func routeLogged(path string, small bool, route func(io.Writer) (*han.Result, er
 	return r, nil
 }
 
-// errRouteLoaded stops the configuration's loading once route has what it
-// needs: the validation after the precheck builds run's network, which for
-// a 1024×1024 mesh takes gigabytes route does not use.
-var errRouteLoaded = errors.New("route: configuration read")
-
 // routeSides are the mesh's rows and columns the algorithm runs on, or
 // the bad key (topology.k=C,R: dimension 0, along a row, first).
 func routeSides(alg string, c *network.Config) (rows, cols int, err error) {
@@ -236,26 +241,6 @@ func routeSides(alg string, c *network.Config) (rows, cols int, err error) {
 		return 0, 0, inputerr.New("topology.k", k, han.RectangleRule(alg))
 	}
 	return rows, cols, nil
-}
-
-// routeBuffers takes lockstep.buffers out of the --set overrides (a key
-// of route's machine, not of run's); 0 when not given.
-func routeBuffers(sets []string) (int, []string, error) {
-	b := 0
-	var rest []string
-	for _, s := range sets {
-		k, v, _ := strings.Cut(s, "=")
-		if strings.TrimSpace(k) != "lockstep.buffers" {
-			rest = append(rest, s)
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 1 || n > 64 {
-			return 0, nil, (&inputerr.Error{Key: "lockstep.buffers", Value: v, Allowed: "an integer from 1 to 64"}).At(inputerr.CommandLine)
-		}
-		b = n
-	}
-	return b, rest, nil
 }
 
 // routePermutation is the named permutation, or the file's.

@@ -75,7 +75,8 @@ func TestRouteBadInput(t *testing.T) {
 		{[]string{"--algorithm", "q", "--set", "topology.kind=torus"}, "topology.kind: torus"},
 		{[]string{"--algorithm", "q", "--permutation", "zigzag"}, "--permutation: zigzag"},
 		{[]string{"--algorithm", "q", "--schedule", "soon"}, "--schedule: soon"},
-		{[]string{"--algorithm", "q", "--set", "lockstep.buffers=0"}, "lockstep.buffers: 0"},
+		{[]string{"--algorithm", "q", "--set", "lockstep.buffers=65"}, "--set lockstep.buffers: 65 is not allowed (allowed: an integer from 0 to 64"},
+		{[]string{"--algorithm", "q", "--set", "switching=vct"}, "--set switching: vct is not allowed (allowed: lockstep-mesh"},
 		{[]string{"--algorithm", "q", "--broadcast", "all"}, "--broadcast: all is not allowed (allowed: restricted)"},
 		{[]string{"--algorithm", "greedy", "--broadcast", "restricted"}, "q or h with --broadcast"},
 		{[]string{"--algorithm", "q", "--broadcast", "restricted", "--permutation", "rot180"}, "give one"},
@@ -266,5 +267,40 @@ func TestRouteKStrip(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// switching: lockstep-mesh and lockstep.buffers are configuration keys: a
+// file sets them (its errors name its line), --set overrides them, and
+// flitsim run refuses the lock-step mesh in one line, naming route.
+func TestRouteConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "han.yaml")
+	os.WriteFile(f, []byte("topology:\n  kind: mesh\n  k: 16\n  n: 2\nswitching: lockstep-mesh\nlockstep:\n  buffers: 4\n"), 0o644)
+	var r struct {
+		Rows, Buffers, DataSteps int `json:",omitempty"`
+	}
+	code, out, errs := routeRun(t, "--algorithm", "q", "-c", f, "--permutation", "rot180", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Rows != 16 || r.Buffers != 4 {
+		t.Fatalf("from the file: exit %d, %+v, %q", code, r, errs)
+	}
+	// Random inputs gather five at a processor of Q's move: 4 are refused (exit 3).
+	if code, _, errs := routeRun(t, "--algorithm", "q", "-c", f); code != exitDeadlock || !strings.Contains(errs, "pool of 4 buffers") {
+		t.Errorf("4 buffers from the file: exit %d, %q", code, errs)
+	}
+	code, out, _ = routeRun(t, "--algorithm", "q", "-c", f, "--set", "lockstep.buffers=5", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Buffers != 5 {
+		t.Errorf("--set over the file: exit %d, %+v", code, r)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("topology:\n  kind: mesh\n  k: 8\n  n: 2\nswitching: lockstep-mesh\nlockstep:\n  buffers: -1\n"), 0o644)
+	if code, _, errs := routeRun(t, "--algorithm", "h", "-c", bad); code != exitBadInput || !strings.Contains(errs, "bad.yaml:7: lockstep.buffers: -1 is not allowed") {
+		t.Errorf("bad buffers: exit %d, %q", code, errs)
+	}
+	var o, e bytes.Buffer
+	code = realMain([]string{"run", "-c", f}, &o, &e)
+	if code != exitBadInput || !strings.Contains(e.String(), "han.yaml:5: switching: lockstep-mesh is not allowed") ||
+		!strings.Contains(e.String(), "flitsim route") || strings.Count(e.String(), "\n") != 1 {
+		t.Errorf("run: exit %d, %q", code, e.String())
 	}
 }

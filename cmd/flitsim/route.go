@@ -17,7 +17,7 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--variant kstrip --set route.k=K] [--trace-events F.csv] [--format table|json]
+       [--variant kstrip|k2 --set route.k=K] [--trace-events F.csv] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
@@ -39,7 +39,8 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  message has one or more destinations, all distinct), Q and H
   --variant      kstrip: k-strip H (§4.6.3, --algorithm h): K strips a stage
                  (--set route.k=K, even, 4 … 64; default 4), a side n = K^p,
-                 K + 1 buffers
+                 K + 1 buffers; k2: Q with K² partitions (§3.6.1, --algorithm
+                 q, route.k even, 4 … 16; default 4), n = K^p, K² + 2 buffers
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step
@@ -63,7 +64,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
-	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers)")
+	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers); k2: Q with K² partitions (K² + 2 buffers)")
 	table := fs.Bool("table", false, "print the thesis's Tables 5.1 and 5.2 with the measured worst case beside every formula")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
@@ -83,17 +84,17 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if !slices.Contains(han.Schedules, *sched) {
 		return inputerr.New("--schedule", *sched, "static, actual")
 	}
-	strips, rest, err := routeVariant(*variant, *alg, *sets)
+	rv, rest, err := routeVariant(*variant, *alg, *sets)
 	if err != nil {
 		return err
 	}
-	rows, n, buffers, err := routeMesh(*file, rest, *alg, strips)
+	rows, n, buffers, err := routeMesh(*file, rest, *alg, rv)
 	if err != nil {
 		return err
 	}
 	need := han.Buffers(*alg, n)
-	if strips > 0 {
-		need = strips + 1
+	if rv.v != nil {
+		need = rv.v.Buffers(rv.k)
 	}
 	if buffers == 0 {
 		buffers = need
@@ -107,14 +108,14 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
-	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, strips, rows, n, *seed)
+	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
 	if err != nil {
 		return err
 	}
 	*perm = name
 	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
-		if strips > 0 {
-			return han.RunKStrip(n, strips, buffers, dests, *sched, log)
+		if rv.v != nil {
+			return rv.v.Run(n, rv.k, buffers, dests, *sched, log)
 		}
 		return han.RunMesh(*alg, rows, n, buffers, dests, *sched, log)
 	})
@@ -129,17 +130,17 @@ func cmdRoute(args []string, stdout io.Writer) error {
 }
 
 // routeMesh loads the config (file and --set rest) and returns the mesh's
-// rows and columns, checked for the algorithm (k-strip H with strips > 0),
+// rows and columns, checked for the algorithm or the variant rv,
 // and lockstep.buffers (0: what the algorithm needs). The configuration is
 // decoded, not validated: validation builds run's network, which for a
 // 1024×1024 mesh takes gigabytes route does not use.
-func routeMesh(file string, rest []string, alg string, strips int) (rows, n, buffers int, err error) {
+func routeMesh(file string, rest []string, alg string, rv routeVar) (rows, n, buffers int, err error) {
 	check := func(c *network.Config) error {
 		if err := routeSwitching(c); err != nil {
 			return err
 		}
-		if strips > 0 {
-			rows, n, err = routeKStripSides(strips, c)
+		if rv.v != nil {
+			rows, n, err = routeVariantSides(rv, c)
 		} else {
 			rows, n, err = routeSides(alg, c)
 		}
@@ -164,7 +165,7 @@ func routeSwitching(c *network.Config) error {
 
 // routeDests is each processor's destinations, a restricted broadcast's
 // (bcast) or the permutation perm's, and the input's name for the result.
-func routeDests(bcast, perm string, permGiven bool, alg, variant string, strips, rows, n int, seed uint64) ([][]int32, string, error) {
+func routeDests(bcast, perm string, permGiven bool, alg, variant string, isVariant bool, rows, n int, seed uint64) ([][]int32, string, error) {
 	switch {
 	case bcast != "" && bcast != "restricted":
 		return nil, "", inputerr.New("--broadcast", bcast, "restricted")
@@ -172,8 +173,8 @@ func routeDests(bcast, perm string, permGiven bool, alg, variant string, strips,
 		return nil, "", fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", bcast, perm)
 	case bcast != "" && (alg == han.AlgGreedy || alg == han.AlgGreedyFF):
 		return nil, "", inputerr.New("--algorithm", alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
-	case bcast != "" && strips > 0:
-		return nil, "", inputerr.New("--variant", variant, "none with --broadcast (k-strip H routes permutations, so far)")
+	case bcast != "" && isVariant:
+		return nil, "", inputerr.New("--variant", variant, "none with --broadcast (the variants route permutations, so far)")
 	case bcast != "":
 		if rows != n {
 			return nil, "", fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", bcast, rows, n)
@@ -284,7 +285,11 @@ func writeRouteTable(w io.Writer, r *han.Result) error {
 	fmt.Fprintf(w, "%-22s %8d %10s\n", "total steps", r.TotalSteps, num(b.TotalSteps))
 	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer", r.MaxBuffer, b.MaxBuffer)
 	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer after move", r.MaxBufferAfterMove, b.MaxBufferAfterMove)
-	fmt.Fprintf(w, "bound: %s\n\n", b.Source)
+	fmt.Fprintf(w, "bound: %s\n", b.Source)
+	for _, d := range r.Deviations {
+		fmt.Fprintf(w, "deviation: %s\n", d)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%5s  %-7s %-8s %-9s %6s %6s %6s %7s\n", "stage", "phase", "kind", "regions", "steps", "static", "actual", "buffer")
 	for _, s := range r.Stages {
 		for _, p := range s.Phases {

@@ -202,7 +202,7 @@ func TestRouteTable(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || rows[1].Built {
+	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || !rows[1].Built || !rows[1].OK || rows[3].Built {
 		t.Errorf("json rows: %+v", rows)
 	}
 	for _, c := range []struct {
@@ -258,10 +258,13 @@ func TestRouteKStrip(t *testing.T) {
 	}{
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=32"}, "topology.k=32: k-strip H with route.k=4 needs a side that is a power of 4"},
 		{[]string{"--algorithm", "q", "--variant", "kstrip", "--set", "topology.k=16"}, "--algorithm: q is not allowed"},
-		{[]string{"--algorithm", "h", "--variant", "k2", "--set", "topology.k=16"}, "--variant: k2 is not allowed"},
-		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "give --variant kstrip"},
+		{[]string{"--algorithm", "h", "--variant", "k2", "--set", "topology.k=16"}, "--algorithm: h is not allowed (allowed: q with --variant k2"},
+		{[]string{"--algorithm", "q", "--variant", "zz", "--set", "topology.k=16"}, "--variant: zz is not allowed (allowed: kstrip, k2"},
+		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "route.k=18", "--set", "topology.k=16"}, "route.k: 18 is not allowed (allowed: an even number from 4 to 16 with --variant k2)"},
+		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=32"}, "topology.k=32: Q with route.k=4 needs a side that is a power of 4"},
+		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "route.k is a parameter of --variant (kstrip, k2)"},
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "route.k=5", "--set", "topology.k=16"}, "route.k: 5 is not allowed"},
-		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--broadcast", "restricted"}, "k-strip H routes permutations"},
+		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--broadcast", "restricted"}, "the variants route permutations"},
 	} {
 		code, _, errs := routeRun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
@@ -302,5 +305,25 @@ func TestRouteConfigFile(t *testing.T) {
 	if code != exitBadInput || !strings.Contains(e.String(), "han.yaml:5: switching: lockstep-mesh is not allowed") ||
 		!strings.Contains(e.String(), "flitsim route") || strings.Count(e.String(), "\n") != 1 {
 		t.Errorf("run: exit %d, %q", code, e.String())
+	}
+}
+
+// --variant k2: Q with route.k² partitions on a side that is a power of
+// k, k² + 2 buffers by default; a refused step on fewer exits 3.
+func TestRouteK2(t *testing.T) {
+	code, out, errs := routeRun(t, "--algorithm", "q", "--variant", "k2", "--set", "topology.k=16", "--format", "json")
+	var r struct {
+		Alg     string `json:"algorithm"`
+		Buffers int    `json:"buffers"`
+		Int     int64  `json:"integer_steps"`
+		Max     int    `json:"max_buffer"`
+	}
+	// (static: integer steps 1.5·16/4 − 2 = 4; the 4×4 stage delivers)
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Alg != "q-k2" || r.Buffers != 18 || r.Int != 4 || r.Max > 18 {
+		t.Fatalf("exit %d, %+v, %q", code, r, errs)
+	}
+	code, _, errs = routeRun(t, "--algorithm", "q", "--variant", "k2", "--set", "topology.k=64", "--set", "lockstep.buffers=5")
+	if code != exitDeadlock || !strings.Contains(errs, "pool of 5 buffers would hold 6") {
+		t.Errorf("5 buffers: exit %d, %q", code, errs)
 	}
 }

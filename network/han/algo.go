@@ -36,6 +36,9 @@ type Phase struct {
 	Static    int64  `json:"static"` // its worst-case length
 	Actual    int64  `json:"actual"` // until its last message landed
 	MaxBuffer int    `json:"max_buffer"`
+	// OverStatic, when set, is the thesis's worst-case length this phase
+	// outran (Static is then its actual length); see Result.Deviations.
+	OverStatic int64 `json:"over_static,omitempty"`
 }
 
 // Stage is one recursion stage on regions of side Side.
@@ -71,6 +74,9 @@ type Result struct {
 	MaxBufferAfterMove int     `json:"max_buffer_after_move"`
 	Bound              Bound   `json:"bound"`
 	Stages             []Stage `json:"stages"`
+	// Deviations lists where the run outlasted a length the thesis claims
+	// without proof (the k² move's (k−1)s).
+	Deviations []string `json:"deviations,omitempty"`
 }
 
 // Buffers is the pool size an algorithm needs on an n×n mesh (Thm 3.1,
@@ -131,8 +137,10 @@ type router struct {
 	target       []int32 // per message: its column-movement target row
 	bestN, bestS []int32
 	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
-	stamp        int64   // column-movement steps, all phases
-	onStep       func()  // (tests: called after every data step of a move)
+	stamp        int64   // column-movement and k²-move steps, all phases
+	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
+	winStep      []int64
+	onStep       func() // (tests: called after every data step of a move)
 	schedule     string
 	res          *Result
 	stage        *Stage

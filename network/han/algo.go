@@ -138,6 +138,7 @@ type router struct {
 	bestN, bestS []int32
 	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
 	stamp        int64   // column-movement and k²-move steps, all phases
+	grid         grid    // scratch: the regions a phase works on
 	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
 	winStep      []int64
 	onStep       func() // (tests: called after every data step of a move)

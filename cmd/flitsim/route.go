@@ -22,8 +22,9 @@ const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
-mesh (topology.kind mesh, topology.k = n, a power of two; or a rectangle of
-C columns and R ≥ C rows, topology.k=C,R, both powers of two), or with greedy
+mesh (topology.kind mesh, topology.k = n: Q a power of two, H any side; or
+a rectangle of C columns and R ≥ C rows, topology.k=C,R: Q powers of two,
+H any), or with greedy
 row-column routing (greedy: first come first served on the columns;
 greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
 has a pool of lockstep.buffers messages (0, the default: what the algorithm

@@ -202,7 +202,7 @@ func TestRouteTable(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || !rows[1].Built || !rows[1].OK || rows[3].Built {
+	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || !rows[1].Built || !rows[1].OK || rows[3].Built || !rows[8].Built || !rows[8].OK {
 		t.Errorf("json rows: %+v", rows)
 	}
 	for _, c := range []struct {

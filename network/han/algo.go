@@ -96,7 +96,13 @@ func Buffers(alg string, n int) int {
 // Thm 4.5; §3.6.4 and §4.6.5 for rectangles).
 func ThesisBound(alg string, rows, cols int) Bound {
 	n, f, rf, cf := cols, float64(cols), float64(rows), float64(cols)
-	if rows != cols && alg == AlgH {
+	odd := alg == AlgH && (!Pow2(rows) || !Pow2(cols))
+	switch {
+	case odd && rows != cols:
+		return Bound{2.5*rf + 3*cf, 1.5*rf + 2*cf, 4*rf + 5*cf, 3, 3, "Han 1990 §4.6.5, §4.6.4: (2.5r + 3c) data + (1.5r + 2c) integer steps, 3 buffers (3 after a move: the smaller half's outer column)"}
+	case odd:
+		return Bound{5.5 * f, 3.5 * f, 9 * f, 3, 3, "Han 1990 §4.6.4: H on an arbitrary square ≅ 5.5n data + 3.5n integer steps, 3 buffers (3 after a move: the smaller half's outer column)"}
+	case rows != cols && alg == AlgH:
 		return Bound{2.5*rf + 3*cf, 1.5*rf + 2*cf, 4*rf + 5*cf, 3, 2, "Han 1990 §4.6.5: (2.5r + 3c) data + (1.5r + 2c) integer steps, 3 buffers"}
 	}
 	if rows != cols {
@@ -115,8 +121,14 @@ func ThesisBound(alg string, rows, cols int) Bound {
 }
 
 // RowBound is Thm 2.1's worst case of row movement on c processors with b
-// buffers (b even), floored: a static schedule counts whole steps.
-func RowBound(b, c int) int64 { return int64(max(c-1, b*(b+2)*c/(4*(b+1)))) }
+// buffers, floored: a static schedule counts whole steps (b even:
+// b(b+2)c/(4(b+1)); b odd: (b+1)c/4; never below c − 1).
+func RowBound(b, c int) int64 {
+	if b%2 == 1 {
+		return int64(max(c-1, (b+1)*c/4))
+	}
+	return int64(max(c-1, b*(b+2)*c/(4*(b+1))))
+}
 
 // ColBound is Thm 2.3's worst case of column movement on r processors, b buffers.
 func ColBound(b, r int) int64 { return int64(r - 1 - (r-1)/b) }
@@ -161,12 +173,15 @@ func SideOK(alg string, n int) bool {
 	if n < 2 || n > MaxSide(alg) {
 		return false
 	}
-	return alg == AlgGreedy || alg == AlgGreedyFF || n&(n-1) == 0
+	return alg != AlgQ || n&(n-1) == 0
 }
+
+// Pow2 reports whether n is a power of two.
+func Pow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 
 // AllowedSide says which sides alg runs on.
 func AllowedSide(alg string) string {
-	if alg == AlgGreedy || alg == AlgGreedyFF {
+	if alg != AlgQ {
 		return fmt.Sprintf("from 2 to %d", MaxSide(alg))
 	}
 	return fmt.Sprintf("a power of two from 2 to %d: algorithm %s halves the side every stage", MaxSide(alg), alg)
@@ -256,7 +271,7 @@ func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule stri
 	case AlgQ:
 		err = r.runQ(rows, cols)
 	case AlgH:
-		err = r.runH(rows, cols)
+		err = r.runHAny(rows, cols)
 	default:
 		err = r.runGreedy(cols, alg == AlgGreedyFF)
 	}
@@ -326,44 +341,6 @@ func (r *router) runQ(rows, cols int) error {
 	return nil
 }
 
-// runH is Algorithm H: on regions of rs×cs, move into the left or right
-// half along rows, smooth the rs × cs/2 halves, move into the top or
-// bottom quarter along columns, smooth the quarters (2 buffers' worth).
-// Regions of one column are smoothed by column movement alone, except
-// 2×1 halves: their second move delivers directly (digest §8 item 25);
-// quarters of one column then deliver directly (§4.6.5) — from at most one
-// message a processor: from two, farthest-first delivery can gather four
-// at a processor, which the machine refuses on H's three buffers.
-func (r *router) runH(rows, cols int) error {
-	for cs := cols; cs >= 2; cs /= 2 {
-		rs, h := cs*rows/cols, cs/2
-		r.res.Stages = append(r.res.Stages, Stage{Side: cs})
-		r.stage = &r.res.Stages[len(r.res.Stages)-1]
-		if err := r.move(rs, cs, rs, h, int64(h)); err != nil {
-			return err
-		}
-		if h >= 2 || rs > 2 {
-			if err := r.smooth(rs, h, 2); err != nil {
-				return err
-			}
-		}
-		if err := r.move(rs, h, rs/2, h, int64(rs/2)); err != nil {
-			return err
-		}
-		if h >= 2 || rs > 2 {
-			if err := r.smooth(rs/2, h, 2); err != nil {
-				return err
-			}
-		}
-		if h == 1 {
-			if err := r.deliver(rs / 2); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // deliver moves every message along its column to its destination row,
 // farthest first, in regions of one column and R rows (R − 1 steps at
 // most; none when R = 1).
@@ -411,30 +388,45 @@ func (r *router) record(ph Phase) error {
 
 // smooth is the smooth step on every R×C region (b: the most messages a
 // processor holds when it starts, for the static schedule's worst cases).
-func (r *router) smooth(R, C, b int) error {
-	region := fmt.Sprintf("%dx%d", R, C)
+func (r *router) smooth(R, C, b int) error { return r.smoothGrid(r.tile(R, C), b) }
+
+// smoothGrid is the smooth step on the grid's regions, all at once; each
+// phase's static length is the largest region's worst case. Regions of
+// at most two processors are not smoothed: the next move (or delivery)
+// takes their messages, distinct destinations among two processors, as
+// they are (digest §8 item 25).
+func (r *router) smoothGrid(g grid, b int) error {
+	cs, rs, cl := 0, int64(0), int64(0)
+	for _, a := range g.rows {
+		for _, c := range g.cols {
+			cs, rs, cl = max(cs, countSteps(a.n, c.n)), max(rs, RowBound(b, c.n)), max(cl, ColBound(b, a.n))
+		}
+	}
+	if widest(g.rows)*widest(g.cols) <= 2 {
+		return nil
+	}
+	region := gridName(g)
 	m := r.m
 	m.PhaseStart(r.stage.Side, "count")
-	if err := r.count(R, C); err != nil {
+	if err := r.countRegions(g); err != nil {
 		return err
 	}
-	cs := int64(countSteps(R, C))
-	if err := r.record(Phase{Phase: "count", Kind: "integer", Region: region, Static: cs, Actual: cs, MaxBuffer: m.PhaseHeld()}); err != nil {
+	if err := r.record(Phase{Phase: "count", Kind: "integer", Region: region, Static: int64(cs), Actual: int64(cs), MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
 	m.PhaseStart(r.stage.Side, "row")
-	steps, err := r.rowMove(R, C)
+	steps, err := r.rowMoveRegions(g)
 	if err != nil {
 		return err
 	}
-	if err := r.record(Phase{Phase: "row", Kind: "data", Region: region, Static: RowBound(b, C), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
+	if err := r.record(Phase{Phase: "row", Kind: "data", Region: region, Static: rs, Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
 	m.PhaseStart(r.stage.Side, "column")
-	if steps, err = r.colMove(R, C); err != nil {
+	if steps, err = r.colMoveRegions(g); err != nil {
 		return err
 	}
-	if err := r.record(Phase{Phase: "column", Kind: "data", Region: region, Static: ColBound(b, R), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
+	if err := r.record(Phase{Phase: "column", Kind: "data", Region: region, Static: cl, Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
 	if h := m.Held(); h > 1 {

@@ -66,12 +66,12 @@ func Tables(n int) ([]TableRow, error) {
 		{Table: "lower bound", Variant: "Q smoothing of an n/2 quadrant", Formula: "≥ (1 − 1/(2√2))n ≈ 0.646n t_M", Buffers: "", Conditions: "Fig. 3.10: its triangle input", Lower: true},
 	}
 	built := map[string]func(*TableRow) error{
-		"Q":                    func(t *TableRow) error { return measureRow(t, AlgQ, n, n) },
-		"Q on rectangle":       func(t *TableRow) error { return measureRow(t, AlgQ, 2*n, n) },
-		"H":                    func(t *TableRow) error { return measureRow(t, AlgH, n, n) },
-		"H on rectangle":       func(t *TableRow) error { return measureRow(t, AlgH, 2*n, n) },
-		"H with k strips":      func(t *TableRow) error { return measureVariant(t, FindVariant(VariantKStrip), n) },
-		"Q with k² partitions": func(t *TableRow) error { return measureVariant(t, FindVariant(VariantK2), n) },
+		"Q":                     func(t *TableRow) error { return measureRow(t, AlgQ, n, n) },
+		"Q on rectangle":        func(t *TableRow) error { return measureRow(t, AlgQ, 2*n, n) },
+		"H":                     func(t *TableRow) error { return measureRow(t, AlgH, n, n) },
+		"H on rectangle":        func(t *TableRow) error { return measureRow(t, AlgH, 2*n, n) },
+		"H with k strips":       func(t *TableRow) error { return measureVariant(t, FindVariant(VariantKStrip), n) },
+		"Q with k² partitions":  func(t *TableRow) error { return measureVariant(t, FindVariant(VariantK2), n) },
 		"H on arbitrary square": func(t *TableRow) error { return measureOdd(t, n-1) },
 		"Q data steps": func(t *TableRow) error {
 			if err := measureRow(t, AlgQ, n, n); err != nil {

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
@@ -21,7 +22,17 @@ type LockstepConfig struct {
 	// Buffers is every processor's pool of message buffers; 0 is what the
 	// algorithm needs (Q 5, H 3, k-strip H k + 1, …).
 	Buffers int `yaml:"buffers" json:"buffers,omitempty" allowed:"an integer from 0 to 64 (messages a processor holds; 0: what the algorithm needs; switching: lockstep-mesh, flitsim route)" default:"0"`
+	// Model is the thesis's distributed model (a processor sends on any
+	// of its links in a step) or the ILLIAC model (SIMD: every processor
+	// sends in the one direction the controller names).
+	Model string `yaml:"model" json:"model,omitempty" allowed:"distributed, illiac (switching: lockstep-mesh)" default:"distributed"`
+	// Wrap links every row's and column's ends (a torus), as the ILLIAC
+	// variation with wrap-around connections has.
+	Wrap bool `yaml:"wrap" json:"wrap,omitempty"`
 }
+
+// lockstepModels are lockstep.model's values ("" is distributed).
+var lockstepModels = []string{"distributed", "illiac"}
 
 // IsLockstepMesh reports whether c selects the lock-step mesh.
 func IsLockstepMesh(c *Config) bool {
@@ -33,6 +44,9 @@ func IsLockstepMesh(c *Config) bool {
 func checkLockstep(c *Config) error {
 	if b := c.Lockstep.Buffers; b < 0 || b > maxLockstepBuffers {
 		return inputerr.New("lockstep.buffers", b, "an integer from 0 to %d (0: what the algorithm needs)", maxLockstepBuffers)
+	}
+	if m := c.Lockstep.Model; m != "" && !slices.Contains(lockstepModels, m) {
+		return inputerr.New("lockstep.model", m, "%s", strings.Join(lockstepModels, ", "))
 	}
 	return nil
 }

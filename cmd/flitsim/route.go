@@ -89,7 +89,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, n, buffers, err := routeMesh(*file, rest, *alg, rv)
+	rows, n, buffers, hw, err := routeMesh(*file, rest, *alg, rv)
 	if err != nil {
 		return err
 	}
@@ -109,6 +109,9 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
+	if *bcast != "" && hw.Model == han.ModelILLIAC {
+		return inputerr.New("--broadcast", *bcast, "none with lockstep.model illiac (a restricted broadcast's copies leave on several links in one step; the distributed model, so far)")
+	}
 	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
 	if err != nil {
 		return err
@@ -118,7 +121,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		if rv.v != nil {
 			return rv.v.Run(n, rv.k, buffers, dests, *sched, log)
 		}
-		return han.RunMesh(*alg, rows, n, buffers, dests, *sched, log)
+		return han.RunMeshOn(hw, *alg, rows, n, buffers, dests, *sched, log)
 	})
 	if err != nil {
 		return err
@@ -135,10 +138,15 @@ func cmdRoute(args []string, stdout io.Writer) error {
 // and lockstep.buffers (0: what the algorithm needs). The configuration is
 // decoded, not validated: validation builds run's network, which for a
 // 1024×1024 mesh takes gigabytes route does not use.
-func routeMesh(file string, rest []string, alg string, rv routeVar) (rows, n, buffers int, err error) {
+func routeMesh(file string, rest []string, alg string, rv routeVar) (rows, n, buffers int, hw han.Hardware, err error) {
 	check := func(c *network.Config) error {
 		if err := routeSwitching(c); err != nil {
 			return err
+		}
+		hw = han.Hardware{Model: c.Lockstep.Model, Wrap: c.Lockstep.Wrap}
+		if rv.v != nil && (hw.Model == han.ModelILLIAC || hw.Wrap) {
+			return inputerr.New("lockstep.model", hw.Model+map[bool]string{true: " with lockstep.wrap", false: ""}[hw.Wrap],
+				"distributed without wrap with --variant %s (the variants run on the thesis's machine, so far)", rv.v.Name)
 		}
 		if rv.v != nil {
 			rows, n, err = routeVariantSides(rv, c)
@@ -149,9 +157,9 @@ func routeMesh(file string, rest []string, alg string, rv routeVar) (rows, n, bu
 		return err
 	}
 	if _, err := configs.LoadDecoded(file, rest, check); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, hw, err
 	}
-	return rows, n, buffers, nil
+	return rows, n, buffers, hw, nil
 }
 
 // routeSwitching refuses a configuration that names another switch model
@@ -274,8 +282,15 @@ func routePermutation(name string, rows, cols int, seed uint64) ([]int32, error)
 // phases of every stage.
 func writeRouteTable(w io.Writer, r *han.Result) error {
 	b := r.Bound
-	fmt.Fprintf(w, "algorithm %s, %d×%d lock-step mesh, %s, %s schedule, %d buffers, %d messages",
-		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, r.Permutation, r.Schedule, r.Buffers, r.Messages)
+	mesh := "lock-step mesh"
+	if r.Model == han.ModelILLIAC {
+		mesh += " (ILLIAC model)"
+	}
+	if r.Wrap {
+		mesh += " with wraparound"
+	}
+	fmt.Fprintf(w, "algorithm %s, %d×%d %s, %s, %s schedule, %d buffers, %d messages",
+		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, mesh, r.Permutation, r.Schedule, r.Buffers, r.Messages)
 	if r.Copies > 0 {
 		fmt.Fprintf(w, " (and %d copies)", r.Copies)
 	}

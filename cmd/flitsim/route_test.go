@@ -327,3 +327,31 @@ func TestRouteK2(t *testing.T) {
 		t.Errorf("5 buffers: exit %d, %q", code, errs)
 	}
 }
+
+// lockstep.model illiac and lockstep.wrap: Q on the ILLIAC model, rot180
+// in 4n − 4 data steps; the variants and broadcasts refuse it in one line.
+func TestRouteIlliac(t *testing.T) {
+	code, out, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=16", "--set", "lockstep.model=illiac", "--set", "lockstep.wrap=true",
+		"--permutation", "rot180", "--schedule", "actual", "--format", "json")
+	var r struct {
+		Model string `json:"model"`
+		Wrap  bool   `json:"wrap"`
+		Data  int64  `json:"data_steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Model != "illiac" || !r.Wrap || r.Data != 60 {
+		t.Fatalf("exit %d, %+v, %q", code, r, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "q", "--set", "lockstep.model=simd"}, "--set lockstep.model: simd is not allowed (allowed: distributed, illiac)"},
+		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=16", "--set", "lockstep.model=illiac"}, "distributed without wrap with --variant k2"},
+		{[]string{"--algorithm", "q", "--set", "lockstep.model=illiac", "--broadcast", "restricted"}, "none with lockstep.model illiac"},
+	} {
+		code, _, errs := routeRun(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}

@@ -64,6 +64,8 @@ type Result struct {
 	Cols               int     `json:"cols"`
 	Permutation        string  `json:"permutation"`
 	Schedule           string  `json:"schedule"`
+	Model              string  `json:"model,omitempty"` // the machine's (lockstep.model; "": distributed)
+	Wrap               bool    `json:"wrap,omitempty"`
 	Buffers            int     `json:"buffers"`
 	Messages           int     `json:"messages"`
 	Copies             int     `json:"copies"` // made by restricted broadcasting
@@ -148,10 +150,13 @@ type router struct {
 	sendE, sendW []int32
 	target       []int32 // per message: its column-movement target row
 	bestN, bestS []int32
-	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
-	stamp        int64   // column-movement and k²-move steps, all phases
-	grid         grid    // scratch: the regions a phase works on
-	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
+	bestStep     []int64   // per processor: the stamp bestN and bestS were chosen at
+	stamp        int64     // column-movement and k²-move steps, all phases
+	grid         grid      // scratch: the regions a phase works on
+	sub          []Move    // scratch: an ILLIAC machine step's moves
+	subInt       []IntSend // and integer sends
+	inbox        []IntSend // and an ILLIAC step's deliveries
+	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
 	winStep      []int64
 	onStep       func() // (tests: called after every data step of a move)
 	schedule     string
@@ -241,10 +246,37 @@ func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string, 
 	return RunMesh(alg, n, n, buffers, dests, schedule, log)
 }
 
+// The machine's models (lockstep.model).
+const (
+	ModelDistributed = "distributed" // the thesis's: a processor sends on any of its links in a step (§1.3.3)
+	ModelILLIAC      = "illiac"      // SIMD: all processors send in one direction a step (§1.4.1)
+)
+
+// Models lists the models.
+var Models = []string{ModelDistributed, ModelILLIAC}
+
+// Hardware is the machine a routing runs on: its model ("" is
+// distributed) and whether rows and columns wrap around.
+type Hardware struct {
+	Model string
+	Wrap  bool
+}
+
 // RunMesh is RunBroadcast on a rows×cols mesh (row-major processors).
 func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
+	return RunMeshOn(Hardware{}, alg, rows, cols, buffers, dests, schedule, log)
+}
+
+// RunMeshOn is RunMesh on the hardware hw.
+func RunMeshOn(hw Hardware, alg string, rows, cols, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
 	if err := Check(alg, rows, cols); err != nil {
 		return nil, err
+	}
+	if hw.Model != "" && !slices.Contains(Models, hw.Model) {
+		return nil, fmt.Errorf("model %q (allowed: %s)", hw.Model, strings.Join(Models, ", "))
+	}
+	if hw.Model == ModelILLIAC && slices.ContainsFunc(dests, func(ds []int32) bool { return len(ds) > 1 }) {
+		return nil, fmt.Errorf("restricted broadcasting runs on the distributed model only (so far): a message leaves as copies on several links in one step")
 	}
 	if schedule != Static && schedule != Actual {
 		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
@@ -257,6 +289,7 @@ func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule stri
 		return nil, err
 	}
 	m := r.m
+	m.SIMD, m.Wrap = hw.Model == ModelILLIAC, hw.Wrap
 	if log != nil {
 		flush := m.EventLog(log)
 		defer func() {
@@ -266,7 +299,12 @@ func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule stri
 		}()
 	}
 	r.res = &Result{Algorithm: alg, Rows: rows, Cols: cols, Schedule: schedule, Buffers: buffers, Messages: len(r.dests),
-		Bound: ThesisBound(alg, rows, cols)}
+		Bound: ThesisBound(alg, rows, cols), Model: hw.Model, Wrap: hw.Wrap}
+	if m.SIMD {
+		b := &r.res.Bound
+		b.DataSteps, b.IntegerSteps, b.TotalSteps = 4*b.DataSteps, 4*b.IntegerSteps, 4*b.TotalSteps
+		b.Source = "Han 1990 §5.2: on the ILLIAC model at most four times the distributed model's (" + b.Source + ")"
+	}
 	switch alg {
 	case AlgQ:
 		err = r.runQ(rows, cols)
@@ -370,6 +408,9 @@ func (r *router) deliver(R int) error {
 // record adds a phase to the stage and its length to the totals; in a
 // static schedule a phase that outran its worst-case length is a bug.
 func (r *router) record(ph Phase) error {
+	if r.m.SIMD { // (machine steps: one a direction used)
+		ph.Actual, ph.Static = r.m.PhaseSteps(), ph.Static*dirFactor(r.res.Algorithm, ph.Phase)
+	}
 	ph.Steps = ph.Static
 	if r.schedule == Actual {
 		ph.Steps = ph.Actual

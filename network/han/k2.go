@@ -140,7 +140,7 @@ func (r *router) travelPriority(ts []trav) (int64, error) {
 			}
 			moves, who = append(moves, Move{From: m.Loc(t.id), Dir: d, Msg: t.id}), append(who, i)
 		}
-		if err := m.Data(moves); err != nil {
+		if err := r.data(moves); err != nil {
 			return steps, err
 		}
 		for k, mv := range moves {

@@ -142,7 +142,7 @@ func (r *router) travel(ts []trav) (int64, error) {
 			}
 			moves, who = append(moves, mv), append(who, i)
 		}
-		if err := m.Data(moves); err != nil {
+		if err := r.data(moves); err != nil {
 			return steps, err
 		}
 		if err := r.arrive(ts, moves, who); err != nil {

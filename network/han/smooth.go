@@ -73,7 +73,7 @@ func (r *router) countRegions(g grid) error {
 				sends = r.waveSends(sends, a, b, t)
 			}
 		}
-		got, err := m.Integer(sends)
+		got, err := r.integer(sends)
 		if err != nil {
 			return err
 		}
@@ -202,7 +202,7 @@ func (r *router) rowMoveRegions(g grid) (int64, error) {
 		if len(moves) == 0 {
 			return steps, internalf("row movement stuck with %d processors still to send", len(active))
 		}
-		if err := m.Data(moves); err != nil {
+		if err := r.data(moves); err != nil {
 			return steps, err
 		}
 		steps++
@@ -291,7 +291,7 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 				moves = append(moves, Move{From: p, Dir: South, Msg: id})
 			}
 		}
-		if err := m.Data(moves); err != nil {
+		if err := r.data(moves); err != nil {
 			return steps, err
 		}
 		active = slices.DeleteFunc(active, func(id int32) bool { return m.Loc(id)/cols == r.target[id] })

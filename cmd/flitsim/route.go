@@ -17,7 +17,7 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--variant kstrip|k2 --set route.k=K] [--trace-events F.csv] [--format table|json]
+       [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
@@ -30,6 +30,8 @@ greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
 has a pool of lockstep.buffers messages (0, the default: what the algorithm
 needs); a configuration file says switching: lockstep-mesh (or leaves
 switching out) and may set topology and lockstep.buffers, --set overrides;
+lockstep.model illiac makes it the ILLIAC model (one send direction a step),
+lockstep.wrap true links the rows' and columns' ends;
 in one step a link direction carries at most one message, and a step that
 breaks a rule is refused and reported: exit 3 when lockstep.buffers is
 below what the algorithm needs, else 70 (the algorithm is wrong).
@@ -41,7 +43,8 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
   --variant      kstrip: k-strip H (§4.6.3, --algorithm h): K strips a stage
                  (--set route.k=K, even, 4 … 64; default 4), a side n = K^p,
                  K + 1 buffers; k2: Q with K² partitions (§3.6.1, --algorithm
-                 q, route.k even, 4 … 16; default 4), n = K^p, K² + 2 buffers
+                 q, route.k even, 4 … 16; default 4), n = K^p, K² + 2 buffers;
+                 odd1: Q on an odd square, §3.6.3's first mapping, 9 buffers
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step

@@ -24,6 +24,8 @@ var Variants = []Variant{
 		KMin: 4, KMax: 64, KDefault: 4, Sides: KStripSides, Buffers: func(k int) int { return k + 1 }, Bound: KStripBound, Run: RunKStrip},
 	{Name: VariantK2, Alg: AlgQ, Desc: "Q with k² partitions (§3.6.1): K² submeshes a stage, a side n = K^p, K² + 2 buffers",
 		KMin: 4, KMax: 16, KDefault: 4, Sides: K2Sides, Buffers: func(k int) int { return k*k + 2 }, Bound: K2Bound, Run: RunK2},
+	{Name: VariantOdd1, Alg: AlgQ, Desc: "Q on an odd square, §3.6.3's first mapping: 9 buffers",
+		Sides: Odd1Sides, Buffers: func(int) int { return 9 }, Bound: Odd1Bound, Run: RunOdd1},
 }
 
 // FindVariant is the variant named name, or nil.

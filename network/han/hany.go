@@ -1,6 +1,7 @@
 package han
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -135,6 +136,9 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 		}
 		ts = append(ts, t)
 	}
+	// (In the order of their processors, as move does: a step then walks
+	// the machine's arrays forwards.)
+	slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
 	m.PhaseStart(r.stage.Side, "move")
 	steps, err := r.travel(ts)
 	if err != nil {

@@ -35,6 +35,9 @@ type Config struct {
 	// CSR sets Conflict Sense Routing (slotted.scheme: csr,
 	// slotted_csr.go).
 	CSR CSRConfig `yaml:"csr" json:"csr,omitzero"`
+	// Lockstep sets Han's lock-step mesh (switching: lockstep-mesh,
+	// lockstep.go), which flitsim route runs.
+	Lockstep LockstepConfig `yaml:"lockstep" json:"lockstep,omitzero"`
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:

@@ -122,6 +122,8 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	model := ""
 	var sspec kernel.SlottedSpec
 	switch {
+	case IsLockstepMesh(c):
+		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted with flitsim run (lockstep-mesh is Han's lock-step mesh: run it with flitsim route)")
 	case isPacket(c):
 		mode, err, model = xbar.SAF, nil, "packet"
 	case isSlotted(c):
@@ -131,7 +133,7 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 		mode, model = xbar.SAF, "slotted"
 	}
 	if err != nil {
-		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted")
+		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted (lockstep-mesh: with flitsim route)")
 	}
 	pol, err := xbar.ParsePolicy(c.Arbiter)
 	if err != nil {

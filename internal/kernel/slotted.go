@@ -119,11 +119,12 @@ type SlottedCounts struct {
 	WindowHops int64
 }
 
-// slotPkt is a packet on a link or in a FIFO, 8 bytes: the link
+// slotPkt is a packet on a link or in a FIFO, 12 bytes: the link
 // registers of a 10-cube then fit in half a megabyte.
 type slotPkt struct {
 	birth uint32 // first slot on a link, mod 2^32 (only ages are read)
 	dt    uint32 // destination << 8 | type (type 0: no packet; d ≤ 20)
+	id    uint32 // serial, for traces (SlotEvent.Packet)
 }
 
 func (p slotPkt) typ() int32  { return int32(p.dt & 0xff) }
@@ -143,7 +144,8 @@ type slotted struct {
 	head, size []int32
 	grow       [][]slotPkt // SlottedInf: per buffer
 	c          SlottedCounts
-	hops       int64 // link-slots carrying a packet, whole run
+	hops       int64      // link-slots carrying a packet, whole run
+	tr         SlotTracer // the slot's tracer, or nil (slotted_trace.go)
 }
 
 func init() { switchModels["slotted"] = newSlotted }
@@ -253,6 +255,7 @@ func (m *slotted) step(k *Kernel) {
 	if meas {
 		m.c.Slots++
 	}
+	m.tr, _ = k.tr.(SlotTracer)
 	if IsDeflection(m.spec.Scheme) {
 		m.stepDeflect(k, now, meas)
 	} else {
@@ -277,6 +280,9 @@ func (m *slotted) stepDescending(k *Kernel, now int64, meas bool) {
 		for s := range n {
 			a := in[s*2]         // internal link of Q_{i+1}(s)
 			b := in[(s^bit)*2+1] // forward link of Q_{i+1}(s ⊕ e_{i+1})
+			if m.tr != nil {
+				m.traceArrivals(now, a, b, s, up, bit)
+			}
 			a, b = m.arrive(a, s, now, meas), m.arrive(b, s, now, meas)
 			var claim [2][2]slotPkt // per buffer b: its claimants
 			var nc [2]int
@@ -311,13 +317,16 @@ func (m *slotted) arrive(p slotPkt, s int, now int64, meas bool) slotPkt {
 	if int(p.dest()) != s {
 		m.c.Misrouted++
 	}
-	m.deliver(p, now, meas, -1)
+	m.deliver(p, s, now, meas, -1)
 	return slotPkt{}
 }
 
-// deliver counts packet p delivered at the end of slot now after defl
-// deflections (−1: a scheme without them).
-func (m *slotted) deliver(p slotPkt, now int64, meas bool, defl int) {
+// deliver counts packet p delivered at node s at the end of slot now
+// after defl deflections (−1: a scheme without them).
+func (m *slotted) deliver(p slotPkt, s int, now int64, meas bool, defl int) {
+	if m.tr != nil {
+		m.traceDeliver(now, p, s, defl)
+	}
 	m.c.TotalDelivered++
 	if m.bornMeasured(p) {
 		m.c.MeasuredDone++
@@ -355,7 +364,7 @@ func (m *slotted) newPacket(s int, dest uint64, low uint32, now int64, meas bool
 		m.c.Injected++
 		m.c.InjectedBy[s]++
 	}
-	return slotPkt{birth: uint32(now + 1), dt: uint32(dest)<<8 | low}
+	return slotPkt{birth: uint32(now + 1), dt: uint32(dest)<<8 | low, id: uint32(m.c.TotalInjected)}
 }
 
 // decide picks what buffer bi (Q_i^j(s)) sends next slot from its
@@ -366,15 +375,21 @@ func (m *slotted) decide(k *Kernel, bi, s, i, j int, cl []slotPkt, now int64, me
 	case 2:
 		w := m.winner(k, cl[0], cl[1])
 		out = cl[w]
-		m.wait(bi, cl[1-w], meas)
+		m.wait(bi, cl[1-w], now, meas)
 	case 1:
 		out = cl[0]
 	default:
 		if m.size[bi] > 0 {
 			out = m.pop(bi)
+			if m.tr != nil {
+				m.traceQueue(now, SlotSent, bi, out)
+			}
 		} else if m.always || k.src.Uint64() < m.p0 {
 			x := k.src.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
 			out = m.newPacket(s, uint64(s)^x, 1, now, meas)
+			if m.tr != nil {
+				m.tr.Slot(now, SlotEvent{Kind: SlotEntered, Packet: out.id, Node: int32(s), Link: int32(2*i + j), Dest: out.dest()})
+			}
 		}
 	}
 	m.nxt[bi] = out
@@ -392,21 +407,32 @@ func (m *slotted) winner(k *Kernel, a, b slotPkt) int {
 }
 
 // wait puts the loser p at the tail of buffer bi's FIFO, or drops it.
-func (m *slotted) wait(bi int, p slotPkt, meas bool) {
+func (m *slotted) wait(bi int, p slotPkt, now int64, meas bool) {
 	K := m.spec.K
 	switch {
 	case K == SlottedInf:
 		m.grow[bi] = append(m.grow[bi], p)
 		m.size[bi]++
-		return
 	case int(m.size[bi]) < K:
 		m.fifo[bi*K+int((m.head[bi]+m.size[bi])%int32(K))] = p
 		m.size[bi]++
+	default:
+		m.drop(bi, p, now, meas)
 		return
 	}
+	if m.tr != nil {
+		m.traceQueue(now, SlotWaited, bi, p)
+	}
+}
+
+// drop counts the loser p of a conflict at buffer bi that found no place.
+func (m *slotted) drop(bi int, p slotPkt, now int64, meas bool) {
 	cause := DropBufferFull
-	if K == 0 {
+	if m.spec.K == 0 {
 		cause = DropConflict
+	}
+	if m.tr != nil {
+		m.traceDrop(now, bi, p, cause)
 	}
 	m.c.TotalDropped++
 	m.c.DroppedAll[cause]++

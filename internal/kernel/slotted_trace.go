@@ -1,0 +1,173 @@
+package kernel
+
+// Traces of the slotted router (issue 25): the slotted packets have no
+// worm records and never touch the kernel's flit buffers, so the Tracer's
+// Move/Blocked/Delivered calls do not fit them. Instead the model reports
+// each thing that happens to a packet as one SlotEvent to a tracer that
+// implements SlotTracer (network/trace's writers do); a tracer without it
+// sees only EndCycle. With no tracer attached m.tr is nil and every call
+// site is one predictable branch: tracing costs nothing when off.
+//
+// A scheme adds an event with one call: inside the slotted model
+//
+//	if m.tr != nil {
+//		m.tr.Slot(now, SlotEvent{Kind: SlotReserved, Packet: p.id, Node: s, Link: l, Dest: p.dest()})
+//	}
+//
+// and from any other stepper k.TraceSlot(e) (it checks for a tracer
+// itself). Links are named per node: Link = 2·i + b is the link of buffer
+// Q_i^b (b = 1 forward, crossing dimension i; b = 0 internal); the
+// deflection node has only forward links (2·i + 1).
+
+// SlotKind is what happened to a packet of the slotted router.
+type SlotKind uint8
+
+const (
+	// SlotEntered: a new packet was taken into buffer Link of Node (the
+	// deflection node: into Node, Link −1); it is on a link from the
+	// next slot.
+	SlotEntered SlotKind = iota
+	// SlotCrossed: the packet was on link Link of Node in this slot (one
+	// event per link-slot; it reaches the link's end at the slot's end).
+	// Hops counts the links crossed, this one included.
+	SlotCrossed
+	// SlotWaited: the packet lost a conflict for buffer Link of Node and
+	// waits at its FIFO's tail; Queue is the FIFO's length after.
+	SlotWaited
+	// SlotSent: the head of buffer Link's FIFO left it for the link (it is
+	// on the link next slot); Queue is the FIFO's length after.
+	SlotSent
+	// SlotDropped: the packet was dropped at buffer Link of Node, for
+	// Cause (DropConflict, DropBufferFull; CSR may add its own).
+	SlotDropped
+	// SlotDeflected: the packet was sent on link Link of Node, which does
+	// not bring it closer (deflection schemes); Deflections counts its
+	// deflections so far, this one included.
+	SlotDeflected
+	// SlotDelivered: the packet reached its destination Node after Hops
+	// links, Age slots after it entered (Deflections: deflection schemes).
+	SlotDelivered
+	// SlotReserved: (CSR) the control flit booked link Link of Node for
+	// slot Hops of the packet's transmission.
+	SlotReserved
+	// SlotNacked: (CSR) the control flit was blocked at link Link of Node
+	// and the packet's reservations are released.
+	SlotNacked
+	// SlotGhost: (CSR) link Link of Node holds a reservation of a packet
+	// that was NACKed (a ghost that blocks others until it is freed).
+	SlotGhost
+	slotKinds
+)
+
+// SlotKindNames name the event kinds in traces.
+var SlotKindNames = [slotKinds]string{"entered", "crossed", "waited", "sent", "dropped", "deflected",
+	"delivered", "reserved", "nacked", "ghost"}
+
+func (s SlotKind) String() string { return SlotKindNames[s] }
+
+// SlotEvent is one thing that happened to a packet of the slotted router
+// (the fields a kind does not use are zero; Link is −1 for none).
+type SlotEvent struct {
+	Kind   SlotKind
+	Cause  uint8  // SlotDropped: the drop cause (DropCauseNames)
+	Packet uint32 // the packet's serial: its rank among the entered packets, from 1 (mod 2^32)
+	Node   int32
+	Link   int32 // per node: 2·dimension + (1 forward, 0 internal); −1 none
+	Dest   int32
+	Hops   int32 // links crossed
+	Queue  int32 // SlotWaited, SlotSent: the FIFO's length after
+	Age    int32 // SlotDelivered: slots since entry
+	Defl   int32 // SlotDeflected, SlotDelivered: deflections so far
+}
+
+// SlotTracer is a Tracer that also logs the slotted router's packets.
+type SlotTracer interface {
+	Slot(cycle int64, e SlotEvent)
+}
+
+// TraceSlot reports e, in the current cycle, to the tracer if it logs the
+// slotted router's packets.
+func (k *Kernel) TraceSlot(e SlotEvent) {
+	if t, ok := k.tr.(SlotTracer); ok {
+		t.Slot(k.now, e)
+	}
+}
+
+// SlottedShape describes the slotted router for its traces: the cube's
+// dimension d, whether the node is the deflection crossbar (d forward
+// links) or the descending-dimensions one (2d links), and the FIFO places
+// per buffer (SlottedInf: unbounded). ok is false for other models.
+func (k *Kernel) SlottedShape() (d int, deflection bool, places int, ok bool) {
+	m := k.slottedModel()
+	if m == nil {
+		return 0, false, 0, false
+	}
+	return m.d, IsDeflection(m.spec.Scheme), m.spec.K, true
+}
+
+// linkAt is the node and per-node link of the descending node's link
+// register bi ((i·N + s)·2 + b).
+func (m *slotted) linkAt(bi int) (node, link int32) {
+	q := bi >> 1
+	return int32(q % m.n), int32(q/m.n*2 + bi&1)
+}
+
+// traceArrivals reports the packets on the two links that end at stage
+// (s, up−1): the internal link of Q_up(s) and the forward link of
+// Q_up(s ⊕ bit).
+func (m *slotted) traceArrivals(now int64, a, b slotPkt, s, up, bit int) {
+	if a.dt != 0 {
+		m.traceCrossed(now, a, int32(s), int32(2*up))
+	}
+	if b.dt != 0 {
+		m.traceCrossed(now, b, int32(s^bit), int32(2*up+1))
+	}
+}
+
+// traceCrossed reports packet p on link link of node this slot. (The
+// deflection node keeps no hop count: Hops is 0 there.)
+func (m *slotted) traceCrossed(now int64, p slotPkt, node, link int32) {
+	e := SlotEvent{Kind: SlotCrossed, Packet: p.id, Node: node, Link: link, Dest: p.dest(), Hops: p.typ()}
+	if IsDeflection(m.spec.Scheme) {
+		e.Hops, e.Defl = 0, int32(p.dt&0xff)-1
+	}
+	m.tr.Slot(now, e)
+}
+
+// traceQueue reports packet p, which has crossed typ − 1 links, joining
+// (SlotWaited) or leaving (SlotSent) buffer bi's FIFO.
+func (m *slotted) traceQueue(now int64, kind SlotKind, bi int, p slotPkt) {
+	node, link := m.linkAt(bi)
+	m.tr.Slot(now, SlotEvent{Kind: kind, Packet: p.id, Node: node, Link: link, Dest: p.dest(), Hops: p.typ() - 1,
+		Queue: m.size[bi]})
+}
+
+// traceDrop reports the loser p of a conflict at buffer bi dropped.
+func (m *slotted) traceDrop(now int64, bi int, p slotPkt, cause int) {
+	node, link := m.linkAt(bi)
+	m.tr.Slot(now, SlotEvent{Kind: SlotDropped, Cause: uint8(cause), Packet: p.id, Node: node, Link: link,
+		Dest: p.dest(), Hops: p.typ() - 1, Queue: m.size[bi]})
+}
+
+// traceDeliver reports p delivered at node s after defl deflections (−1:
+// none counted).
+func (m *slotted) traceDeliver(now int64, p slotPkt, s, defl int) {
+	e := SlotEvent{Kind: SlotDelivered, Packet: p.id, Node: int32(s), Link: -1, Dest: p.dest(), Hops: p.typ(),
+		Age: int32(uint32(now+1) - p.birth), Defl: int32(max(defl, 0))}
+	if defl >= 0 {
+		e.Hops = 0
+	}
+	m.tr.Slot(now, e)
+}
+
+// traceEntered reports a new packet of the deflection node s.
+func (m *slotted) traceEntered(now int64, p slotPkt, s int) {
+	m.tr.Slot(now, SlotEvent{Kind: SlotEntered, Packet: p.id, Node: int32(s), Link: -1, Dest: p.dest()})
+}
+
+// traceDeflected reports p (its deflections counted) sent on link l of
+// the deflection node s.
+func (m *slotted) traceDeflected(now int64, p slotPkt, s, l int) {
+	m.tr.Slot(now, SlotEvent{Kind: SlotDeflected, Packet: p.id, Node: int32(s), Link: int32(2*l + 1), Dest: p.dest(),
+		Defl: int32(p.dt&0xff) - 1})
+}

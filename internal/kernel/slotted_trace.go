@@ -14,8 +14,15 @@ package kernel
 //		m.tr.Slot(now, SlotEvent{Kind: SlotReserved, Packet: p.id, Node: s, Link: l, Dest: p.dest()})
 //	}
 //
-// and from any other stepper k.TraceSlot(e) (it checks for a tracer
-// itself). Links are named per node: Link = 2·i + b is the link of buffer
+// and from a stepper of its own (a CSR model that is not the slotted
+// struct) the same through the kernel:
+//
+//	if k.tr != nil {
+//		k.TraceSlot(SlotEvent{Kind: SlotNacked, Packet: id, Node: s, Link: l, Dest: dest})
+//	}
+//
+// The writers show any kind: the event log by its name (SlotKindNames),
+// the timeline as an instant; a new kind needs only its constant and name. Links are named per node: Link = 2·i + b is the link of buffer
 // Q_i^b (b = 1 forward, crossing dimension i; b = 0 internal); the
 // deflection node has only forward links (2·i + 1).
 

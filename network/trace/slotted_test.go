@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -397,4 +398,22 @@ func b2i(b bool) int64 {
 		return 1
 	}
 	return 0
+}
+
+// TestSlottedTracingChangesNothing: a traced run measures what an untraced
+// one does (the model's events draw nothing from the run's random source).
+func TestSlottedTracingChangesNothing(t *testing.T) {
+	c := slottedRun(3, "priority", "1", 0.5)
+	n, err := network.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.RunPlain(); err != nil {
+		t.Fatal(err)
+	}
+	vcd := func(b *bytes.Buffer, k *kernel.Kernel) (Writer, error) { return NewSlottedVCD(b, k, Options{}) }
+	k, _, _ := runSlotTraced(t, c, slotEvents(Options{}), vcd)
+	if a, b := kernel.Of(n).SlottedCounts(), k.SlottedCounts(); !reflect.DeepEqual(a, b) {
+		t.Fatalf("untraced %+v\ntraced %+v", a, b)
+	}
 }

@@ -47,9 +47,6 @@ func (m *slotted) stepDeflect(k *Kernel, now int64, meas bool) {
 			if meas {
 				m.c.WindowHops++
 			}
-			if m.tr != nil {
-				m.traceCrossed(now, p, int32(s^1<<i), int32(2*i+1))
-			}
 			if int(p.dest()) == s {
 				m.deliver(p, s, now, meas, int(p.dt&0xff)-1)
 				continue

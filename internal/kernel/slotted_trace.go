@@ -119,15 +119,20 @@ func (m *slotted) linkAt(bi int) (node, link int32) {
 	return int32(q % m.n), int32(q/m.n*2 + bi&1)
 }
 
-// traceArrivals reports the packets on the two links that end at stage
-// (s, up−1): the internal link of Q_up(s) and the forward link of
-// Q_up(s ⊕ bit).
-func (m *slotted) traceArrivals(now int64, a, b slotPkt, s, up, bit int) {
-	if a.dt != 0 {
-		m.traceCrossed(now, a, int32(s), int32(2*up))
-	}
-	if b.dt != 0 {
-		m.traceCrossed(now, b, int32(s^bit), int32(2*up+1))
+// traceLinks reports every packet on a link in slot now, in the order
+// of the link registers, before the slot's other events (a pass of its
+// own, so that the stages carry no check for it).
+func (m *slotted) traceLinks(now int64) {
+	defl := IsDeflection(m.spec.Scheme)
+	for r, p := range m.cur {
+		switch {
+		case p.dt == 0:
+		case defl: // (register s·d + i: node s's link in dimension i)
+			m.traceCrossed(now, p, int32(r/m.d), int32(2*(r%m.d)+1))
+		default:
+			node, link := m.linkAt(r)
+			m.traceCrossed(now, p, node, link)
+		}
 	}
 }
 
@@ -149,8 +154,13 @@ func (m *slotted) traceQueue(now int64, kind SlotKind, bi int, p slotPkt) {
 		Queue: m.size[bi]})
 }
 
-// traceDrop reports the loser p of a conflict at buffer bi dropped.
-func (m *slotted) traceDrop(now int64, bi int, p slotPkt, cause int) {
+// traceWait reports the loser p of a conflict at buffer bi waiting
+// (cause −1) or dropped for cause.
+func (m *slotted) traceWait(now int64, bi int, p slotPkt, cause int) {
+	if cause < 0 {
+		m.traceQueue(now, SlotWaited, bi, p)
+		return
+	}
 	node, link := m.linkAt(bi)
 	m.tr.Slot(now, SlotEvent{Kind: SlotDropped, Cause: uint8(cause), Packet: p.id, Node: node, Link: link,
 		Dest: p.dest(), Hops: p.typ() - 1, Queue: m.size[bi]})

@@ -417,3 +417,30 @@ func TestSlottedTracingChangesNothing(t *testing.T) {
 		t.Fatalf("untraced %+v\ntraced %+v", a, b)
 	}
 }
+
+// TestSlottedVCDWindowAndOnly: a windowed, selected VCD declares only the
+// selected node, starts at the window with every value and ends with it;
+// a window after the run's end gives the initial values only.
+func TestSlottedVCDWindowAndOnly(t *testing.T) {
+	c := slottedRun(3, "simple", "1", 0.5)
+	for _, w := range []Window{{From: 30, To: 60}, {From: 1 << 20}} {
+		vcd := func(b *bytes.Buffer, k *kernel.Kernel) (Writer, error) {
+			return NewSlottedVCD(b, k, Options{Window: w, Only: "n1"})
+		}
+		k, _, out := runSlotTraced(t, c, vcd)
+		f := readVCD(t, out[0].Bytes())
+		for p := range f.scopes {
+			if p != "network" && !strings.HasPrefix(p, "network/n1") {
+				t.Fatalf("scope %s outside --trace-only n1", p)
+			}
+		}
+		end := min(w.end(), k.Now())
+		if w.From > k.Now() {
+			end = w.From
+		}
+		cs := f.changes["network/n1/out_d0/valid"]
+		if len(cs) == 0 || cs[0].t != w.From || f.end != end {
+			t.Errorf("window %v: changes %v, ends %d (want %d)", w, cs, f.end, end)
+		}
+	}
+}

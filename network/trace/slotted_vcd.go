@@ -249,13 +249,12 @@ func (v *SlottedVCD) write(b []byte, i int32, cycle int64, force bool) []byte {
 
 // Close ends the dump at the end of the run (or of the window) and flushes.
 func (v *SlottedVCD) Close() error {
-	end := v.prev + 1
-	if !v.start {
-		end = v.s.win.From
-		v.EndCycle(v.s.win.From) // (nothing traced: the initial values)
+	if !v.start { // (the run ended before the window: its initial values)
+		v.EndCycle(v.s.win.From)
+		return v.bw.Flush()
 	}
 	b := append(v.buf[:0], '#')
-	b = strconv.AppendInt(b, end, 10)
+	b = strconv.AppendInt(b, v.prev+1, 10)
 	v.bw.Write(append(b, '\n'))
 	return v.bw.Flush()
 }

@@ -110,6 +110,7 @@ func (m Tracers) Dropped(c int64, f flit.Flit, b int32) {
 		}
 	}
 }
+
 // Slot passes a slotted-router event to the tracers that log them
 // (kernel.SlotTracer).
 func (m Tracers) Slot(c int64, e kernel.SlotEvent) {

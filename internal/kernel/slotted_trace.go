@@ -112,6 +112,20 @@ func (k *Kernel) SlottedShape() (d int, deflection bool, places int, ok bool) {
 	return m.d, IsDeflection(m.spec.Scheme), m.spec.K, true
 }
 
+// SlottedEventKinds are the kinds of SlotEvent the running scheme reports
+// (nil for other models); the VCD gives each node a counter per kind but
+// crossed, waited and sent. A scheme that reports more kinds adds them here.
+func (k *Kernel) SlottedEventKinds() []SlotKind {
+	m := k.slottedModel()
+	switch {
+	case m == nil:
+		return nil
+	case IsDeflection(m.spec.Scheme):
+		return []SlotKind{SlotEntered, SlotCrossed, SlotDeflected, SlotDelivered}
+	}
+	return []SlotKind{SlotEntered, SlotCrossed, SlotWaited, SlotSent, SlotDropped, SlotDelivered}
+}
+
 // linkAt is the node and per-node link of the descending node's link
 // register bi ((i·N + s)·2 + b).
 func (m *slotted) linkAt(bi int) (node, link int32) {

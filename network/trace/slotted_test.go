@@ -301,6 +301,12 @@ func TestSlottedVCDMatchesLog(t *testing.T) {
 				}
 				counts[path(r.node, r.event)+"@"+strconv.FormatInt(r.cycle, 10)]++
 			}
+			marker := map[bool]string{false: "dropped", true: "deflected"}[strings.HasPrefix(v.scheme, "deflection")]
+			for _, sig := range []string{"entered", "delivered", marker} {
+				if _, ok := f.vars["network/n0/"+sig]; !ok {
+					t.Fatalf("node n0 has no %s counter", sig)
+				}
+			}
 			var valid int64
 			for p := range f.vars {
 				if strings.HasSuffix(p, "/valid") {

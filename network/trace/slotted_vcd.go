@@ -11,8 +11,10 @@ import (
 
 // SlottedVCD writes a value change dump of the slotted router, one time
 // unit per slot. Under network, a scope per selected node (n5) with, per
-// slot, the number of packets that entered, were delivered, dropped and
-// (deflection schemes) deflected there (pulses: 0 in a slot without); in
+// slot, the number of packets that entered, were delivered, and dropped
+// (deflection schemes: deflected) there, a counter per event kind the
+// scheme reports but crossed, waited and sent (pulses: 0 in a slot
+// without; kernel.SlottedEventKinds); in
 // it a scope per link (out_d2: the forward buffer of dimension 2 and its
 // link, int_d2: the internal one) with valid, packet (the serial of the
 // packet on the link in the slot, x when idle) and hops (links crossed,
@@ -27,7 +29,8 @@ type SlottedVCD struct {
 	sig    []slotSig
 	link   []int32 // per node·2d + link: index of its valid signal (packet, hops follow), or −1
 	wait   []int32 // per node·2d + link: its waiting signal, or −1
-	node   []int32 // per node: its entered signal (delivered, dropped, deflected follow), or −1
+	node   []int32 // per node: its first counter signal (the others follow), or −1
+	cnt    []int32 // per kernel.SlotKind: its counter's offset from a node's first, or −1
 	touch  []int32 // signals set in the slot being collected
 	pulsed []int32 // pulse signals set in the last slot written
 	cycle  int64   // the slot being collected
@@ -47,15 +50,6 @@ type slotSig struct {
 	stamp    int64 // slot of the last set
 }
 
-// Node counters, in the order of their signals.
-const (
-	cntEntered = iota
-	cntDelivered
-	cntDropped
-	cntDeflected
-	nCounters
-)
-
 // NewSlottedVCD writes a VCD of k's slotted router to w (buffered; Close
 // flushes). The header is written at once.
 func NewSlottedVCD(w io.Writer, k *kernel.Kernel, o Options) (*SlottedVCD, error) {
@@ -64,12 +58,20 @@ func NewSlottedVCD(w io.Writer, k *kernel.Kernel, o Options) (*SlottedVCD, error
 		return nil, err
 	}
 	v := &SlottedVCD{s: s, bw: bufio.NewWriterSize(w, 1<<16), cycle: -1, prev: -1}
-	v.header(k)
+	v.header(k.SlottedEventKinds())
 	return v, nil
 }
 
-func (v *SlottedVCD) header(k *kernel.Kernel) {
+func (v *SlottedVCD) header(kinds []kernel.SlotKind) {
 	s := v.s
+	v.cnt = fill32(len(kernel.SlotKindNames))
+	var counted []kernel.SlotKind
+	for _, kd := range kinds {
+		if kd != kernel.SlotCrossed && kd != kernel.SlotWaited && kd != kernel.SlotSent {
+			v.cnt[kd] = int32(len(counted))
+			counted = append(counted, kd)
+		}
+	}
 	v.link, v.wait, v.node = fill32(s.n*2*s.d), fill32(s.n*2*s.d), fill32(s.n)
 	waitW := 0
 	switch {
@@ -90,10 +92,10 @@ func (v *SlottedVCD) header(k *kernel.Kernel) {
 			continue
 		}
 		d.scope(s.node[n])
-		v.node[n] = add(8, "entered", true, false)
-		add(8, "delivered", true, false)
-		add(8, "dropped", true, false)
-		add(8, "deflected", true, false)
+		v.node[n] = int32(len(v.sig))
+		for _, kd := range counted {
+			add(8, kd.String(), true, false)
+		}
 		for l := range 2 * s.d {
 			if !s.hasLink(l) {
 				continue
@@ -161,18 +163,14 @@ func (v *SlottedVCD) Slot(cycle int64, e kernel.SlotEvent) {
 			h = e.Defl
 		}
 		v.set(l+2, uint64(h))
-	case kernel.SlotEntered:
-		v.count(e.Node, cntEntered)
-	case kernel.SlotDelivered:
-		v.count(e.Node, cntDelivered)
-	case kernel.SlotDropped:
-		v.count(e.Node, cntDropped)
-	case kernel.SlotDeflected:
-		v.count(e.Node, cntDeflected)
+	default:
+		if c := v.cnt[e.Kind]; c >= 0 {
+			v.count(e.Node, c)
+		}
 	}
 }
 
-// count adds one to counter c of node n in this slot.
+// count adds one to counter c (an offset) of node n in this slot.
 func (v *SlottedVCD) count(n int32, c int32) {
 	i := v.node[n] + c
 	g := &v.sig[i]

@@ -100,16 +100,18 @@ func (k *Kernel) TraceSlot(e SlotEvent) {
 	}
 }
 
-// SlottedShape describes the slotted router for its traces: the cube's
+// SlottedShape describes the slotted router for its traces: the
 // dimension d, whether the node is the deflection crossbar (d forward
-// links) or the descending-dimensions one (2d links), and the FIFO places
-// per buffer (SlottedInf: unbounded). ok is false for other models.
-func (k *Kernel) SlottedShape() (d int, deflection bool, places int, ok bool) {
+// links) or the descending-dimensions one (2d links), the FIFO places per
+// buffer (SlottedInf: unbounded) and whether the network is the folded
+// butterfly (node r's link 2·i + b is then port b of switch i·2^d + r,
+// slotted_fbfly.go). ok is false for other models.
+func (k *Kernel) SlottedShape() (d int, deflection bool, places int, butterfly, ok bool) {
 	m := k.slottedModel()
 	if m == nil {
-		return 0, false, 0, false
+		return 0, false, 0, false, false
 	}
-	return m.d, IsDeflection(m.spec.Scheme), m.spec.K, true
+	return m.d, IsDeflection(m.spec.Scheme), m.spec.K, m.spec.Butterfly, true
 }
 
 // SlottedEventKinds are the kinds of SlotEvent the running scheme reports

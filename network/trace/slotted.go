@@ -19,12 +19,14 @@ import (
 // Places are named as elsewhere, by VCD scope: node s is its switch's
 // scope (n5), the forward buffer of dimension i and its link the switch's
 // output port scope (n5.out_d2), the internal buffer and its link
-// int_<port> beside it (n5.int_d2).
+// int_<port> beside it (n5.int_d2). On the folded butterfly a row r of
+// switches (i, r) is a node, named r<digits> (r01), and its links are the
+// switches' ports (s1,01's cross link: s1_01.out_cross).
 
 // IsSlotted reports whether k runs the slotted router (whose traces are
 // NewSlottedEvents, NewSlottedVCD and NewSlottedTimeline).
 func IsSlotted(k *kernel.Kernel) bool {
-	_, _, _, ok := k.SlottedShape()
+	_, _, _, _, ok := k.SlottedShape()
 	return ok
 }
 
@@ -36,6 +38,7 @@ type slotNames struct {
 	places int // FIFO places per buffer (kernel.SlottedInf: unbounded)
 	node   []string
 	link   []string // per node·2d + link
+	leaf   []string // per node·2d + link: its VCD scope below the node's
 	win    Window
 	sel    []bool // per node: selected (its switch or its terminal)
 }
@@ -45,22 +48,40 @@ func newSlotNames(k *kernel.Kernel, o Options) (*slotNames, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, defl, places, _ := k.SlottedShape()
+	d, defl, places, fly, _ := k.SlottedShape()
 	l := newLayout(k)
 	l.scopes()
-	n := len(k.Topo.Switches)
-	s := &slotNames{d: d, n: n, defl: defl, places: places, win: o.Window, sel: append([]bool(nil), f.sw...)}
-	for t, on := range f.term {
-		if on {
-			s.sel[k.Topo.InSwitch[t]] = true
-		}
-	}
-	s.node = l.swScope
-	s.link = make([]string, n*2*d)
+	n := 1 << d
+	s := &slotNames{d: d, n: n, defl: defl, places: places, win: o.Window, sel: make([]bool, n),
+		node: make([]string, n), link: make([]string, n*2*d), leaf: make([]string, n*2*d)}
 	for v := range n {
+		s.node[v] = l.swScope[v]
+		if fly {
+			s.node[v] = "r" + strconv.FormatInt(int64(n|v), 2)[1:]
+		}
 		for i := range d {
-			s.link[v*2*d+2*i] = l.swScope[v] + "." + Sanitize("int_"+l.portName(i))
-			s.link[v*2*d+2*i+1] = l.swScope[v] + "." + l.outScope[l.portBase[v]+int32(i)]
+			for b := range 2 {
+				sw, port, leaf := v, i, Sanitize("int_"+l.portName(i))
+				if b == 1 {
+					leaf = l.outScope[l.portBase[v]+int32(i)]
+				}
+				if fly { // (the switch (i, v) and its port b)
+					sw, port = i*n+v, b
+					leaf = l.swScope[sw] + "_" + l.outScope[l.portBase[sw]+int32(port)]
+					s.sel[v] = s.sel[v] || f.sw[sw]
+				}
+				s.leaf[v*2*d+2*i+b] = leaf
+				s.link[v*2*d+2*i+b] = l.swScope[sw] + "." + leaf
+				if fly {
+					s.link[v*2*d+2*i+b] = l.swScope[sw] + "." + l.outScope[l.portBase[sw]+int32(port)]
+				}
+			}
+		}
+		s.sel[v] = s.sel[v] || !fly && f.sw[v]
+	}
+	for t, on := range f.term {
+		if sw := int(k.Topo.InSwitch[t]); on {
+			s.sel[sw%n] = true
 		}
 	}
 	return s, nil

@@ -18,6 +18,9 @@ import (
 func slottedRun(d int, scheme, k string, p0 float64) network.Config {
 	c := network.Default()
 	c.Topology = network.TopologyConfig{Kind: "hypercube", D: d}
+	if s, ok := strings.CutPrefix(scheme, "butterfly-"); ok {
+		c.Topology.Kind, scheme = "folded-butterfly", s
+	}
 	c.Switching = "slotted"
 	c.Slotted = network.SlottedConfig{Scheme: scheme, K: k}
 	c.Traffic.P0 = p0
@@ -104,6 +107,7 @@ func slotEvents(o Options) func(*bytes.Buffer, *kernel.Kernel) (Writer, error) {
 func TestSlottedEventLogMatchesCounters(t *testing.T) {
 	for _, v := range []struct{ scheme, k string }{
 		{"simple", "0"}, {"priority", "1"}, {"simple", "inf"}, {"deflection-priority", "0"}, {"deflection-simple", "0"},
+		{"butterfly-simple", "1"},
 	} {
 		t.Run(v.scheme+"-k"+v.k, func(t *testing.T) {
 			d := 3
@@ -120,7 +124,7 @@ func TestSlottedEventLogMatchesCounters(t *testing.T) {
 				all[key]++
 				if r.cycle >= 20 && r.cycle < 120 {
 					win[key]++
-					if r.event == "delivered" && kernel.IsDeflection(uint8(schemeID(v.scheme))) {
+					if r.event == "delivered" && strings.HasPrefix(v.scheme, "deflection") {
 						defl[r.defl]++
 					}
 				}
@@ -152,11 +156,6 @@ func TestSlottedEventLogMatchesCounters(t *testing.T) {
 	}
 }
 
-func schemeID(s string) int {
-	return map[string]int{"simple": int(kernel.SlottedSimple), "priority": int(kernel.SlottedPriority),
-		"deflection-simple": int(kernel.SlottedDeflSimple), "deflection-priority": int(kernel.SlottedDeflPriority)}[s]
-}
-
 // checkDeflections compares the JSON's histogram with the log's.
 func checkDeflections(t *testing.T, st *network.DeflectionStats, log map[int64]int64, total int64) {
 	t.Helper()
@@ -179,7 +178,7 @@ func checkDeflections(t *testing.T, st *network.DeflectionStats, log map[int64]i
 // link (descending node) with age = slots since entry, or dropped.
 func replayPackets(t *testing.T, k *kernel.Kernel, rows []slotRow, d int) {
 	t.Helper()
-	_, defl, _, _ := k.SlottedShape()
+	_, defl, _, _, _ := k.SlottedShape()
 	type life struct {
 		entered, last int64 // slots: entry, last crossing
 		at            string
@@ -235,9 +234,20 @@ func replayPackets(t *testing.T, k *kernel.Kernel, rows []slotRow, d int) {
 	}
 }
 
-// linkEnd is the node a link's packet reaches: the forward link of
-// dimension i (out_dI) leads to node ⊕ 2^i, the internal one stays.
+// linkEnd is the node a link's packet reaches: on the hypercube (nodes
+// n5) the forward link of dimension i (out_dI) leads to node ⊕ 2^i, the
+// internal one stays; on the folded butterfly (rows r01) the cross link
+// of stage i (sI_….out_cross) leads to row ⊕ 2^i, the straight one stays.
 func linkEnd(node, link string) string {
+	if r, ok := strings.CutPrefix(node, "r"); ok {
+		if !strings.HasSuffix(link, ".out_cross") {
+			return node
+		}
+		row, _ := strconv.ParseInt(r, 2, 64)
+		stage, _ := strconv.Atoi(link[1:strings.Index(link, "_")])
+		b := strconv.FormatInt(row^1<<stage|1<<len(r), 2)
+		return "r" + b[1:]
+	}
 	i := strings.LastIndex(link, ".out_d")
 	if i < 0 {
 		return node
@@ -277,12 +287,16 @@ func TestSlottedWindowAndOnly(t *testing.T) {
 // link-slot is idle; each buffer's waiting signal is the queue length of
 // the log's last waited/sent row; the node counters count the log's rows.
 func TestSlottedVCDMatchesLog(t *testing.T) {
-	for _, v := range []struct{ scheme, k string }{{"simple", "2"}, {"deflection-simple", "0"}} {
+	for _, v := range []struct{ scheme, k string }{{"simple", "2"}, {"deflection-simple", "0"}, {"butterfly-simple", "1"}} {
 		t.Run(v.scheme, func(t *testing.T) {
 			vcd := func(b *bytes.Buffer, k *kernel.Kernel) (Writer, error) { return NewSlottedVCD(b, k, Options{}) }
 			k, _, out := runSlotTraced(t, slottedRun(3, v.scheme, v.k, 0.4), slotEvents(Options{}), vcd)
 			rows, f := readSlotLog(t, out[0].Bytes()), readVCD(t, out[1].Bytes())
-			path := func(name, sig string) string { return "network/" + strings.ReplaceAll(name, ".", "/") + "/" + sig }
+			// A link's scope is below its node's: n5/out_d2, r01/s1_01_out_cross.
+			path := func(node, link, sig string) string {
+				leaf := strings.ReplaceAll(strings.TrimPrefix(link, node+"."), ".", "_")
+				return "network/" + node + "/" + leaf + "/" + sig
+			}
 			counts := map[string]int64{}
 			queue := map[string]int64{}
 			var crossed int64
@@ -290,20 +304,20 @@ func TestSlottedVCDMatchesLog(t *testing.T) {
 				switch r.event {
 				case "crossed":
 					crossed++
-					if f.at(path(r.link, "valid"), r.cycle) != "1" || f.at(path(r.link, "packet"), r.cycle) != bin(uint64(r.packet)) {
-						t.Fatalf("%+v: VCD shows %s %s", r, f.at(path(r.link, "valid"), r.cycle), f.at(path(r.link, "packet"), r.cycle))
+					if f.at(path(r.node, r.link, "valid"), r.cycle) != "1" || f.at(path(r.node, r.link, "packet"), r.cycle) != bin(uint64(r.packet)) {
+						t.Fatalf("%+v: VCD shows %s %s", r, f.at(path(r.node, r.link, "valid"), r.cycle), f.at(path(r.node, r.link, "packet"), r.cycle))
 					}
 				case "waited", "sent":
 					queue[r.link] = r.queue
-					if got := f.at(path(r.link, "waiting"), r.cycle); got != bin(uint64(r.queue)) {
+					if got := f.at(path(r.node, r.link, "waiting"), r.cycle); got != bin(uint64(r.queue)) {
 						t.Fatalf("%+v: VCD waiting %s", r, got)
 					}
 				}
-				counts[path(r.node, r.event)+"@"+strconv.FormatInt(r.cycle, 10)]++
+				counts["network/"+r.node+"/"+r.event+"@"+strconv.FormatInt(r.cycle, 10)]++
 			}
 			marker := map[bool]string{false: "dropped", true: "deflected"}[strings.HasPrefix(v.scheme, "deflection")]
 			for _, sig := range []string{"entered", "delivered", marker} {
-				if _, ok := f.vars["network/n0/"+sig]; !ok {
+				if _, ok := f.vars["network/"+rows[0].node+"/"+sig]; !ok {
 					t.Fatalf("node n0 has no %s counter", sig)
 				}
 			}

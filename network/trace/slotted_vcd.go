@@ -100,8 +100,7 @@ func (v *SlottedVCD) header(kinds []kernel.SlotKind) {
 			if !s.hasLink(l) {
 				continue
 			}
-			name := s.link[n*2*s.d+l]
-			d.scope(name[len(s.node[n])+1:])
+			d.scope(s.leaf[n*2*s.d+l])
 			v.link[n*2*s.d+l] = add(1, "valid", true, false)
 			add(32, "packet", true, true)
 			if s.defl {

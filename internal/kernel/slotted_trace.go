@@ -183,14 +183,16 @@ func (m *slotted) traceWait(now int64, bi int, p slotPkt, cause int) {
 }
 
 // traceDeliver reports p delivered at node s after defl deflections (−1:
-// none counted).
+// none counted), in the slot being stepped; its age is counted to the end
+// of slot now (CSR's deliver passes the next slot: its packets enter in
+// their ACK's slot).
 func (m *slotted) traceDeliver(now int64, p slotPkt, s, defl int) {
 	e := SlotEvent{Kind: SlotDelivered, Packet: p.id, Node: int32(s), Link: -1, Dest: p.dest(), Hops: p.typ(),
 		Age: int32(uint32(now+1) - p.birth), Defl: int32(max(defl, 0))}
 	if defl >= 0 {
 		e.Hops = 0
 	}
-	m.tr.Slot(now, e)
+	m.tr.Slot(m.slot, e)
 }
 
 // traceEntered reports a new packet of the deflection node s.

@@ -170,7 +170,7 @@ type slotted struct {
 	head, size []int32
 	grow       [][]slotPkt // SlottedInf: per buffer
 	c          SlottedCounts
-	hops       int64      // link-slots carrying a packet, whole run
+	hops       int64 // link-slots carrying a packet, whole run
 	csr        *csrState
 	tr         SlotTracer // the slot's tracer, or nil (slotted_trace.go)
 	slot       int64      // the slot being stepped (for traces)

@@ -124,6 +124,8 @@ func (k *Kernel) SlottedEventKinds() []SlotKind {
 		return nil
 	case IsDeflection(m.spec.Scheme):
 		return []SlotKind{SlotEntered, SlotCrossed, SlotDeflected, SlotDelivered}
+	case m.csr != nil:
+		return []SlotKind{SlotEntered, SlotCrossed, SlotDropped, SlotDelivered, SlotReserved, SlotNacked, SlotGhost}
 	}
 	return []SlotKind{SlotEntered, SlotCrossed, SlotWaited, SlotSent, SlotDropped, SlotDelivered}
 }
@@ -205,4 +207,28 @@ func (m *slotted) traceEntered(now int64, p slotPkt, s int) {
 func (m *slotted) traceDeflected(now int64, p slotPkt, s, l int) {
 	m.tr.Slot(now, SlotEvent{Kind: SlotDeflected, Packet: p.id, Node: int32(s), Link: int32(2*l + 1), Dest: p.dest(),
 		Defl: int32(p.dt&0xff) - 1})
+}
+
+// traceCSR reports a CSR event of packet id (0: a flit whose packet has
+// not entered) at link register link ((i·N + s)·2 + b: an entry buffer
+// shares its link's index).
+func (m *slotted) traceCSR(kind SlotKind, link int, id uint32, cause uint8, dest, hops int32) {
+	node, l := m.linkAt(link)
+	m.tr.Slot(m.slot, SlotEvent{Kind: kind, Cause: cause, Packet: id, Node: node, Link: l, Dest: dest, Hops: hops})
+}
+
+// traceBookings reports the nr bookings of entry buffer e's flit: an ACKed
+// packet's (id ≠ 0; nr = d) as reserved, a NACKed flit's as ghosts after
+// one nacked event at its entry buffer. Hops is the transmission interval
+// booked, counted from this slot's (1).
+func (m *slotted) traceBookings(e, nr int, id uint32) {
+	c, kind := m.csr, SlotReserved
+	if id == 0 {
+		m.traceCSR(SlotNacked, e, 0, 0, c.dest[e], int32(nr))
+		kind = SlotGhost
+	}
+	for h := range nr {
+		r := e*m.d + h
+		m.traceCSR(kind, int(c.resL[r]), id, 0, c.dest[e], int32(c.resT[r]))
+	}
 }

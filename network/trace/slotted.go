@@ -95,6 +95,14 @@ func (s *slotNames) linkName(v, l int32) string {
 	return s.link[int(v)*2*s.d+int(l)]
 }
 
+// nodeName names node v, or "" for none (v < 0).
+func (s *slotNames) nodeName(v int32) string {
+	if v < 0 {
+		return ""
+	}
+	return s.node[v]
+}
+
 // hasLink reports whether the node has link l (the deflection node has only
 // the forward ones).
 func (s *slotNames) hasLink(l int) bool { return !s.defl || l&1 == 1 }
@@ -160,7 +168,7 @@ func (e *SlottedEvents) Slot(cycle int64, ev kernel.SlotEvent) {
 	c.int(2, int64(ev.Packet), true)
 	c.str(3, e.s.node[ev.Node])
 	c.str(4, e.s.linkName(ev.Node, ev.Link))
-	c.str(5, e.s.node[ev.Dest])
+	c.str(5, e.s.nodeName(ev.Dest))
 	c.int(6, int64(ev.Hops), !e.s.defl && ev.Kind != kernel.SlotDeflected)
 	c.int(7, int64(ev.Queue), queued)
 	c.str(8, cause)

@@ -101,7 +101,7 @@ func (t *SlottedTimeline) track(e kernel.SlotEvent) (pid int32, tid int64) {
 			t.first[e.Packet] = pid
 		}
 		tid = int64(e.Packet)
-		t.name(pid, tid, "packet "+strconv.FormatUint(uint64(e.Packet), 10)+" → "+t.s.node[e.Dest], tid)
+		t.name(pid, tid, "packet "+strconv.FormatUint(uint64(e.Packet), 10)+" → "+t.s.nodeName(e.Dest), tid)
 		return pid, tid
 	}
 	if e.Link < 0 || e.Kind == kernel.SlotDelivered {
@@ -190,7 +190,7 @@ func (t *SlottedTimeline) args(b []byte, e kernel.SlotEvent, open bool) []byte {
 	b = append(b, `,"node":"`...)
 	b = append(b, t.s.node[e.Node]...)
 	b = append(b, `","dest":"`...)
-	b = append(b, t.s.node[e.Dest]...)
+	b = append(b, t.s.nodeName(e.Dest)...)
 	b = append(b, '"')
 	switch e.Kind {
 	case kernel.SlotWaited, kernel.SlotSent, kernel.SlotDropped:

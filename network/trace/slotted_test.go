@@ -464,3 +464,59 @@ func TestSlottedVCDWindowAndOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSlottedCSREventLog: under CSR the log's entries, deliveries, drops
+// by cause and link-slots reconcile with the run's counters, and its
+// reserved, ghost and nacked rows in the window are the JSON's
+// reservations; every delivered packet crossed d links, one a slot, from
+// the slot it entered, after d reserved rows.
+func TestSlottedCSREventLog(t *testing.T) {
+	for _, fresh := range []bool{false, true} {
+		c := slottedRun(3, "csr", "0", 0.5)
+		c.CSR.Fresh = fresh
+		k, res, out := runSlotTraced(t, c, slotEvents(Options{}))
+		cn := k.SlottedCounts()
+		all, win := map[string]int64{}, map[string]int64{}
+		per := map[uint32][]slotRow{}
+		for _, r := range readSlotLog(t, out[0].Bytes()) {
+			all[r.event+":"+r.cause]++
+			if r.cycle >= 20 && r.cycle < 120 {
+				win[r.event]++
+			}
+			if r.packet != 0 {
+				per[r.packet] = append(per[r.packet], r)
+			}
+		}
+		var dropped int64
+		for i, name := range kernel.DropCauseNames {
+			dropped += all["dropped:"+name]
+			if all["dropped:"+name] != cn.DroppedAll[i] {
+				t.Errorf("fresh %v: dropped %s: log %d, run %d", fresh, name, all["dropped:"+name], cn.DroppedAll[i])
+			}
+		}
+		rv := res.Reservations
+		if all["entered:"] != cn.TotalInjected || all["delivered:"] != cn.TotalDelivered || all["crossed:"] != k.SlottedHops() ||
+			dropped != cn.TotalDropped || rv == nil || win["reserved"] != rv.Confirmed || win["ghost"] != rv.Ghost ||
+			win["nacked"] != rv.Nacks || rv.Nacks == 0 || rv.Ghost == 0 {
+			t.Fatalf("fresh %v: log %v, window %v; counters %+v, reservations %+v", fresh, all, win, cn, rv)
+		}
+		followed := 0
+		for p, rows := range per {
+			if rows[len(rows)-1].event != "delivered" {
+				continue
+			}
+			followed++
+			var kinds []string
+			for _, r := range rows {
+				kinds = append(kinds, r.event)
+			}
+			want := "entered reserved reserved reserved crossed crossed crossed delivered"
+			if strings.Join(kinds, " ") != want || rows[4].cycle != rows[0].cycle || rows[6].cycle != rows[0].cycle+2 {
+				t.Fatalf("packet %d: %v", p, rows)
+			}
+		}
+		if followed == 0 {
+			t.Fatal("no delivered packet to follow")
+		}
+	}
+}

@@ -124,6 +124,9 @@ type loader struct {
 	items map[string][]string
 	// unchecked skips the final validation (LoadUnchecked).
 	unchecked bool
+	// noBuild leaves out the validation that builds the network, the
+	// precheck being the whole check (LoadCheckedBy).
+	noBuild bool
 	// pre runs before the final validation (nil: checkRunMemory).
 	pre Precheck
 }

@@ -48,7 +48,7 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 		pre = checkRunMemory
 	}
 	err = pre(&cfg)
-	if err == nil {
+	if err == nil && !l.noBuild {
 		err = validate(&cfg)
 	}
 	if err != nil {

@@ -40,3 +40,21 @@ func LoadChecked(path string, sets []string, pre Precheck) (network.Config, []st
 	}
 	return cfg, l.unused(&cfg), nil
 }
+
+// LoadCheckedBy is LoadChecked whose check is the command's own alone, the
+// network never built (flitsim analytic evaluates models of a network it
+// does not build, for any size); its errors are placed at the key the
+// user wrote, as the validation's are.
+func LoadCheckedBy(path string, sets []string, check Precheck) (network.Config, error) {
+	data, name, err := readConfig(path)
+	if err != nil {
+		return network.Config{}, err
+	}
+	l := newLoader(name)
+	l.pre, l.noBuild = check, true
+	cfg, err := l.load(data, sets)
+	if err != nil {
+		return network.Config{}, oneLine(err)
+	}
+	return cfg, nil
+}

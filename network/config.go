@@ -32,6 +32,9 @@ type Config struct {
 	// Slotted sets the slotted hypercube router (switching: slotted,
 	// slotted.go).
 	Slotted SlottedConfig `yaml:"slotted" json:"slotted,omitzero"`
+	// CSR sets Conflict Sense Routing (slotted.scheme: csr,
+	// slotted_csr_keys.go).
+	CSR CSRConfig `yaml:"csr" json:"csr,omitzero"`
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:

@@ -59,7 +59,15 @@ func TestAnalyticBadInput(t *testing.T) {
 	}{
 		{[]string{"--set", "topology.d=8", "--set", "traffic.p0=1.5"}, "traffic.p0: 1.5 is not allowed"},
 		{[]string{"--set", "topology.d=8", "--set", "slotted.k=-1"}, "slotted.k: -1 is not allowed"},
-		{[]string{"--set", "topology.d=8", "--scheme", "csr"}, "slotted.scheme: csr is not allowed"},
+		{[]string{"--set", "topology.d=8", "--scheme", "deflection-simple"}, "slotted.scheme: deflection-simple is not allowed"},
+		{[]string{"--set", "topology.d=8", "--set", "topology.kind=mesh"}, "topology.kind: mesh is not allowed"},
+		{[]string{"--set", "topology.d=7", "--scheme", "csr", "--set", "csr.retry=0"}, "csr.retry: 0 is not allowed"},
+		{[]string{"--set", "topology.d=7", "--scheme", "csr", "--set", "csr.retry=1.5"}, "csr.retry: 1.5 is not allowed"},
+		{[]string{"--set", "topology.d=7", "--scheme", "csr", "--set", "csr.beta=-1"}, "csr.beta: -1 is not allowed"},
+		{[]string{"--set", "topology.d=7", "--scheme", "csr", "--set", "csr.k=1"}, "csr.k: 1 is not allowed"},
+		{[]string{"--set", "topology.d=7", "--scheme", "csr", "--set", "traffic.p0=-0.1"}, "traffic.p0: -0.1 is not allowed"},
+		{[]string{"--set", "topology.d=7", "--scheme", "csr", "--set", "slotted.k=2"}, "slotted.k: 2 is not allowed"},
+		{[]string{"--set", "topology.d=63"}, "topology.d: 63 is not allowed"},
 		{[]string{"--set", "topology.d=1"}, "topology.d: 1 is not allowed"},
 		{[]string{"--set", "topology.d=8", "--format", "svg"}, "--format"},
 	} {

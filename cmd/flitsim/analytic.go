@@ -13,6 +13,7 @@ import (
 )
 
 const analyticSynopsis = `Usage: flitsim analytic [-c FILE.yaml] [--set key=value]... [--scheme simple|priority|csr] [--format table|json]
+       flitsim analytic --plot FILE.svg|.png --figure F [--set key=value]... [--slots N] [--format table|json]
 
 Evaluates Varvarigos's analytic models (1992, ch. 5 and 6) of the slotted
 hypercube router (switching: slotted, docs/slotted.md) at the configured
@@ -30,9 +31,15 @@ also has pi, the distance histogram π_1..π_d of eq. 5.47 (docs/analytic.md).
                                1), csr.beta β (throughput_per_time = R/(1 + β));
                                p_type is p_i, a link reserved by a flit at step i
 
+--plot draws analysis against the simulated router (docs/analytic.md):
+--figure 5.3 … 5.7 and 6.4 over p0 (at the thesis's d = 11 unless
+topology.d is set), 6.5 the saturation point of every scheme against d
+(simulated up to topology.d, default 8); --slots measured slots per point.
+
   flitsim analytic --set topology.d=8 --set traffic.p0=0.3642
   flitsim analytic --scheme priority --set topology.d=8 --set traffic.p0=1 --format json
   flitsim analytic --scheme csr --set topology.d=7 --set traffic.p0=0.05
+  flitsim analytic --plot fig55.svg --figure 5.5 --set topology.d=8
 `
 
 // analyticReport is what flitsim analytic prints.
@@ -67,6 +74,7 @@ func cmdAnalytic(args []string, stdout io.Writer) error {
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (repeatable; dotted keys)")
 	scheme := fs.String("scheme", "", "the scheme, a shortcut for --set slotted.scheme=`S` (simple, priority or csr)")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
+	pf := addAnalyticPlotFlags(fs)
 	if help, err := parseFlags(fs, analyticSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -79,6 +87,9 @@ func cmdAnalytic(args []string, stdout io.Writer) error {
 	all := append([]string{"topology.kind=hypercube", "switching=slotted"}, *sets...)
 	if fs.Changed("scheme") {
 		all = append(all, "slotted.scheme="+*scheme)
+	}
+	if fs.Changed("plot") || fs.Changed("figure") || fs.Changed("slots") {
+		return analyticPlot(fs, pf, *file, all, stdout, *format)
 	}
 	// (the analysis builds no network, so any d up to 62 will do)
 	var rep *analyticReport

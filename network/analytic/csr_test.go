@@ -92,3 +92,32 @@ func TestCSRStable(t *testing.T) {
 		}
 	}
 }
+
+// TestSaturationCurves: the simple scheme's peak (digest 000b §5.5a), and
+// the wormhole curve: all the channel for d = 1, 2/3 for d = 2 (solving
+// 3x² − 8x + 4 = 0), falling with d.
+func TestSaturationCurves(t *testing.T) {
+	for _, tc := range []struct {
+		d     int
+		R, p0 float64
+	}{{8, 0.6891, 0.387}, {11, 0.4916, 0.1676}, {3, 1.6124, 1}} {
+		R, p0, err := SimpleMax(tc.d)
+		if err != nil || math.Abs(R-tc.R) > 6e-5 || math.Abs(p0-tc.p0) > 0.003 {
+			t.Errorf("d %d: max R %.5f at p0 %.4f (%v), want %.4f at %.4f", tc.d, R, p0, err, tc.R, tc.p0)
+		}
+	}
+	if w := WormholeSaturation(1); math.Abs(w-1) > 1e-9 {
+		t.Errorf("d 1: %g, want 1", w)
+	}
+	if w := WormholeSaturation(2); math.Abs(w-2.0/3) > 1e-9 {
+		t.Errorf("d 2: %g, want 2/3", w)
+	}
+	last := 1.0
+	for d := 2; d <= 16; d++ {
+		w := WormholeSaturation(d)
+		if !(w < last && w > 0) {
+			t.Errorf("d %d: %g after %g", d, w, last)
+		}
+		last = w
+	}
+}

@@ -10,12 +10,13 @@ import (
 // user wrote warn (traffic.p0 makes its packets), the embedded default's
 // do not.
 func TestSlottedUnusedKeys(t *testing.T) {
-	_, warns, err := LoadWarn("", []string{"traffic.p0=0.3", "slotted.k=1"})
+	_, warns, err := LoadWarn("", []string{"traffic.p0=0.3", "slotted.k=1", "csr.beta=0.5"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Join(warns, "\n")
-	for _, want := range []string{"traffic.p0: ignored (only switching: slotted reads it)", "slotted.k: ignored"} {
+	for _, want := range []string{"traffic.p0: ignored (only switching: slotted reads it)", "slotted.k: ignored",
+		"csr.beta: ignored (only switching: slotted with slotted.scheme: csr reads it)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("warnings %q lack %q", got, want)
 		}

@@ -52,6 +52,11 @@ func (l *loader) unused(c *network.Config) []string {
 			warn(key, "only switching: slotted reads it")
 		}
 	}
+	for _, key := range []string{"csr.beta", "csr.retry", "csr.k"} {
+		if _, given := l.where[key]; given && !(slotted && network.IsCSR(c)) {
+			warn(key, "only switching: slotted with slotted.scheme: csr reads it")
+		}
+	}
 	if slotted {
 		for _, key := range []string{"traffic.pattern", "traffic.load", "traffic.flits"} {
 			// (not the embedded default's: the user did not write them)

@@ -89,7 +89,10 @@ func cmdAnalytic(args []string, stdout io.Writer) error {
 		all = append(all, "slotted.scheme="+*scheme)
 	}
 	if fs.Changed("plot") || fs.Changed("figure") || fs.Changed("slots") {
-		return analyticPlot(fs, pf, *file, all, stdout, *format)
+		if fs.Changed("scheme") {
+			return inputerr.New("--scheme", *scheme, "none with --plot (the figure draws its own schemes)")
+		}
+		return analyticPlot(pf, *file, all, stdout, *format)
 	}
 	// (the analysis builds no network, so any d up to 62 will do)
 	var rep *analyticReport

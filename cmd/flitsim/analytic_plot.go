@@ -62,7 +62,7 @@ type figureResult struct {
 
 // analyticPlot is analytic --plot: it evaluates the figure, draws it and
 // prints its simulated points beside the analysis.
-func analyticPlot(fs *pflag.FlagSet, pf analyticPlotFlags, file string, sets []string, stdout io.Writer, format string) error {
+func analyticPlot(pf analyticPlotFlags, file string, sets []string, stdout io.Writer, format string) error {
 	name := *pf.file
 	switch {
 	case name == "":

@@ -140,6 +140,7 @@ func TestAnalyticPlotBadInput(t *testing.T) {
 		{[]string{"--plot", svg, "--figure", "5.3", "--slots", "-1"}, "--slots: -1 is not allowed"},
 		{[]string{"--plot", svg, "--figure", "5.3", "--set", "topology.d=1"}, "topology.d: 1 is not allowed"},
 		{[]string{"-c", cfg, "--plot", cfg, "--figure", "5.3"}, "--plot"},
+		{[]string{"--plot", svg, "--figure", "5.3", "--scheme", "priority"}, "--scheme: priority is not allowed (allowed: none with --plot"},
 	} {
 		wantFail(t, 2, append([]string{"analytic"}, tc.args...), tc.want)
 	}

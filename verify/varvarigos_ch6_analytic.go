@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/flitsim/flitsim/network/analytic"
 )
@@ -105,4 +106,57 @@ func piExact() (string, bool, error) {
 		s += fmt.Sprintf(" %.5f", v)
 	}
 	return fmt.Sprintf("%s; %s; %s", got[0], got[1], s), ok, nil
+}
+
+// csrStablePoints checks Fig. 6.4's statements on the 11-cube for q_a =
+// 0.05 and 1/d: R(p0(m)) − 2d·q_a·(1 − m) changes sign once over m (a
+// single stable point), and the throughput there grows with q_r, largest
+// at q_r = 1.
+func csrStablePoints() (string, bool, error) {
+	const d = 11
+	ok := true
+	var got []string
+	for _, qa := range []float64{0.05, 1.0 / d} {
+		for _, qr := range []float64{0.2, 0.5, 1} {
+			changes, last := 0, 0.0
+			for i := 0; i <= 200; i++ {
+				m := float64(i) / 200
+				c, err := analytic.CSRModel(d, (1-m)*qa+m*qr)
+				if err != nil {
+					return "", false, err
+				}
+				g := c.ThroughputPerNode - 2*d*qa*(1-m)
+				if i > 0 && (g > 0) != (last > 0) {
+					changes++
+				}
+				last = g
+			}
+			ok = ok && changes == 1
+		}
+		prev := 0.0
+		var rs []string
+		for _, qr := range []float64{0.1, 0.25, 0.5, 0.75, 1} {
+			c, _, err := analytic.CSRStable(d, qa, qr)
+			if err != nil {
+				return "", false, err
+			}
+			ok = ok && c.ThroughputPerNode > prev
+			prev = c.ThroughputPerNode
+			rs = append(rs, fmt.Sprintf("%.4f", c.ThroughputPerNode))
+		}
+		got = append(got, fmt.Sprintf("q_a %.4g: R at q_r 0.1 … 1 = %s", qa, strings.Join(rs, ", ")))
+	}
+	return strings.Join(got, "; "), ok, nil
+}
+
+func init() {
+	Register(Claim{
+		ID:     "varvarigos-ch6-csr-stable-point",
+		Source: "Varvarigos 1992 §6.4, Fig. 6.4, eq. 6.1 (digest 000b §4.10, §5.5d)",
+		Claim: "hypercube CSR, d = 11, q_a = 0.05 and 1/d: a single stable point (R at the attempt rate p0(m) meets " +
+			"the arrivals 2d·q_a·(1 − m) once), whose throughput is largest at q_r = 1 (unlike Aloha)",
+		Published: "one stable point; maximum throughput at q_r = 1",
+		Tolerance: "one crossing over m (201 points, q_r 0.2, 0.5, 1); R rising over q_r 0.1 … 1",
+		Measure:   csrStablePoints,
+	})
 }

@@ -112,8 +112,8 @@ func cmdAnalytic(args []string, stdout io.Writer) error {
 // evaluateConfig evaluates the model of cfg's scheme, with π.
 func evaluateConfig(cfg *network.Config) (*analyticReport, error) {
 	var rep *analyticReport
-	if kind := strings.ToLower(strings.TrimSpace(cfg.Topology.Kind)); kind != "hypercube" {
-		return nil, inputerr.New("topology.kind", cfg.Topology.Kind, "hypercube for the analysis")
+	if err := checkHypercube(cfg); err != nil {
+		return nil, err
 	}
 	if network.IsCSR(cfg) {
 		st, err := network.CheckCSR(cfg)
@@ -165,6 +165,14 @@ func (rep *analyticReport) rows() [][]string {
 		rows = append(rows, []string{"p_1 … p_d", list(rep.PType)}, []string{"idle links (e)", num(*rep.Idle)})
 	}
 	return append(rows, []string{"π_1 … π_d", list(rep.Pi) + fmt.Sprintf(" (eq. 5.47, m̄ = %s)", num(rep.MeanDistance))})
+}
+
+// checkHypercube refuses a topology the models do not describe.
+func checkHypercube(c *network.Config) error {
+	if kind := strings.ToLower(strings.TrimSpace(c.Topology.Kind)); kind != "hypercube" {
+		return inputerr.New("topology.kind", c.Topology.Kind, "hypercube for the analysis")
+	}
+	return nil
 }
 
 // checkD refuses d = 1, which no model covers, and d past 62.

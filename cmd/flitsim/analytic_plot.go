@@ -76,11 +76,14 @@ func analyticPlot(pf analyticPlotFlags, file string, sets []string, stdout io.Wr
 	}
 	var d int
 	base, err := configs.LoadCheckedBy(file, sets, func(c *network.Config) error {
-		if kind := strings.ToLower(strings.TrimSpace(c.Topology.Kind)); kind != "hypercube" {
-			return inputerr.New("topology.kind", c.Topology.Kind, "hypercube for the analysis")
+		if err := checkHypercube(c); err != nil {
+			return err
 		}
-		if d = c.Topology.D; d == 0 {
+		switch d = c.Topology.D; {
+		case d == 0:
 			return nil // (the figure's own)
+		case d > maxSimD && *pf.slots > 0:
+			return inputerr.New("topology.d", d, "2 to %d with simulated points (--slots 0 draws the analysis alone, to 62)", maxSimD)
 		}
 		return checkD(d)
 	})
@@ -113,6 +116,10 @@ func analyticPlot(pf analyticPlotFlags, file string, sets []string, stdout io.Wr
 	}
 	return renderTable(stdout, []string{"curve", x, "analysis", "simulation", "difference"}, res.rows())
 }
+
+// maxSimD is the largest cube a figure simulates (2^14 nodes: seconds a
+// point).
+const maxSimD = 14
 
 // loadFigure evaluates a figure over p0: each curve's model on 101 loads,
 // and at simLoads the model beside the simulation.

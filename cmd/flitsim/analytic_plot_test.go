@@ -139,6 +139,7 @@ func TestAnalyticPlotBadInput(t *testing.T) {
 		{[]string{"--figure", "5.3"}, "--plot"},
 		{[]string{"--plot", svg, "--figure", "5.3", "--slots", "-1"}, "--slots: -1 is not allowed"},
 		{[]string{"--plot", svg, "--figure", "5.3", "--set", "topology.d=1"}, "topology.d: 1 is not allowed"},
+		{[]string{"--plot", svg, "--figure", "6.5", "--set", "topology.d=15"}, "topology.d: 15 is not allowed (allowed: 2 to 14 with simulated points"},
 		{[]string{"-c", cfg, "--plot", cfg, "--figure", "5.3"}, "--plot"},
 		{[]string{"--plot", svg, "--figure", "5.3", "--scheme", "priority"}, "--scheme: priority is not allowed (allowed: none with --plot"},
 	} {

@@ -13,9 +13,13 @@ import (
 
 // simulators are the schemes whose simulated points the figures show, each
 // with what its run needs beyond slotted.scheme, slotted.k and
-// traffic.p0. A scheme the simulator gains is one entry here (csr, once
-// the slotted router has it: its p0 is the attempt rate, so a blocked
-// packet retries at the same rate, c.CSR.Retry = &p0).
+// traffic.p0. A scheme the simulator gains is one entry here: csr, once
+// the slotted router has it, as
+//
+//	"csr": func(c *network.Config, p0 float64) { c.CSR.Fresh = true },
+//
+// since the figures' p0 is CSR's attempt rate (a NACKed packet dropped and
+// every attempt fresh, the memoryless attempts the analysis assumes).
 var simulators = map[string]func(c *network.Config, p0 float64){
 	"simple":              nil,
 	"priority":            nil,

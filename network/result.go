@@ -125,6 +125,10 @@ type Result struct {
 	// Deflections is the deflection schemes' count of deflections per
 	// packet delivered in the window (each adds two hops).
 	Deflections *DeflectionStats `json:"deflections,omitempty" csv:"-"`
+	// Pi is the measured π_i of Varvarigos eq. 5.47, distance i = 1..d at
+	// index i−1: the share of the forward (cross) link-slots whose packet
+	// was i hops from its destination (not the deflection schemes).
+	Pi []float64 `json:"pi,omitempty" csv:"-"`
 	// Multi is a multi-read or multi-write batch's statistics and delivery
 	// check (of the first experiment; network/multi.go).
 	Multi *MultiStats `json:"multi,omitempty"`

@@ -161,7 +161,7 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 		Policy: pol, Seed: c.Run.Seed,
 	}
 	if model == "slotted" {
-		if err := checkSlottedTopology(c, topo); err != nil {
+		if sspec.Butterfly, err = checkSlottedTopology(c, topo, sspec.Scheme); err != nil {
 			return kernel.KernelSpec{}, nil, err
 		}
 		sspec.Start, sspec.End = c.Run.Warmup, c.Run.Warmup+c.Run.Measure

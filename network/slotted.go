@@ -105,23 +105,29 @@ func parseSlottedK(v string) (int, error) {
 	return k, nil
 }
 
-// checkSlottedTopology refuses a topology the slotted router does not fit.
-func checkSlottedTopology(c *Config, t *topology.Topology) error {
+// checkSlottedTopology refuses a topology the slotted router (scheme, as
+// slottedSpec read it) does not fit and reports whether it is the folded
+// butterfly.
+func checkSlottedTopology(c *Config, t *topology.Topology, scheme uint8) (bool, error) {
 	nbr := func(s, p int) int {
 		if p >= len(t.Switches[s].Out) {
 			return -1
 		}
 		return int(t.Switches[s].Out[p].Switch)
 	}
-	if !kernel.IsSlottedCube(nbr, len(t.Switches), len(t.Switches[0].Out)) {
-		return inputerr.New("topology.kind", c.Topology.Kind, "hypercube with switching: slotted")
+	_, fbfly := kernel.IsSlottedButterfly(nbr, len(t.Switches), len(t.Switches[0].Out))
+	switch {
+	case fbfly && scheme != kernel.SlottedSimple && scheme != kernel.SlottedPriority:
+		return false, inputerr.New("slotted.scheme", c.Slotted.Scheme, "simple, priority with topology.kind: folded-butterfly (greedy routing, §5.5)")
+	case !fbfly && !kernel.IsSlottedCube(nbr, len(t.Switches), len(t.Switches[0].Out)):
+		return false, inputerr.New("topology.kind", c.Topology.Kind, "hypercube or folded-butterfly with switching: slotted")
 	}
 	for src, dst := range c.Slotted.Fixed {
 		if dst >= 0 && (src >= len(t.Switches) || int(dst) >= len(t.Switches) || int(dst) == src) {
-			return inputerr.New("slotted.fixed", fmt.Sprintf("%d → %d", src, dst), "another node of the cube")
+			return false, inputerr.New("slotted.fixed", fmt.Sprintf("%d → %d", src, dst), "another node of the cube")
 		}
 	}
-	return nil
+	return fbfly, nil
 }
 
 // idleGen is the network's generator under the slotted router, whose
@@ -168,7 +174,7 @@ func (n *Network) fillSlotted(r *Result) {
 	r.Offered = float64(c.Injected) / nodes / slots
 	r.Throughput = tp
 	d := n.Cfg.Topology.D
-	links := 2 * float64(d) * nodes // (the 2d per node, internal ones included)
+	links := float64(c.Links) // (the hypercube's 2d per node, internal ones included; the crossbar's d)
 	var hops int64
 	if c.Deflections == nil {
 		r.PType = make([]float64, d)
@@ -176,8 +182,8 @@ func (n *Network) fillSlotted(r *Result) {
 			r.PType[t-1] = float64(c.Occupancy[t]) / (links * slots)
 			hops += c.Occupancy[t]
 		}
+		r.Pi = shares(c.Pi[1:])
 	} else {
-		links /= 2 // (the crossbar node: the d hypercube links)
 		hops = c.WindowHops
 		r.Deflections = deflectionStats(c.Deflections)
 	}
@@ -200,6 +206,22 @@ func (n *Network) fillSlotted(r *Result) {
 		r.Latency = slotSummary(r.DeliverySlots, sum, cnt)
 		r.NetworkLatency = r.Latency
 	}
+}
+
+// shares is h, each count divided by their sum (nil when it is 0).
+func shares(h []int64) []float64 {
+	var sum int64
+	for _, v := range h {
+		sum += v
+	}
+	if sum == 0 {
+		return nil
+	}
+	out := make([]float64, len(h))
+	for i, v := range h {
+		out[i] = float64(v) / float64(sum)
+	}
+	return out
 }
 
 // DeflectionStats is Result.Deflections: of the packets delivered in the
@@ -252,6 +274,23 @@ func slotSummary(h []SlotCount, sum, cnt int64) Summary {
 	}
 	s.P50, s.P95, s.P99, s.Max = q(0.5), q(0.95), q(0.99), float64(h[len(h)-1].Slots)
 	return s
+}
+
+// SlottedLinks is the number of links of the slotted router c configures
+// (kernel.SlottedLinks: 2d per hypercube node — d per node for the
+// deflecting crossbar — and two per folded-butterfly node, d·2^d nodes)
+// and its waiting places per link (slotted.k; −1 is inf), from the checked
+// keys, without building the network.
+func SlottedLinks(c *Config) (links int64, k int, err error) {
+	s, err := slottedSpec(c)
+	if err != nil {
+		return 0, 0, err
+	}
+	d := c.Topology.D
+	if d < 1 || d > 20 {
+		return 0, 0, inputerr.New("topology.d", d, "an integer from 1 to 20 with switching: slotted")
+	}
+	return int64(kernel.SlottedLinks(s.Scheme, d, 1<<d)), s.K, nil
 }
 
 // SlottedSettings are the checked settings of a slotted-router

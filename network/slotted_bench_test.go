@@ -7,7 +7,8 @@ import (
 
 // BenchmarkSlotted: the slotted router on the 10-cube (1024 nodes, 20480
 // links) at p0 = 0.5, one slot per iteration after 200 slots of warm-up,
-// per scheme and buffer size; packet is the packet-switched router on the
+// per scheme and buffer size, and the simple scheme on the folded
+// butterfly of 10 stages (its greedy routing); packet is the packet-switched router on the
 // same cube (uniform traffic, one-flit packets, load 0.5 per node per
 // cycle), for the packet-hop rates side by side.
 func BenchmarkSlotted(b *testing.B) {
@@ -20,6 +21,11 @@ func BenchmarkSlotted(b *testing.B) {
 			benchSlots(b, slottedConfig(10, v.scheme, v.k, 0.5, 1<<40), func(n *Network) int64 { return n.k.SlottedHops() })
 		})
 	}
+	b.Run("folded-butterfly-simple-k0", func(b *testing.B) { // (the same stepper on the butterfly's links)
+		c := slottedConfig(10, "simple", "0", 0.5, 1<<40)
+		c.Topology.Kind = "folded-butterfly"
+		benchSlots(b, c, func(n *Network) int64 { return n.k.SlottedHops() })
+	})
 	b.Run("packet", func(b *testing.B) {
 		c := Default()
 		c.Topology = TopologyConfig{Kind: "hypercube", D: 10}

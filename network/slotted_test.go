@@ -213,7 +213,7 @@ func TestSlottedConfigOmitted(t *testing.T) {
 	var m map[string]any
 	b, _ := json.Marshal(r)
 	_ = json.Unmarshal(b, &m)
-	for _, k := range []string{"throughput_per_node", "p_type", "delivery_slots", "dropped_by_cause"} {
+	for _, k := range []string{"throughput_per_node", "p_type", "delivery_slots", "dropped_by_cause", "pi"} {
 		if _, ok := m[k]; ok {
 			t.Errorf("%s in the JSON of a wormhole run", k)
 		}

@@ -221,6 +221,11 @@ func corpus() []corpusRun {
 			"buffers.output=2", "queue.discipline=furthest-first", "traffic.load=0.2"})...)},
 		{"packet-mesh-shared-random", run(with(mesh4, packet, []string{"queue.shared=true", "queue.discipline=random",
 			"queue.arrival_order=scan", "queue.routes=hop", "traffic.load=0.15"})...)},
+
+		// The slotted router (Varvarigos ch. 5): a 4-cube, simple scheme,
+		// one waiting place a buffer (conflicts, FIFOs and buffer-full drops).
+		{"slotted-hypercube-simple-k1", run(with(corpusTopologies[0].sets, window, []string{"switching=slotted",
+			"slotted.scheme=simple", "slotted.k=1", "traffic.p0=0.5"})...)},
 	}
 	rs = append(rs, corpusVarvarigos()...)
 	return append(rs, corpusGrid()...)

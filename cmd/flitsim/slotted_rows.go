@@ -28,11 +28,15 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 			rows[i][1] = value
 		}
 	}
+	fbfly := strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "folded-butterfly") // (per-node figures per butterfly node)
 	set("switching", fmt.Sprintf("slotted: scheme %s, slotted.k %s (waiting places per link buffer)",
 		or(c.Slotted.Scheme, "simple"), or(c.Slotted.K, "0")))
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Slotted.Scheme)), "deflection") {
 		set("routing", "crossbar: preferred links first (non-wasting), the rest deflected (2 hops each)")
 		set("traffic", "a new packet per free link per slot, destination uniform over the other nodes")
+	} else if fbfly {
+		set("routing", "greedy: a stage's cross link where its row bit differs, else straight; d links a packet")
+		set("traffic", "a new packet per free link buffer per slot, destination row uniform (source included)")
 	} else {
 		set("routing", "descending dimensions from the buffer a packet enters")
 		set("traffic", "a new packet per free link buffer per slot, destination uniform (source included)")
@@ -52,11 +56,20 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 			p[i] = num(v)
 		}
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "throughput" })
-		extra := [][]string{{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (at most 2)"}}
+		most := "at most 2"
+		if fbfly {
+			most = "at most 2/d; × d per row of d nodes, a hypercube node"
+		}
+		extra := [][]string{{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (" + most + ")"}}
 		if r.Deflections != nil {
 			extra = append(extra, []string{"deflections per packet", num(r.Deflections.Mean) + " (mean; each adds 2 hops)"})
 		} else {
 			extra = append(extra, []string{"p_1 … p_d", strings.Join(p, ", ")})
+			pi := make([]string, len(r.Pi))
+			for i, v := range r.Pi {
+				pi[i] = num(v)
+			}
+			extra = append(extra, []string{"π_1 … π_d (forward links)", strings.Join(pi, ", ")})
 		}
 		rows = slices.Insert(rows, i, extra...)
 	}

@@ -75,6 +75,9 @@ type SlottedSpec struct {
 	// Fixed, when set (deflection schemes), is a destination per source
 	// node, −1 for uniform (Fig. 6.7's lockout pattern).
 	Fixed []int32
+	// Butterfly: the network is the folded butterfly, whose switch (i, r)
+	// is stage i of node r (slotted_fbfly.go); else the d-cube.
+	Butterfly bool
 }
 
 // Drop causes (SlottedCounts.Dropped).
@@ -117,6 +120,12 @@ type SlottedCounts struct {
 	// WindowHops counts the link-slots that carried a packet in the window
 	// (deflection schemes; the others count them by type in Occupancy).
 	WindowHops int64
+	// Links is the number of the model's links (SlottedLinks).
+	Links int
+	// Pi[i] counts the forward link-slots in the window whose packet was i
+	// hops from its destination (1..d; index 0 unused; nil for the
+	// deflection schemes): slotted_pi.go.
+	Pi []int64
 }
 
 // slotPkt is a packet on a link or in a FIFO, 8 bytes: the link
@@ -172,15 +181,12 @@ func IsSlottedCube(nbr func(s, port int) int, nodes, ports int) bool {
 
 func newSlotted(k *Kernel) Stepper {
 	sp := k.spec.Slotted
-	n := len(k.Topo.Switches)
-	d := bits.TrailingZeros(uint(n))
+	d, n := slottedShape(sp, len(k.Topo.Switches))
 	m := &slotted{spec: sp, d: d, n: n, nodeMask: uint64(n - 1)}
 	m.always = sp.P0 >= 1
 	m.p0 = uint64(math.Ldexp(max(sp.P0, 0), 64)) // (< 1 here, so it fits)
-	nl := 2 * d * n
-	if IsDeflection(sp.Scheme) {
-		nl = deflLinks(d, n)
-	}
+	nl := SlottedLinks(sp.Scheme, d, n)
+	m.c.Links = nl
 	m.cur, m.nxt = make([]slotPkt, nl), make([]slotPkt, nl)
 	m.head, m.size = make([]int32, nl), make([]int32, nl)
 	switch {
@@ -192,6 +198,7 @@ func newSlotted(k *Kernel) Stepper {
 	m.c.Occupancy = make([]int64, d+1)
 	m.c.DeliverySlots = make([]int64, d+1)
 	m.c.InjectedBy = make([]int64, n)
+	m.c.Pi = make([]int64, d+1)
 	if sp.Fixed != nil { // (checked by the caller: in range, not the source)
 		m.spec.Fixed = make([]int32, n)
 		for s := range n {
@@ -203,6 +210,7 @@ func newSlotted(k *Kernel) Stepper {
 	}
 	if IsDeflection(sp.Scheme) {
 		m.c.Occupancy = nil // (no types: a packet's path length varies)
+		m.c.Pi = nil        // (not a shortest-path scheme)
 		m.c.Deflections = make([]int64, 1)
 	}
 	k.fast = false
@@ -227,6 +235,7 @@ func (k *Kernel) SlottedCounts() *SlottedCounts {
 	c.DeliverySlots = append([]int64(nil), m.c.DeliverySlots...)
 	c.Deflections = append([]int64(nil), m.c.Deflections...)
 	c.InjectedBy = append([]int64(nil), m.c.InjectedBy...)
+	c.Pi = append([]int64(nil), m.c.Pi...)
 	c.InFlight = c.TotalInjected - c.TotalDelivered - c.TotalDropped
 	return &c
 }
@@ -277,6 +286,9 @@ func (m *slotted) stepDescending(k *Kernel, now int64, meas bool) {
 		for s := range n {
 			a := in[s*2]         // internal link of Q_{i+1}(s)
 			b := in[(s^bit)*2+1] // forward link of Q_{i+1}(s ⊕ e_{i+1})
+			if meas {
+				m.countPi(b, s^bit)
+			}
 			a, b = m.arrive(a, s, now, meas), m.arrive(b, s, now, meas)
 			var claim [2][2]slotPkt // per buffer b: its claimants
 			var nc [2]int

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"fmt"
-	"math/bits"
 	"os"
 	"runtime"
 	"strings"
@@ -38,14 +37,14 @@ func ForRun(c *network.Config) (*Estimate, error) {
 	}
 	addNetwork(e, c, z, copies)
 	n := float64(z.Terminals)
-	if st, err := network.CheckSlotted(c); err == nil && strings.EqualFold(strings.TrimSpace(c.Switching), "slotted") {
-		// Its packets live by value in its links' registers and FIFOs
-		// (k = inf counted as one waiting place: a new packet enters
-		// only a free buffer, so the queues stay short).
-		links := 2 * float64(bits.Len(uint(z.Terminals))-1) * n
-		places := 2 + float64(max(st.K, 1))
-		e.add(fmt.Sprintf("the slotted router's links (2d·N = %s links × %s places × %s)", count(links), count(places), bytesEach(SlottedPlace)),
-			"lower slotted.k or topology.d", links*places*SlottedPlace)
+	if links, k, err := network.SlottedLinks(c); err == nil && strings.EqualFold(strings.TrimSpace(c.Switching), "slotted") {
+		// Its packets live by value in its links' registers (this slot's
+		// and the next's) and FIFOs (k = inf counted as one waiting
+		// place: a new packet enters only a free buffer, so the queues
+		// stay short; k = 0 keeps a place's worth of FIFO bookkeeping).
+		places := 2 + float64(max(k, 1))
+		e.add(fmt.Sprintf("the slotted router's links (%s links × %s places × %s)", count(float64(links)), count(places), bytesEach(SlottedPlace)),
+			"lower slotted.k or topology.d", float64(links)*places*SlottedPlace)
 	} else {
 		live, what, shrink := livePackets(c, n)
 		e.add(fmt.Sprintf("packets (%s: %s × %s)", what, count(live), bytesEach(PerPacket)), shrink, live*PerPacket)

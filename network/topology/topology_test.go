@@ -582,7 +582,7 @@ func TestKindsAndDefaults(t *testing.T) {
 	want := map[string]string{"hypercube": "ecube", "mesh": "dor", "torus": "dor", "omega": "destination-tag",
 		"baseline": "destination-tag", "butterfly": "destination-tag", "cube": "destination-tag", "esmin": "destination-tag",
 		"dshuffle": "standard", "ccc": "standard", "ccc-plus": "upfal", "shuffle-exchange": "standard",
-		"folded-cube": "shortest", "pseudocube": "msb", "permutation-cube": "msb", "enhanced-cube": "greedy",
+		"folded-cube": "shortest", "folded-butterfly": "greedy", "pseudocube": "msb", "permutation-cube": "msb", "enhanced-cube": "greedy",
 		"file": "file"}
 	if len(Kinds()) != len(want) {
 		t.Errorf("%d kinds", len(Kinds()))

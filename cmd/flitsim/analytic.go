@@ -21,6 +21,7 @@ topology.d, slotted.k and traffic.p0: the throughput per node R = 2d·p_d and
 p_1..p_d. Its JSON's throughput_per_node and p_type are the simulation's
 fields of the same name (flitsim run --format json). Every scheme's output
 also has pi, the distance histogram π_1..π_d of eq. 5.47 (docs/analytic.md).
+On topology.kind: folded-butterfly (simple, priority) R is per butterfly node.
 
   simple, slotted.k = 0        eqs. 5.1–5.8
   simple, slotted.k ≥ 1, inf   eqs. 5.9–5.22 (inf: R = 2d·p0/(1 + p0(d−1)))
@@ -112,8 +113,10 @@ func cmdAnalytic(args []string, stdout io.Writer) error {
 // evaluateConfig evaluates the model of cfg's scheme, with π.
 func evaluateConfig(cfg *network.Config) (*analyticReport, error) {
 	var rep *analyticReport
-	if err := checkHypercube(cfg); err != nil {
-		return nil, err
+	kind := strings.ToLower(strings.TrimSpace(cfg.Topology.Kind))
+	fbfly := kind == "folded-butterfly" && !network.IsCSR(cfg)
+	if kind != "hypercube" && !fbfly {
+		return nil, inputerr.New("topology.kind", cfg.Topology.Kind, "hypercube, or folded-butterfly with slotted.scheme simple or priority, for the analysis")
 	}
 	if network.IsCSR(cfg) {
 		st, err := network.CheckCSR(cfg)
@@ -131,6 +134,13 @@ func evaluateConfig(cfg *network.Config) (*analyticReport, error) {
 		if rep, err = evaluateSlotted(st); err != nil {
 			return nil, err
 		}
+	}
+	if fbfly {
+		// Greedy routing on the folded butterfly is the hypercube's scheme
+		// slot by slot (§5.5), its d nodes a row to a hypercube node: the
+		// same p_type, the throughput per node ÷ d (as flitsim run reports it).
+		rep.Model += ", per folded-butterfly node (R/d)"
+		rep.ThroughputPerNode /= float64(rep.D)
 	}
 	pi, mean, err := analytic.HypercubePi(rep.D)
 	if err != nil {

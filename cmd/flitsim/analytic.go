@@ -30,7 +30,8 @@ On topology.kind: folded-butterfly (simple, priority) R is per butterfly node.
   csr                          eqs. 6.1–6.8: traffic.p0 is q_a (a new packet at
                                an entry buffer per slot), csr.retry q_r (default
                                1), csr.beta β (throughput_per_time = R/(1 + β));
-                               p_type is p_i, a link reserved by a flit at step i
+                               p_reserved is the model's p_i, a link reserved by
+                               a flit at step i; p_type, the links' occupancy, p_d
 
 --plot draws analysis against the simulated router (docs/analytic.md):
 --figure 5.3 … 5.7 and 6.4 over p0 (at the thesis's d = 11 unless
@@ -62,11 +63,14 @@ type analyticReport struct {
 
 // csrReport is the CSR model's own fields.
 type csrReport struct {
-	Beta              float64 `json:"beta"`
-	Retry             float64 `json:"retry"`
-	ThroughputPerTime float64 `json:"throughput_per_time"`
-	AttemptP0         float64 `json:"attempt_p0"`
-	Backlogged        float64 `json:"backlogged"`
+	// PReserved is the model's own p_1..p_d: a link reserved, by a
+	// confirmed or a ghost booking, by a flit at step i (eq. 6.6).
+	PReserved         []float64 `json:"p_reserved"`
+	Beta              float64   `json:"beta"`
+	Retry             float64   `json:"retry"`
+	ThroughputPerTime float64   `json:"throughput_per_time"`
+	AttemptP0         float64   `json:"attempt_p0"`
+	Backlogged        float64   `json:"backlogged"`
 }
 
 func cmdAnalytic(args []string, stdout io.Writer) error {
@@ -170,7 +174,8 @@ func (rep *analyticReport) rows() [][]string {
 		rows = append(rows,
 			[]string{"throughput per time", fmt.Sprintf("%s packets/node/time unit (R/(1 + β), β = %s)", num(c.ThroughputPerTime), num(c.Beta))},
 			[]string{"attempt rate p0(m)", fmt.Sprintf("%s = (1 − m)·q_a + m·q_r (eq. 6.1; q_r = %s, backlogged m = %s)", num(c.AttemptP0), num(c.Retry), num(c.Backlogged))},
-			[]string{"p_1 … p_d", list(rep.PType) + " (reserved at step i)"})
+			[]string{"p_1 … p_d", list(rep.PType) + " (carried; every packet crosses d links)"},
+			[]string{"reserved at step i", list(c.PReserved) + " (eq. 6.6, confirmed or ghost)"})
 	} else {
 		rows = append(rows, []string{"p_1 … p_d", list(rep.PType)}, []string{"idle links (e)", num(*rep.Idle)})
 	}
@@ -239,10 +244,17 @@ func evaluateCSR(st network.CSRSettings) (*analyticReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every packet that enters crosses a link at each of its d steps, so
+	// the links carry packets on their i-th link as often as on their
+	// d-th: p_type (the run's occupancies) is p_d throughout.
+	occ := make([]float64, st.D)
+	for i := range occ {
+		occ[i] = c.PType[st.D-1]
+	}
 	return &analyticReport{
 		Model: "Varvarigos 1992 eqs. 6.1–6.8 (hypercube CSR, stable point of eq. 6.1)", Scheme: "csr",
-		D: st.D, K: "0", P0: st.P0, ThroughputPerNode: c.ThroughputPerNode, PType: c.PType,
-		csrReport: &csrReport{Beta: st.Beta, Retry: st.Retry, ThroughputPerTime: c.ThroughputPerNode / (1 + st.Beta),
-			AttemptP0: c.Attempt, Backlogged: m},
+		D: st.D, K: "0", P0: st.P0, ThroughputPerNode: c.ThroughputPerNode, PType: occ,
+		csrReport: &csrReport{PReserved: c.PType, Beta: st.Beta, Retry: st.Retry,
+			ThroughputPerTime: c.ThroughputPerNode / (1 + st.Beta), AttemptP0: c.Attempt, Backlogged: m},
 	}, nil
 }

@@ -164,6 +164,7 @@ func TestAnalyticCSR(t *testing.T) {
 		ThroughputPerTime float64   `json:"throughput_per_time"`
 		AttemptP0         float64   `json:"attempt_p0"`
 		PType             []float64 `json:"p_type"`
+		PReserved         []float64 `json:"p_reserved"`
 		Pi                []float64 `json:"pi"`
 		MeanDistance      float64   `json:"mean_distance"`
 	}
@@ -171,7 +172,9 @@ func TestAnalyticCSR(t *testing.T) {
 		t.Fatal(err)
 	}
 	if math.Abs(r.ThroughputPerNode-0.98) > 2e-5 || math.Abs(r.ThroughputPerTime-r.ThroughputPerNode/1.5) > 1e-12 ||
-		math.Abs(r.AttemptP0-0.263852) > 1e-9 || len(r.PType) != 7 || len(r.Pi) != 7 || math.Abs(r.Pi[0]*r.MeanDistance-1) > 1e-12 {
+		math.Abs(r.AttemptP0-0.263852) > 1e-9 || len(r.PType) != 7 || len(r.PReserved) != 7 || len(r.Pi) != 7 ||
+		math.Abs(r.Pi[0]*r.MeanDistance-1) > 1e-12 || r.PType[0] != r.PReserved[6] || r.PReserved[0] <= r.PReserved[6] ||
+		math.Abs(14*r.PType[3]-r.ThroughputPerNode) > 1e-12 {
 		t.Errorf("csr d = 7: %+v", r)
 	}
 }

@@ -52,10 +52,14 @@ func (l *loader) unused(c *network.Config) []string {
 			warn(key, "only switching: slotted reads it")
 		}
 	}
-	for _, key := range []string{"csr.beta", "csr.retry", "csr.k"} {
-		if _, given := l.where[key]; given && !(slotted && network.IsCSR(c)) {
-			warn(key, "only switching: slotted with slotted.scheme: csr reads it")
+	csr := slotted && strings.EqualFold(strings.TrimSpace(c.Slotted.Scheme), "csr")
+	for _, key := range []string{"csr.beta", "csr.retry", "csr.k", "csr.fresh"} {
+		if _, given := l.where[key]; given && !csr {
+			warn(key, "only slotted.scheme: csr reads it")
 		}
+	}
+	if _, given := l.where["csr.retry"]; given && csr && c.CSR.Fresh {
+		warn("csr.retry", "csr.fresh drops NACKed packets, so none retries")
 	}
 	if slotted {
 		for _, key := range []string{"traffic.pattern", "traffic.load", "traffic.flits"} {

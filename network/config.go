@@ -33,7 +33,7 @@ type Config struct {
 	// slotted.go).
 	Slotted SlottedConfig `yaml:"slotted" json:"slotted,omitzero"`
 	// CSR sets Conflict Sense Routing (slotted.scheme: csr,
-	// slotted_csr_keys.go).
+	// slotted_csr.go).
 	CSR CSRConfig `yaml:"csr" json:"csr,omitzero"`
 }
 

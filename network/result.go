@@ -125,6 +125,10 @@ type Result struct {
 	// Deflections is the deflection schemes' count of deflections per
 	// packet delivered in the window (each adds two hops).
 	Deflections *DeflectionStats `json:"deflections,omitempty" csv:"-"`
+	// CSR (slotted.scheme: csr): the throughput per node per unit of real
+	// time, R/(1 + csr.beta), and the link bookings.
+	ThroughputPerTime *float64      `json:"throughput_per_time,omitempty"`
+	Reservations      *Reservations `json:"reservations,omitempty" csv:"-"`
 	// Pi is the measured π_i of Varvarigos eq. 5.47, distance i = 1..d at
 	// index i−1: the share of the forward (cross) link-slots whose packet
 	// was i hops from its destination (not the deflection schemes).

@@ -23,7 +23,7 @@ type SlottedConfig struct {
 	// more links wins, ties random); or selects the deflecting crossbar
 	// node, its packets processed in random order (deflection-simple) or
 	// closest first (deflection-priority).
-	Scheme string `yaml:"scheme" json:"scheme,omitempty" allowed:"simple, priority, deflection-simple, deflection-priority (switching: slotted)" default:"simple"`
+	Scheme string `yaml:"scheme" json:"scheme,omitempty" allowed:"simple, priority, deflection-simple, deflection-priority, csr (switching: slotted)" default:"simple"`
 	// K is the number of waiting places per link buffer: 0 drops a
 	// conflict's loser, inf never drops.
 	K string `yaml:"k" json:"k,omitempty" allowed:"an integer from 0 to 1024, or inf (waiting places per link buffer, switching: slotted)" default:"0"`
@@ -35,10 +35,11 @@ type SlottedConfig struct {
 
 // slottedSchemes are the schemes by name.
 var slottedSchemes = map[string]uint8{"simple": kernel.SlottedSimple, "priority": kernel.SlottedPriority,
-	"deflection-simple": kernel.SlottedDeflSimple, "deflection-priority": kernel.SlottedDeflPriority}
+	"deflection-simple": kernel.SlottedDeflSimple, "deflection-priority": kernel.SlottedDeflPriority,
+	"csr": kernel.SlottedCSR}
 
 // slottedSchemeList is slottedSchemes' names, for messages.
-const slottedSchemeList = "simple, priority, deflection-simple, deflection-priority"
+const slottedSchemeList = "simple, priority, deflection-simple, deflection-priority, csr"
 
 // isSlotted reports whether c selects the slotted router.
 func isSlotted(c *Config) bool {
@@ -67,9 +68,14 @@ func slottedSpec(c *Config) (kernel.SlottedSpec, error) {
 	if kernel.IsDeflection(id) && k != 0 {
 		return s, inputerr.New("slotted.k", sc.K, "0 with slotted.scheme: "+scheme+" (the crossbar node holds no waiting packets)")
 	}
+	if id == kernel.SlottedCSR {
+		if err := csrSpec(c, &s); err != nil {
+			return s, err
+		}
+	}
 	if sc.Fixed != nil {
-		if !kernel.IsDeflection(id) {
-			return s, inputerr.New("slotted.scheme", sc.Scheme, "a deflection scheme with fixed destinations")
+		if !kernel.IsDeflection(id) && id != kernel.SlottedCSR {
+			return s, inputerr.New("slotted.scheme", sc.Scheme, "a deflection scheme or csr with fixed destinations")
 		}
 		s.Fixed = sc.Fixed
 	}
@@ -168,6 +174,7 @@ func (n *Network) fillSlotted(r *Result) {
 	if c.Slots == 0 {
 		return
 	}
+	defer n.fillCSR(r, c)
 	slots := float64(c.Slots)
 	tp := float64(c.Delivered) / nodes / slots
 	r.ThroughputPerNode = &tp
@@ -312,6 +319,9 @@ func CheckSlotted(c *Config) (SlottedSettings, error) {
 	if kernel.IsDeflection(s.Scheme) {
 		return SlottedSettings{}, inputerr.New("slotted.scheme", c.Slotted.Scheme,
 			"simple, priority (the analysis has no deflection model: its bound is a verify row)")
+	}
+	if s.Scheme == kernel.SlottedCSR { // (its settings are CheckCSR's)
+		return SlottedSettings{}, inputerr.New("slotted.scheme", c.Slotted.Scheme, "simple, priority (csr: network.CheckCSR)")
 	}
 	name := "simple"
 	if s.Scheme == kernel.SlottedPriority {

@@ -7,8 +7,8 @@ import (
 
 // BenchmarkSlotted: the slotted router on the 10-cube (1024 nodes, 20480
 // links) at p0 = 0.5, one slot per iteration after 200 slots of warm-up,
-// per scheme and buffer size, and the simple scheme on the folded
-// butterfly of 10 stages (its greedy routing); packet is the packet-switched router on the
+// per scheme and buffer size (csr: csr.retry 1, csr.k 0), and the simple
+// scheme on the folded butterfly of 10 stages (its greedy routing); packet is the packet-switched router on the
 // same cube (uniform traffic, one-flit packets, load 0.5 per node per
 // cycle), for the packet-hop rates side by side.
 func BenchmarkSlotted(b *testing.B) {
@@ -16,6 +16,7 @@ func BenchmarkSlotted(b *testing.B) {
 		{"simple-k0", "simple", "0"}, {"priority-k0", "priority", "0"},
 		{"simple-k1", "simple", "1"}, {"priority-k4", "priority", "4"},
 		{"deflection-simple", "deflection-simple", "0"}, {"deflection-priority", "deflection-priority", "0"},
+		{"csr", "csr", "0"},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			benchSlots(b, slottedConfig(10, v.scheme, v.k, 0.5, 1<<40), func(n *Network) int64 { return n.k.SlottedHops() })

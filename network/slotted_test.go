@@ -164,7 +164,7 @@ func TestSlottedBadInput(t *testing.T) {
 		{"traffic.p0", func(c *Config) { c.Traffic.P0 = math.NaN() }},
 		{"slotted.k", func(c *Config) { c.Slotted.K = "-1" }},
 		{"slotted.k", func(c *Config) { c.Slotted.K = "two" }},
-		{"slotted.scheme", func(c *Config) { c.Slotted.Scheme = "csr" }},
+		{"slotted.scheme", func(c *Config) { c.Slotted.Scheme = "bogus" }},
 		{"topology.kind", func(c *Config) { c.Topology = TopologyConfig{Kind: "mesh", K: 4, N: 2} }},
 		{"topology.kind", func(c *Config) { c.Topology = TopologyConfig{Kind: "folded-cube", D: 4} }},
 		{"traffic.mode", func(c *Config) { c.Traffic.Mode = "batch" }},

@@ -49,6 +49,9 @@ func (r *Result) DropNote() string {
 	if r.Dropped == nil || *r.Dropped == 0 {
 		return ""
 	}
+	if isCSR(&r.Config) {
+		return fmt.Sprintf("packets dropped: %d at CSR entry buffers before entering, none in the network (dropped_by_cause)", *r.Dropped)
+	}
 	if isSlotted(&r.Config) {
 		return fmt.Sprintf("packets dropped: %d by the slotted router's conflicts (switching: slotted, dropped_by_cause)", *r.Dropped)
 	}

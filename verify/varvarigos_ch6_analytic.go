@@ -15,15 +15,6 @@ import (
 // exact values (digest 000b §4.9, §4.10, §5.3, §5.4). Plain verify: no
 // simulation, a few milliseconds.
 
-// table61CSR is Table 6.1 (d = 7, CSR): p0, the analytic and the simulated
-// throughput per node.
-var table61CSR = [][3]float64{
-	{0.011666, 0.140000, 0.142795}, {0.027465, 0.280000, 0.283746}, {0.048996, 0.420000, 0.418328},
-	{0.078620, 0.560000, 0.558200}, {0.119931, 0.700000, 0.693059}, {0.178584, 0.840000, 0.831379},
-	{0.263852, 0.980000, 0.965929}, {0.391796, 1.120000, 1.104581}, {0.592309, 1.260000, 1.242851},
-	{0.927213, 1.400000, 1.388006}, {1.000000, 1.422100, 1.409178},
-}
-
 // table61Analytic reads Table 6.1's analytic column the way the thesis
 // must have made it: its throughputs are round (0.14 steps, p_d = R/14
 // exactly), its p0 values are not, so R was fixed and eqs. 6.7–6.8 gave
@@ -32,7 +23,7 @@ var table61CSR = [][3]float64{
 // is checked against the printed 1.4221 (another row).
 func table61Analytic() (string, bool, error) {
 	worst, ok := 0.0, true
-	for _, row := range table61CSR[:len(table61CSR)-1] {
+	for _, row := range csrTable61[:len(csrTable61)-1] {
 		c, fits := analytic.CSRAtThroughput(7, row[1])
 		if !fits {
 			return fmt.Sprintf("R %g: no attempt rate up to 1 reaches it", row[1]), false, nil

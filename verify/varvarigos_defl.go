@@ -23,6 +23,12 @@ func deflRun(d int, scheme, k string, measure int64, fixed []int32) (*network.Re
 	c.Slotted = network.SlottedConfig{Scheme: scheme, K: k, Fixed: fixed}
 	c.Traffic.P0 = 1
 	c.Run.Warmup, c.Run.Measure = 200, measure
+	return slottedByNode(c)
+}
+
+// slottedByNode runs the slotted-router configuration c and returns the
+// result and the packets each node injected in the measured slots.
+func slottedByNode(c network.Config) (*network.Result, []int64, error) {
 	n, err := network.Build(c)
 	if err != nil {
 		return nil, nil, err

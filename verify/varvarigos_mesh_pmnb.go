@@ -6,41 +6,6 @@ import (
 	"strings"
 )
 
-func registerMeshMNB() {
-	Register(Claim{
-		ID:     "varvarigos-mesh-mnb",
-		Source: "Varvarigos 1992 §3.2 Theorem 1 and [BeT89] (digest 000a §5.2, §7.1 item 12, §8 item 8)",
-		Claim: "optimal MNB: 2-D torus p²/4 (p even) or (p²−1)/4 (p odd), 2-D array ⌊N/2⌋; " +
-			"measured by the seed's own §3.4.2 MNB without splitting and Theorem 6 with splitting",
-		Published: "torus p=3,4,5,8: 2, 4, 6, 16; array p=3,4,5,8: 4, 8, 12, 32",
-		Tolerance: "exact",
-		Deviation: "the optimal torus algorithm is [BeT89]'s and is not in the seed (digest §5.2, §10.6), and Theorem 1's array upper bound simulates it; " +
-			"the in-seed MNB (§3.4.2, and Theorem 6) measured instead stays within its own bound and above the optimum, " +
-			"O(p) slots over it (its packing and per-subphase terms)",
-		Measure: func() (string, bool, error) {
-			var parts []string
-			ok := true
-			for _, kind := range []string{"torus", "mesh"} {
-				var row []string
-				for _, p := range []int{3, 4, 5, 8} {
-					var got []string
-					for _, alg := range []string{"nosplit", "split"} {
-						r, err := gridRun(kind, p, 2, "mnb", map[string]string{"task.algorithm": alg})
-						if err != nil {
-							return "", false, err
-						}
-						ok = ok && inBounds(r) && r.Slots >= *r.Formula
-						got = append(got, fmt.Sprintf("%.4g", r.Slots))
-					}
-					row = append(row, fmt.Sprintf("p=%d %s", p, strings.Join(got, "/")))
-				}
-				parts = append(parts, kind+" (nosplit/split) "+strings.Join(row, ", "))
-			}
-			return strings.Join(parts, "; "), ok, nil
-		},
-	})
-}
-
 func registerMeshPMNB() {
 	Register(Claim{
 		ID:     "varvarigos-mesh-pmnb",

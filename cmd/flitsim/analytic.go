@@ -29,7 +29,8 @@ On topology.kind: folded-butterfly (simple, priority) R is per butterfly node.
   priority, slotted.k ≥ 1, inf eqs. 5.39–5.42 (Gauss–Seidel)
   csr                          eqs. 6.1–6.8: traffic.p0 is q_a (a new packet at
                                an entry buffer per slot), csr.retry q_r (default
-                               1), csr.beta β (throughput_per_time = R/(1 + β));
+                               1; csr.fresh: none, p0 is the attempt rate),
+                               csr.beta β (throughput_per_time = R/(1 + β));
                                p_reserved is the model's p_i, a link reserved by
                                a flit at step i; p_type, the links' occupancy, p_d
 
@@ -68,6 +69,7 @@ type csrReport struct {
 	PReserved         []float64 `json:"p_reserved"`
 	Beta              float64   `json:"beta"`
 	Retry             float64   `json:"retry"`
+	Fresh             bool      `json:"fresh"`
 	ThroughputPerTime float64   `json:"throughput_per_time"`
 	AttemptP0         float64   `json:"attempt_p0"`
 	Backlogged        float64   `json:"backlogged"`
@@ -173,7 +175,7 @@ func (rep *analyticReport) rows() [][]string {
 	if c := rep.csrReport; c != nil {
 		rows = append(rows,
 			[]string{"throughput per time", fmt.Sprintf("%s packets/node/time unit (R/(1 + β), β = %s)", num(c.ThroughputPerTime), num(c.Beta))},
-			[]string{"attempt rate p0(m)", fmt.Sprintf("%s = (1 − m)·q_a + m·q_r (eq. 6.1; q_r = %s, backlogged m = %s)", num(c.AttemptP0), num(c.Retry), num(c.Backlogged))},
+			[]string{"attempt rate p0(m)", c.attempt()},
 			[]string{"p_1 … p_d", list(rep.PType) + " (carried; every packet crosses d links)"},
 			[]string{"reserved at step i", list(c.PReserved) + " (eq. 6.6, confirmed or ghost)"})
 	} else {
@@ -231,6 +233,14 @@ func evaluateSlotted(st network.SlottedSettings) (*analyticReport, error) {
 	return rep, nil
 }
 
+// attempt is the table's attempt-rate row.
+func (c *csrReport) attempt() string {
+	if c.Fresh {
+		return num(c.AttemptP0) + " = traffic.p0 (csr.fresh: NACKed packets dropped, none backlogged)"
+	}
+	return fmt.Sprintf("%s = (1 − m)·q_a + m·q_r (eq. 6.1; q_r = %s, backlogged m = %s)", num(c.AttemptP0), num(c.Retry), num(c.Backlogged))
+}
+
 // evaluateCSR evaluates the CSR model (eqs. 6.1–6.8) at the stable point
 // for q_a = traffic.p0 and q_r = csr.retry.
 func evaluateCSR(st network.CSRSettings) (*analyticReport, error) {
@@ -240,7 +250,16 @@ func evaluateCSR(st network.CSRSettings) (*analyticReport, error) {
 	if st.K != 0 {
 		return nil, inputerr.New("csr.k", st.K, "0 for the analysis (eqs. 6.1–6.8 model link buffers of only the packet on the link)")
 	}
-	c, m, err := analytic.CSRStable(st.D, st.P0, st.Retry)
+	var c analytic.CSR
+	var m float64
+	var err error
+	if st.Fresh {
+		// (a NACKed packet is dropped: no entry buffer is backlogged, and
+		// the attempt rate is traffic.p0, as in Table 6.1)
+		c, err = analytic.CSRModel(st.D, st.P0)
+	} else {
+		c, m, err = analytic.CSRStable(st.D, st.P0, st.Retry)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +273,7 @@ func evaluateCSR(st network.CSRSettings) (*analyticReport, error) {
 	return &analyticReport{
 		Model: "Varvarigos 1992 eqs. 6.1–6.8 (hypercube CSR, stable point of eq. 6.1)", Scheme: "csr",
 		D: st.D, K: "0", P0: st.P0, ThroughputPerNode: c.ThroughputPerNode, PType: occ,
-		csrReport: &csrReport{PReserved: c.PType, Beta: st.Beta, Retry: st.Retry,
+		csrReport: &csrReport{PReserved: c.PType, Beta: st.Beta, Retry: st.Retry, Fresh: st.Fresh,
 			ThroughputPerTime: c.ThroughputPerNode / (1 + st.Beta), AttemptP0: c.Attempt, Backlogged: m},
 	}, nil
 }

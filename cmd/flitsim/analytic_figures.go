@@ -13,18 +13,15 @@ import (
 
 // simulators are the schemes whose simulated points the figures show, each
 // with what its run needs beyond slotted.scheme, slotted.k and
-// traffic.p0. A scheme the simulator gains is one entry here: csr, once
-// the slotted router has it, as
-//
-//	"csr": func(c *network.Config, p0 float64) { c.CSR.Fresh = true },
-//
-// since the figures' p0 is CSR's attempt rate (a NACKed packet dropped and
-// every attempt fresh, the memoryless attempts the analysis assumes).
+// traffic.p0: a scheme the simulator gains is one entry here. CSR's p0 in
+// the figures is the attempt rate, so its NACKed packets are dropped and
+// every attempt is fresh (csr.fresh), the attempts the analysis assumes.
 var simulators = map[string]func(c *network.Config, p0 float64){
 	"simple":              nil,
 	"priority":            nil,
 	"deflection-simple":   nil,
 	"deflection-priority": nil,
+	"csr":                 func(c *network.Config, _ float64) { c.CSR.Fresh = true },
 }
 
 // figCurve is one scheme's curve in a figure.

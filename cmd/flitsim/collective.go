@@ -102,7 +102,9 @@ Tasks (topology.kind: mesh or torus, p = topology.k per dimension, d = topology.
   bcast         (d = 1) Theorem 2 broadcast: --set task.packets=W (every node) or
                 W0,W1,... (one count per node); ring: task.algorithm=halves|whole
   mnb           multinode broadcast; d = 1: p−1 (array), ⌊p/2⌋ (ring, whole) or
-                (p−1)/2 (halves); d ≥ 2: task.algorithm=nosplit (default)|split|a0
+                (p−1)/2 (halves); d ≥ 2: task.algorithm=nosplit (default)|split|a0|
+                optimal (⌈(N−1)/(2d)⌉ torus, twice that array, ⌊N/2⌋ in 2-D:
+                a searched tree, folded onto the array with slowdown 2)
   packing       packets of task.m sources (or task.sources=a,b,...) to their ranks, d(p−1)
   monotone      i-th source to i-th destination (task.dests), 2d(p−1)
   pmnb          partial MNB of task.m (or task.sources) active nodes:
@@ -238,6 +240,9 @@ func writeCollectiveTable(w io.Writer, r *collective.Result) error {
 		fmt.Fprintf(tw, "upper bound\t%s = %s\n", num(*r.UpperBound), r.UpperText)
 	}
 	fmt.Fprintf(tw, "lower bound\t%s = %s\n", num(r.LowerBound), r.LowerText)
+	if r.UniversalBound != nil {
+		fmt.Fprintf(tw, "universal bound\t%s = %s\n", num(*r.UniversalBound), r.UniversalText)
+	}
 	fmt.Fprintf(tw, "packets\t%d (%d transmissions)\n", r.Packets, r.Transmissions)
 	fmt.Fprintf(tw, "link utilisation\t%.4f\n", r.LinkUtilisation)
 	fmt.Fprintf(tw, "delivered\t%v (%d deliveries; missing %d, duplicates %d, stray %d)\n", r.Delivered, r.Deliveries, r.Missing, r.Duplicates, r.Stray)

@@ -102,6 +102,9 @@ func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 	} else {
 		fmt.Fprintf(tw, "theorem (Eq. 4.1)\tT from %.4f to %.4f over a's range; bound %.4f; measured inside the bound: %v\n", r.TheoremLow, r.TheoremHigh, r.TheoremBound, r.WithinBound)
 	}
+	if l := r.Eq6Line(); l != "" {
+		fmt.Fprintf(tw, "paper (eq. 6)\t%s\n", l)
+	}
 	fmt.Fprintf(tw, "threshold\tρ* = 1/(1 + V/(NX)) = %.5f\n", r.Threshold)
 	fmt.Fprintf(tw, "stability\t%s: %s\n", r.Verdict, r.StableText)
 	if r.SatPeriods > 0 {
@@ -117,13 +120,24 @@ func writeDynamicSweep(w io.Writer, runs []*collective.DynResult) error {
 	r0 := runs[0]
 	fmt.Fprintf(w, "dynamic broadcasting on %s %s (N = %d), t_p = %g, %d periods; ρ* = %.5f\n\n", r0.Topology, dynShape(r0), r0.Nodes, r0.Tp, r0.Periods, r0.Threshold)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "intervals\tρ\tmean delay\t± 95 %%\tEq. 4.1 low\tEq. 4.1 high\tbound\tinside\tmean M\tM̄\tverdict\t\n")
+	eq6 := r0.Topology == "folded-cube" // (the paper's eq. 6 beside Eq. 4.1)
+	head := "intervals\tρ\tmean delay\t± 95 %\tEq. 4.1 low\tEq. 4.1 high\tbound\tinside\t"
+	if eq6 {
+		head += "eq. 6\tinside\t"
+	}
+	fmt.Fprintln(tw, head+"mean M\tM̄\tverdict\t")
 	for _, r := range runs {
 		inside := fmt.Sprint(r.WithinBound)
 		if math.IsInf(r.TheoremBound, 1) {
 			inside = "—"
 		}
-		fmt.Fprintf(tw, "%s\t%g\t%.4f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t\n", r.Intervals, r.Rho, r.MeanDelay, delayCI(r.DelayCI95), fin(r.TheoremLow), fin(r.TheoremHigh), fin(r.TheoremBound), inside, r.MeanM, fin(r.TheoremM), r.Verdict)
+		fmt.Fprintf(tw, "%s\t%g\t%.4f\t%s\t%s\t%s\t%s\t%s\t", r.Intervals, r.Rho, r.MeanDelay, delayCI(r.DelayCI95), fin(r.TheoremLow), fin(r.TheoremHigh), fin(r.TheoremBound), inside)
+		if eq6 && r.Eq6Bound != nil {
+			fmt.Fprintf(tw, "%.4f\t%v\t", *r.Eq6Bound, *r.WithinEq6)
+		} else if eq6 {
+			fmt.Fprint(tw, "—\t—\t")
+		}
+		fmt.Fprintf(tw, "%.2f\t%s\t%s\t\n", r.MeanM, fin(r.TheoremM), r.Verdict)
 	}
 	return tw.Flush()
 }
@@ -165,6 +179,9 @@ func dynamicPlot(name string, runs []*collective.DynResult, po plot.Options) err
 		Low:       func(rho float64) float64 { lo, _ := e.Range(rho); return lo },
 		Threshold: e.Threshold(),
 		Scale:     po.Scale,
+	}
+	if r0.Topology == "folded-cube" {
+		dp.More = []plot.DelayBound{{Name: "folded-cube paper eq. 6", F: e.Eq6}}
 	}
 	for _, r := range runs { // (the hardware intervals' threshold, where a run saturated)
 		if r.Intervals == "hardware" && r.SatPeriods > 0 {

@@ -31,7 +31,9 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 	fbfly := strings.EqualFold(strings.TrimSpace(c.Topology.Kind), "folded-butterfly") // (per-node figures per butterfly node)
 	set("switching", fmt.Sprintf("slotted: scheme %s, slotted.k %s (waiting places per link buffer)",
 		or(c.Slotted.Scheme, "simple"), or(c.Slotted.K, "0")))
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Slotted.Scheme)), "deflection") {
+	if strings.EqualFold(strings.TrimSpace(c.Slotted.Scheme), "csr") {
+		csrSettingRows(c, set)
+	} else if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Slotted.Scheme)), "deflection") {
 		set("routing", "crossbar: preferred links first (non-wasting), the rest deflected (2 hops each)")
 		set("traffic", "a new packet per free link per slot, destination uniform over the other nodes")
 	} else if fbfly {
@@ -61,6 +63,7 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 			most = "at most 2/d; × d per row of d nodes, a hypercube node"
 		}
 		extra := [][]string{{"throughput per node", num(*r.ThroughputPerNode) + " packets/node/slot (" + most + ")"}}
+		extra = append(extra, csrResultRows(r)...)
 		if r.Deflections != nil {
 			extra = append(extra, []string{"deflections per packet", num(r.Deflections.Mean) + " (mean; each adds 2 hops)"})
 		} else {

@@ -55,6 +55,7 @@ const (
 	SlottedPriority
 	SlottedDeflSimple   // deflection, random processing order (deflect.go)
 	SlottedDeflPriority // deflection, closest first
+	SlottedCSR          // Conflict Sense Routing (csr.go)
 )
 
 // IsDeflection reports whether scheme is one of the deflection schemes.
@@ -75,6 +76,13 @@ type SlottedSpec struct {
 	// Fixed, when set (deflection schemes), is a destination per source
 	// node, −1 for uniform (Fig. 6.7's lockout pattern).
 	Fixed []int32
+	// Retry is CSR's q_r: the probability per slot that a backlogged
+	// entry buffer retries (csr.go; K is then CSR's link buffer places).
+	Retry float64
+	// Fresh (CSR) drops a NACKed packet instead of backlogging its entry
+	// buffer, so every attempt is a new packet: the memoryless attempt
+	// process the analysis of §6.4 assumes.
+	Fresh bool
 	// Butterfly: the network is the folded butterfly, whose switch (i, r)
 	// is stage i of node r (slotted_fbfly.go); else the d-cube.
 	Butterfly bool
@@ -84,11 +92,13 @@ type SlottedSpec struct {
 const (
 	DropConflict   = iota // k = 0: the loser of a conflict
 	DropBufferFull        // k ≥ 1: the loser found k packets waiting
+	DropDiscarded         // CSR: a new packet found its entry buffer backlogged
+	DropNacked            // CSR with Fresh: a NACKed packet (never entered)
 	dropCauses
 )
 
 // DropCauseNames name the drop causes in results.
-var DropCauseNames = [dropCauses]string{"conflict", "buffer_full"}
+var DropCauseNames = [dropCauses]string{"conflict", "buffer_full", "discarded", "nacked"}
 
 // SlottedCounts is what the slotted router measured in the window.
 type SlottedCounts struct {
@@ -120,6 +130,13 @@ type SlottedCounts struct {
 	// WindowHops counts the link-slots that carried a packet in the window
 	// (deflection schemes; the others count them by type in Occupancy).
 	WindowHops int64
+	// CSR, in the window: link bookings confirmed (their packet entered)
+	// and ghost (made, then freed by the flit's NACK), and flits NACKed.
+	Confirmed, Ghost, Nacks int64
+	// CSR, whole run: link-slots claimed by two packets and buffer-slots
+	// holding more than K waiting ones. The protocol rules both out:
+	// invariants the tests check, always 0.
+	Collisions, Overflows int64
 	// Links is the number of the model's links (SlottedLinks).
 	Links int
 	// Pi[i] counts the forward link-slots in the window whose packet was i
@@ -153,6 +170,7 @@ type slotted struct {
 	grow       [][]slotPkt // SlottedInf: per buffer
 	c          SlottedCounts
 	hops       int64 // link-slots carrying a packet, whole run
+	csr        *csrState
 }
 
 func init() { switchModels["slotted"] = newSlotted }
@@ -213,6 +231,9 @@ func newSlotted(k *Kernel) Stepper {
 		m.c.Pi = nil        // (not a shortest-path scheme)
 		m.c.Deflections = make([]int64, 1)
 	}
+	if sp.Scheme == SlottedCSR {
+		m.csr = newCSR(sp, d, n)
+	}
 	k.fast = false
 	return m
 }
@@ -236,7 +257,8 @@ func (k *Kernel) SlottedCounts() *SlottedCounts {
 	c.Deflections = append([]int64(nil), m.c.Deflections...)
 	c.InjectedBy = append([]int64(nil), m.c.InjectedBy...)
 	c.Pi = append([]int64(nil), m.c.Pi...)
-	c.InFlight = c.TotalInjected - c.TotalDelivered - c.TotalDropped
+	// (discarded packets never entered)
+	c.InFlight = c.TotalInjected - c.TotalDelivered - c.TotalDropped + c.DroppedAll[DropDiscarded] + c.DroppedAll[DropNacked]
 	return &c
 }
 
@@ -262,9 +284,12 @@ func (m *slotted) step(k *Kernel) {
 	if meas {
 		m.c.Slots++
 	}
-	if IsDeflection(m.spec.Scheme) {
+	switch {
+	case IsDeflection(m.spec.Scheme):
 		m.stepDeflect(k, now, meas)
-	} else {
+	case m.csr != nil:
+		m.stepCSR(k, now, meas)
+	default:
 		m.stepDescending(k, now, meas)
 	}
 	m.cur, m.nxt = m.nxt, m.cur

@@ -56,6 +56,7 @@ func setupBanded(k *kernel.Kernel, c *cube, params map[string]string, seed uint6
 	f := float64(nb)
 	r.Formula, r.FormulaText = &f, "2^β = (B−1)/2, B = 2^{β+1}+1 (Theorem 6, §2.5)"
 	r.LowerBound, r.LowerText = theorem1(c, bandPairs(lay)), "Theorem 1: the busiest dimension's packet-hops / N, or the longest route"
+	setTheorem7(r, d, beta, 1)
 	if n*2*nb > greedyMax {
 		r.AlternativeText = fmt.Sprintf("the %s reading alongside is run only up to %d packets", map[bool]string{true: "construction", false: "per-node greedy"}[greedy], greedyMax)
 		if greedy {
@@ -155,6 +156,7 @@ func setupBandedMulti(k *kernel.Kernel, c *cube, params map[string]string, ck *c
 		pairs = append(pairs, bandPairs(lay)...)
 	}
 	r.LowerBound, r.LowerText = theorem1(c, pairs), "Theorem 1: the busiest dimension's packet-hops / N, or the longest route"
+	setTheorem7(r, d, beta, nm)
 	r.Reading = fmt.Sprintf("%d matrices, matrix j at the Binary-Gray label rotated left by jβ; phase 1: each matrix's symmetric OCTR on its β-block (%d steps); phase 2: the one Gray hop left, one packet per link per step in arrival order", nm, m.phase1())
 	return nil
 }

@@ -62,6 +62,10 @@ type Result struct {
 	// hardware alongside, and what it is.
 	Alternative     *float64 `json:"alternative_slots,omitempty"`
 	AlternativeText string   `json:"alternative_text,omitempty"`
+	// UniversalBound (banded): Theorem 7's lower bound over every column
+	// assignment (banded_bound.go), beside the layout's own LowerBound.
+	UniversalBound *float64 `json:"universal_lower_bound,omitempty"`
+	UniversalText  string   `json:"universal_lower_bound_text,omitempty"`
 	// Status is StatusInterrupted for the partial result of a run stopped
 	// by Options.Stop (Slots are the slots run, Delivered false), empty
 	// for a run to the end.

@@ -140,6 +140,11 @@ type DynResult struct {
 	TheoremBound float64 `json:"theorem_bound"`  // W(a_lo) + X + min((N−1)X/2, ρW(a_lo))
 	Threshold    float64 `json:"threshold"`      // ρ* = 1/(1 + V/(NX))
 	WithinBound  bool    `json:"within_bound"`
+	// Eq6Bound (folded cube, below ρ*): the paper's own delay bound, eq. 6
+	// (folded_eq6.go), beside Eq. 4.1's.
+	Eq6Bound  *float64 `json:"eq6_bound,omitempty"`
+	Eq6Text   string   `json:"eq6_bound_text,omitempty"`
+	WithinEq6 *bool    `json:"within_eq6_bound,omitempty"`
 	// Stability: the backlog (requests queued at period starts) over the
 	// run's quarters, and the verdict.
 	MeanM      float64   `json:"mean_m"` // active nodes per period (the theorem's M̄)

@@ -30,6 +30,7 @@ func (r *dynRun) result() *DynResult {
 		res.TheoremLow, res.TheoremHigh = e.Range(p.Rho)
 		res.TheoremBound = e.Upper(p.Rho)
 		res.WithinBound = res.MeanDelay <= res.TheoremBound
+		setEq6(res, e, r.fam)
 	} else {
 		res.TheoremLow, res.TheoremHigh, res.TheoremBound = math.Inf(1), math.Inf(1), math.Inf(1)
 		res.TheoremM = math.Inf(1) // (no steady state)

@@ -40,8 +40,16 @@ func setupGrid(k *kernel.Kernel, g *grid, task string, params map[string]string,
 	if alg == "" {
 		alg = def
 	}
+	if task == "mnb" && alg == "optimal" {
+		ck, err := setupMNBOpt(k, g, px, r)
+		return nil, ck, err
+	}
 	if alg != "a0" && alg != "split" && alg != "nosplit" {
-		return nil, nil, inputerr.New("task.algorithm", alg, "a0 (𝒜_0, one class), split (Theorem 6: d classes of mini-packets), nosplit (§3.4.2: classes r mod d)")
+		opt := ""
+		if task == "mnb" {
+			opt = ", optimal (the optimum: a searched tree, folded onto the array)"
+		}
+		return nil, nil, inputerr.New("task.algorithm", alg, "a0 (𝒜_0, one class), split (Theorem 6: d classes of mini-packets), nosplit (§3.4.2: classes r mod d)%s", opt)
 	}
 	r.Params = append(r.Params, "task.algorithm="+alg)
 	tp := 0
@@ -268,7 +276,7 @@ func meshMNBFormula(g *grid, alg string, r *Result) {
 		return
 	}
 	r.Formula = &f
-	r.Reading = "the optimal algorithms ([BeT89]; Theorem 1 simulates the torus one) are not in the seed: " + meshAlgText(g, alg) + ", every node active, ranks = labels (no prefix)"
+	r.Reading = "the seed's own MNB, not the optimum (task.algorithm=optimal on a 2-D torus or array runs that): " + meshAlgText(g, alg) + ", every node active, ranks = labels (no prefix)"
 }
 
 // rotate is node x's label in class c's order: digit l is x's digit

@@ -33,7 +33,15 @@ type DelayPlot struct {
 	Low       func(rho float64) float64 // the theorem's lower end, min T(a)
 	Threshold float64                   // ρ*
 	Marks     []DelayMark               // further loads to mark (e.g. a measured threshold)
+	More      []DelayBound              // further bounds to draw (e.g. the folded cube's eq. 6)
 	Scale     Scale                     // the delay axis' (auto: log past LogRatio)
+}
+
+// DelayBound is a further bound on the delay as a function of the load
+// (+Inf or NaN where it has none).
+type DelayBound struct {
+	Name string
+	F    func(rho float64) float64
 }
 
 // DelayMark is a load marked by a vertical line.
@@ -80,11 +88,16 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 	}
 	lo := dp.lowest()
 	log := useLog(dp.Scale, lo, maxY)
-	for _, tc := range []struct {
+	type theoryCurve struct {
 		name string
 		f    func(float64) float64
 		dash []vg.Length
-	}{{"Eq. 4.1 upper bound", dp.Bound, nil}, {"Eq. 4.1 at the lowest a", dp.Low, []vg.Length{vg.Points(6), vg.Points(4)}}} {
+	}
+	curves := []theoryCurve{{"Eq. 4.1 upper bound", dp.Bound, nil}, {"Eq. 4.1 at the lowest a", dp.Low, []vg.Length{vg.Points(6), vg.Points(4)}}}
+	for _, b := range dp.More {
+		curves = append(curves, theoryCurve{b.Name, b.F, []vg.Length{vg.Points(2), vg.Points(2)}})
+	}
+	for _, tc := range curves {
 		if tc.f == nil {
 			continue
 		}

@@ -65,15 +65,31 @@ Tasks (topology.kind: hypercube):
   banded-multi  ⌊d/β⌋ banded transpositions at once (--set task.beta=β ≥ 1)
   pe            partial exchange: --set task.m=M active nodes each send to every
                 other node (§3.7 routes), --set task.tp=T as for pmnb
+  pmng          partial multinode gather: --set task.m=M active nodes each receive
+                a packet from every other node, no combining; PE on the same
+                active set recorded and run time-reversed (PE's time), d ≤ 10
   wmnb          window MNB among the 2^m nodes with the d−m high bits 0
                 (--set task.m=m, 1 ≤ m < d): packets split into d mini-packets,
                 M+1 mini-slots
+  wte           window TE among the 2^m nodes with the d−m high bits 0 (--set
+                task.m=m, 1 ≤ m < d), every link of the d-cube (our reading: §3.8
+                leaves it open): split into d mini-packets, short tags inside the
+                window, the rest through the copies; against its lower bound
+  sparse-embed  §2.8: a sparse guest (--set task.graph=grid|torus|random,
+                task.degree for random; labels shuffled by run.seed) relabelled by
+                reverse Cuthill–McKee, embedded by Binary-Gray; bandwidth B,
+                dilation (≤ β + 1 ≈ log₂ B) and its neighbour exchange
+  block-diagonal  §2.9: blocks 2^{l_i}×2^{l_i} (--set task.blocks=l1,l2,...,
+                Σ 2^{l_i} = N) on disjoint subcubes from a prefix code, each
+                block transposed in its subcube (max 2^{l_i−1} slots)
   dynamic       dynamic broadcasting (ch. 4; hypercube, folded-cube, mesh and
                 torus with topology.k, topology.n): Poisson
                 requests at load --set task.rho=R (a list R1,R2,... sweeps),
                 repeated PMNB periods on the router for task.periods;
                 task.tp, task.intervals=fixed|hardware, task.backlog,
                 task.warmup; mean delay against Eq. 4.1 and stability;
+                on the hypercube task.algorithm=ii (default, split) or iii
+                (Algorithm III, no splitting: V = 2d + 4d·t_p, X = 1/d);
                 --plot FILE.svg|.png draws delay vs ρ
 
 Tasks (topology.kind: folded-cube, d ≤ 10; the folded-cube paper and §7.4):

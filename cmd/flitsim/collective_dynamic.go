@@ -90,7 +90,11 @@ runs:
 
 func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "task\tdynamic task.rho=%g task.periods=%d task.tp=%g task.intervals=%s\n", r.Rho, r.Periods, r.Tp, r.Intervals)
+	alg := ""
+	if r.Algorithm != "" {
+		alg = " task.algorithm=" + r.Algorithm
+	}
+	fmt.Fprintf(tw, "task\tdynamic task.rho=%g task.periods=%d task.tp=%g task.intervals=%s%s\n", r.Rho, r.Periods, r.Tp, r.Intervals, alg)
 	if r.Status == collective.StatusInterrupted {
 		fmt.Fprintf(tw, "status\tinterrupted after %d of the %d periods: the figures below are theirs\n", r.PeriodsRun, r.Periods)
 	}
@@ -106,6 +110,9 @@ func writeDynamicTable(w io.Writer, r *collective.DynResult) error {
 		fmt.Fprintf(tw, "paper (eq. 6)\t%s\n", l)
 	}
 	fmt.Fprintf(tw, "threshold\tρ* = 1/(1 + V/(NX)) = %.5f\n", r.Threshold)
+	if r.ThresholdPrinted != nil { // (Algorithm III: §4.4's print, a typo)
+		fmt.Fprintf(tw, "as printed\tρ* = 1/(1 + (2d+2dt_p)d/N) = %.5f (§4.4 for task.algorithm=iii; V = 2d + 4dt_p gives the line above)\n", *r.ThresholdPrinted)
+	}
 	fmt.Fprintf(tw, "stability\t%s: %s\n", r.Verdict, r.StableText)
 	if r.SatPeriods > 0 {
 		fmt.Fprintf(tw, "saturated\t%d periods with all N nodes active: period %.4f (router's PMNB %.4f); the queues grow above ρ = NX/period = %.5f\n", r.SatPeriods, r.SatPeriod, r.SatHardware, r.SatThreshold)

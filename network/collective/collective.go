@@ -62,6 +62,10 @@ type Result struct {
 	// hardware alongside, and what it is.
 	Alternative     *float64 `json:"alternative_slots,omitempty"`
 	AlternativeText string   `json:"alternative_text,omitempty"`
+	// Dilation and Bandwidth (sparse-embed): the embedding's measured
+	// dilation and the guest's bandwidth B after relabelling.
+	Dilation  *int `json:"dilation,omitempty"`
+	Bandwidth *int `json:"bandwidth,omitempty"`
 	// UniversalBound (banded): Theorem 7's lower bound over every column
 	// assignment (banded_bound.go), beside the layout's own LowerBound.
 	UniversalBound *float64 `json:"universal_lower_bound,omitempty"`
@@ -86,8 +90,9 @@ const MaxD = 12
 // 0.28·N per node (d = 14 takes about 2 GB, d = 15 would take 8, d = 16
 // about 30) on the router; the lock-step hardware (mnb_lockstep.go, the
 // default) holds them in registers (d = 16: 2.4 GB of them, 3.6 GB in all); SNB holds N
-// packets.
-var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16}
+// packets; PMNG records every hop of the PE it reverses (M = N at d = 10:
+// 5 M hops of 16 bytes).
+var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16, "pmng": 10}
 
 // MaxDOf is the largest d the hypercube task runs on.
 func MaxDOf(task string) int {
@@ -187,8 +192,8 @@ func init() {
 	registerFamily("hypercube", &family{
 		keys: map[string][]string{
 			"snb": {"task.root"}, "mnb": {"task.hardware"}, "te": nil, "kl-exchange": {"task.k", "task.l"},
-			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"},
-			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"},
+			"pmnb": {"task.m", "task.algorithm", "task.tp"}, "packing": {"task.m"}, "wmnb": {"task.m"}, "wte": {"task.m"},
+			"banded": {"task.beta", "task.schedule"}, "banded-multi": {"task.beta"}, "pe": {"task.m", "task.tp"}, "pmng": {"task.m"}, "sparse-embed": {"task.graph", "task.degree"}, "block-diagonal": {"task.blocks"},
 		},
 		run: runHypercube,
 	})

@@ -43,7 +43,7 @@ var dynFamilies = map[string]func(spec topology.Spec, g *Net, tp float64) (dynPM
 }
 
 // DynKeys are the task.* keys of the dynamic task.
-var DynKeys = []string{"task.rho", "task.periods", "task.tp", "task.intervals", "task.warmup", "task.backlog"}
+var DynKeys = []string{"task.rho", "task.periods", "task.tp", "task.intervals", "task.warmup", "task.backlog", "task.algorithm"}
 
 // DynParams are a dynamic run's parameters.
 type DynParams struct {
@@ -59,6 +59,9 @@ type DynParams struct {
 	// Backlog requests wait at every node at time 0 (not measured): from
 	// a saturated start the queues drain below the threshold and grow above.
 	Backlog int
+	// Algorithm is the hypercube's PMNB: "ii" (Algorithm II, the default)
+	// or "iii" (Algorithm III, dynamic_cube3.go); "" on other kinds.
+	Algorithm string
 }
 
 // ParseDynParams reads the task.* keys of the dynamic task.
@@ -77,6 +80,8 @@ func ParseDynParams(params map[string]string) (DynParams, error) {
 			p.Backlog, err = intParam(params, key, 0, 0, 1_000_000)
 		case "task.warmup":
 			p.Warmup, err = intParam(params, key, 0, 0, 10_000_000)
+		case "task.algorithm":
+			p.Algorithm, err = dynAlgorithm(v)
 		case "task.intervals":
 			switch strings.TrimSpace(v) {
 			case "fixed":
@@ -100,6 +105,15 @@ func ParseDynParams(params map[string]string) (DynParams, error) {
 		return p, inputerr.New("task.warmup", p.Warmup, "fewer than task.periods (%d)", p.Periods)
 	}
 	return p, nil
+}
+
+// dynAlgorithm reads the dynamic task's task.algorithm.
+func dynAlgorithm(v string) (string, error) {
+	switch a := strings.TrimSpace(v); a {
+	case "ii", "iii":
+		return a, nil
+	}
+	return "", inputerr.New("task.algorithm", v, "ii (Algorithm II, split into d mini-packets: V = 2dt_p + 2, X = (N−1)/(dN)) or iii (Algorithm III, no splitting: V = 2d + 4dt_p, X = 1/d); hypercube only")
 }
 
 // floatParam is a number in [lo, hi] (open at lo when open is set).
@@ -139,7 +153,13 @@ type DynResult struct {
 	TheoremHigh  float64 `json:"theorem_t_high"` // max(T(a_lo), T(a_hi))
 	TheoremBound float64 `json:"theorem_bound"`  // W(a_lo) + X + min((N−1)X/2, ρW(a_lo))
 	Threshold    float64 `json:"threshold"`      // ρ* = 1/(1 + V/(NX))
-	WithinBound  bool    `json:"within_bound"`
+	// Algorithm is task.algorithm when given (hypercube: ii or iii);
+	// ThresholdPrinted is §4.4's printed threshold for Algorithm III,
+	// 1/(1 + (2d+2dt_p)d/N), beside the derived Threshold (a typo, digest
+	// 000a §9 item 25).
+	Algorithm        string   `json:"algorithm,omitempty"`
+	ThresholdPrinted *float64 `json:"threshold_printed,omitempty"`
+	WithinBound      bool     `json:"within_bound"`
 	// Eq6Bound (folded cube, below ρ*): the paper's own delay bound, eq. 6
 	// (folded_eq6.go), beside Eq. 4.1's.
 	Eq6Bound  *float64 `json:"eq6_bound,omitempty"`
@@ -234,6 +254,12 @@ func runDynamic(spec topology.Spec, p DynParams, seed uint64, o *Options) (*DynR
 		if err := gridSpecErr(spec, kind == "torus"); err != nil {
 			return nil, err
 		}
+	}
+	if p.Algorithm != "" && kind != "hypercube" {
+		return nil, inputerr.New("task.algorithm", p.Algorithm, "only on topology.kind hypercube (%s runs its one PMNB)", kind)
+	}
+	if kind == "hypercube" && p.Algorithm == "iii" {
+		newFam = func(_ topology.Spec, g *Net, tp float64) (dynPMNB, error) { return newCubeDynIII(g, tp) }
 	}
 	sch := &dynSlots{}
 	k, g, err := buildScheduled(spec, seed, sch)

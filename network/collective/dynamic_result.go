@@ -16,6 +16,11 @@ func (r *dynRun) result() *DynResult {
 		Served: r.served, MaxPeriod: r.maxPeriod, MaxHardware: r.maxHw,
 		Transmissions: r.hops, Missing: r.missing, Duplicates: r.dup, Stray: r.stray,
 		Threshold: e.Threshold(), TheoremM: e.Mbar(p.Rho)}
+	res.Algorithm = p.Algorithm
+	if f, ok := r.fam.(*cubeDynIII); ok {
+		x := PrintedThresholdIII(f.c.d, p.Tp)
+		res.ThresholdPrinted = &x
+	}
 	res.Intervals = "hardware"
 	if p.Fixed {
 		res.Intervals = "fixed"

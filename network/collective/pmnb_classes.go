@@ -125,8 +125,14 @@ func algRanks(alg string, act []bool, d int) pmnbRanks {
 }
 
 func newPmnbAlg(c *cube, alg string, m, tp int, seed uint64, ck *checker) *pmnbAlg {
+	return newPmnbAlgOn(c, alg, activeSet(c.n, m, seed), m, tp, ck)
+}
+
+// newPmnbAlgOn is alg's PMNB of the m nodes marked in active (a dynamic
+// period's, dynamic_cube3.go).
+func newPmnbAlgOn(c *cube, alg string, active []bool, m, tp int, ck *checker) *pmnbAlg {
 	d := c.d
-	s := &pmnbAlg{c: c, alg: alg, per: 1, m: m, tp: tp, active: activeSet(c.n, m, seed), ck: ck, loaded: make([][]hent, c.n)}
+	s := &pmnbAlg{c: c, alg: alg, per: 1, m: m, tp: tp, active: active, ck: ck, loaded: make([][]hent, c.n)}
 	if alg == "ii" {
 		s.per = d
 	}

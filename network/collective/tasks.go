@@ -20,12 +20,20 @@ func setup(k *kernel.Kernel, c *cube, task string, params map[string]string, see
 		return setupBandedMulti(k, c, params, ck, px, r)
 	case "pe":
 		return setupPE(k, c, params, seed, ck, px, r)
+	case "pmng": // (PE time-reversed: pmng.go)
+		return setupPMNG(k, c, params, seed, ck, px, r)
+	case "sparse-embed": // (§2.8, §2.9: embed.go, embed_tasks.go)
+		return setupSparseEmbed(k, c, params, seed, ck, px, r)
+	case "block-diagonal":
+		return setupBlockDiagonal(k, c, params, ck, px, r)
 	case "snb":
 		return setupCubeSNB(k, c, params, ck, px, r)
 	case "pmnb", "packing":
 		return setupCubePmnb(k, c, task, params, seed, ck, px, r)
 	case "wmnb":
 		return setupCubeWMNB(k, c, params, ck, px, r)
+	case "wte": // (the window TE, our reading: wte.go)
+		return setupCubeWTE(k, c, params, ck, px, r)
 	case "mnb": // (task.hardware=router; the lock-step hardware: mnb_lockstep.go)
 		setupCubeMNB(k, c, ck, px, r)
 		r.Params = []string{"task.hardware=router"}

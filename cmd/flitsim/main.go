@@ -8,7 +8,7 @@
 //	flitsim merge --out DIR FILE.json... | DIR
 //	flitsim layout [-c FILE] [--set key=value]... [--format table|json|svg]
 //	flitsim distances [-c FILE] [--set key=value]... [--seed N] [--format table|json]
-//	flitsim analytic [-c FILE] [--set key=value]... [--scheme simple|priority] [--format table|json]
+//	flitsim analytic [-c FILE] [--set key=value]... [--scheme simple|priority|csr] [--plot FILE --figure F] [--format table|json]
 //	flitsim completion bash|zsh|fish
 //	flitsim --version
 //	flitsim help
@@ -159,8 +159,9 @@ Usage:
                                dynamic broadcasting included) as a schedule on the packet
                                router: slots, the seed's formula, bounds, link usage
                                (and, with --trace-*, the cycle traces of run)
-  flitsim analytic [flags]     evaluate Varvarigos's ch. 5 model of the slotted hypercube
-                               router (--scheme, topology.d, slotted.k, traffic.p0)
+  flitsim analytic [flags]     evaluate Varvarigos's ch. 5–6 models of the slotted hypercube
+                               router (--scheme, topology.d, slotted.k, traffic.p0, csr.*),
+                               or draw them against the simulation (--plot, --figure)
   flitsim route --algorithm A route a permutation with Han's move-and-smooth algorithm
                                Q or H on a lock-step mesh (steps, buffers, the thesis's bounds)
   flitsim completion SHELL     print a completion script for bash, zsh or fish

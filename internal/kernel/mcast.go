@@ -24,7 +24,8 @@ import (
 // needs it arrives, and from then on copies every flit to every enabled port
 // (digest §3.5): the branch toward the j-th address starts j flits behind the
 // head. The pseudo all-destination header pads the addresses so that the
-// branch toward destination d starts d − d_1 flits behind.
+// branch toward destination d starts d − d_1 flits behind. The bit-string
+// and region headers are decoded by the switches themselves (mcast_hdr.go).
 //
 // Asynchronous worms let each buffer advance on its own; a synchronous worm
 // moves all its flits or none in a cycle (the wired-AND of every branch's
@@ -160,6 +161,28 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 		w.Len = w.Hdr + int32(flits)
 		return wi, k.queueTree(wi, cast)
 	}
+	addressHeader(w, mc, enc, flits)
+	if err := k.buildTree(wi); err != nil {
+		k.Pool.Put(wi)
+		return -1, err
+	}
+	return wi, k.queueTree(wi, cast)
+}
+
+// queueTree queues tree worm wi, its tree built.
+func (k *Kernel) queueTree(wi int32, cast flit.Cast) error {
+	if cast == flit.SyncTree {
+		k.syncLive++
+	}
+	k.castLive++
+	k.queue(wi)
+	return nil
+}
+
+// addressHeader sets the header flit enabling each destination's branch
+// and the header length of worm w (one flit, all-destination or pseudo
+// all-destination), destinations ascending.
+func addressHeader(w *flit.Worm, mc *mcState, enc Encoding, flits int) {
 	first := mc.dests[0]
 	for i, d := range mc.dests {
 		switch enc {
@@ -180,21 +203,6 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 	if enc != SingleFlit {
 		w.Len = w.Hdr + int32(flits)
 	}
-	if err := k.buildTree(wi); err != nil {
-		k.Pool.Put(wi)
-		return -1, err
-	}
-	return wi, k.queueTree(wi, cast)
-}
-
-// queueTree queues tree worm wi, its tree built.
-func (k *Kernel) queueTree(wi int32, cast flit.Cast) error {
-	if cast == flit.SyncTree {
-		k.syncLive++
-	}
-	k.castLive++
-	k.queue(wi)
-	return nil
 }
 
 // buildTree walks the unicast route to every destination and records, per

@@ -18,8 +18,11 @@ var decodedEncodings = []string{"bit-string", "hierarchical-bit-string", "region
 
 // minConfig is an empty k-ary n-stage cube MIN of Chiang's switch (one
 // one-flit buffer per output port, clock priority).
-func minConfig(k, n int) network.Config {
-	c := zeroLoadConfig(network.TopologyConfig{Kind: "cube", K: k, N: n}, "wormhole", bufCase{out: 1}, 1, 0, 1)
+func minConfig(k, n int) network.Config { return kindConfig("cube", k, n) }
+
+// kindConfig is minConfig on a MIN of another kind.
+func kindConfig(kind string, k, n int) network.Config {
+	c := zeroLoadConfig(network.TopologyConfig{Kind: kind, K: k, N: n}, "wormhole", bufCase{out: 1}, 1, 0, 1)
 	c.Arbiter = "clock"
 	return c
 }
@@ -67,13 +70,16 @@ func castOne(t *testing.T, n *network.Network, src int, dests []int, data int, c
 	return tails, any, hdr, lat
 }
 
-// TestDecodedHeadersDeliverExactly: on cube MINs of 2×2 and 4×4 switches,
-// every switch-decoded header delivers a random destination set of every
-// size to exactly its members, by both kinds of tree worm, and no flit
-// reaches another terminal.
+// TestDecodedHeadersDeliverExactly: on cube MINs of 2×2 and 4×4 switches
+// (and the omega, baseline and butterfly MINs), every switch-decoded header
+// delivers a random destination set of every size to exactly its members,
+// by both kinds of tree worm, and no flit reaches another terminal.
 func TestDecodedHeadersDeliverExactly(t *testing.T) {
-	for _, net := range []struct{ k, n int }{{2, 4}, {4, 2}, {2, 6}} {
-		c := minConfig(net.k, net.n)
+	for _, net := range []struct {
+		kind string
+		k, n int
+	}{{"cube", 2, 4}, {"cube", 4, 2}, {"cube", 2, 6}, {"omega", 2, 4}, {"baseline", 2, 4}, {"butterfly", 2, 4}, {"butterfly", 4, 2}} {
+		c := kindConfig(net.kind, net.k, net.n)
 		n := mustBuild(t, c)
 		nt := kernel.Of(n).Topo.Terminals()
 		rng := rand.New(rand.NewPCG(uint64(nt), 3))
@@ -92,7 +98,7 @@ func TestDecodedHeadersDeliverExactly(t *testing.T) {
 				cast := []flit.Cast{flit.Tree, flit.SyncTree}[m%2]
 				tails, any, _, _ := castOne(t, n, rng.IntN(nt), dests, 1+rng.IntN(8), cast, enc)
 				if !slices.Equal(tails, dests) || !slices.Equal(any, dests) {
-					t.Fatalf("%d-node %d×%d cube, %s, %s worm to %v: tails at %v, flits at %v", nt, net.k, net.k, name, cast, dests, tails, any)
+					t.Fatalf("%d-node %d×%d %s, %s, %s worm to %v: tails at %v, flits at %v", nt, net.k, net.k, net.kind, name, cast, dests, tails, any)
 				}
 			}
 		}

@@ -1,11 +1,11 @@
 package kernel
 
 import (
-	"github.com/flitsim/flitsim/flit/header"
 	"iter"
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/flit/header"
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -176,19 +176,21 @@ type Kernel struct {
 	// Multicast state, per worm pool index (reused, so it allocates only
 	// while the pool grows).
 	mc       []mcState
-	hdrMIN   *header.MIN // the decoder of switch-decoded headers, built at first use
-	syncLive int         // live synchronous worms: the veto pass runs only then
-	castLive int         // live multicast worms of any kind: the fast path runs only with none
-	fast     bool        // the switching allows the fast path (wormhole)
-	pathLive int         // live path-based worms: ejection buffers bind only then
-	vetoAt   []int64     // per worm: the cycle a synchronous worm was held back
-	relayIn  []int32     // per terminal: buffer a relayed flit enters (input-buffered)
-	sinkWorm []int32     // per terminal: worm whose flits are arriving
-	sinkSeq  []int32     // per terminal: last flit index received
-	injOwner []int32     // per terminal: worm using its injection channel, or -1
-	rolledB  []int64     // per buffer: last cycle a synchronous worm's grant there was given back
-	rolledAt []int64     // per global port: last cycle a grant of it was given back
-	rolledBy []int32     // per global port: the synchronous worm that gave it back
+	syncLive int     // live synchronous worms: the veto pass runs only then
+	castLive int     // live multicast worms of any kind: the fast path runs only with none
+	fast     bool    // the switching allows the fast path (wormhole)
+	pathLive int     // live path-based worms: ejection buffers bind only then
+	vetoAt   []int64 // per worm: the cycle a synchronous worm was held back
+	relayIn  []int32 // per terminal: buffer a relayed flit enters (input-buffered)
+	sinkWorm []int32 // per terminal: worm whose flits are arriving
+	sinkSeq  []int32 // per terminal: last flit index received
+	injOwner []int32 // per terminal: worm using its injection channel, or -1
+	rolledB  []int64 // per buffer: last cycle a synchronous worm's grant there was given back
+	rolledAt []int64 // per global port: last cycle a grant of it was given back
+	rolledBy []int32 // per global port: the synchronous worm that gave it back
+
+	// The decoder of switch-decoded headers (mcast_hdr.go), built at first use.
+	hdrMIN *header.MIN
 
 	tr Tracer // nil unless tracing
 

@@ -99,7 +99,10 @@ func buildWith(c Config, adjust func(*kernel.KernelSpec)) (*Network, error) {
 		return nil, err
 	}
 	if n.enc, err = ParseEncoding(c.Multicast.Encoding); err != nil {
-		return nil, inputerr.New("multicast.encoding", c.Multicast.Encoding, "single, ad, pseudo-ad")
+		return nil, inputerr.New("multicast.encoding", c.Multicast.Encoding, "%s", strings.Join(kernel.EncodingNames(), ", "))
+	}
+	if err := checkDecoded(&c, n); err != nil {
+		return nil, err
 	}
 	if n.scheme, err = traffic.ParseScheme(c.Multicast.Scheme); err != nil {
 		return nil, err

@@ -166,6 +166,12 @@ func initCh5Modified() {
 		Measure:   measureCh5Hardware,
 	})
 	Register(Claim{
+		ID: "chiang-lemma15", Source: "Chiang 1995 §7.2, Lemma 15's example",
+		Claim:     "32-node baseline MIN (2×2): the cube 000XX uses C_4: 00XX0, C_3: 000X0, C_2: 00000, C_1: 0000X, C_0: 000XX, so all its pairs meet on channel 00000 at C_2",
+		Published: "those channel sets (4, 2, 1, 2, 4 channels)", Tolerance: "exact, the sets",
+		Measure: measureLemma15,
+	})
+	Register(Claim{
 		ID: "chiang-fig7.5-butterfly", Source: "Chiang 1995 §7.5, Fig 7.5",
 		Claim:     "64-node butterfly MIN of 4×4 switches: a 16-node base cluster uses only 4 of its 16 channels at C_1",
 		Published: "16 → 4 channels at C_1", Tolerance: "exact, each of the four base clusters",
@@ -308,4 +314,21 @@ func measureCh5Hardware() (string, bool, error) {
 		desc = append(desc, kind+" "+strings.Join(got, " "))
 	}
 	return strings.Join(desc, "; "), ok, nil
+}
+
+// measureLemma15 measures claim chiang-lemma15: the channel sets of the
+// cube 000XX, each written as the lemma's pattern over G_i's output address.
+func measureLemma15() (string, bool, error) {
+	_, p, err := partition("baseline", 2, 5, "000xx")
+	if err != nil {
+		return "", false, err
+	}
+	want := [][]int{{0, 2, 4, 6}, {0, 2}, {0}, {0, 1}, {0, 1, 2, 3}} // 00XX0, 000X0, 00000, 0000X, 000XX
+	ok := len(p.Uses[0].Used) == len(want)
+	var sets []string
+	for j, as := range p.Uses[0].Used {
+		ok = ok && slices.Equal(as, want[j])
+		sets = append(sets, fmt.Sprintf("C_%d %v", len(want)-1-j, as))
+	}
+	return strings.Join(sets, ", "), ok, nil
 }

@@ -2,6 +2,8 @@ package topology
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,4 +124,85 @@ func BenchmarkClusterChannels(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*1024*1023/b.Elapsed().Seconds(), "routes/s")
+}
+
+// randomCubes splits the mask into binary cubes: at random, a mask stays a
+// cluster or one of its free bits is fixed both ways and each half split
+// further.
+func randomCubes(mask []byte, rng *rand.Rand) []string {
+	var free []int
+	for i, c := range mask {
+		if c == 'x' {
+			free = append(free, i)
+		}
+	}
+	if len(free) == 0 || rng.IntN(3) == 0 {
+		return []string{string(mask)}
+	}
+	i := free[rng.IntN(len(free))]
+	var out []string
+	for _, b := range []byte{'0', '1'} {
+		m := slices.Clone(mask)
+		m[i] = b
+		out = append(out, randomCubes(m, rng)...)
+	}
+	return out
+}
+
+// Theorems 1–4: cube, omega and the two modified networks split into
+// contention-free, channel-balanced binary cubes, for 2×2, 4×4 and 8×8
+// switches (50 random cube partitions of 64 terminals each).
+func TestCubePartitionsBalanced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	for _, kind := range []string{"cube", "omega", "modified-baseline", "modified-butterfly"} {
+		for _, kn := range [][2]int{{2, 6}, {4, 3}, {8, 2}} {
+			topo := mustBuild(t, Spec{Kind: kind, K: kn[0], N: kn[1]})
+			for range 50 {
+				masks := randomCubes([]byte("xxxxxx"), rng)
+				p, err := PartitionChannels(topo, masks, rng)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Shared) > 0 {
+					t.Fatalf("%s k=%d %v: shared %v", kind, kn[0], masks, p.Shared)
+				}
+				for _, u := range p.Uses {
+					for _, c := range u.Counts() {
+						if len(u.Members) > 1 && c != len(u.Members) {
+							t.Fatalf("%s k=%d %v: %s uses %v", kind, kn[0], masks, u.Cluster.Mask, u.Counts())
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Lemmas 10–11: the plain baseline and butterfly (2×2) are not: some
+// random cube partition loses or shares channels.
+func TestCubePartitionsUnbalanced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	for _, kind := range []string{"baseline", "butterfly"} {
+		topo := mustBuild(t, Spec{Kind: kind, K: 2, N: 6})
+		bad := 0
+		for range 50 {
+			p, err := PartitionChannels(topo, randomCubes([]byte("xxxxxx"), rng), rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			off := len(p.Shared) > 0
+			for _, u := range p.Uses {
+				for _, c := range u.Counts() {
+					off = off || len(u.Members) > 1 && c != len(u.Members)
+				}
+			}
+			if off {
+				bad++
+			}
+		}
+		if bad == 0 {
+			t.Errorf("%s: all 50 cube partitions balanced and contention-free", kind)
+		}
+		t.Logf("%s: %d of 50 partitions unbalanced or shared", kind, bad)
+	}
 }

@@ -27,8 +27,9 @@ significant bit first: 0, 1 or x (any), e.g. x0xx = {0–3, 8–11} of 16.
 
   --clusters  comma-separated masks, as wide as the addresses, disjoint
 
-  flitsim channels --set topology.kind=baseline --set topology.n=4 --clusters x0xx,010x,11xx
-  flitsim channels --set topology.kind=modified-baseline --set topology.n=4 --clusters xxx0,xxx1
+  flitsim channels --set topology.kind=baseline --set topology.k=2 --set topology.n=4 --clusters x0xx,010x,11xx
+  flitsim channels --set topology.kind=modified-baseline --set topology.k=2 --set topology.n=4 \
+                   --clusters xxx0,xxx1
 `
 
 // channelsMaxTerminals bounds the network: a cluster of N members traces

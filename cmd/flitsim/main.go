@@ -157,8 +157,9 @@ Usage:
                                lengths, or draw it (--format svg)
   flitsim distances [flags]    diameter, mean internode distance and distance histogram
                                of the network (BFS) and of its routes
-  flitsim channels --clusters M  channels each cluster of a MIN uses per connection
-                               and the channels clusters share (Chiang ch. 5)
+  flitsim channels [flags]     channels each cluster of a MIN uses per connection
+                               (--clusters x0xx,010x,...) and the channels clusters
+                               share (Chiang ch. 5)
   flitsim collective --task T  run a collective task (hypercube, folded, permutation and
                                enhanced cube, mesh, torus, ring; "collective -h" lists them,
                                dynamic broadcasting included) as a schedule on the packet

@@ -8,6 +8,7 @@
 //	flitsim merge --out DIR FILE.json... | DIR
 //	flitsim layout [-c FILE] [--set key=value]... [--format table|json|svg]
 //	flitsim distances [-c FILE] [--set key=value]... [--seed N] [--format table|json]
+//	flitsim channels [-c FILE] [--set key=value]... --clusters MASKS [--format table|json]
 //	flitsim analytic [-c FILE] [--set key=value]... [--scheme simple|priority|csr] [--plot FILE --figure F] [--format table|json]
 //	flitsim completion bash|zsh|fish
 //	flitsim --version
@@ -114,6 +115,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdLayout(rest, stdout)
 	case "distances":
 		return cmdDistances(rest, stdout)
+	case "channels":
+		return cmdChannels(rest, stdout)
 	case "collective":
 		return cmdCollective(rest, stdout)
 	case "analytic":
@@ -154,6 +157,9 @@ Usage:
                                lengths, or draw it (--format svg)
   flitsim distances [flags]    diameter, mean internode distance and distance histogram
                                of the network (BFS) and of its routes
+  flitsim channels [flags]     channels each cluster of a MIN uses per connection
+                               (--clusters x0xx,010x,...) and the channels clusters
+                               share (Chiang ch. 5)
   flitsim collective --task T  run a collective task (hypercube, folded, permutation and
                                enhanced cube, mesh, torus, ring; "collective -h" lists them,
                                dynamic broadcasting included) as a schedule on the packet

@@ -3,6 +3,7 @@ package collective
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/flitsim/flitsim/internal/kernel"
 )
@@ -31,13 +32,8 @@ func setupPE(k *kernel.Kernel, c *cube, params map[string]string, seed uint64, c
 	s.load(k)
 	px.SlotScheduler, px.limit = s, s.p0+int64(m*n)+int64(4*d)
 	r.Packets = int64(m * (n - 1))
-	u, text := peBound(d, m, tp)
-	if load, ms := s.phase2Load(), peMS(d, m); load > ms {
-		f := u
-		r.Formula, r.FormulaText = &f, text+": the seed's bound, which rests on Lemma 6 (phase 2 collision-free in MS + m + 1); it fails for this active set"
-		u += float64(load - ms)
-		text = fmt.Sprintf("the seed's bound with MS = %d replaced by %d, the most phase-2 packets one link carries on §3.7's routes for this active set (Lemma 6 fails: two sources' streams share a link)", ms, load)
-	}
+	u, text, f, ftext := s.quoted(d, m, tp)
+	r.Formula, r.FormulaText = f, ftext
 	r.UpperBound, r.UpperText = &u, text
 	r.LowerBound, r.LowerText = cubePELower(c, s.act)
 	prefix := "ranks known in advance (t_p = 0)"
@@ -82,6 +78,33 @@ func setupPEAsTE(k *kernel.Kernel, c *cube, m, tp int, seed uint64, ck *checker,
 		r.LowerBound, r.LowerText = cubePELower(c, act)
 	}
 	r.Reading = fmt.Sprintf("⌈log₂M⌉ = d: the partial exchange is run as a total exchange by the symmetric OCTR (§3.7: 'prefer TE'), only the %d active nodes' rows loaded (drawn from run.seed); no ranks needed (t_p unused); ", m) + r.Reading
+}
+
+// quoted is the bound a run of s quotes: the seed's (peBound) where its
+// two assumptions hold for this active set and tree, else the same sum
+// with each failed one's term replaced by what it is here, and the seed's
+// number returned as formula (f).
+func (s *peSched) quoted(d, m, tp int) (u float64, text string, f *float64, ftext string) {
+	u, text = peBound(d, m, tp)
+	var why []string
+	add := 0
+	if load, ms := s.phase2Load(), peMS(d, m); load > ms {
+		add += load - ms
+		why = append(why, fmt.Sprintf("MS = %d replaced by %d, the most phase-2 packets one link carries on §3.7's routes for this active set (Lemma 6 fails: two sources' streams share a link)", ms, load))
+	}
+	if k, mm := s.k, 1<<s.lg; k > 2 { // (m < d−2: phase 3 as the seed's sum counts it)
+		per := ceilDiv(1<<k, k*((k-1)/2))
+		c, h := s.tree.branches()
+		if p3 := mm*c + h; p3 > mm*per {
+			add += p3 - mm*per
+			why = append(why, fmt.Sprintf("phase 3's M⌈N/(M(d−m)⌊(d−m−1)/2⌋)⌉ = %d replaced by Mc + h = %d: the scatter tree's largest branch under a subtree root has c = %d nodes (the seed's term needs ≤ %d; it builds no tree) and h = %d hops below its top", mm*per, p3, c, per, h))
+		}
+	}
+	if add == 0 {
+		return u, text, nil, ""
+	}
+	seed := u
+	return u + float64(add), "the seed's bound with " + strings.Join(why, "; and "), &seed, text + ": the seed's bound, whose assumptions fail here"
 }
 
 // peMS is MS, Lemma 6's phase-2 length less the m + 1 hops: S =

@@ -55,11 +55,10 @@ func TestPartialExchange(t *testing.T) {
 
 // TestPEWithinQuotedBound: no run exceeds the upper bound it quotes, over
 // d = 3…8 and every M (d ≤ 6; d = 7, 8: a dense sample with every
-// ⌈log₂M⌉ boundary), two active sets each. Where ⌈log₂M⌉ = d the bound is
-// the TE's N/2 (the bug: M = 33 of 64 took 98 slots against it); where the
-// seed's bound is quoted as formula it must be one Lemma 6 does not cover
-// (phase 2's busiest link above MS) and the run must exceed no bound
-// below it.
+// ⌈log₂M⌉ boundary), two active sets each (six for M ≤ N/8). Where
+// ⌈log₂M⌉ = d the bound is the TE's N/2 (the bug: M = 33 of 64 took 98
+// slots against it); where the seed's bound is printed as formula its
+// assumptions failed and the quoted bound must lie above it.
 func TestPEWithinQuotedBound(t *testing.T) {
 	top := 8
 	if testing.Short() {
@@ -68,10 +67,17 @@ func TestPEWithinQuotedBound(t *testing.T) {
 	for d := 3; d <= top; d++ {
 		n := 1 << d
 		for _, m := range peSweep(d) {
-			for seed := uint64(1); seed <= 2; seed++ {
+			seeds := uint64(2)
+			if m <= n/8 { // (cheap, and where the seed's two assumptions vary by set: more sets)
+				seeds = 6
+			}
+			for seed := uint64(1); seed <= seeds; seed++ {
 				r := runSeed(t, d, "pe", map[string]string{"task.m": fmt.Sprint(m)}, seed)
-				if r.UpperBound == nil || r.Slots > *r.UpperBound || r.Deliveries != int64(m*(n-1)) {
-					t.Fatalf("pe d=%d M=%d seed %d: %g slots, bound %v (%s), %d deliveries", d, m, seed, r.Slots, r.UpperBound, r.UpperText, r.Deliveries)
+				if r.UpperBound == nil {
+					t.Fatalf("pe d=%d M=%d seed %d: no upper bound", d, m, seed)
+				}
+				if r.Slots > *r.UpperBound || r.Deliveries != int64(m*(n-1)) {
+					t.Fatalf("pe d=%d M=%d seed %d: %g slots, bound %g (%s), %d deliveries", d, m, seed, r.Slots, *r.UpperBound, r.UpperText, r.Deliveries)
 				}
 				if peAsTE(d, m) && *r.UpperBound != float64(n/2) {
 					t.Errorf("pe d=%d M=%d: bound %g, want the TE's N/2", d, m, *r.UpperBound)

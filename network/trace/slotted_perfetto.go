@@ -133,16 +133,7 @@ func (t *SlottedTimeline) name(pid int32, tid int64, thread string, sort int64) 
 }
 
 func (t *SlottedTimeline) meta(what string, pid int32, tid int64, args string) {
-	b := t.open()
-	b = append(b, `{"name":"`+what+`","ph":"M","pid":`...)
-	b = strconv.AppendInt(b, int64(pid), 10)
-	if tid >= 0 {
-		b = append(b, `,"tid":`...)
-		b = strconv.AppendInt(b, tid, 10)
-	}
-	b = append(b, `,"args":{`...)
-	b = append(b, args...)
-	t.close(append(b, "}}"...))
+	t.close(appendMeta(t.open(), what, int64(pid), tid, args))
 }
 
 // span starts a complete event on (pid, tid) over slots [from, to).

@@ -194,23 +194,33 @@ func measure(t *TableRow, name string, rows, cols int, inputs [][][]int32, b Bou
 	return nil
 }
 
+// oddPermutations is the odd rows' permutations of an n×n mesh: three
+// random ones, rot180 and the transpose.
+func oddPermutations(n int) ([][][]int32, error) {
+	var inputs [][][]int32
+	for _, name := range []string{"random", "random", "random", "rot180", "transpose"} {
+		p, err := PermutationMesh(name, n, n, uint64(len(inputs)+1))
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, Lists(p))
+	}
+	return inputs, nil
+}
+
 // measureOdd is measureRow for H on an odd n×n mesh: the inputs that fit
 // any side (three random permutations, rot180, the transpose, two random
 // restricted broadcasts). The static schedule's data steps are measured
 // against ≅ 5.5n: the row's ok holds them within 1.2 times it (docs/han.md).
 func measureOdd(t *TableRow, n int) error {
-	var inputs [][][]int32
-	for _, name := range []string{"random", "random", "random", "rot180", "transpose"} {
-		p, err := PermutationMesh(name, n, n, uint64(len(inputs)+1))
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, Lists(p))
+	inputs, err := oddPermutations(n)
+	if err != nil {
+		return err
 	}
 	inputs = append(inputs, RandomBroadcast(n, 1), RandomBroadcast(n, 2))
 	b := ThesisBound(AlgH, n, n)
 	b.DataSteps *= 1.2
-	err := measure(t, AlgH, n, n, inputs, b, func(in [][]int32, sched string) (*Result, error) {
+	err = measure(t, AlgH, n, n, inputs, b, func(in [][]int32, sched string) (*Result, error) {
 		return RunMesh(AlgH, n, n, 3, in, sched, nil)
 	})
 	t.BoundData, t.Against = b.DataSteps/1.2, "data ≤ 1.2 × bound"
@@ -221,17 +231,13 @@ func measureOdd(t *TableRow, n int) error {
 // (the third, the row's, is not built) on an odd n×n mesh: permutations
 // only; the static data steps against 1.2 times ≅ 4.3n, as H's odd row.
 func measureOddQ(t *TableRow, n int) error {
-	var inputs [][][]int32
-	for _, name := range []string{"random", "random", "random", "rot180", "transpose"} {
-		p, err := PermutationMesh(name, n, n, uint64(len(inputs)+1))
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, Lists(p))
+	inputs, err := oddPermutations(n)
+	if err != nil {
+		return err
 	}
 	b := Odd1Bound(n, 0)
 	b.DataSteps *= 1.2
-	err := measure(t, AlgQ+"-"+VariantOdd1, n, n, inputs, b, func(in [][]int32, sched string) (*Result, error) {
+	err = measure(t, AlgQ+"-"+VariantOdd1, n, n, inputs, b, func(in [][]int32, sched string) (*Result, error) {
 		return RunOdd1(n, 0, 9, in, sched, nil)
 	})
 	t.BoundData = b.DataSteps / 1.2

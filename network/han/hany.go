@@ -139,13 +139,7 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 	// (In the order of their processors, as move does: a step then walks
 	// the machine's arrays forwards.)
 	slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
-	m.PhaseStart(r.stage.Side, "move")
-	steps, err := r.travel(ts)
-	if err != nil {
-		return err
-	}
-	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())
-	return r.record(Phase{Phase: "move", Kind: "data", Region: gridName(g), Static: int64(static), Actual: steps, MaxBuffer: m.PhaseHeld()})
+	return r.moveAll(ts, gridName(g), int64(static))
 }
 
 // gridName is a grid's regions for a phase's region field.

@@ -27,13 +27,20 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 	if !slices.ContainsFunc(ts, func(t trav) bool { return t.parent >= 0 }) {
 		slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
 	}
+	return r.moveAll(ts, fmt.Sprintf("%dx%d", R, C), static)
+}
+
+// moveAll runs a move phase of travellers ts on the machine and records it
+// as region's, with its static (worst-case) length.
+func (r *router) moveAll(ts []trav, region string, static int64) error {
+	m := r.m
 	m.PhaseStart(r.stage.Side, "move")
 	steps, err := r.travel(ts)
 	if err != nil {
 		return err
 	}
 	r.res.MaxBufferAfterMove = max(r.res.MaxBufferAfterMove, m.Held())
-	return r.record(Phase{Phase: "move", Kind: "data", Region: fmt.Sprintf("%dx%d", R, C), Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
+	return r.record(Phase{Phase: "move", Kind: "data", Region: region, Static: static, Actual: steps, MaxBuffer: m.PhaseHeld()})
 }
 
 // trav is a message (or a copy to be made) on a fixed path.

@@ -32,35 +32,27 @@ func (l *loader) unused(c *network.Config) []string {
 			}
 		}
 	}
-	// The packet router's keys, and a batch's.
-	packet := strings.EqualFold(strings.TrimSpace(c.Switching), "packet")
-	batch := strings.EqualFold(strings.TrimSpace(c.Traffic.Mode), "batch")
-	for _, key := range []string{"queue.discipline", "queue.shared", "queue.arrival_order", "queue.routes", "queue.full"} {
-		if _, given := l.where[key]; given && !packet {
-			warn(key, "only switching: packet reads it")
-		}
-	}
-	for _, key := range []string{"traffic.h", "run.experiments"} {
-		if _, given := l.where[key]; given && !batch {
-			warn(key, "only traffic.mode: batch reads it")
-		}
-	}
-	for _, key := range []string{"lockstep.buffers", "lockstep.model", "lockstep.wrap"} {
-		if _, given := l.where[key]; given && !network.IsLockstepMesh(c) {
-			warn(key, "only switching: lockstep-mesh (flitsim route) reads it")
-		}
-	}
-	// The slotted router's keys; it makes its own packets.
+	// Keys that only one switch model or traffic mode reads.
 	slotted := strings.EqualFold(strings.TrimSpace(c.Switching), "slotted")
-	for _, key := range []string{"slotted.scheme", "slotted.k", "traffic.p0"} {
-		if _, given := l.where[key]; given && !slotted {
-			warn(key, "only switching: slotted reads it")
-		}
-	}
 	csr := slotted && strings.EqualFold(strings.TrimSpace(c.Slotted.Scheme), "csr")
-	for _, key := range []string{"csr.beta", "csr.retry", "csr.k", "csr.fresh"} {
-		if _, given := l.where[key]; given && !csr {
-			warn(key, "only slotted.scheme: csr reads it")
+	for _, g := range []struct {
+		keys []string
+		read bool
+		why  string
+	}{
+		{[]string{"queue.discipline", "queue.shared", "queue.arrival_order", "queue.routes", "queue.full"},
+			strings.EqualFold(strings.TrimSpace(c.Switching), "packet"), "only switching: packet reads it"},
+		{[]string{"traffic.h", "run.experiments"},
+			strings.EqualFold(strings.TrimSpace(c.Traffic.Mode), "batch"), "only traffic.mode: batch reads it"},
+		{[]string{"lockstep.buffers", "lockstep.model", "lockstep.wrap"},
+			network.IsLockstepMesh(c), "only switching: lockstep-mesh (flitsim route) reads it"},
+		{[]string{"slotted.scheme", "slotted.k", "traffic.p0"}, slotted, "only switching: slotted reads it"},
+		{[]string{"csr.beta", "csr.retry", "csr.k", "csr.fresh"}, csr, "only slotted.scheme: csr reads it"},
+	} {
+		for _, key := range g.keys {
+			if _, given := l.where[key]; given && !g.read {
+				warn(key, g.why)
+			}
 		}
 	}
 	if _, given := l.where["csr.retry"]; given && csr && c.CSR.Fresh {

@@ -88,36 +88,8 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 	}
 	lo := dp.lowest()
 	log := useLog(dp.Scale, lo, maxY)
-	type theoryCurve struct {
-		name string
-		f    func(float64) float64
-		dash []vg.Length
-	}
-	curves := []theoryCurve{{"Eq. 4.1 upper bound", dp.Bound, nil}, {"Eq. 4.1 at the lowest a", dp.Low, []vg.Length{vg.Points(6), vg.Points(4)}}}
-	for _, b := range dp.More {
-		curves = append(curves, theoryCurve{b.Name, b.F, []vg.Length{vg.Points(2), vg.Points(2)}})
-	}
-	for _, tc := range curves {
-		if tc.f == nil {
-			continue
-		}
-		var xy plotter.XYs
-		for i := 0; i <= 400; i++ {
-			r := dp.Threshold * float64(i) / 400
-			if y := tc.f(r); !math.IsNaN(y) && y <= top && (!log || y > 0) {
-				xy = append(xy, plotter.XY{X: r, Y: y})
-			}
-		}
-		if len(xy) < 2 {
-			continue
-		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return nil, err
-		}
-		l.Color, l.Width, l.Dashes = zeroLoadColor, curveWidth, tc.dash
-		p.Add(l)
-		fig.Legend.Add(tc.name, l)
+	if err := dp.theory(p, fig, top, log); err != nil {
+		return nil, err
 	}
 	for _, m := range dp.Marks {
 		maxX = max(maxX, m.Rho)
@@ -144,6 +116,43 @@ func (dp *DelayPlot) figure() (*Figure, error) {
 		fig.Legend.Add(m.Label, th)
 	}
 	return fig, nil
+}
+
+// theory draws the theorem's curves (Eq. 4.1's bound and its lowest-a form,
+// then any further named bounds) up to the threshold, clipped at top.
+func (dp *DelayPlot) theory(p *gplot.Plot, fig *Figure, top float64, log bool) error {
+	type theoryCurve struct {
+		name string
+		f    func(float64) float64
+		dash []vg.Length
+	}
+	curves := []theoryCurve{{"Eq. 4.1 upper bound", dp.Bound, nil}, {"Eq. 4.1 at the lowest a", dp.Low, []vg.Length{vg.Points(6), vg.Points(4)}}}
+	for _, b := range dp.More {
+		curves = append(curves, theoryCurve{b.Name, b.F, []vg.Length{vg.Points(2), vg.Points(2)}})
+	}
+	for _, tc := range curves {
+		if tc.f == nil {
+			continue
+		}
+		var xy plotter.XYs
+		for i := 0; i <= 400; i++ {
+			r := dp.Threshold * float64(i) / 400
+			if y := tc.f(r); !math.IsNaN(y) && y <= top && (!log || y > 0) {
+				xy = append(xy, plotter.XY{X: r, Y: y})
+			}
+		}
+		if len(xy) < 2 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width, l.Dashes = zeroLoadColor, curveWidth, tc.dash
+		p.Add(l)
+		fig.Legend.Add(tc.name, l)
+	}
+	return nil
 }
 
 // measured draws curve i: its stable points joined, with 95 % error bars;

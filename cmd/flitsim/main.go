@@ -120,6 +120,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdAnalytic(rest, stdout)
 	case "route":
 		return cmdRoute(rest, stdout)
+	case "multicast-tree":
+		return cmdMulticastTree(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	case "version", "--version":
@@ -163,6 +165,8 @@ Usage:
                                router (--scheme, topology.d, slotted.k, traffic.p0)
   flitsim route --algorithm A route a permutation with Han's move-and-smooth algorithm
                                Q or H on a lock-step mesh (steps, buffers, the thesis's bounds)
+  flitsim multicast-tree      an ESMIN multicast tree (Chiang Ch. 6: --algorithm lb|fb|rb|rm|omt):
+                               channels per stage, traffic, RB blocking, every optimal tree
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags

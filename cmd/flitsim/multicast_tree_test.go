@@ -63,7 +63,7 @@ func TestMulticastTreeBadInput(t *testing.T) {
 		{[]string{"--set", "topology.kind=esmin", "--set", "topology.dims=1,2,1,2,0", "--dests", "1", "--source", "-1"}, "--source"},
 		{[]string{"--set", "topology.kind=esmin", "--set", "topology.dims=1,2,1,2,0", "--dests", "1", "--algorithm", "xb"}, "--algorithm"},
 		{[]string{"--set", "topology.kind=esmin", "--set", "topology.dims=2,1,0", "--dests", "1"}, "topology.dims"},
-		{[]string{"--set", "topology.kind=cube", "--dests", "1"}, "topology.kind"},
+		{[]string{"--set", "topology.kind=cube", "--set", "topology.k=2", "--set", "topology.n=3", "--dests", "1"}, "topology.kind"},
 		{[]string{"--set", "topology.kind=esmin", "--set", "topology.dims=1,1,2,2,0", "--dests", "1,3", "--algorithm", "omt", "--max-trees", "7"}, "--max-trees"},
 	} {
 		code, _, errOut := runMain(t, append([]string{"multicast-tree"}, c.args...)...)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/network/esmintree"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
@@ -29,6 +30,7 @@ func keyValues() map[string][]string {
 		"multicast.worm":      {"async", "sync", "path"},
 		"multicast.encoding":  {"single", "ad", "pseudo-ad"},
 		"multicast.scheme":    traffic.SchemeNames(),
+		"multicast.tree":      esmintree.AlgNames(),
 	}
 	var routings []string
 	for _, k := range topology.Kinds() {

@@ -12,6 +12,7 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit/header"
 	"github.com/flitsim/flitsim/network/esmintree"
+	"github.com/flitsim/flitsim/network/topology"
 )
 
 const mtreeSynopsis = `Usage: flitsim multicast-tree --set topology.kind=esmin --set topology.dims=LIST
@@ -98,7 +99,7 @@ func cmdMulticastTree(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	net, err := esminNet(cfg.Topology.Kind, cfg.Topology.Dims)
+	net, err := topology.ESMINTrees(cfg.Topology)
 	if err != nil {
 		return err
 	}
@@ -172,23 +173,6 @@ func buildMtree(out *mtreeJSON, net *esmintree.Net, a esmintree.Alg, isAlg bool,
 	return nil
 }
 
-// esminNet is the tree model of the configured topology; a topology without
-// extra stages has nothing to choose, which is bad input.
-func esminNet(kind string, dims []int) (*esmintree.Net, error) {
-	if kind != "esmin" {
-		return nil, inputerr.New("topology.kind", kind, "esmin (the tree algorithms choose among an extra-stage MIN's paths)")
-	}
-	net, err := esmintree.New(dims)
-	if err != nil {
-		return nil, inputerr.New("topology.dims", joinInts(dims), "stage dimensions using every dimension 0..n−1, 0 only last")
-	}
-	if net.Extra() == 0 {
-		return nil, inputerr.New("topology.dims", joinInts(dims), "a list with extra stages (a dimension repeated, e.g. 1,2,1,2,0): "+
-			"without them there is one path per pair and no tree to choose")
-	}
-	return net, nil
-}
-
 func mtreePaths(dests []int, t esmintree.Tree) []mtreePath {
 	p := make([]mtreePath, len(dests))
 	for k, d := range dests {
@@ -238,5 +222,5 @@ func writeMtreeTable(w io.Writer, o *mtreeJSON) error {
 		}
 	}
 	fmt.Fprintln(w)
-	return renderTable(w, []string{"tree", "channels", "destination", "ports (leftmost stage first)"}, prows)
+	return renderTable(w, []string{"tree", "channels", "destination", "ports"}, prows)
 }

@@ -21,7 +21,7 @@ func TestESMINTreesSimulated(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 6))
 	blocked, rbNotLB := 0, 0
 	for trial := range 40 {
-		dims, src, dests := randomESMINCase(rng)
+		dims, src, dests := esmintree.RandomCase(rng)
 		net, err := esmintree.New(dims)
 		if err != nil {
 			t.Fatal(err)
@@ -124,21 +124,4 @@ func treeKey(net *esmintree.Net, src int, tr esmintree.Tree) string {
 	}
 	slices.Sort(keys)
 	return strings.Join(keys, " ")
-}
-
-// randomESMINCase is an 8- or 16-node ESMIN with 1–3 extra stages, a source
-// and 1–4 distinct destinations.
-func randomESMINCase(rng *rand.Rand) ([]int, int, []int) {
-	nb := 3 + rng.IntN(2)
-	var dims []int
-	for c := nb - 1; c >= 1; c-- {
-		dims = append(dims, c)
-	}
-	for range 1 + rng.IntN(3) {
-		dims = slices.Insert(dims, rng.IntN(len(dims)+1), 1+rng.IntN(nb-1))
-	}
-	dims = append(dims, 0)
-	dests := rng.Perm(1 << nb)[:1+rng.IntN(4)]
-	slices.Sort(dests)
-	return dims, rng.IntN(1 << nb), dests
 }

@@ -108,28 +108,10 @@ func TestOptimalIsBruteForce(t *testing.T) {
 	}
 }
 
-// randomCase is a random ESMIN of 8 or 16 nodes with 1–3 extra stages and
-// 1–3 destinations.
 func randomCase(rng *rand.Rand) (*Net, int, []int) {
-	nb := 3 + rng.IntN(2)
-	m := 1 + rng.IntN(3)
-	var dims []int
-	for c := nb - 1; c >= 1; c-- {
-		dims = append(dims, c)
-	}
-	for range m {
-		i := rng.IntN(len(dims) + 1)
-		dims = slices.Insert(dims, i, 1+rng.IntN(nb-1))
-	}
-	dims = append(dims, 0)
+	dims, src, dests := RandomCase(rng)
 	n, _ := New(dims)
-	k := 1 + rng.IntN(3)
-	if m == 3 {
-		k = min(k, 2)
-	}
-	dests := rng.Perm(1 << nb)[:k]
-	slices.Sort(dests)
-	return n, rng.IntN(1 << nb), dests
+	return n, src, dests
 }
 
 // table61 is Table 6.1 with the implied final stage 0.

@@ -2,6 +2,7 @@ package esmintree
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -99,4 +100,26 @@ func (t *Net) PathIndex(p string) uint64 {
 		}
 	}
 	return q
+}
+
+// RandomCase draws a small multicast for brute-force checks: an 8- or
+// 16-node CU-ESMIN with 1–3 extra stages of random nonzero dimensions
+// inserted into a MIN, a source and 1–3 distinct destinations (at most 2
+// with 3 extra stages, so every path assignment can be tried).
+func RandomCase(rng *rand.Rand) (dims []int, src int, dests []int) {
+	nb, m := 3+rng.IntN(2), 1+rng.IntN(3)
+	for c := nb - 1; c >= 1; c-- {
+		dims = append(dims, c)
+	}
+	for range m {
+		dims = slices.Insert(dims, rng.IntN(len(dims)+1), 1+rng.IntN(nb-1))
+	}
+	dims = append(dims, 0)
+	k := 1 + rng.IntN(3)
+	if m == 3 {
+		k = min(k, 2)
+	}
+	dests = rng.Perm(1 << nb)[:k]
+	slices.Sort(dests)
+	return dims, rng.IntN(1 << nb), dests
 }

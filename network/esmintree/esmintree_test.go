@@ -167,3 +167,21 @@ func BenchmarkBuild1024(b *testing.B) {
 		}
 	}
 }
+
+// TestSortedWalk checks walk's sorting way against its table way.
+func TestSortedWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 200 {
+		n, src, dests := randomCase(rng)
+		for _, alg := range []Alg{LB, FB, RB, RM} {
+			aux := rng.Uint64()
+			a := n.Build(alg, aux, src, dests)
+			tableFrom = 0
+			b := n.Build(alg, aux, src, dests)
+			tableFrom = 16
+			if a.Channels != b.Channels || a.Blocked != b.Blocked || !slices.Equal(a.PerStage, b.PerStage) {
+				t.Fatalf("%v %v: table %+v, sorted %+v", n.dim, alg, a, b)
+			}
+		}
+	}
+}

@@ -57,14 +57,18 @@ func (t *Net) Optimal(src int, dests []int, max int) ([]Tree, error) {
 		prev = cls[i]
 	}
 	s := omtSearch{t: t, cls: cls, src: src, dests: dests, max: max,
-		x: make([][]int, h), port: make([][]int8, h), used: make([]map[int]bool, h)}
+		x: make([][]int, h), port: make([][]int8, h), used: make([][]uint64, h)}
 	for i := range cls {
-		s.x[i], s.port[i], s.used[i] = make([]int, len(cls[i])), make([]int8, len(cls[i])), map[int]bool{}
+		s.x[i], s.port[i], s.used[i] = make([]int, len(cls[i])), make([]int8, len(cls[i])), make([]uint64, (1<<t.n+63)/64)
 	}
+	// Count first: building trees that would be refused costs the most.
+	s.count = true
 	s.rec(0, 0)
 	if s.over {
 		return nil, ErrTooMany
 	}
+	s.count, s.found = false, 0
+	s.rec(0, 0)
 	return s.trees, nil
 }
 
@@ -74,10 +78,12 @@ type omtSearch struct {
 	src   int
 	dests []int
 	max   int
-	x     [][]int  // input address of each class
-	port  [][]int8 // port it takes
-	used  []map[int]bool
+	x     [][]int    // input address of each class
+	port  [][]int8   // port it takes
+	used  [][]uint64 // per stage: a bit per output address in use
 	trees []Tree
+	found int  // leaves reached
+	count bool // only count leaves
 	over  bool
 }
 
@@ -105,21 +111,25 @@ func (s *omtSearch) rec(i, b int) {
 			continue
 		}
 		o := out(x, p)
-		if s.used[i][o] {
+		w, bit := &s.used[i][o>>6], uint64(1)<<(o&63)
+		if *w&bit != 0 {
 			continue // two branches would need one output
 		}
-		s.used[i][o] = true
+		*w |= bit
 		s.port[i][b] = int8(p)
 		s.rec(i, b+1)
-		delete(s.used[i], o)
+		*w &^= bit
 	}
 }
 
 // leaf records the tree just completed, rebuilt from its paths by
 // BuildPaths (which counts its channels and checks it does not block).
 func (s *omtSearch) leaf() {
-	if len(s.trees) == s.max {
+	if s.found++; s.found > s.max {
 		s.over = true
+		return
+	}
+	if s.count {
 		return
 	}
 	h := len(s.cls)

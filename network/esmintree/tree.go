@@ -45,7 +45,13 @@ func (t *Net) walk(src int, dests []int, port func(i, x, d, k int) int) Tree {
 	for k := range dests {
 		x[k], prev[k], buf[k] = src, -1, make([]byte, h)
 	}
+	// A channel's parent is checked with a table over the addresses when
+	// the destinations are many, else by sorting (channel, parent) pairs.
+	var seen []uint64
 	pairs := make([]uint64, len(dests))
+	if tableFrom*len(dests) >= 1<<t.n {
+		seen = make([]uint64, 1<<t.n)
+	}
 	for i := 0; i < h; i++ {
 		for k, d := range dests {
 			p := port(i, x[k], d, k)
@@ -54,13 +60,26 @@ func (t *Net) walk(src int, dests []int, port func(i, x, d, k int) int) Tree {
 			pairs[k] = uint64(o)<<32 | uint64(uint32(prev[k]+1))
 			prev[k], x[k] = o, t.Next(i, x[k], p)
 		}
-		slices.Sort(pairs)
-		for k, v := range pairs {
-			if k > 0 && v>>32 == pairs[k-1]>>32 {
-				tr.Blocked = tr.Blocked || v != pairs[k-1]
-				continue
+		if seen != nil {
+			stamp := uint64(i+1) << 32
+			for _, v := range pairs {
+				switch o, par := v>>32, v&0xffffffff; {
+				case seen[o]&^0xffffffff != stamp:
+					seen[o] = stamp | par
+					tr.PerStage[i]++
+				case seen[o]&0xffffffff != par:
+					tr.Blocked = true
+				}
 			}
-			tr.PerStage[i]++
+		} else {
+			slices.Sort(pairs)
+			for k, v := range pairs {
+				if k > 0 && v>>32 == pairs[k-1]>>32 {
+					tr.Blocked = tr.Blocked || v != pairs[k-1]
+					continue
+				}
+				tr.PerStage[i]++
+			}
 		}
 		tr.Channels += tr.PerStage[i]
 	}
@@ -72,6 +91,10 @@ func (t *Net) walk(src int, dests []int, port func(i, x, d, k int) int) Tree {
 	}
 	return tr
 }
+
+// tableFrom: walk uses the address table when tableFrom × destinations ≥
+// N (a variable so that a test can try both ways).
+var tableFrom = 16
 
 // Assignments calls fn with every assignment of one of the 2^m paths to each
 // destination, (2^m)^k in all (the routing tags RB draws from, and the

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit/header"
 	"github.com/flitsim/flitsim/network/esmintree"
@@ -95,6 +97,9 @@ func cmdMulticastTree(args []string, stdout io.Writer) error {
 	if !isAlg && *alg != "omt" {
 		return inputerr.New("--algorithm", *alg, "lb, fb, rb, rm, omt")
 	}
+	warnUnused(fs, isAlg && a == esmintree.RB, "trials", "only --algorithm rb draws trials")
+	warnUnused(fs, isAlg && (a == esmintree.RB || a == esmintree.RM), "seed", "only rb and rm draw at random")
+	warnUnused(fs, !isAlg, "max-trees", "only --algorithm omt lists trees")
 	cfg, err := loadConfig(*file, *sets)
 	if err != nil {
 		return err
@@ -171,6 +176,13 @@ func buildMtree(out *mtreeJSON, net *esmintree.Net, a esmintree.Alg, isAlg bool,
 	}
 	out.PerStage, out.Channels, out.Blocked, out.Paths = tr.PerStage, tr.Channels, tr.Blocked, mtreePaths(dests, tr)
 	return nil
+}
+
+// warnUnused warns that flag was given where it does nothing (unless used).
+func warnUnused(fs *pflag.FlagSet, used bool, flag, why string) {
+	if fs.Changed(flag) && !used {
+		warn([]string{"--" + flag + ": ignored, " + why})
+	}
 }
 
 func mtreePaths(dests []int, t esmintree.Tree) []mtreePath {

@@ -72,3 +72,11 @@ func TestMulticastTreeBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestMulticastTreeWarnsUnusedFlags(t *testing.T) {
+	code, _, errOut := runMain(t, "multicast-tree", "--set", "topology.kind=esmin", "--set", "topology.dims=1,2,1,2,0",
+		"--dests", "1,3", "--trials", "5", "--max-trees", "3")
+	if code != 0 || !strings.Contains(errOut, "--trials: ignored") || !strings.Contains(errOut, "--max-trees: ignored") {
+		t.Errorf("lb with --trials and --max-trees: exit %d, stderr %q; want warnings", code, errOut)
+	}
+}

@@ -100,6 +100,16 @@ func TestOptimalIsBruteForce(t *testing.T) {
 			t.Fatalf("trial %d dims %v src %d dests %v: LB %d, brute %d (%d trees), OMT search %d trees",
 				trial, n.dim, src, dests, lb.Channels, best, count, len(trees))
 		}
+		// One path index for every destination (topology.path random or
+		// given) is one of the optimal trees (§6.4.1's general LB).
+		q := make([]uint64, len(dests))
+		q0 := rng.Uint64() & (1<<n.Extra() - 1)
+		for k := range q {
+			q[k] = q0
+		}
+		if tr := n.BuildPaths(q, src, dests); tr.Blocked || tr.Channels != best {
+			t.Fatalf("trial %d: one path %d for all: %d channels (blocked %v), optimum %d", trial, q[0], tr.Channels, tr.Blocked, best)
+		}
 		for _, alg := range []Alg{FB, RM} {
 			if tr := n.Build(alg, uint64(trial), src, dests); tr.Blocked || tr.Channels < best {
 				t.Fatalf("trial %d: %v %d channels blocked %v, optimum %d", trial, alg, tr.Channels, tr.Blocked, best)

@@ -122,7 +122,7 @@ type loader struct {
 	where map[string]string
 	// items maps a list key to where each entry was written.
 	items map[string][]string
-	// unchecked skips the final validation (LoadUnchecked).
+	// unchecked skips the final validation (LoadUnchecked, LoadDecoded).
 	unchecked bool
 	// pre runs before the final validation (nil: checkRunMemory).
 	pre Precheck

@@ -15,8 +15,8 @@ type Precheck func(*network.Config) error
 // run.max_memory. A configuration the estimate cannot size (a bad key) is
 // left to the validation, whose error names the key.
 func checkRunMemory(c *network.Config) error {
-	if network.CheckScalars(c) != nil {
-		return nil // (validation names the key)
+	if network.CheckScalars(c) != nil || network.IsLockstepMesh(c) {
+		return nil // (validation names the key; run refuses the lock-step mesh)
 	}
 	e, err := memory.ForRun(c)
 	if err != nil {

@@ -45,6 +45,11 @@ func (l *loader) unused(c *network.Config) []string {
 			warn(key, "only traffic.mode: batch reads it")
 		}
 	}
+	for _, key := range []string{"lockstep.buffers", "lockstep.model", "lockstep.wrap"} {
+		if _, given := l.where[key]; given && !network.IsLockstepMesh(c) {
+			warn(key, "only switching: lockstep-mesh (flitsim route) reads it")
+		}
+	}
 	// The slotted router's keys; it makes its own packets.
 	slotted := strings.EqualFold(strings.TrimSpace(c.Switching), "slotted")
 	for _, key := range []string{"slotted.scheme", "slotted.k", "traffic.p0"} {

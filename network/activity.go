@@ -110,6 +110,16 @@ func (m Tracers) Dropped(c int64, f flit.Flit, b int32) {
 		}
 	}
 }
+
+// Slot passes a slotted-router event to the tracers that log them
+// (kernel.SlotTracer).
+func (m Tracers) Slot(c int64, e kernel.SlotEvent) {
+	for _, t := range m {
+		if s, ok := t.(kernel.SlotTracer); ok {
+			s.Slot(c, e)
+		}
+	}
+}
 func (m Tracers) EndCycle(c int64) {
 	for _, t := range m {
 		t.EndCycle(c)

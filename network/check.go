@@ -49,7 +49,7 @@ func checkScalars(c *Config) error {
 	case c.Multicast.ReceiveLatency < 0 || c.Multicast.ReceiveLatency > 1<<20:
 		return inputerr.New("multicast.receive_latency", c.Multicast.ReceiveLatency, "an integer from 0 to 1048576 (cycles)")
 	}
-	return nil
+	return checkLockstep(c)
 }
 
 // checkWholePacket makes sure virtual cut-through and store-and-forward

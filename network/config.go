@@ -35,6 +35,9 @@ type Config struct {
 	// CSR sets Conflict Sense Routing (slotted.scheme: csr,
 	// slotted_csr.go).
 	CSR CSRConfig `yaml:"csr" json:"csr,omitzero"`
+	// Lockstep sets Han's lock-step mesh (switching: lockstep-mesh,
+	// lockstep.go), which flitsim route runs.
+	Lockstep LockstepConfig `yaml:"lockstep" json:"lockstep,omitzero"`
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:
@@ -74,9 +77,13 @@ type MulticastConfig struct {
 	Worm string `yaml:"worm" json:"worm"`
 	// Encoding is the header: single (one flit, e.g. a region broadcast),
 	// ad (all-destination: one address flit per destination and an
-	// end-of-header flit) or pseudo-ad (all-destination padded to equal
-	// branch lags). With ad and pseudo-ad, traffic.flits and a trace's flits
-	// count the data flits after the header.
+	// end-of-header flit), pseudo-ad (all-destination padded to equal
+	// branch lags), or one of the headers a Delta MIN's switches decode flit
+	// by flit (bit-string, hierarchical-bit-string, region-broadcast,
+	// region-stride, region-mask, region-bit-string: Chiang's Table 3.1
+	// formats, as flitsim encode writes them). Except with single,
+	// traffic.flits and a trace's flits count the data flits after the
+	// header.
 	Encoding string `yaml:"encoding" json:"encoding"`
 	// Scheme is hardware (one worm as set by Worm and Encoding) or a
 	// software (unicast-based) multicast: separate (separate addressing),

@@ -43,6 +43,9 @@ const (
 // kernel's latency statistics, the verdict's shortfall).
 const batches = kernel.Batches
 
+// EncodingNames lists the multicast.encoding values.
+func EncodingNames() []string { return kernel.EncodingNames() }
+
 // ParseEncoding reads a kernel header encoding name.
 func ParseEncoding(s string) (Encoding, error) { return kernel.ParseEncoding(s) }
 

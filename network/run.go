@@ -100,7 +100,10 @@ func buildWith(c Config, adjust func(*kernel.KernelSpec)) (*Network, error) {
 		return nil, err
 	}
 	if n.enc, err = ParseEncoding(c.Multicast.Encoding); err != nil {
-		return nil, inputerr.New("multicast.encoding", c.Multicast.Encoding, "single, ad, pseudo-ad")
+		return nil, inputerr.New("multicast.encoding", c.Multicast.Encoding, "%s", strings.Join(kernel.EncodingNames(), ", "))
+	}
+	if err := checkDecoded(&c, n); err != nil {
+		return nil, err
 	}
 	if n.scheme, err = traffic.ParseScheme(c.Multicast.Scheme); err != nil {
 		return nil, err
@@ -123,6 +126,8 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	model := ""
 	var sspec kernel.SlottedSpec
 	switch {
+	case IsLockstepMesh(c):
+		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted with flitsim run (lockstep-mesh is Han's lock-step mesh: run it with flitsim route)")
 	case isPacket(c):
 		mode, err, model = xbar.SAF, nil, "packet"
 	case isSlotted(c):
@@ -132,7 +137,7 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 		mode, model = xbar.SAF, "slotted"
 	}
 	if err != nil {
-		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted")
+		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted (lockstep-mesh: with flitsim route)")
 	}
 	pol, err := xbar.ParsePolicy(c.Arbiter)
 	if err != nil {

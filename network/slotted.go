@@ -320,8 +320,8 @@ func CheckSlotted(c *Config) (SlottedSettings, error) {
 		return SlottedSettings{}, inputerr.New("slotted.scheme", c.Slotted.Scheme,
 			"simple, priority (the analysis has no deflection model: its bound is a verify row)")
 	}
-	if s.Scheme == kernel.SlottedCSR { // (eqs. 6.1–6.8 belong to network/analytic's CSR model)
-		return SlottedSettings{}, inputerr.New("slotted.scheme", c.Slotted.Scheme, "simple, priority (no CSR model in analytic yet)")
+	if s.Scheme == kernel.SlottedCSR { // (its settings are CheckCSR's)
+		return SlottedSettings{}, inputerr.New("slotted.scheme", c.Slotted.Scheme, "simple, priority (csr: network.CheckCSR)")
 	}
 	name := "simple"
 	if s.Scheme == kernel.SlottedPriority {

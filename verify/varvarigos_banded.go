@@ -84,37 +84,3 @@ func registerBandedRows() {
 		},
 	})
 }
-
-func registerPERow() {
-	Register(Claim{
-		ID:     "varvarigos-pe",
-		Source: "Varvarigos 1992 §3.7 (digest 000a §5.12, §9 items 16–19)",
-		Claim: "hypercube partial exchange by the §3.7 routes (home, balanced scatter tree, subcube TE), non-wasting links: within the seed's bound " +
-			"(m < d−2: M/2 + M⌈(N/M−1)/(d−m)⌉ + M⌈N/(M(d−m)⌊(d−m−1)/2⌋)⌉ + m + 1; m = d−2: 7N/8 + d − 1; m = d−1: 0.75N + d; t_p = 0), random active sets, 4 seeds",
-		Published: "bounds: d=8 M=16: 141; d=8 M=32: 214; d=8 M=64: 231; d=9 M=8: 144; d=10 M=16: 285 (digest's derived example)",
-		Tolerance: "measured ≤ bound for every set; ≥ Theorem 1's bound",
-		Measure: func() (string, bool, error) {
-			var parts []string
-			ok := true
-			for _, c := range [][2]int{{8, 16}, {8, 32}, {8, 64}, {9, 8}, {10, 16}} {
-				most := 0.0
-				var bound float64
-				for seed := uint64(1); seed <= 4; seed++ {
-					r, err := hcRun(c[0], "pe", map[string]string{"task.m": fmt.Sprint(c[1])}, seed)
-					if err != nil {
-						return "", false, err
-					}
-					most, bound = max(most, r.Slots), *r.UpperBound
-					ok = ok && r.Slots <= bound && r.Slots >= r.LowerBound
-				}
-				parts = append(parts, fmt.Sprintf("d=%d M=%d: ≤ %g (bound %g)", c[0], c[1], most, bound))
-			}
-			return strings.Join(parts, "; "), ok, nil
-		},
-		Explain: func() string {
-			return "phase 2 (isotone routing) as read is not collision-free, against Lemma 6: two active nodes with the same m high bits whose low bits differ in " +
-				"two positions j, j' send their streams j' and j through the same node in the same slots, which then serialise (measured phase 2 up to about twice the " +
-				"seed's MS + m + 1); for such active sets the total exceeds the bound, for the others it stays within"
-		},
-	})
-}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/flitsim/flitsim/network/analytic"
 )
 
 // Varvarigos 1992 §5.5 and §5.7 on the simulated hardware: Table 5.1 on the
@@ -65,17 +67,14 @@ func init() {
 	}
 }
 
-// hypercubePi is eq. 5.47 on the d-cube with uniform destinations:
+// hypercubePi is eq. 5.47 on the d-cube (analytic.HypercubePi, exact):
 // π_i = (2/d)·Σ_{j=i}^{d} C(d,j)·2^−d, i = 1..d at index i − 1.
 func hypercubePi(d int) []float64 {
-	pi := make([]float64, d)
-	tail, c := 0.0, 1.0 // c = C(d, j), j from d down
-	for j := d; j >= 1; j-- {
-		tail += c
-		pi[j-1] = 2 / float64(d) * tail / math.Ldexp(1, d)
-		c = c * float64(j) / float64(d-j+1)
+	pi, _, err := analytic.HypercubePi(d)
+	if err != nil {
+		return nil
 	}
-	return pi
+	return analytic.Floats(pi)
 }
 
 // fmtPi writes a histogram to 5 decimals.

@@ -64,7 +64,8 @@ Tasks (topology.kind: hypercube):
                 task.schedule=greedy to run it as the task)
   banded-multi  ⌊d/β⌋ banded transpositions at once (--set task.beta=β ≥ 1)
   pe            partial exchange: --set task.m=M active nodes each send to every
-                other node (§3.7 routes), --set task.tp=T as for pmnb
+                other node (§3.7 routes; M > N/2: the TE, active rows only, N/2),
+                --set task.tp=T as for pmnb
   pmng          partial multinode gather: --set task.m=M active nodes each receive
                 a packet from every other node, no combining; PE on the same
                 active set recorded and run time-reversed (PE's time), d ≤ 10

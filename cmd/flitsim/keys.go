@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/esmintree"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -28,7 +29,7 @@ func keyValues() map[string][]string {
 		"run.router_activity": {"true", "false"},
 		"topology.path":       {"first", "latest", "random", "given"},
 		"multicast.worm":      {"async", "sync", "path"},
-		"multicast.encoding":  {"single", "ad", "pseudo-ad"},
+		"multicast.encoding":  network.EncodingNames(),
 		"multicast.scheme":    traffic.SchemeNames(),
 		"multicast.tree":      esmintree.AlgNames(),
 	}

@@ -135,6 +135,7 @@ func switchingSection() listSection {
 	}
 	rows = append(rows, []string{"packet", "the packet-switched router (a switch model of its own): a packet is one unit that crosses a link in a cycle; one queue per out-link (queue.*), store-and-forward"})
 	rows = append(rows, []string{"slotted", "the slotted hypercube router of Varvarigos ch. 5 (a switch model of its own, topology.kind hypercube): one packet per link per slot, a conflict's loser waits (slotted.k) or is dropped; load traffic.p0"})
+	rows = append(rows, []string{"lockstep-mesh", "Han's lock-step mesh computer (flitsim route, not run; topology.kind mesh): every step a link direction carries one message, a processor holds lockstep.buffers; a step that breaks a rule is refused"})
 	return listSection{"switching", []string{"modes"}, "Switching modes (switching)", []string{"switching", "a packet moves on when"}, rows}
 }
 

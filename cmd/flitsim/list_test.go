@@ -100,7 +100,7 @@ func TestListFilter(t *testing.T) {
 		{"queue", []string{"Configuration keys"}, []string{"│ queue.discipline "}, []string{"│ traffic.load "}},
 		// A word in an entry: the kind, its parameters, its routings and
 		// the keys that take it.
-		{"mesh", []string{"Topologies", "Topology parameters", "Routing functions", "Configuration keys"},
+		{"mesh", []string{"Topologies", "Topology parameters", "Routing functions", "Switching modes", "Configuration keys"},
 			[]string{"│ mesh ", "│ dor ", "│ topology.kind "}, []string{"│ hypercube ", "│ ecube "}},
 	} {
 		code, out, stderr := runMain(t, "list", c.word)

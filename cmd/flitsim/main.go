@@ -8,7 +8,9 @@
 //	flitsim merge --out DIR FILE.json... | DIR
 //	flitsim layout [-c FILE] [--set key=value]... [--format table|json|svg]
 //	flitsim distances [-c FILE] [--set key=value]... [--seed N] [--format table|json]
-//	flitsim analytic [-c FILE] [--set key=value]... [--scheme simple|priority] [--format table|json]
+//	flitsim channels [-c FILE] [--set key=value]... --clusters MASKS [--format table|json]
+//	flitsim analytic [-c FILE] [--set key=value]... [--scheme simple|priority|csr] [--plot FILE --figure F] [--format table|json]
+//	flitsim multicast-tree [-c FILE] [--set key=value]... --source S --dests LIST|all --algorithm lb|fb|rb|rm|omt [--format table|json]
 //	flitsim completion bash|zsh|fish
 //	flitsim --version
 //	flitsim help
@@ -114,6 +116,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdLayout(rest, stdout)
 	case "distances":
 		return cmdDistances(rest, stdout)
+	case "channels":
+		return cmdChannels(rest, stdout)
 	case "collective":
 		return cmdCollective(rest, stdout)
 	case "analytic":
@@ -156,16 +160,21 @@ Usage:
                                lengths, or draw it (--format svg)
   flitsim distances [flags]    diameter, mean internode distance and distance histogram
                                of the network (BFS) and of its routes
+  flitsim channels [flags]     channels each cluster of a MIN uses per connection
+                               (--clusters x0xx,010x,...) and the channels clusters
+                               share (Chiang ch. 5)
   flitsim collective --task T  run a collective task (hypercube, folded, permutation and
                                enhanced cube, mesh, torus, ring; "collective -h" lists them,
                                dynamic broadcasting included) as a schedule on the packet
                                router: slots, the seed's formula, bounds, link usage
                                (and, with --trace-*, the cycle traces of run)
-  flitsim analytic [flags]     evaluate Varvarigos's ch. 5 model of the slotted hypercube
-                               router (--scheme, topology.d, slotted.k, traffic.p0)
+  flitsim analytic [flags]     evaluate Varvarigos's ch. 5–6 models of the slotted hypercube
+                               router (--scheme, topology.d, slotted.k, traffic.p0, csr.*),
+                               or draw them against the simulation (--plot, --figure)
   flitsim route --algorithm A route a permutation with Han's move-and-smooth algorithm
                                Q or H on a lock-step mesh (steps, buffers, the thesis's bounds)
-  flitsim multicast-tree      an ESMIN multicast tree (Chiang Ch. 6: --algorithm lb|fb|rb|rm|omt):
+  flitsim multicast-tree [flags]
+                               an ESMIN multicast tree (Chiang ch. 6, --algorithm lb|fb|rb|rm|omt):
                                channels per stage, traffic, RB blocking, every optimal tree
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
@@ -18,16 +17,21 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--variant kstrip --set route.k=K] [--trace-events F.csv] [--format table|json]
+       [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
-mesh (topology.kind mesh, topology.k = n, a power of two; or a rectangle of
-C columns and R ≥ C rows, topology.k=C,R, both powers of two), or with greedy
+mesh (topology.kind mesh, topology.k = n: Q a power of two, H any side; or
+a rectangle of C columns and R ≥ C rows, topology.k=C,R: Q powers of two,
+H any), or with greedy
 row-column routing (greedy: first come first served on the columns;
 greedy-ff: farthest first), the baselines (any n ≤ 256). Every processor
-has a pool of lockstep.buffers messages (default: what the algorithm needs);
+has a pool of lockstep.buffers messages (0, the default: what the algorithm
+needs); a configuration file says switching: lockstep-mesh (or leaves
+switching out) and may set topology and lockstep.buffers, --set overrides;
+lockstep.model illiac makes it the ILLIAC model (one send direction a step),
+lockstep.wrap true links the rows' and columns' ends;
 in one step a link direction carries at most one message, and a step that
 breaks a rule is refused and reported: exit 3 when lockstep.buffers is
 below what the algorithm needs, else 70 (the algorithm is wrong).
@@ -38,7 +42,9 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  message has one or more destinations, all distinct), Q and H
   --variant      kstrip: k-strip H (§4.6.3, --algorithm h): K strips a stage
                  (--set route.k=K, even, 4 … 64; default 4), a side n = K^p,
-                 K + 1 buffers
+                 K + 1 buffers; k2: Q with K² partitions (§3.6.1, --algorithm
+                 q, route.k even, 4 … 16; default 4), n = K^p, K² + 2 buffers;
+                 odd1: Q on an odd square, §3.6.3's first mapping, 9 buffers
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step
@@ -54,15 +60,15 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
 func cmdRoute(args []string, stdout io.Writer) error {
 	fs := newFlags("route")
 	alg := fs.String("algorithm", "", "q, h, greedy or greedy-ff")
-	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (its topology block; default: the embedded default)")
-	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers)")
+	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (switching: lockstep-mesh; its topology and lockstep blocks; default: the embedded default)")
+	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers, route.k)")
 	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
 	sched := fs.String("schedule", han.Static, "static or actual")
 	events := fs.String("trace-events", "", "write every step's messages to `F.csv` (step, kind, stage, phase, sender, receiver, message, value, pool)")
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
-	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers)")
+	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers); k2: Q with K² partitions (K² + 2 buffers)")
 	table := fs.Bool("table", false, "print the thesis's Tables 5.1 and 5.2 with the measured worst case beside every formula")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
@@ -82,21 +88,17 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if !slices.Contains(han.Schedules, *sched) {
 		return inputerr.New("--schedule", *sched, "static, actual")
 	}
-	buffers, rest, err := routeBuffers(*sets)
+	rv, rest, err := routeVariant(*variant, *alg, *sets)
 	if err != nil {
 		return err
 	}
-	strips, rest, err := routeVariant(*variant, *alg, rest)
-	if err != nil {
-		return err
-	}
-	rows, n, err := routeMesh(*file, rest, *alg, strips)
+	rows, n, buffers, hw, err := routeMesh(*file, rest, *alg, rv)
 	if err != nil {
 		return err
 	}
 	need := han.Buffers(*alg, n)
-	if strips > 0 {
-		need = strips + 1
+	if rv.v != nil {
+		need = rv.v.Buffers(rv.k)
 	}
 	if buffers == 0 {
 		buffers = need
@@ -110,16 +112,19 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
-	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, strips, rows, n, *seed)
+	if *bcast != "" && hw.Model == han.ModelILLIAC {
+		return inputerr.New("--broadcast", *bcast, "none with lockstep.model illiac (a restricted broadcast's copies leave on several links in one step; the distributed model, so far)")
+	}
+	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
 	if err != nil {
 		return err
 	}
 	*perm = name
 	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
-		if strips > 0 {
-			return han.RunKStrip(n, strips, buffers, dests, *sched, log)
+		if rv.v != nil {
+			return rv.v.Run(n, rv.k, buffers, dests, *sched, log)
 		}
-		return han.RunMesh(*alg, rows, n, buffers, dests, *sched, log)
+		return han.RunMeshOn(hw, *alg, rows, n, buffers, dests, *sched, log)
 	})
 	if err != nil {
 		return err
@@ -132,29 +137,47 @@ func cmdRoute(args []string, stdout io.Writer) error {
 }
 
 // routeMesh loads the config (file and --set rest) and returns the mesh's
-// rows and columns, checked for the algorithm (k-strip H with strips > 0)
-// before the network is built.
-func routeMesh(file string, rest []string, alg string, strips int) (rows, n int, err error) {
+// rows and columns, checked for the algorithm or the variant rv,
+// and lockstep.buffers (0: what the algorithm needs). The configuration is
+// decoded, not validated: validation builds run's network, which for a
+// 1024×1024 mesh takes gigabytes route does not use.
+func routeMesh(file string, rest []string, alg string, rv routeVar) (rows, n, buffers int, hw han.Hardware, err error) {
 	check := func(c *network.Config) error {
-		if strips > 0 {
-			rows, n, err = routeKStripSides(strips, c)
+		if err := routeSwitching(c); err != nil {
+			return err
+		}
+		hw = han.Hardware{Model: c.Lockstep.Model, Wrap: c.Lockstep.Wrap}
+		if rv.v != nil && (hw.Model == han.ModelILLIAC || hw.Wrap) {
+			return inputerr.New("lockstep.model", hw.Model+map[bool]string{true: " with lockstep.wrap", false: ""}[hw.Wrap],
+				"distributed without wrap with --variant %s (the variants run on the thesis's machine, so far)", rv.v.Name)
+		}
+		if rv.v != nil {
+			rows, n, err = routeVariantSides(rv, c)
 		} else {
 			rows, n, err = routeSides(alg, c)
 		}
-		if err != nil {
-			return err
-		}
-		return errRouteLoaded
+		buffers = c.Lockstep.Buffers
+		return err
 	}
-	if _, _, lerr := configs.LoadChecked(file, rest, check); !errors.Is(lerr, errRouteLoaded) {
-		return 0, 0, lerr
+	if _, err := configs.LoadDecoded(file, rest, check); err != nil {
+		return 0, 0, 0, hw, err
 	}
-	return rows, n, nil
+	return rows, n, buffers, hw, nil
+}
+
+// routeSwitching refuses a configuration that names another switch model
+// than the lock-step mesh; the default's (a file that leaves switching
+// out) is taken as it.
+func routeSwitching(c *network.Config) error {
+	if !network.IsLockstepMesh(c) && c.Switching != network.Default().Switching {
+		return inputerr.New("switching", c.Switching, "%s (flitsim route runs Han's lock-step mesh)", network.SwitchingLockstepMesh)
+	}
+	return network.CheckLockstep(c)
 }
 
 // routeDests is each processor's destinations, a restricted broadcast's
 // (bcast) or the permutation perm's, and the input's name for the result.
-func routeDests(bcast, perm string, permGiven bool, alg, variant string, strips, rows, n int, seed uint64) ([][]int32, string, error) {
+func routeDests(bcast, perm string, permGiven bool, alg, variant string, isVariant bool, rows, n int, seed uint64) ([][]int32, string, error) {
 	switch {
 	case bcast != "" && bcast != "restricted":
 		return nil, "", inputerr.New("--broadcast", bcast, "restricted")
@@ -162,8 +185,8 @@ func routeDests(bcast, perm string, permGiven bool, alg, variant string, strips,
 		return nil, "", fmt.Errorf("--broadcast %s and --permutation %s: give one (a broadcast is drawn from --seed)", bcast, perm)
 	case bcast != "" && (alg == han.AlgGreedy || alg == han.AlgGreedyFF):
 		return nil, "", inputerr.New("--algorithm", alg, "q or h with --broadcast (greedy routing carries a message to one destination)")
-	case bcast != "" && strips > 0:
-		return nil, "", inputerr.New("--variant", variant, "none with --broadcast (k-strip H routes permutations, so far)")
+	case bcast != "" && isVariant:
+		return nil, "", inputerr.New("--variant", variant, "none with --broadcast (the variants route permutations, so far)")
 	case bcast != "":
 		if rows != n {
 			return nil, "", fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", bcast, rows, n)
@@ -207,11 +230,6 @@ func routeLogged(path string, small bool, route func(io.Writer) (*han.Result, er
 	return r, nil
 }
 
-// errRouteLoaded stops the configuration's loading once route has what it
-// needs: the validation after the precheck builds run's network, which for
-// a 1024×1024 mesh takes gigabytes route does not use.
-var errRouteLoaded = errors.New("route: configuration read")
-
 // routeSides are the mesh's rows and columns the algorithm runs on, or
 // the bad key (topology.k=C,R: dimension 0, along a row, first).
 func routeSides(alg string, c *network.Config) (rows, cols int, err error) {
@@ -236,26 +254,6 @@ func routeSides(alg string, c *network.Config) (rows, cols int, err error) {
 		return 0, 0, inputerr.New("topology.k", k, han.RectangleRule(alg))
 	}
 	return rows, cols, nil
-}
-
-// routeBuffers takes lockstep.buffers out of the --set overrides (a key
-// of route's machine, not of run's); 0 when not given.
-func routeBuffers(sets []string) (int, []string, error) {
-	b := 0
-	var rest []string
-	for _, s := range sets {
-		k, v, _ := strings.Cut(s, "=")
-		if strings.TrimSpace(k) != "lockstep.buffers" {
-			rest = append(rest, s)
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 1 || n > 64 {
-			return 0, nil, (&inputerr.Error{Key: "lockstep.buffers", Value: v, Allowed: "an integer from 1 to 64"}).At(inputerr.CommandLine)
-		}
-		b = n
-	}
-	return b, rest, nil
 }
 
 // routePermutation is the named permutation, or the file's.
@@ -287,8 +285,15 @@ func routePermutation(name string, rows, cols int, seed uint64) ([]int32, error)
 // phases of every stage.
 func writeRouteTable(w io.Writer, r *han.Result) error {
 	b := r.Bound
-	fmt.Fprintf(w, "algorithm %s, %d×%d lock-step mesh, %s, %s schedule, %d buffers, %d messages",
-		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, r.Permutation, r.Schedule, r.Buffers, r.Messages)
+	mesh := "lock-step mesh"
+	if r.Model == han.ModelILLIAC {
+		mesh += " (ILLIAC model)"
+	}
+	if r.Wrap {
+		mesh += " with wraparound"
+	}
+	fmt.Fprintf(w, "algorithm %s, %d×%d %s, %s, %s schedule, %d buffers, %d messages",
+		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, mesh, r.Permutation, r.Schedule, r.Buffers, r.Messages)
 	if r.Copies > 0 {
 		fmt.Fprintf(w, " (and %d copies)", r.Copies)
 	}
@@ -299,7 +304,11 @@ func writeRouteTable(w io.Writer, r *han.Result) error {
 	fmt.Fprintf(w, "%-22s %8d %10s\n", "total steps", r.TotalSteps, num(b.TotalSteps))
 	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer", r.MaxBuffer, b.MaxBuffer)
 	fmt.Fprintf(w, "%-22s %8d %10d\n", "max buffer after move", r.MaxBufferAfterMove, b.MaxBufferAfterMove)
-	fmt.Fprintf(w, "bound: %s\n\n", b.Source)
+	fmt.Fprintf(w, "bound: %s\n", b.Source)
+	for _, d := range r.Deviations {
+		fmt.Fprintf(w, "deviation: %s\n", d)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%5s  %-7s %-8s %-9s %6s %6s %6s %7s\n", "stage", "phase", "kind", "regions", "steps", "static", "actual", "buffer")
 	for _, s := range r.Stages {
 		for _, p := range s.Phases {

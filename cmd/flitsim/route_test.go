@@ -75,7 +75,8 @@ func TestRouteBadInput(t *testing.T) {
 		{[]string{"--algorithm", "q", "--set", "topology.kind=torus"}, "topology.kind: torus"},
 		{[]string{"--algorithm", "q", "--permutation", "zigzag"}, "--permutation: zigzag"},
 		{[]string{"--algorithm", "q", "--schedule", "soon"}, "--schedule: soon"},
-		{[]string{"--algorithm", "q", "--set", "lockstep.buffers=0"}, "lockstep.buffers: 0"},
+		{[]string{"--algorithm", "q", "--set", "lockstep.buffers=65"}, "--set lockstep.buffers: 65 is not allowed (allowed: an integer from 0 to 64"},
+		{[]string{"--algorithm", "q", "--set", "switching=vct"}, "--set switching: vct is not allowed (allowed: lockstep-mesh"},
 		{[]string{"--algorithm", "q", "--broadcast", "all"}, "--broadcast: all is not allowed (allowed: restricted)"},
 		{[]string{"--algorithm", "greedy", "--broadcast", "restricted"}, "q or h with --broadcast"},
 		{[]string{"--algorithm", "q", "--broadcast", "restricted", "--permutation", "rot180"}, "give one"},
@@ -201,7 +202,7 @@ func TestRouteTable(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || rows[1].Built {
+	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || !rows[1].Built || !rows[1].OK || !rows[3].Built || !rows[8].Built || !rows[8].OK || rows[2].Built {
 		t.Errorf("json rows: %+v", rows)
 	}
 	for _, c := range []struct {
@@ -257,10 +258,96 @@ func TestRouteKStrip(t *testing.T) {
 	}{
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=32"}, "topology.k=32: k-strip H with route.k=4 needs a side that is a power of 4"},
 		{[]string{"--algorithm", "q", "--variant", "kstrip", "--set", "topology.k=16"}, "--algorithm: q is not allowed"},
-		{[]string{"--algorithm", "h", "--variant", "k2", "--set", "topology.k=16"}, "--variant: k2 is not allowed"},
-		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "give --variant kstrip"},
+		{[]string{"--algorithm", "h", "--variant", "k2", "--set", "topology.k=16"}, "--algorithm: h is not allowed (allowed: q with --variant k2"},
+		{[]string{"--algorithm", "q", "--variant", "zz", "--set", "topology.k=16"}, "--variant: zz is not allowed (allowed: kstrip, k2, odd1"},
+		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "route.k=18", "--set", "topology.k=16"}, "route.k: 18 is not allowed (allowed: an even number from 4 to 16 with --variant k2)"},
+		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=32"}, "topology.k=32: Q with route.k=4 needs a side that is a power of 4"},
+		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "route.k is a parameter of --variant (kstrip, k2, odd1)"},
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "route.k=5", "--set", "topology.k=16"}, "route.k: 5 is not allowed"},
-		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--broadcast", "restricted"}, "k-strip H routes permutations"},
+		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--broadcast", "restricted"}, "the variants route permutations"},
+	} {
+		code, _, errs := routeRun(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// switching: lockstep-mesh and lockstep.buffers are configuration keys: a
+// file sets them (its errors name its line), --set overrides them, and
+// flitsim run refuses the lock-step mesh in one line, naming route.
+func TestRouteConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "han.yaml")
+	os.WriteFile(f, []byte("topology:\n  kind: mesh\n  k: 16\n  n: 2\nswitching: lockstep-mesh\nlockstep:\n  buffers: 4\n"), 0o644)
+	var r struct {
+		Rows, Buffers, DataSteps int `json:",omitempty"`
+	}
+	code, out, errs := routeRun(t, "--algorithm", "q", "-c", f, "--permutation", "rot180", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Rows != 16 || r.Buffers != 4 {
+		t.Fatalf("from the file: exit %d, %+v, %q", code, r, errs)
+	}
+	// Random inputs gather five at a processor of Q's move: 4 are refused (exit 3).
+	if code, _, errs := routeRun(t, "--algorithm", "q", "-c", f); code != exitDeadlock || !strings.Contains(errs, "pool of 4 buffers") {
+		t.Errorf("4 buffers from the file: exit %d, %q", code, errs)
+	}
+	code, out, _ = routeRun(t, "--algorithm", "q", "-c", f, "--set", "lockstep.buffers=5", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Buffers != 5 {
+		t.Errorf("--set over the file: exit %d, %+v", code, r)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("topology:\n  kind: mesh\n  k: 8\n  n: 2\nswitching: lockstep-mesh\nlockstep:\n  buffers: -1\n"), 0o644)
+	if code, _, errs := routeRun(t, "--algorithm", "h", "-c", bad); code != exitBadInput || !strings.Contains(errs, "bad.yaml:7: lockstep.buffers: -1 is not allowed") {
+		t.Errorf("bad buffers: exit %d, %q", code, errs)
+	}
+	var o, e bytes.Buffer
+	code = realMain([]string{"run", "-c", f}, &o, &e)
+	if code != exitBadInput || !strings.Contains(e.String(), "han.yaml:5: switching: lockstep-mesh is not allowed") ||
+		!strings.Contains(e.String(), "flitsim route") || strings.Count(e.String(), "\n") != 1 {
+		t.Errorf("run: exit %d, %q", code, e.String())
+	}
+}
+
+// --variant k2: Q with route.k² partitions on a side that is a power of
+// k, k² + 2 buffers by default; a refused step on fewer exits 3.
+func TestRouteK2(t *testing.T) {
+	code, out, errs := routeRun(t, "--algorithm", "q", "--variant", "k2", "--set", "topology.k=16", "--format", "json")
+	var r struct {
+		Alg     string `json:"algorithm"`
+		Buffers int    `json:"buffers"`
+		Int     int64  `json:"integer_steps"`
+		Max     int    `json:"max_buffer"`
+	}
+	// (static: integer steps 1.5·16/4 − 2 = 4; the 4×4 stage delivers)
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Alg != "q-k2" || r.Buffers != 18 || r.Int != 4 || r.Max > 18 {
+		t.Fatalf("exit %d, %+v, %q", code, r, errs)
+	}
+	code, _, errs = routeRun(t, "--algorithm", "q", "--variant", "k2", "--set", "topology.k=64", "--set", "lockstep.buffers=5")
+	if code != exitDeadlock || !strings.Contains(errs, "pool of 5 buffers would hold 6") {
+		t.Errorf("5 buffers: exit %d, %q", code, errs)
+	}
+}
+
+// lockstep.model illiac and lockstep.wrap: Q on the ILLIAC model, rot180
+// in 4n − 4 data steps; the variants and broadcasts refuse it in one line.
+func TestRouteIlliac(t *testing.T) {
+	code, out, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=16", "--set", "lockstep.model=illiac", "--set", "lockstep.wrap=true",
+		"--permutation", "rot180", "--schedule", "actual", "--format", "json")
+	var r struct {
+		Model string `json:"model"`
+		Wrap  bool   `json:"wrap"`
+		Data  int64  `json:"data_steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Model != "illiac" || !r.Wrap || r.Data != 60 {
+		t.Fatalf("exit %d, %+v, %q", code, r, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "q", "--set", "lockstep.model=simd"}, "--set lockstep.model: simd is not allowed (allowed: distributed, illiac)"},
+		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=16", "--set", "lockstep.model=illiac"}, "distributed without wrap with --variant k2"},
+		{[]string{"--algorithm", "q", "--set", "lockstep.model=illiac", "--broadcast", "restricted"}, "none with lockstep.model illiac"},
 	} {
 		code, _, errs := routeRun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

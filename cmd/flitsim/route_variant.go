@@ -10,15 +10,16 @@ import (
 	"github.com/flitsim/flitsim/network/han"
 )
 
-// routeKStripDefault is route.k when --variant kstrip does not set it: the
-// thesis's four-strip H (5 buffers, 4.05n + 1.5n).
-const routeKStripDefault = 4
+// routeVar is --variant's variant (nil: none) and its route.k.
+type routeVar struct {
+	v *han.Variant
+	k int
+}
 
 // routeVariant takes route.k out of the --set overrides (a key of route's
-// machine, not of run's) and returns the strips of --variant kstrip (0:
-// no variant).
-func routeVariant(variant, alg string, sets []string) (int, []string, error) {
-	k, given := routeKStripDefault, ""
+// machine, not of run's) and returns --variant's variant with it.
+func routeVariant(variant, alg string, sets []string) (routeVar, []string, error) {
+	given := ""
 	var rest []string
 	for _, s := range sets {
 		key, v, _ := strings.Cut(s, "=")
@@ -27,36 +28,42 @@ func routeVariant(variant, alg string, sets []string) (int, []string, error) {
 			continue
 		}
 		given = strings.TrimSpace(v)
-		n, err := strconv.Atoi(given)
-		if err != nil || n < 4 || n > 64 || n%2 != 0 {
-			return 0, nil, (&inputerr.Error{Key: "route.k", Value: given, Allowed: "an even number of strips from 4 to 64"}).At(inputerr.CommandLine)
+	}
+	if variant == "" {
+		if given != "" {
+			return routeVar{}, nil, fmt.Errorf("--set route.k=%s: route.k is a parameter of --variant (%s); give one", given, strings.Join(han.VariantNames(), ", "))
 		}
-		k = n
+		return routeVar{}, rest, nil
 	}
+	v := han.FindVariant(variant)
 	switch {
-	case variant == "" && given != "":
-		return 0, nil, fmt.Errorf("--set route.k=%s: route.k is the strips of --variant kstrip; give --variant kstrip", given)
-	case variant == "":
-		return 0, rest, nil
-	case variant != han.VariantKStrip:
-		return 0, nil, inputerr.New("--variant", variant, "kstrip (the issue's other variants are not built yet)")
-	case alg != han.AlgH:
-		return 0, nil, inputerr.New("--algorithm", alg, "h with --variant kstrip (k-strip H)")
+	case v == nil:
+		return routeVar{}, nil, inputerr.New("--variant", variant, "%s (odd2, odd3, 3d and kd are not built yet)", strings.Join(han.VariantNames(), ", "))
+	case alg != v.Alg:
+		return routeVar{}, nil, inputerr.New("--algorithm", alg, "%s with --variant %s (%s)", v.Alg, v.Name, v.Desc)
 	}
-	return k, rest, nil
+	rv := routeVar{v, v.KDefault}
+	if given != "" {
+		k, err := strconv.Atoi(given)
+		if err != nil || k < v.KMin || k > v.KMax || k%2 != 0 {
+			return routeVar{}, nil, (&inputerr.Error{Key: "route.k", Value: given, Allowed: v.KRule()}).At(inputerr.CommandLine)
+		}
+		rv.k = k
+	}
+	return rv, rest, nil
 }
 
-// routeKStripSides is the square mesh k-strip H runs on, or the bad key.
-func routeKStripSides(k int, c *network.Config) (rows, cols int, err error) {
+// routeVariantSides is the square mesh the variant runs on, or the bad key.
+func routeVariantSides(rv routeVar, c *network.Config) (rows, cols int, err error) {
 	t := c.Topology
 	if t.Kind != "mesh" || len(t.Sides) > 2 || len(t.Sides) == 0 && t.N != 2 {
 		return 0, 0, inputerr.New("topology.kind", t.Kind, "a 2-D mesh (route runs on a 2-D mesh)")
 	}
 	n := t.Side(0)
 	if t.Rectangular() {
-		return 0, 0, inputerr.New("topology.k", fmt.Sprintf("%d,%d", t.Side(0), t.Side(1)), "one side: k-strip H runs on square meshes")
+		return 0, 0, inputerr.New("topology.k", fmt.Sprintf("%d,%d", t.Side(0), t.Side(1)), "one side: --variant %s runs on square meshes", rv.v.Name)
 	}
-	if msg := han.KStripSides(n, k); msg != "" {
+	if msg := rv.v.Sides(n, rv.k); msg != "" {
 		return 0, 0, fmt.Errorf("--set %s", msg)
 	}
 	return n, n, nil

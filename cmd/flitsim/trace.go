@@ -141,6 +141,9 @@ func openTraceOutputs(k *kernel.Kernel, t *traceFlags, o trace.Options) ([]trace
 		mk         func(w io.Writer) (trace.Writer, error)
 	}{
 		{"trace-vcd", t.vcd, func(w io.Writer) (trace.Writer, error) {
+			if trace.IsSlotted(k) {
+				return trace.NewSlottedVCD(w, k, o)
+			}
 			v, err := trace.NewVCD(w, k, o)
 			return &vcdWithSave{v, t.vcd}, err
 		}},
@@ -149,12 +152,18 @@ func openTraceOutputs(k *kernel.Kernel, t *traceFlags, o trace.Options) ([]trace
 			if err != nil {
 				return nil, err
 			}
+			if trace.IsSlotted(k) {
+				return trace.NewSlottedEvents(w, k, ft, o)
+			}
 			return trace.NewEvents(w, k, ft, o)
 		}},
 		{"trace-perfetto", t.perfetto, func(w io.Writer) (trace.Writer, error) {
 			mode, err := trace.ParseTracks(t.tracks)
 			if err != nil {
 				return nil, err
+			}
+			if trace.IsSlotted(k) {
+				return trace.NewSlottedTimeline(w, k, mode, o)
 			}
 			return trace.NewTimeline(w, k, mode, o)
 		}},

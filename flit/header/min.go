@@ -35,6 +35,16 @@ func NewMIN(kind string, k, n int) (*MIN, error) {
 	return &MIN{Kind: kind, K: k, N: n, Nodes: t.Terminals(), topo: t, rows: t.Terminals() / k}, nil
 }
 
+// MINOn decodes on an already built Delta MIN (the simulator's own network,
+// so that switch indexes agree); it fails for any other topology.
+func MINOn(t *topology.Topology) (*MIN, error) {
+	k, n := t.Radix, t.Digits
+	if !slices.Contains(MINKinds, t.Kind) || k < 2 || n < 1 || len(t.Switches)*k != n*t.Terminals() {
+		return nil, fmt.Errorf("topology %s is not a Delta MIN (%s)", t.Kind, strings.Join(MINKinds, ", "))
+	}
+	return &MIN{Kind: t.Kind, K: k, N: n, Nodes: t.Terminals(), topo: t, rows: t.Terminals() / k}, nil
+}
+
 // Topology is the network the MIN decodes on.
 func (m *MIN) Topology() *topology.Topology { return m.topo }
 
@@ -250,6 +260,8 @@ type Visit struct {
 	Stage int          `json:"stage"`
 	Row   int          `json:"row"`
 	Label string       `json:"label"`
+	Sw    int          `json:"-"` // switch index in the topology
+	Port  int          `json:"-"` // input port the header entered on
 	In    *Header      `json:"in"`
 	Out   []PortHeader `json:"out"`
 }
@@ -269,10 +281,10 @@ func (m *MIN) Multicast(src int, h *Header) (*Tree, error) {
 		return nil, fmt.Errorf("source %d outside 0..%d", src, m.Nodes-1)
 	}
 	type item struct {
-		sw int
-		h  *Header
+		sw, in int
+		h      *Header
 	}
-	level := []item{{int(m.topo.InSwitch[src]), h}}
+	level := []item{{int(m.topo.InSwitch[src]), int(m.topo.InPort[src]), h}}
 	tr := &Tree{}
 	for len(level) > 0 {
 		var next []item
@@ -282,13 +294,13 @@ func (m *MIN) Multicast(src int, h *Header) (*Tree, error) {
 				return nil, fmt.Errorf("switch %s: %w", m.topo.Switches[it.sw].Label, err)
 			}
 			st, row := m.stageRow(it.sw)
-			tr.Visits = append(tr.Visits, Visit{Stage: st, Row: row, Label: m.topo.Switches[it.sw].Label, In: it.h, Out: out})
+			tr.Visits = append(tr.Visits, Visit{Stage: st, Row: row, Label: m.topo.Switches[it.sw].Label, Sw: it.sw, Port: it.in, In: it.h, Out: out})
 			for _, o := range out {
 				e := m.topo.Switches[it.sw].Out[o.Port]
 				if e.ToTerminal() {
 					tr.Delivered = append(tr.Delivered, int(e.Terminal))
 				} else {
-					next = append(next, item{int(e.Switch), o.Header})
+					next = append(next, item{int(e.Switch), int(e.Port), o.Header})
 				}
 			}
 		}

@@ -154,7 +154,7 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 		arrive := m.always || k.src.Uint64() < m.p0
 		if c.dest[e] >= 0 { // backlogged
 			if arrive {
-				m.dropEntry(DropDiscarded, meas)
+				m.dropEntry(e, DropDiscarded, meas)
 			}
 			if !c.retryAll && k.src.Uint64() >= c.retry {
 				continue
@@ -169,9 +169,12 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 	}
 }
 
-// dropEntry counts a packet dropped at an entry buffer, before it
+// dropEntry counts a packet dropped at entry buffer e, before it
 // entered (so it is not among MeasuredDropped).
-func (m *slotted) dropEntry(cause int, meas bool) {
+func (m *slotted) dropEntry(e, cause int, meas bool) {
+	if m.tr != nil {
+		m.traceCSR(SlotDropped, e, 0, uint8(cause), -1, 0) // (no destination drawn, or forgotten)
+	}
 	m.c.TotalDropped++
 	m.c.DroppedAll[cause]++
 	if meas {
@@ -325,13 +328,16 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 					c.buf[c.at(link, u, now)]--
 				}
 			}
+			if m.tr != nil {
+				m.traceBookings(int(e), nr, 0)
+			}
 			if meas {
 				m.c.Nacks++
 				m.c.Ghost += int64(nr)
 			}
 			if m.spec.Fresh {
 				c.dest[e] = -1
-				m.dropEntry(DropNacked, meas)
+				m.dropEntry(int(e), DropNacked, meas)
 			}
 			continue
 		}
@@ -345,6 +351,10 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 		}
 		c.pNext[p] = 0
 		c.pkt[p] = m.newPacket(m.linkNode(int(e)), uint64(c.dest[e]), uint32(d), now, meas)
+		if m.tr != nil {
+			m.traceCSR(SlotEntered, int(e), c.pkt[p].id, 0, c.dest[e], 0)
+			m.traceBookings(int(e), d, c.pkt[p].id)
+		}
 		c.dest[e] = -1
 	}
 }
@@ -388,6 +398,9 @@ func (m *slotted) csrTransmit(now int64, meas bool) {
 			m.c.Collisions++
 		}
 		c.stamp[link] = now + 1
+		if m.tr != nil {
+			m.traceCSR(SlotCrossed, link, c.pkt[p].id, 0, c.pkt[p].dest(), int32(h+1))
+		}
 		m.hops++
 		if meas {
 			m.c.Occupancy[h+1]++
@@ -407,7 +420,7 @@ func (m *slotted) csrTransmit(now int64, meas bool) {
 		// (newPacket dates a packet from the slot after it was made, ch.
 		// 5's convention; a CSR packet enters in its ACK's slot, so the
 		// delivery is counted one slot on to give the slots from entry.)
-		m.deliver(c.pkt[p], now+1, meas, -1)
+		m.deliver(c.pkt[p], far, now+1, meas, -1)
 		c.active[i] = c.active[len(c.active)-1]
 		c.active = c.active[:len(c.active)-1]
 		c.free = append(c.free, int32(p))

@@ -48,7 +48,7 @@ func (m *slotted) stepDeflect(k *Kernel, now int64, meas bool) {
 				m.c.WindowHops++
 			}
 			if int(p.dest()) == s {
-				m.deliver(p, now, meas, int(p.dt&0xff)-1)
+				m.deliver(p, s, now, meas, int(p.dt&0xff)-1)
 				continue
 			}
 			held[h] = p
@@ -56,6 +56,9 @@ func (m *slotted) stepDeflect(k *Kernel, now int64, meas bool) {
 		}
 		for h < d && (m.always || k.src.Uint64() < m.p0) {
 			held[h] = m.newPacket(s, m.deflDest(k, s), 1, now, meas)
+			if m.tr != nil {
+				m.traceEntered(now, held[h], s)
+			}
 			h++
 		}
 		// Processing order: a random key (then the packet's index), below
@@ -89,6 +92,9 @@ func (m *slotted) stepDeflect(k *Kernel, now int64, meas bool) {
 			p := held[j]
 			if p.dt&0xff < 0xff {
 				p.dt++
+			}
+			if m.tr != nil {
+				m.traceDeflected(now, p, s, l)
 			}
 			out[l] = p
 			free &^= 1 << l

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/flit/header"
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
@@ -187,6 +188,9 @@ type Kernel struct {
 	rolledB  []int64 // per buffer: last cycle a synchronous worm's grant there was given back
 	rolledAt []int64 // per global port: last cycle a grant of it was given back
 	rolledBy []int32 // per global port: the synchronous worm that gave it back
+
+	// The decoder of switch-decoded headers (mcast_hdr.go), built at first use.
+	hdrMIN *header.MIN
 
 	tr Tracer // nil unless tracing
 

@@ -24,7 +24,8 @@ import (
 // needs it arrives, and from then on copies every flit to every enabled port
 // (digest §3.5): the branch toward the j-th address starts j flits behind the
 // head. The pseudo all-destination header pads the addresses so that the
-// branch toward destination d starts d − d_1 flits behind.
+// branch toward destination d starts d − d_1 flits behind. The bit-string
+// and region headers are decoded by the switches themselves (mcast_hdr.go).
 //
 // Asynchronous worms let each buffer advance on its own; a synchronous worm
 // moves all its flits or none in a cycle (the wired-AND of every branch's
@@ -48,9 +49,21 @@ const (
 	// PseudoAllDestination headers pad the addresses so every branch lags
 	// the head by a constant: destination d sits at flit d − d_1.
 	PseudoAllDestination
+	// The headers the switches decode flit by flit (mcast_hdr.go), in the
+	// order of Table 3.1.
+	BitString
+	HierBitString
+	RegionBroadcast
+	RegionStride
+	RegionMask
+	RegionBitString
 )
 
-var encodingNames = []string{"single", "ad", "pseudo-ad"}
+var encodingNames = []string{"single", "ad", "pseudo-ad", "bit-string", "hierarchical-bit-string",
+	"region-broadcast", "region-stride", "region-mask", "region-bit-string"}
+
+// EncodingNames lists the names ParseEncoding accepts (canonical ones).
+func EncodingNames() []string { return slices.Clone(encodingNames) }
 
 func (e Encoding) String() string { return encodingNames[e] }
 
@@ -64,7 +77,10 @@ func ParseEncoding(s string) (Encoding, error) {
 	case "pseudo-ad", "pseudo-all-destination":
 		return PseudoAllDestination, nil
 	}
-	return 0, fmt.Errorf("unknown header encoding %q (allowed: single, ad, pseudo-ad)", s)
+	if i := slices.Index(encodingNames, strings.ToLower(s)); i >= 0 {
+		return Encoding(i), nil
+	}
+	return 0, fmt.Errorf("unknown header encoding %q (allowed: %s)", s, strings.Join(encodingNames, ", "))
 }
 
 type treeEntry struct {
@@ -81,7 +97,8 @@ type mcState struct {
 	pos   []int32 // header flit index that enables each destination
 	tree  []treeEntry
 	en    []int32
-	next  int32 // Path: index of the current target in dests
+	hold  []int32 // cycles a decoded header's port waits for its deciding flit (beside en)
+	next  int32   // Path: index of the current target in dests
 }
 
 // EnqueueMulticast creates a multicast packet from src to dests with
@@ -111,7 +128,7 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 	wi := k.newWorm(src, flits)
 	w := &k.Pool.Worms[wi]
 	mc := &k.mc[wi]
-	mc.dests, mc.pos, mc.tree, mc.en, mc.next = mc.dests[:0], mc.pos[:0], mc.tree[:0], mc.en[:0], 0
+	mc.dests, mc.pos, mc.tree, mc.en, mc.hold, mc.next = mc.dests[:0], mc.pos[:0], mc.tree[:0], mc.en[:0], mc.hold[:0], 0
 	for _, d := range dests {
 		// A path-based worm does not visit its own source: the source has
 		// the message, and relaying there would share its own injection
@@ -135,6 +152,37 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 	}
 	slices.Sort(mc.dests)
 	w.Dst = mc.dests[0]
+	k.Topo.Router.Init(w, k.rng)
+	if enc.Decoded() {
+		if err := k.decodeTree(wi, enc); err != nil {
+			k.Pool.Put(wi)
+			return -1, err
+		}
+		w.Len = w.Hdr + int32(flits)
+		return wi, k.queueTree(wi, cast)
+	}
+	addressHeader(w, mc, enc, flits)
+	if err := k.buildTree(wi); err != nil {
+		k.Pool.Put(wi)
+		return -1, err
+	}
+	return wi, k.queueTree(wi, cast)
+}
+
+// queueTree queues tree worm wi, its tree built.
+func (k *Kernel) queueTree(wi int32, cast flit.Cast) error {
+	if cast == flit.SyncTree {
+		k.syncLive++
+	}
+	k.castLive++
+	k.queue(wi)
+	return nil
+}
+
+// addressHeader sets the header flit enabling each destination's branch
+// and the header length of worm w (one flit, all-destination or pseudo
+// all-destination), destinations ascending.
+func addressHeader(w *flit.Worm, mc *mcState, enc Encoding, flits int) {
 	first := mc.dests[0]
 	for i, d := range mc.dests {
 		switch enc {
@@ -155,17 +203,6 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 	if enc != SingleFlit {
 		w.Len = w.Hdr + int32(flits)
 	}
-	k.Topo.Router.Init(w, k.rng)
-	if err := k.buildTree(wi); err != nil {
-		k.Pool.Put(wi)
-		return -1, err
-	}
-	if cast == flit.SyncTree {
-		k.syncLive++
-	}
-	k.castLive++
-	k.queue(wi)
-	return wi, nil
 }
 
 // buildTree walks the unicast route to every destination and records, per
@@ -210,6 +247,7 @@ func (k *Kernel) treeEntryFor(mc *mcState, s, in int32) *treeEntry {
 	off := int32(len(mc.en))
 	for range k.Topo.Switches[s].Out {
 		mc.en = append(mc.en, math.MaxInt32)
+		mc.hold = append(mc.hold, 0)
 	}
 	mc.tree = append(mc.tree, treeEntry{sw: s, in: in, en: off})
 	return &mc.tree[len(mc.tree)-1]

@@ -74,6 +74,9 @@ func (k *Kernel) route(l *lane) {
 				k.alloc.clear(b)
 				continue
 			}
+			if x.ent >= 0 && k.decodeHold(x, k.now, req) {
+				continue
+			}
 			s := x.rSw
 			sw := elem(k.sw, s)
 			if sw.Policy != xbar.Grab && !sw.Grantable(req) {

@@ -145,11 +145,12 @@ type SlottedCounts struct {
 	Pi []int64
 }
 
-// slotPkt is a packet on a link or in a FIFO, 8 bytes: the link
+// slotPkt is a packet on a link or in a FIFO, 12 bytes: the link
 // registers of a 10-cube then fit in half a megabyte.
 type slotPkt struct {
 	birth uint32 // first slot on a link, mod 2^32 (only ages are read)
 	dt    uint32 // destination << 8 | type (type 0: no packet; d ≤ 20)
+	id    uint32 // serial, for traces (SlotEvent.Packet)
 }
 
 func (p slotPkt) typ() int32  { return int32(p.dt & 0xff) }
@@ -171,6 +172,8 @@ type slotted struct {
 	c          SlottedCounts
 	hops       int64 // link-slots carrying a packet, whole run
 	csr        *csrState
+	tr         SlotTracer // the slot's tracer, or nil (slotted_trace.go)
+	slot       int64      // the slot being stepped (for traces)
 }
 
 func init() { switchModels["slotted"] = newSlotted }
@@ -284,6 +287,10 @@ func (m *slotted) step(k *Kernel) {
 	if meas {
 		m.c.Slots++
 	}
+	if m.tr, _ = k.tr.(SlotTracer); m.tr != nil {
+		m.slot = now
+		m.traceLinks(now)
+	}
 	switch {
 	case IsDeflection(m.spec.Scheme):
 		m.stepDeflect(k, now, meas)
@@ -315,18 +322,35 @@ func (m *slotted) stepDescending(k *Kernel, now int64, meas bool) {
 				m.countPi(b, s^bit)
 			}
 			a, b = m.arrive(a, s, now, meas), m.arrive(b, s, now, meas)
-			var claim [2][2]slotPkt // per buffer b: its claimants
-			var nc [2]int
-			for _, p := range [2]slotPkt{a, b} {
-				if p.dt != 0 {
-					j := (uint64(s) ^ uint64(p.dest())) >> i & 1
-					p.dt++ // (the next link's type)
-					claim[j][nc[j]] = p
-					nc[j]++
-				}
+			// The buffer each claims (−1: none); a conflict is settled
+			// here, a's claim first, so that decide's arguments fit in
+			// registers.
+			ja, jb := -1, -1
+			if a.dt != 0 {
+				ja = int((uint64(s) ^ uint64(a.dest())) >> i & 1)
+				a.dt++ // (the next link's type)
+			}
+			if b.dt != 0 {
+				jb = int((uint64(s) ^ uint64(b.dest())) >> i & 1)
+				b.dt++
 			}
 			for j := range 2 {
-				m.decide(k, out+s*2+j, s, i, j, claim[j][:nc[j]], now, meas)
+				bi := out + s*2 + j
+				switch {
+				case ja == j && jb == j:
+					w, l := a, b
+					if m.winner(k, a, b) == 1 {
+						w, l = b, a
+					}
+					m.nxt[bi] = w
+					m.wait(bi, l, now, meas)
+				case ja == j:
+					m.nxt[bi] = a
+				case jb == j:
+					m.nxt[bi] = b
+				default:
+					m.decide(k, bi, s, i, j, now, meas)
+				}
 			}
 		}
 	}
@@ -348,13 +372,16 @@ func (m *slotted) arrive(p slotPkt, s int, now int64, meas bool) slotPkt {
 	if int(p.dest()) != s {
 		m.c.Misrouted++
 	}
-	m.deliver(p, now, meas, -1)
+	m.deliver(p, s, now, meas, -1)
 	return slotPkt{}
 }
 
-// deliver counts packet p delivered at the end of slot now after defl
-// deflections (−1: a scheme without them).
-func (m *slotted) deliver(p slotPkt, now int64, meas bool, defl int) {
+// deliver counts packet p delivered at node s at the end of slot now
+// after defl deflections (−1: a scheme without them).
+func (m *slotted) deliver(p slotPkt, s int, now int64, meas bool, defl int) {
+	if m.tr != nil {
+		m.traceDeliver(now, p, s, defl)
+	}
 	m.c.TotalDelivered++
 	if m.bornMeasured(p) {
 		m.c.MeasuredDone++
@@ -392,26 +419,23 @@ func (m *slotted) newPacket(s int, dest uint64, low uint32, now int64, meas bool
 		m.c.Injected++
 		m.c.InjectedBy[s]++
 	}
-	return slotPkt{birth: uint32(now + 1), dt: uint32(dest)<<8 | low}
+	return slotPkt{birth: uint32(now + 1), dt: uint32(dest)<<8 | low, id: uint32(m.c.TotalInjected)}
 }
 
-// decide picks what buffer bi (Q_i^j(s)) sends next slot from its
-// claimants, its FIFO and a new packet.
-func (m *slotted) decide(k *Kernel, bi, s, i, j int, cl []slotPkt, now int64, meas bool) {
+// decide picks what buffer bi (Q_i^j(s)), claimed by no packet, sends
+// next slot: its FIFO's head, or a new packet.
+func (m *slotted) decide(k *Kernel, bi, s, i, j int, now int64, meas bool) {
 	var out slotPkt
-	switch len(cl) {
-	case 2:
-		w := m.winner(k, cl[0], cl[1])
-		out = cl[w]
-		m.wait(bi, cl[1-w], meas)
-	case 1:
-		out = cl[0]
-	default:
-		if m.size[bi] > 0 {
-			out = m.pop(bi)
-		} else if m.always || k.src.Uint64() < m.p0 {
-			x := k.src.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
-			out = m.newPacket(s, uint64(s)^x, 1, now, meas)
+	if m.size[bi] > 0 {
+		out = m.pop(bi)
+		if m.tr != nil {
+			m.traceQueue(now, SlotSent, bi, out)
+		}
+	} else if m.always || k.src.Uint64() < m.p0 {
+		x := k.src.Uint64()&m.nodeMask&^(1<<i) | uint64(j)<<i
+		out = m.newPacket(s, uint64(s)^x, 1, now, meas)
+		if m.tr != nil {
+			m.tr.Slot(now, SlotEvent{Kind: SlotEntered, Packet: out.id, Node: int32(s), Link: int32(2*i + j), Dest: out.dest()})
 		}
 	}
 	m.nxt[bi] = out
@@ -429,21 +453,26 @@ func (m *slotted) winner(k *Kernel, a, b slotPkt) int {
 }
 
 // wait puts the loser p at the tail of buffer bi's FIFO, or drops it.
-func (m *slotted) wait(bi int, p slotPkt, meas bool) {
+func (m *slotted) wait(bi int, p slotPkt, now int64, meas bool) {
 	K := m.spec.K
+	cause := DropBufferFull // (−1: it waits)
 	switch {
 	case K == SlottedInf:
 		m.grow[bi] = append(m.grow[bi], p)
 		m.size[bi]++
-		return
+		cause = -1
 	case int(m.size[bi]) < K:
 		m.fifo[bi*K+int((m.head[bi]+m.size[bi])%int32(K))] = p
 		m.size[bi]++
-		return
-	}
-	cause := DropBufferFull
-	if K == 0 {
+		cause = -1
+	case K == 0:
 		cause = DropConflict
+	}
+	if m.tr != nil {
+		m.traceWait(now, bi, p, cause)
+	}
+	if cause < 0 {
+		return
 	}
 	m.c.TotalDropped++
 	m.c.DroppedAll[cause]++

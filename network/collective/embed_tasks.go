@@ -67,13 +67,7 @@ func (s *pairSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kerne
 		}
 	}
 	if sent {
-		keep := q[:0]
-		for _, h := range q {
-			if h.key >= 0 {
-				keep = append(keep, h)
-			}
-		}
-		s.queue[v] = keep
+		s.queue[v] = dropSent(q)
 	}
 	return out
 }

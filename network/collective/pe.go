@@ -203,13 +203,7 @@ func (s *peSched) Sends(slot int64, node int32, out []kernel.SlotSend) []kernel.
 		}
 	}
 	if sent > 0 {
-		keep := q[:0]
-		for _, h := range q {
-			if h.key >= 0 {
-				keep = append(keep, h)
-			}
-		}
-		s.queue[v] = keep
+		s.queue[v] = dropSent(q)
 	}
 	return out
 }
@@ -234,4 +228,37 @@ func (s *peSched) Arrived(slot int64, node, inPort int32, w *flit.Worm, wi int32
 func (s *peSched) homeBound(key int32) bool {
 	src := s.act[int(key)/s.c.n]
 	return (src^int(key)%s.c.n)&(1<<s.k-1) == 0
+}
+
+// phase2Load is the most phase-2 packets any directed link carries on
+// §3.7's routes (ĵ, then dimensions k..d−1 ascending), ranks by label
+// order as the prefix computes them. Lemma 6 makes it the longest stream
+// (≤ MS); it is more when two sources' streams share a link, e.g. two
+// active nodes with the same m high bits whose low bits differ in two
+// positions j, j' both send through the same neighbour, and phase 2
+// cannot end before that link has carried them all.
+func (s *peSched) phase2Load() int {
+	d, low := s.c.d, 1<<s.k-1
+	load := make([]int32, s.c.n*d)
+	most := int32(0)
+	for r, src := range s.act {
+		h := r<<s.k | src&low
+		for t := 0; t < s.c.n; t++ {
+			w := h
+			if y := (src ^ t) & low; y != 0 {
+				w ^= 1 << s.tree.sub[y]
+			} else if t == src {
+				continue
+			}
+			// (the low dimension first, then the high ones ascending: the
+			// order of bits in src ^ w, since ĵ < k)
+			for v, x := src, src^w; x != 0; x &= x - 1 {
+				j := bits.TrailingZeros(uint(x))
+				load[v*d+j]++
+				most = max(most, load[v*d+j])
+				v ^= 1 << j
+			}
+		}
+	}
+	return int(most)
 }

@@ -127,3 +127,23 @@ func (t *scatterTree) level(lv []int) {
 		return
 	}
 }
+
+// branches is, over the children of the subtrees' roots, the most nodes
+// one carries below it (itself included) and the most hops below one:
+// phase 3 pushes M packets per node of a branch through the link to its
+// top, furthest first.
+func (t *scatterTree) branches() (most, height int) {
+	size := make([]int, 1<<t.k)
+	for y := 1; y < 1<<t.k; y++ {
+		top := y
+		for top != 0 && t.parent[top] != 0 && t.parent[t.parent[top]] != 0 {
+			top = int(t.parent[top])
+		}
+		if t.parent[top] == 0 { // (y is a subtree's root)
+			continue
+		}
+		size[top]++
+		most, height = max(most, size[top]), max(height, int(t.depth[y]-t.depth[top]))
+	}
+	return most, height
+}

@@ -51,6 +51,18 @@ type hent struct {
 	at      int64
 }
 
+// dropSent removes from q, in place and in order, the entries a slot sent:
+// a scheduler marks one sent by making its key negative (-1 - key).
+func dropSent(q []hent) []hent {
+	keep := q[:0]
+	for _, h := range q {
+		if h.key >= 0 {
+			keep = append(keep, h)
+		}
+	}
+	return keep
+}
+
 type pclass struct {
 	rot          int
 	moving, held [][]hent // per node

@@ -2,6 +2,7 @@ package collective
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/flitsim/flitsim/internal/kernel"
@@ -181,8 +182,7 @@ func setupPMNG(k *kernel.Kernel, c *cube, params map[string]string, seed uint64,
 	r.Packets = int64(m * (n - 1))
 	f := pe.Slots
 	r.Formula, r.FormulaText = &f, "T_PE: the partial exchange's slots on the same active set, measured on the router (PMNG is PE time-reversed, §3.1)"
-	u, text := peBound(d, m, 0)
-	r.UpperBound, r.UpperText = &u, text+" (PE's bound; PMNG has PE's complexity)"
+	r.UpperBound, r.UpperText = pe.UpperBound, pe.UpperText+" (PE's bound on this active set; PMNG has PE's complexity)"
 	var pairs [][2]int
 	for _, g := range act {
 		for t := 0; t < n; t++ {
@@ -198,8 +198,8 @@ func setupPMNG(k *kernel.Kernel, c *cube, params map[string]string, seed uint64,
 
 // peWhich names the schedule pe runs for M of N nodes.
 func peWhich(m, n int) string {
-	if m == n {
-		return "M = N: the symmetric OCTR total exchange"
+	if peAsTE(bits.Len(uint(n-1)), m) {
+		return "⌈log₂M⌉ = d: the symmetric OCTR total exchange, active rows only"
 	}
 	return "non-wasting, earliest phase first"
 }

@@ -24,6 +24,10 @@ type rowSched struct {
 	// million packets: seconds): the packets not loaded are expected all
 	// the same, so an interrupted run counts them missing.
 	stop func() bool
+	// from, if not nil, names the nodes whose rows are loaded (a partial
+	// exchange run as a TE, pe_setup.go): the others' row slots stay
+	// empty, so the fixed schedule only idles where they would have sent.
+	from []bool
 }
 
 func newRowSched(c *cube, tags []uint32, ck *checker) *rowSched {
@@ -53,11 +57,14 @@ func (s *rowSched) load(k *kernel.Kernel, tags []uint32) {
 	for i, tag := range tags { // (row by row: a row's packets stay one block of records as they move)
 		cut = cut || s.stop != nil && s.stop()
 		for node := 0; node < s.c.n; node++ {
+			if s.from != nil && !s.from[node] {
+				continue
+			}
 			dst := node ^ int(tag)
 			if !cut {
 				s.slot[i*s.c.n+node] = k.EnqueueScheduled(s.c.term[node], s.c.term[dst], 0)
 			}
-			s.ck.expect(node, dst)
+			s.ck.expect(dst, node) // (at dst, from node)
 		}
 	}
 }

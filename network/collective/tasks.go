@@ -239,8 +239,14 @@ func setupPmnbII(k *kernel.Kernel, c *cube, m int, seed uint64, ck *checker, px 
 // setupRows loads an isotropic task (rows tags at every node) and its
 // symmetric OCTR schedule.
 func setupRows(k *kernel.Kernel, c *cube, tags []uint32, ck *checker, px *proxy, r *Result) {
+	setupRowsFrom(k, c, tags, nil, ck, px, r)
+}
+
+// setupRowsFrom is setupRows with only the nodes in from (nil: all)
+// loading their rows.
+func setupRowsFrom(k *kernel.Kernel, c *cube, tags []uint32, from []bool, ck *checker, px *proxy, r *Result) {
 	s := newRowSched(c, tags, ck)
-	s.stop = px.opts.stopped
+	s.stop, s.from = px.opts.stopped, from
 	s.load(k, tags)
 	px.native, px.limit = s, int64(len(s.steps))+1
 	r.Packets = int64(c.n * len(tags))

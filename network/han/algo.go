@@ -36,6 +36,9 @@ type Phase struct {
 	Static    int64  `json:"static"` // its worst-case length
 	Actual    int64  `json:"actual"` // until its last message landed
 	MaxBuffer int    `json:"max_buffer"`
+	// OverStatic, when set, is the thesis's worst-case length this phase
+	// outran (Static is then its actual length); see Result.Deviations.
+	OverStatic int64 `json:"over_static,omitempty"`
 }
 
 // Stage is one recursion stage on regions of side Side.
@@ -61,6 +64,8 @@ type Result struct {
 	Cols               int     `json:"cols"`
 	Permutation        string  `json:"permutation"`
 	Schedule           string  `json:"schedule"`
+	Model              string  `json:"model,omitempty"` // the machine's (lockstep.model; "": distributed)
+	Wrap               bool    `json:"wrap,omitempty"`
 	Buffers            int     `json:"buffers"`
 	Messages           int     `json:"messages"`
 	Copies             int     `json:"copies"` // made by restricted broadcasting
@@ -71,6 +76,9 @@ type Result struct {
 	MaxBufferAfterMove int     `json:"max_buffer_after_move"`
 	Bound              Bound   `json:"bound"`
 	Stages             []Stage `json:"stages"`
+	// Deviations lists where the run outlasted a length the thesis claims
+	// without proof (the k² move's (k−1)s).
+	Deviations []string `json:"deviations,omitempty"`
 }
 
 // Buffers is the pool size an algorithm needs on an n×n mesh (Thm 3.1,
@@ -90,7 +98,13 @@ func Buffers(alg string, n int) int {
 // Thm 4.5; §3.6.4 and §4.6.5 for rectangles).
 func ThesisBound(alg string, rows, cols int) Bound {
 	n, f, rf, cf := cols, float64(cols), float64(rows), float64(cols)
-	if rows != cols && alg == AlgH {
+	odd := alg == AlgH && (!Pow2(rows) || !Pow2(cols))
+	switch {
+	case odd && rows != cols:
+		return Bound{2.5*rf + 3*cf, 1.5*rf + 2*cf, 4*rf + 5*cf, 3, 3, "Han 1990 §4.6.5, §4.6.4: (2.5r + 3c) data + (1.5r + 2c) integer steps, 3 buffers (3 after a move: the smaller half's outer column)"}
+	case odd:
+		return Bound{5.5 * f, 3.5 * f, 9 * f, 3, 3, "Han 1990 §4.6.4: H on an arbitrary square ≅ 5.5n data + 3.5n integer steps, 3 buffers (3 after a move: the smaller half's outer column)"}
+	case rows != cols && alg == AlgH:
 		return Bound{2.5*rf + 3*cf, 1.5*rf + 2*cf, 4*rf + 5*cf, 3, 2, "Han 1990 §4.6.5: (2.5r + 3c) data + (1.5r + 2c) integer steps, 3 buffers"}
 	}
 	if rows != cols {
@@ -109,8 +123,14 @@ func ThesisBound(alg string, rows, cols int) Bound {
 }
 
 // RowBound is Thm 2.1's worst case of row movement on c processors with b
-// buffers (b even), floored: a static schedule counts whole steps.
-func RowBound(b, c int) int64 { return int64(max(c-1, b*(b+2)*c/(4*(b+1)))) }
+// buffers, floored: a static schedule counts whole steps (b even:
+// b(b+2)c/(4(b+1)); b odd: (b+1)c/4; never below c − 1).
+func RowBound(b, c int) int64 {
+	if b%2 == 1 {
+		return int64(max(c-1, (b+1)*c/4))
+	}
+	return int64(max(c-1, b*(b+2)*c/(4*(b+1))))
+}
 
 // ColBound is Thm 2.3's worst case of column movement on r processors, b buffers.
 func ColBound(b, r int) int64 { return int64(r - 1 - (r-1)/b) }
@@ -130,9 +150,15 @@ type router struct {
 	sendE, sendW []int32
 	target       []int32 // per message: its column-movement target row
 	bestN, bestS []int32
-	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
-	stamp        int64   // column-movement steps, all phases
-	onStep       func()  // (tests: called after every data step of a move)
+	bestStep     []int64   // per processor: the stamp bestN and bestS were chosen at
+	stamp        int64     // column-movement and k²-move steps, all phases
+	grid         grid      // scratch: the regions a phase works on
+	sub          []Move    // scratch: an ILLIAC machine step's moves
+	subInt       []IntSend // and integer sends
+	inbox        []IntSend // and an ILLIAC step's deliveries
+	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
+	winStep      []int64
+	onStep       func() // (tests: called after every data step of a move)
 	schedule     string
 	res          *Result
 	stage        *Stage
@@ -152,12 +178,15 @@ func SideOK(alg string, n int) bool {
 	if n < 2 || n > MaxSide(alg) {
 		return false
 	}
-	return alg == AlgGreedy || alg == AlgGreedyFF || n&(n-1) == 0
+	return alg != AlgQ || n&(n-1) == 0
 }
+
+// Pow2 reports whether n is a power of two.
+func Pow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 
 // AllowedSide says which sides alg runs on.
 func AllowedSide(alg string) string {
-	if alg == AlgGreedy || alg == AlgGreedyFF {
+	if alg != AlgQ {
 		return fmt.Sprintf("from 2 to %d", MaxSide(alg))
 	}
 	return fmt.Sprintf("a power of two from 2 to %d: algorithm %s halves the side every stage", MaxSide(alg), alg)
@@ -217,10 +246,37 @@ func RunBroadcast(alg string, n, buffers int, dests [][]int32, schedule string, 
 	return RunMesh(alg, n, n, buffers, dests, schedule, log)
 }
 
+// The machine's models (lockstep.model).
+const (
+	ModelDistributed = "distributed" // the thesis's: a processor sends on any of its links in a step (§1.3.3)
+	ModelILLIAC      = "illiac"      // SIMD: all processors send in one direction a step (§1.4.1)
+)
+
+// Models lists the models.
+var Models = []string{ModelDistributed, ModelILLIAC}
+
+// Hardware is the machine a routing runs on: its model ("" is
+// distributed) and whether rows and columns wrap around.
+type Hardware struct {
+	Model string
+	Wrap  bool
+}
+
 // RunMesh is RunBroadcast on a rows×cols mesh (row-major processors).
 func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
+	return RunMeshOn(Hardware{}, alg, rows, cols, buffers, dests, schedule, log)
+}
+
+// RunMeshOn is RunMesh on the hardware hw.
+func RunMeshOn(hw Hardware, alg string, rows, cols, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
 	if err := Check(alg, rows, cols); err != nil {
 		return nil, err
+	}
+	if hw.Model != "" && !slices.Contains(Models, hw.Model) {
+		return nil, fmt.Errorf("model %q (allowed: %s)", hw.Model, strings.Join(Models, ", "))
+	}
+	if hw.Model == ModelILLIAC && slices.ContainsFunc(dests, func(ds []int32) bool { return len(ds) > 1 }) {
+		return nil, fmt.Errorf("restricted broadcasting runs on the distributed model only (so far): a message leaves as copies on several links in one step")
 	}
 	if schedule != Static && schedule != Actual {
 		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
@@ -233,6 +289,7 @@ func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule stri
 		return nil, err
 	}
 	m := r.m
+	m.SIMD, m.Wrap = hw.Model == ModelILLIAC, hw.Wrap
 	if log != nil {
 		flush := m.EventLog(log)
 		defer func() {
@@ -242,12 +299,17 @@ func RunMesh(alg string, rows, cols, buffers int, dests [][]int32, schedule stri
 		}()
 	}
 	r.res = &Result{Algorithm: alg, Rows: rows, Cols: cols, Schedule: schedule, Buffers: buffers, Messages: len(r.dests),
-		Bound: ThesisBound(alg, rows, cols)}
+		Bound: ThesisBound(alg, rows, cols), Model: hw.Model, Wrap: hw.Wrap}
+	if m.SIMD {
+		b := &r.res.Bound
+		b.DataSteps, b.IntegerSteps, b.TotalSteps = 4*b.DataSteps, 4*b.IntegerSteps, 4*b.TotalSteps
+		b.Source = "Han 1990 §5.2: on the ILLIAC model at most four times the distributed model's (" + b.Source + ")"
+	}
 	switch alg {
 	case AlgQ:
 		err = r.runQ(rows, cols)
 	case AlgH:
-		err = r.runH(rows, cols)
+		err = r.runHAny(rows, cols)
 	default:
 		err = r.runGreedy(cols, alg == AlgGreedyFF)
 	}
@@ -317,44 +379,6 @@ func (r *router) runQ(rows, cols int) error {
 	return nil
 }
 
-// runH is Algorithm H: on regions of rs×cs, move into the left or right
-// half along rows, smooth the rs × cs/2 halves, move into the top or
-// bottom quarter along columns, smooth the quarters (2 buffers' worth).
-// Regions of one column are smoothed by column movement alone, except
-// 2×1 halves: their second move delivers directly (digest §8 item 25);
-// quarters of one column then deliver directly (§4.6.5) — from at most one
-// message a processor: from two, farthest-first delivery can gather four
-// at a processor, which the machine refuses on H's three buffers.
-func (r *router) runH(rows, cols int) error {
-	for cs := cols; cs >= 2; cs /= 2 {
-		rs, h := cs*rows/cols, cs/2
-		r.res.Stages = append(r.res.Stages, Stage{Side: cs})
-		r.stage = &r.res.Stages[len(r.res.Stages)-1]
-		if err := r.move(rs, cs, rs, h, int64(h)); err != nil {
-			return err
-		}
-		if h >= 2 || rs > 2 {
-			if err := r.smooth(rs, h, 2); err != nil {
-				return err
-			}
-		}
-		if err := r.move(rs, h, rs/2, h, int64(rs/2)); err != nil {
-			return err
-		}
-		if h >= 2 || rs > 2 {
-			if err := r.smooth(rs/2, h, 2); err != nil {
-				return err
-			}
-		}
-		if h == 1 {
-			if err := r.deliver(rs / 2); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // deliver moves every message along its column to its destination row,
 // farthest first, in regions of one column and R rows (R − 1 steps at
 // most; none when R = 1).
@@ -384,6 +408,9 @@ func (r *router) deliver(R int) error {
 // record adds a phase to the stage and its length to the totals; in a
 // static schedule a phase that outran its worst-case length is a bug.
 func (r *router) record(ph Phase) error {
+	if r.m.SIMD { // (machine steps: one a direction used)
+		ph.Actual, ph.Static = r.m.PhaseSteps(), ph.Static*dirFactor(r.res.Algorithm, ph.Phase)
+	}
 	ph.Steps = ph.Static
 	if r.schedule == Actual {
 		ph.Steps = ph.Actual
@@ -402,30 +429,45 @@ func (r *router) record(ph Phase) error {
 
 // smooth is the smooth step on every R×C region (b: the most messages a
 // processor holds when it starts, for the static schedule's worst cases).
-func (r *router) smooth(R, C, b int) error {
-	region := fmt.Sprintf("%dx%d", R, C)
+func (r *router) smooth(R, C, b int) error { return r.smoothGrid(r.tile(R, C), b) }
+
+// smoothGrid is the smooth step on the grid's regions, all at once; each
+// phase's static length is the largest region's worst case. Regions of
+// at most two processors are not smoothed: the next move (or delivery)
+// takes their messages, distinct destinations among two processors, as
+// they are (digest §8 item 25).
+func (r *router) smoothGrid(g grid, b int) error {
+	cs, rs, cl := 0, int64(0), int64(0)
+	for _, a := range g.rows {
+		for _, c := range g.cols {
+			cs, rs, cl = max(cs, countSteps(a.n, c.n)), max(rs, RowBound(b, c.n)), max(cl, ColBound(b, a.n))
+		}
+	}
+	if widest(g.rows)*widest(g.cols) <= 2 {
+		return nil
+	}
+	region := gridName(g)
 	m := r.m
 	m.PhaseStart(r.stage.Side, "count")
-	if err := r.count(R, C); err != nil {
+	if err := r.countRegions(g); err != nil {
 		return err
 	}
-	cs := int64(countSteps(R, C))
-	if err := r.record(Phase{Phase: "count", Kind: "integer", Region: region, Static: cs, Actual: cs, MaxBuffer: m.PhaseHeld()}); err != nil {
+	if err := r.record(Phase{Phase: "count", Kind: "integer", Region: region, Static: int64(cs), Actual: int64(cs), MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
 	m.PhaseStart(r.stage.Side, "row")
-	steps, err := r.rowMove(R, C)
+	steps, err := r.rowMoveRegions(g)
 	if err != nil {
 		return err
 	}
-	if err := r.record(Phase{Phase: "row", Kind: "data", Region: region, Static: RowBound(b, C), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
+	if err := r.record(Phase{Phase: "row", Kind: "data", Region: region, Static: rs, Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
 	m.PhaseStart(r.stage.Side, "column")
-	if steps, err = r.colMove(R, C); err != nil {
+	if steps, err = r.colMoveRegions(g); err != nil {
 		return err
 	}
-	if err := r.record(Phase{Phase: "column", Kind: "data", Region: region, Static: ColBound(b, R), Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
+	if err := r.record(Phase{Phase: "column", Kind: "data", Region: region, Static: cl, Actual: steps, MaxBuffer: m.PhaseHeld()}); err != nil {
 		return err
 	}
 	if h := m.Held(); h > 1 {

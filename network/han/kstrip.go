@@ -51,9 +51,15 @@ func RunKStrip(n, k, buffers int, dests [][]int32, schedule string, log io.Write
 	if msg := KStripSides(n, k); msg != "" {
 		return nil, fmt.Errorf("%s", msg)
 	}
+	return runVariant(AlgH+"-"+VariantKStrip, n, buffers, dests, schedule, log, KStripBound(n, k), func(r *router) error { return r.runKStrip(n, k) })
+}
+
+// runVariant runs a variant's stages (run) on an n×n machine loaded with a
+// (partial) permutation, with the event log at log, and totals the result.
+func runVariant(name string, n, buffers int, dests [][]int32, schedule string, log io.Writer, b Bound, run func(*router) error) (res *Result, err error) {
 	for p, ds := range dests {
 		if len(ds) > 1 {
-			return nil, fmt.Errorf("processor %d: %d destinations: k-strip H routes permutations (no restricted broadcasts, so far)", p, len(ds))
+			return nil, fmt.Errorf("processor %d: %d destinations: %s routes permutations (no restricted broadcasts, so far)", p, len(ds), name)
 		}
 	}
 	if schedule != Static && schedule != Actual {
@@ -71,9 +77,8 @@ func RunKStrip(n, k, buffers int, dests [][]int32, schedule string, log io.Write
 			}
 		}()
 	}
-	r.res = &Result{Algorithm: AlgH + "-" + VariantKStrip, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers,
-		Messages: len(r.dests), Bound: KStripBound(n, k)}
-	if err := r.runKStrip(n, k); err != nil {
+	r.res = &Result{Algorithm: name, Rows: n, Cols: n, Schedule: schedule, Buffers: buffers, Messages: len(r.dests), Bound: b}
+	if err := run(r); err != nil {
 		return r.res, err
 	}
 	return r.finish(n)

@@ -87,9 +87,15 @@ func (r *Refusal) Error() string {
 	return s
 }
 
-// Machine is an R×C lock-step mesh without wraparound.
+// Machine is an R×C lock-step mesh, by default the thesis's distributed
+// model without wraparound (§1.3.3). With SIMD it is the ILLIAC model
+// (§1.4.1): every processor that sends in a step sends in the same
+// direction, as the controller's one instruction says; a step that sends
+// in two is refused. With Wrap every row's and column's ends are linked
+// (the ILLIAC variation with wrap-around connections, a torus).
 type Machine struct {
 	Rows, Cols, Buffers int
+	SIMD, Wrap          bool
 	slots               []int32 // processor p's pool: slots[p·Buffers:][:cnt[p]], in arrival order
 	cnt                 []int32 // per processor: messages held
 	loc                 []int32 // per message: the processor holding it
@@ -107,8 +113,9 @@ type Machine struct {
 	touched  []int32
 	inbox    []IntSend // integer deliveries of the last step (From is the receiver)
 
-	side  int // the stage and phase running (PhaseStart)
-	phase string
+	phaseSteps uint32 // steps executed when the phase started
+	side       int    // the stage and phase running (PhaseStart)
+	phase      string
 	// Log, when set, is given every step the machine carries out (data:
 	// moves; integer: sends), after its commit.
 	Log func(kind string, moves []Move, sends []IntSend)
@@ -170,9 +177,12 @@ func (m *Machine) held(n int) {
 // PhaseStart starts a phase of stage side (for the event log): PhaseHeld
 // counts from the occupancy now.
 func (m *Machine) PhaseStart(side int, phase string) {
-	m.phaseHeld = m.Held()
+	m.phaseHeld, m.phaseSteps = m.Held(), m.steps
 	m.side, m.phase = side, phase
 }
+
+// PhaseSteps is the steps executed since PhaseStart, data and integer.
+func (m *Machine) PhaseSteps() int64 { return int64(m.steps - m.phaseSteps) }
 
 // PhaseHeld is the most messages any processor held at a step boundary
 // since PhaseStart.
@@ -199,6 +209,9 @@ func (m *Machine) Neighbour(p int32, d Dir) int32 {
 		c++
 	case West:
 		c--
+	}
+	if m.Wrap {
+		r, c = (r+m.Rows)%m.Rows, (c+m.Cols)%m.Cols
 	}
 	if r < 0 || r >= m.Rows || c < 0 || c >= m.Cols {
 		return -1
@@ -273,6 +286,9 @@ func (m *Machine) evaluate(moves []Move) error {
 	m.to = m.to[:0]
 	for _, mv := range moves {
 		p := mv.From
+		if m.SIMD && mv.Dir != moves[0].Dir {
+			return m.refuse("data", p, "ILLIAC: sends "+mv.Dir.String()+" in a step whose instruction sends "+moves[0].Dir.String(), mv.Msg)
+		}
 		if mv.Msg < 0 || int(mv.Msg) >= len(m.loc) || m.loc[mv.Msg] != p {
 			return m.refuse("data", p, "sends a message it does not hold", mv.Msg)
 		}
@@ -317,6 +333,9 @@ func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
 	m.steps++
 	m.inbox = m.inbox[:0]
 	for _, s := range sends {
+		if m.SIMD && s.Dir != sends[0].Dir {
+			return nil, m.refuse("integer", s.From, "ILLIAC: sends "+s.Dir.String()+" in a step whose instruction sends "+sends[0].Dir.String())
+		}
 		to, r := m.checkLink("integer", s.From, s.Dir, -1)
 		if r != nil {
 			return nil, r

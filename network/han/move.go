@@ -45,6 +45,9 @@ type trav struct {
 	wait   int32   // steps before its first hop
 	dv, dh int32   // hops still to go: south (+) or north (−), east (+) or west (−)
 	dests  []int32 // the destinations it carries at arrival (nil: unchanged)
+	// rowFirst takes the row leg before the column leg (odd Q's first
+	// mapping, for the messages of a region's top row).
+	rowFirst bool
 }
 
 // plan appends message id's travellers for a move on R×C regions split
@@ -131,6 +134,10 @@ func (r *router) travel(ts []trav) (int64, error) {
 			}
 			mv.From = m.Loc(mv.Msg)
 			switch {
+			case t.rowFirst && t.dh > 0:
+				mv.Dir, t.dh = East, t.dh-1
+			case t.rowFirst && t.dh < 0:
+				mv.Dir, t.dh = West, t.dh+1
 			case t.dv > 0:
 				mv.Dir, t.dv = South, t.dv-1
 			case t.dv < 0:
@@ -142,7 +149,7 @@ func (r *router) travel(ts []trav) (int64, error) {
 			}
 			moves, who = append(moves, mv), append(who, i)
 		}
-		if err := m.Data(moves); err != nil {
+		if err := r.data(moves); err != nil {
 			return steps, err
 		}
 		if err := r.arrive(ts, moves, who); err != nil {

@@ -24,25 +24,56 @@ func newCounted(n int) *counted {
 		w: make([]int32, n), e: make([]int32, n)}
 }
 
+// span is a band of rows or columns: start … start+n−1.
+type span struct{ start, n int }
+
+// grid is the regions a phase works on: every row band × every column
+// band, so that walking the bands in order walks the processors in order.
+type grid struct{ rows, cols []span }
+
+// spans cuts 0 … total−1 into bands of size.
+func spans(s []span, total, size int) []span {
+	for x := 0; x < total; x += size {
+		s = append(s, span{x, size})
+	}
+	return s
+}
+
+// tile is the mesh cut into R×C regions.
+func (r *router) tile(R, C int) grid {
+	r.grid.rows, r.grid.cols = spans(r.grid.rows[:0], r.m.Rows, R), spans(r.grid.cols[:0], r.m.Cols, C)
+	return r.grid
+}
+
 // countSteps is the counting phase's length on an R×C region: row waves
-// (C − 1) then the column wave down a half (R/2 − 1) (Lemmas 3.1, 4.1).
-func countSteps(R, C int) int { return (C - 1) + max(R/2-1, 0) }
+// (C − 1) then the column wave down the larger half (⌈R/2⌉ − 1) (Lemmas
+// 3.1, 4.1; the halves of an odd region are ⌊R/2⌋ on top and ⌈R/2⌉ below).
+func countSteps(R, C int) int { return (C - 1) + max(R-R/2-1, 0) }
 
 // count runs the counting phase on every R×C region.
-func (r *router) count(R, C int) error {
+func (r *router) count(R, C int) error { return r.countRegions(r.tile(R, C)) }
+
+// countRegions runs the counting phase on the grid's regions, all at once.
+func (r *router) countRegions(g grid) error {
 	m, k := r.m, r.cnt
 	for p := range m.Processors() {
 		k.z[p], k.w[p], k.e[p], k.above[p] = int32(m.Len(int32(p))), 0, 0, 0
 	}
+	steps := 0
+	for _, a := range g.rows {
+		for _, b := range g.cols {
+			steps = max(steps, countSteps(a.n, b.n))
+		}
+	}
 	var sends []IntSend
-	for t := 1; t <= countSteps(R, C); t++ {
+	for t := 1; t <= steps; t++ {
 		sends = sends[:0]
-		for R0 := 0; R0 < m.Rows; R0 += R {
-			for C0 := 0; C0 < m.Cols; C0 += C {
-				sends = r.waveSends(sends, R0, C0, R, C, t)
+		for _, a := range g.rows {
+			for _, b := range g.cols {
+				sends = r.waveSends(sends, a, b, t)
 			}
 		}
-		got, err := m.Integer(sends)
+		got, err := r.integer(sends)
 		if err != nil {
 			return err
 		}
@@ -57,46 +88,61 @@ func (r *router) count(R, C int) error {
 			}
 		}
 	}
-	for R0 := 0; R0 < m.Rows; R0 += R {
-		for C0 := 0; C0 < m.Cols; C0 += C {
-			for i := range R {
-				for j := range C {
-					p := int32((R0+i)*m.Cols + C0 + j)
-					k.total[p] = k.w[p] + k.z[p] + k.e[p]
-					k.left[p] = k.w[p]
-					if i >= R/2 {
-						k.left[p] = k.e[p] // (mirrored: its left is the east)
-					}
+	g.each(m.Cols, func(p int32, i, j int, a, b span) {
+		k.total[p] = k.w[p] + k.z[p] + k.e[p]
+		k.left[p] = k.w[p]
+		if i >= a.n/2 {
+			k.left[p] = k.e[p] // (mirrored: its left is the east)
+		}
+	})
+	return nil
+}
+
+// each calls f for every processor p in order, with its row i and column
+// j in its region of row band a and column band b.
+func (g grid) each(cols int, f func(p int32, i, j int, a, b span)) {
+	for _, a := range g.rows {
+		for i := range a.n {
+			for _, b := range g.cols {
+				p := int32((a.start+i)*cols + b.start)
+				for j := range b.n {
+					f(p+int32(j), i, j, a, b)
 				}
 			}
 		}
 	}
-	return nil
 }
 
-// waveSends appends step t's integer messages of the region at (R0, C0).
+// waveSends appends step t's integer messages of the region of row band a
+// and column band b.
 // A processor sends as soon as it knows what it sends: the row waves leave
 // the row's ends at step 1 and advance a column a step; a processor of
 // column c knows its row's total after step K = max(c, C−1−c), so row i of
 // a half sends the total above it and its row's down the half at K + 1 + i.
-func (r *router) waveSends(sends []IntSend, R0, C0, R, C, t int) []IntSend {
+func (r *router) waveSends(sends []IntSend, a, b span, t int) []IntSend {
 	m, k := r.m, r.cnt
-	at := func(i, j int) int32 { return int32((R0+i)*m.Cols + C0 + j) }
+	R, C := a.n, b.n
+	at := func(i, j int) int32 { return int32((a.start+i)*m.Cols + b.start + j) }
 	if t <= C-1 {
 		for i := range R {
 			p, q := at(i, t-1), at(i, C-t)
 			sends = append(sends, IntSend{p, East, int64(k.w[p] + k.z[p])}, IntSend{q, West, int64(k.e[q] + k.z[q])})
 		}
 	}
+	top, bottom := R/2, R-R/2
 	for j := range C {
 		i := t - 1 - max(j, C-1-j)
-		if i < 0 || i >= R/2-1 {
+		if i < 0 {
 			continue
 		}
-		p := at(i, j)
-		sends = append(sends, IntSend{p, South, int64(k.above[p] + k.w[p] + k.z[p] + k.e[p])})
-		q := at(R-1-i, C-1-j)
-		sends = append(sends, IntSend{q, North, int64(k.above[q] + k.w[q] + k.z[q] + k.e[q])})
+		if i < top-1 {
+			p := at(i, j)
+			sends = append(sends, IntSend{p, South, int64(k.above[p] + k.w[p] + k.z[p] + k.e[p])})
+		}
+		if i < bottom-1 {
+			q := at(R-1-i, C-1-j)
+			sends = append(sends, IntSend{q, North, int64(k.above[q] + k.w[q] + k.z[q] + k.e[q])})
+		}
 	}
 	return sends
 }
@@ -116,28 +162,29 @@ func cum(s, c, q int32) int32 { return c*(s/q) + min(c, s%q) }
 // rowMove runs row movement on every R×C region: each processor sends, as
 // soon as it holds a message, the flows its counts give its two row links
 // (Lemma 2.2: the time is the largest flow). It returns the steps taken.
-func (r *router) rowMove(R, C int) (int64, error) {
+func (r *router) rowMove(R, C int) (int64, error) { return r.rowMoveRegions(r.tile(R, C)) }
+
+// rowMoveRegions is rowMove on the grid's regions, all at once.
+func (r *router) rowMoveRegions(g grid) (int64, error) {
 	m, k := r.m, r.cnt
-	q := int32(C)
 	var active []int32
-	for p := range m.Processors() {
-		i, j := (p/m.Cols)%R, int32(p%m.Cols%C)
-		fc := j
-		if i >= R/2 {
-			fc = q - 1 - j
+	g.each(m.Cols, func(p int32, i, j int, a, b span) {
+		q, fc := int32(b.n), int32(j)
+		if i >= a.n/2 {
+			fc = q - 1 - fc
 		}
 		sp, s := k.above[p], k.above[p]+k.total[p]
 		F := fcp(s, fc, q) - fcp(sp, fc, q)
 		L2 := cum(s, fc, q) - cum(sp, fc, q)
 		right, left := max((k.left[p]+k.z[p])-(L2+F), 0), max(L2-k.left[p], 0)
-		if i >= R/2 {
+		if i >= a.n/2 {
 			right, left = left, right
 		}
 		r.sendE[p], r.sendW[p] = right, left
 		if right+left > 0 {
-			active = append(active, int32(p))
+			active = append(active, p)
 		}
-	}
+	})
 	var steps int64
 	var moves []Move
 	for len(active) > 0 {
@@ -155,7 +202,7 @@ func (r *router) rowMove(R, C int) (int64, error) {
 		if len(moves) == 0 {
 			return steps, internalf("row movement stuck with %d processors still to send", len(active))
 		}
-		if err := m.Data(moves); err != nil {
+		if err := r.data(moves); err != nil {
 			return steps, err
 		}
 		steps++
@@ -176,29 +223,30 @@ func (r *router) rowMove(R, C int) (int64, error) {
 // bottom-half one with v below numbers R−1−v, R−2−v, …; each step every
 // processor sends north the north-bound message farthest from its row and
 // south the farthest south-bound one (Thm 2.3). It returns the steps taken.
-func (r *router) colMove(R, C int) (int64, error) {
+func (r *router) colMove(R, C int) (int64, error) { return r.colMoveRegions(r.tile(R, C)) }
+
+// colMoveRegions is colMove on the grid's regions, all at once.
+func (r *router) colMoveRegions(g grid) (int64, error) {
 	m, k := r.m, r.cnt
-	q := int32(C)
 	if len(r.target) < m.Messages() { // (copies made since)
 		r.target = make([]int32, m.Messages())
 	}
 	var active []int32
-	for p := range m.Processors() {
-		i, j := (p/m.Cols)%R, int32(p%m.Cols%C)
-		R0 := p/m.Cols - i
-		for x, id := range m.Pool(int32(p)) {
+	g.each(m.Cols, func(p int32, i, j int, a, b span) {
+		q := int32(b.n)
+		for x, id := range m.Pool(p) {
 			var row int
-			if i < R/2 {
-				row = int(fcp(k.above[p], j, q)) + x
+			if i < a.n/2 {
+				row = int(fcp(k.above[p], int32(j), q)) + x
 			} else {
-				row = R - 1 - int(fcp(k.above[p], q-1-j, q)) - x
+				row = a.n - 1 - int(fcp(k.above[p], q-1-int32(j), q)) - x
 			}
-			r.target[id] = int32(R0 + row)
-			if R0+row != p/m.Cols {
+			r.target[id] = int32(a.start + row)
+			if row != i {
 				active = append(active, id)
 			}
 		}
-	}
+	})
 	return r.columnSteps(active, false)
 }
 
@@ -243,7 +291,7 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 				moves = append(moves, Move{From: p, Dir: South, Msg: id})
 			}
 		}
-		if err := m.Data(moves); err != nil {
+		if err := r.data(moves); err != nil {
 			return steps, err
 		}
 		active = slices.DeleteFunc(active, func(id int32) bool { return m.Loc(id)/cols == r.target[id] })

@@ -16,25 +16,55 @@ import (
 // address (C_0 = I maps G_0's output address to the terminal).
 
 func init() {
-	for _, k := range []struct{ name, desc string }{
-		{"omega", "Lawrie's omega MIN: n stages of k×k switches, k^n terminals, shuffle connections (aliases dest-tag, tag)"},
-		{"baseline", "Wu & Feng baseline MIN: n stages of k×k switches, k^n terminals"},
-		{"butterfly", "butterfly MIN: n stages of k×k switches, k^n terminals, β_i connections"},
-		{"cube", "multistage cube (Siegel): n stages of k×k switches, k^n terminals"},
+	for _, k := range []struct {
+		name, desc string
+		w          minWiring
+	}{
+		{"omega", "Lawrie's omega MIN: n stages of k×k switches, k^n terminals, shuffle connections (aliases dest-tag, tag)",
+			minWiring{in: digits.sigma, conn: func(g digits, _, a int) int { return g.sigma(a) }}},
+		{"baseline", "Wu & Feng baseline MIN: n stages of k×k switches, k^n terminals",
+			minWiring{in: digits.sigma, conn: baselineConn}},
+		{"butterfly", "butterfly MIN: n stages of k×k switches, k^n terminals, β_i connections",
+			minWiring{in: func(_ digits, x int) int { return x }, conn: butterflyConn, butterflyTags: true}},
+		{"cube", "multistage cube (Siegel): n stages of k×k switches, k^n terminals",
+			minWiring{in: digits.sigma, conn: func(g digits, i, a int) int { return g.beta(a, i) }}},
 	} {
-		Register(KindSpec{
-			Name: k.name, Desc: k.desc,
-			Params: []Param{
-				{Key: "k", Default: "2", Allowed: fmt.Sprintf("an integer from 2 to %d", xbar.MaxPorts),
-					Desc: "switch size k×k", Check: checkMINK},
-				{Key: "n", Default: "3", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals", MaxTerminals),
-					Desc: "stages", Check: checkMINN},
-			},
-			Routings: []Routing{destinationTag(newTagRouter)},
-			Build:    buildMIN,
-			Size:     sizeMIN,
-		})
+		registerMIN(k.name, k.desc, k.w)
 	}
+}
+
+// minWiring is a Delta MIN kind's connections (Chiang §3.2, §5.5): in is
+// C_n (terminal → G_{n−1}), conn(i, a) is C_i for 1 ≤ i ≤ n−1, C_0 = I for
+// all; butterflyTags: the tag at G_i (i ≥ 1) is digit n−i of the
+// destination rather than digit i.
+type minWiring struct {
+	in            func(g digits, x int) int
+	conn          func(g digits, i, a int) int
+	butterflyTags bool
+}
+
+// minWirings holds each registered Delta MIN kind's wiring (registerMIN).
+var minWirings = map[string]minWiring{}
+
+func baselineConn(g digits, i, a int) int  { return g.delta(a, i) }
+func butterflyConn(g digits, i, a int) int { return g.beta(a, g.n-i) } // C_{n−i} = β_i
+
+// registerMIN registers a Delta MIN kind: parameters k and n,
+// destination-tag routing, wired by w.
+func registerMIN(name, desc string, w minWiring) {
+	minWirings[name] = w
+	Register(KindSpec{
+		Name: name, Desc: desc,
+		Params: []Param{
+			{Key: "k", Default: "2", Allowed: fmt.Sprintf("an integer from 2 to %d", xbar.MaxPorts),
+				Desc: "switch size k×k", Check: checkMINK},
+			{Key: "n", Default: "3", Allowed: fmt.Sprintf("an integer from 1 up to k^n ≤ %d terminals", MaxTerminals),
+				Desc: "stages", Check: checkMINN},
+		},
+		Routings: []Routing{destinationTag(newTagRouter)},
+		Build:    buildMIN,
+		Size:     sizeMIN,
+	})
 }
 
 // destinationTag is the routing of the MINs: the destination's address
@@ -106,23 +136,9 @@ func buildMIN(s Spec) (*Topology, error) {
 	N := g.pow[n]
 	rows := N / k
 
-	// Connections: cin = C_n; conn(i, a) = C_i(a) for 1 ≤ i ≤ n−1.
-	var cin func(int) int
-	var conn func(i, a int) int
-	switch norm(s.Kind) {
-	case "cube":
-		cin = g.sigma
-		conn = func(i, a int) int { return g.beta(a, i) }
-	case "omega":
-		cin = g.sigma
-		conn = func(_, a int) int { return g.sigma(a) }
-	case "baseline":
-		cin = g.sigma
-		conn = func(i, a int) int { return g.delta(a, i) }
-	case "butterfly":
-		cin = func(x int) int { return x }
-		conn = func(i, a int) int { return g.beta(a, n-i) } // C_{n−i} = β_i
-	}
+	w := minWirings[norm(s.Kind)]
+	cin := func(x int) int { return w.in(g, x) }
+	conn := func(i, a int) int { return w.conn(g, i, a) }
 
 	t := &Topology{
 		Switches: newSwitches(n*rows, k),
@@ -163,7 +179,7 @@ func newTagRouter(t *Topology, s Spec) (Router, error) {
 	tag := make([]int, n) // tag[i] = destination digit selecting the output port at G_i
 	for i := range tag {
 		tag[i] = i
-		if t.Kind == "butterfly" && i > 0 {
+		if minWirings[t.Kind].butterflyTags && i > 0 {
 			tag[i] = n - i
 		}
 	}

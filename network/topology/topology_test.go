@@ -581,6 +581,7 @@ func TestBadSpecs(t *testing.T) {
 func TestKindsAndDefaults(t *testing.T) {
 	want := map[string]string{"hypercube": "ecube", "mesh": "dor", "torus": "dor", "omega": "destination-tag",
 		"baseline": "destination-tag", "butterfly": "destination-tag", "cube": "destination-tag", "esmin": "destination-tag",
+		"modified-baseline": "destination-tag", "modified-butterfly": "destination-tag",
 		"dshuffle": "standard", "ccc": "standard", "ccc-plus": "upfal", "shuffle-exchange": "standard",
 		"folded-cube": "shortest", "folded-butterfly": "greedy", "pseudocube": "msb", "permutation-cube": "msb", "enhanced-cube": "greedy",
 		"file": "file"}

@@ -125,6 +125,14 @@
 // link, crossed: the flits that crossed). Only buffers and links that saw a
 // worm get a thread.
 //
+// # The slotted router
+//
+// A kernel running switching: slotted (IsSlotted) reports kernel.SlotEvents
+// instead of flit moves; NewSlottedEvents, NewSlottedVCD and
+// NewSlottedTimeline write them (slotted.go, slotted_vcd.go,
+// slotted_perfetto.go; docs/traces.md shows the formats), with the same
+// Options.
+//
 // # Options
 //
 // Options.Window limits every writer to cycles [From, To). Options.Only is a

@@ -312,16 +312,7 @@ func (t *Tracks) thread(pid int, tid int64, name string, sort int64) {
 }
 
 func (t *Tracks) meta(what string, pid int, tid int64, args string) {
-	b := t.open()
-	b = append(b, `{"name":"`+what+`","ph":"M","pid":`...)
-	b = strconv.AppendInt(b, int64(pid), 10)
-	if tid >= 0 {
-		b = append(b, `,"tid":`...)
-		b = strconv.AppendInt(b, tid, 10)
-	}
-	b = append(b, `,"args":{`...)
-	b = append(b, args...)
-	t.close(append(b, "}}"...))
+	t.close(appendMeta(t.open(), what, int64(pid), tid, args))
 }
 
 // Close writes the spans still open at the end of the run (args.open true)
@@ -344,4 +335,18 @@ func (t *Tracks) Close() error {
 	}
 	t.bw.WriteString("\n]}\n")
 	return t.bw.Flush()
+}
+
+// appendMeta appends a Perfetto metadata event (process or thread name and
+// sort order) for pid, and tid unless it is negative, to b.
+func appendMeta(b []byte, what string, pid, tid int64, args string) []byte {
+	b = append(b, `{"name":"`+what+`","ph":"M","pid":`...)
+	b = strconv.AppendInt(b, pid, 10)
+	if tid >= 0 {
+		b = append(b, `,"tid":`...)
+		b = strconv.AppendInt(b, tid, 10)
+	}
+	b = append(b, `,"args":{`...)
+	b = append(b, args...)
+	return append(b, "}}"...)
 }

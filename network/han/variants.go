@@ -1,0 +1,56 @@
+package han
+
+import (
+	"fmt"
+	"io"
+)
+
+// Variant is one of the thesis's extensions route runs with --variant on
+// a square mesh, its parameter route.k (strips, partitions) and all.
+type Variant struct {
+	Name, Alg  string // --variant's value, the algorithm it extends
+	Desc       string
+	KMin, KMax int // route.k's range (even values); both 0: no route.k
+	KDefault   int
+	Sides      func(n, k int) string // "" when it runs on n×n, else what is wrong
+	Buffers    func(k int) int       // the pool it needs
+	Bound      func(n, k int) Bound
+	Run        func(n, k, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error)
+}
+
+// Variants lists the variants route runs.
+var Variants = []Variant{
+	{Name: VariantKStrip, Alg: AlgH, Desc: "k-strip H (§4.6.3): K strips a stage, a side n = K^p, K + 1 buffers",
+		KMin: 4, KMax: 64, KDefault: 4, Sides: KStripSides, Buffers: func(k int) int { return k + 1 }, Bound: KStripBound, Run: RunKStrip},
+	{Name: VariantK2, Alg: AlgQ, Desc: "Q with k² partitions (§3.6.1): K² submeshes a stage, a side n = K^p, K² + 2 buffers",
+		KMin: 4, KMax: 16, KDefault: 4, Sides: K2Sides, Buffers: func(k int) int { return k*k + 2 }, Bound: K2Bound, Run: RunK2},
+	{Name: VariantOdd1, Alg: AlgQ, Desc: "Q on an odd square, §3.6.3's first mapping: 9 buffers",
+		Sides: Odd1Sides, Buffers: func(int) int { return 9 }, Bound: Odd1Bound, Run: RunOdd1},
+}
+
+// FindVariant is the variant named name, or nil.
+func FindVariant(name string) *Variant {
+	for i := range Variants {
+		if Variants[i].Name == name {
+			return &Variants[i]
+		}
+	}
+	return nil
+}
+
+// VariantNames lists the variants' names, for messages.
+func VariantNames() []string {
+	var s []string
+	for _, v := range Variants {
+		s = append(s, v.Name)
+	}
+	return s
+}
+
+// KRule says which route.k the variant takes.
+func (v *Variant) KRule() string {
+	if v.KMax == 0 {
+		return fmt.Sprintf("none with --variant %s", v.Name)
+	}
+	return fmt.Sprintf("an even number from %d to %d with --variant %s", v.KMin, v.KMax, v.Name)
+}

@@ -98,6 +98,11 @@ type MulticastConfig struct {
 	// default) ignores them, as Chiang's Ch. 4 simulation does.
 	SendLatency    int `yaml:"send_latency" json:"send_latency"`
 	ReceiveLatency int `yaml:"receive_latency" json:"receive_latency"`
+
+	// Tree is the ESMIN multicast tree algorithm (Chiang §6.4): lb, fb, rb
+	// or rm; empty leaves the choice to topology.path (first = fb, latest =
+	// lb). Only topology.kind esmin with extra stages has trees to choose.
+	Tree string `yaml:"tree" json:"tree,omitempty"`
 }
 
 // TopologyConfig selects and sizes the network: topology.kind and the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/esmintree"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
@@ -148,6 +149,15 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	spec := c.Topology
 	spec.Routing = c.Routing
 	spec.Seed = c.Run.Seed
+	spec.Tree = c.Multicast.Tree
+	if spec.Tree != "" {
+		if _, ok := esmintree.ParseAlg(spec.Tree); !ok {
+			return kernel.KernelSpec{}, nil, inputerr.New("multicast.tree", spec.Tree, "%s", strings.Join(esmintree.AlgNames(), ", "))
+		}
+		if _, err := topology.ESMINTrees(spec); err != nil {
+			return kernel.KernelSpec{}, nil, inputerr.New("multicast.tree", spec.Tree, "only on an ESMIN with extra stages, and here %v", err)
+		}
+	}
 	if model == "packet" {
 		packetTies(&spec)
 	}
@@ -310,10 +320,27 @@ func (n *Network) Emit(src, dst, flits int) { n.k.EnqueueLater(src, dst, flits) 
 
 // EmitMulticast queues a packet with several destinations (a trace line).
 func (n *Network) EmitMulticast(src int, dsts []int, flits int) {
-	if _, err := n.k.EnqueueMulticast(src, dsts, flits, n.cast, n.enc); err != nil && n.emitErr == nil {
+	wi, err := n.k.EnqueueMulticast(src, dsts, flits, n.cast, n.enc)
+	if err == nil && n.cast != flit.Path {
+		err = n.rbBlocked(wi, src, dsts)
+	}
+	if err != nil && n.emitErr == nil {
 		n.emitErr = err
 		n.stopped = true
 	}
+}
+
+// rbBlocked refuses a Random Branch tree whose branches meet again: a
+// switch cannot merge two copies (Chiang §6.4.3), so the multicast blocks,
+// which the kernel's union of routes would not show.
+func (n *Network) rbBlocked(wi int32, src int, dsts []int) error {
+	net, alg, ok := topology.ESMINTree(n.k.Topo.Router)
+	if !ok || alg != esmintree.RB || !net.Build(alg, n.k.Pool.Worms[wi].Aux, src, dsts).Blocked {
+		return nil
+	}
+	return inputerr.New("multicast.tree", "rb", "a tree algorithm that cannot block (lb, fb, rm): the multicast from %d to %v drew "+
+		"a Random Branch tree whose branches need one switch output twice, and a switch cannot merge two copies "+
+		"(flitsim multicast-tree --algorithm rb counts how often)", src, dsts)
 }
 
 func parseWorm(s string) (flit.Cast, error) {

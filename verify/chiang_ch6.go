@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/esmintree"
 )
 
 // Chiang 1995 Ch. 6: multicast trees in extra-stage cube MINs (CU-ESMIN,
@@ -24,7 +25,7 @@ var table61 = [6]string{
 // esminAlg is one routing algorithm of Table 6.1 and its published
 // broadcast channel counts, patterns 1–6.
 type esminAlg struct {
-	id, path, name string
+	id, tree, name string
 	published      [6]int
 }
 
@@ -37,9 +38,9 @@ type esminFig struct {
 
 func init() {
 	for _, alg := range []esminAlg{
-		{"lb", "latest", "Latest Branch (LB: each destination bit decided at the last stage of its dimension, straight elsewhere)",
+		{"lb", "lb", "Latest Branch (LB: each destination bit decided at the last stage of its dimension, straight elsewhere)",
 			[6]int{132, 158, 158, 132, 207, 192}},
-		{"fb", "first", "First Branch (FB: decided at the first stage of its dimension)",
+		{"fb", "fb", "First Branch (FB: decided at the first stage of its dimension)",
 			[6]int{287, 189, 189, 287, 287, 287}},
 	} {
 		Register(Claim{
@@ -66,7 +67,8 @@ func init() {
 			ID:     "chiang-fig" + f.fig + "-omt",
 			Source: "Chiang 1995 §6.3.4, Fig " + f.fig + " (channel count: digest §5.1, from the lost figure)",
 			Claim: "CU-ESMIN(8:" + f.dims + "), source 0, destinations {1, 3}: the optimal multicast trees use " +
-				fmt.Sprint(f.chans) + " channels; there are " + fmt.Sprint(f.omt) + " of them, and LB builds one",
+				fmt.Sprint(f.chans) + " channels; there are " + fmt.Sprint(f.omt) + " of them (flitsim multicast-tree --algorithm omt), " +
+				"and the simulated LB worm uses one",
 			Published: fmt.Sprintf("%d channels, %d optimal trees", f.chans, f.omt),
 			Tolerance: "exact",
 			Measure:   func() (string, bool, error) { return measureOptimalTrees(f) },
@@ -90,7 +92,7 @@ func measureESMINBroadcast(alg esminAlg) (string, bool, error) {
 	all := allNodes64()
 	got := make([]int, 6)
 	for p, dims := range table61 {
-		used, err := treeChannels(dims+",0", alg.path, 0, 0, all)
+		used, err := treeChannels(dims+",0", alg.tree, 0, all)
 		if err != nil {
 			return "", false, err
 		}
@@ -105,7 +107,7 @@ func measureLBFirstStages() (string, bool, error) {
 	all := allNodes64()
 	var got []int
 	for _, p := range []int{0, 3} {
-		used, err := treeChannels(table61[p]+",0", "latest", 0, 0, all)
+		used, err := treeChannels(table61[p]+",0", "lb", 0, all)
 		if err != nil {
 			return "", false, err
 		}
@@ -122,32 +124,42 @@ func measureLBFirstStages() (string, bool, error) {
 }
 
 // measureOptimalTrees enumerates the optimal multicast trees of f's network
-// and checks that LB builds one of them.
+// by the code of flitsim multicast-tree --algorithm omt, and checks that the
+// simulated LB worm uses that few channels.
 func measureOptimalTrees(f esminFig) (string, bool, error) {
-	lb, err := treeChannels(f.dims, "latest", 0, 0, []int{1, 3})
+	lb, err := treeChannels(f.dims, "lb", 0, []int{1, 3})
 	if err != nil {
 		return "", false, err
 	}
-	best, count, err := optimalTrees(f.dims, 0, 1, 3)
+	net, err := esmintree.New(parseInts(f.dims))
 	if err != nil {
 		return "", false, err
 	}
-	m := fmt.Sprintf("%d channels, %d optimal trees (of every pair of paths to 1 and 3); LB tree %d channels", best, count, len(lb))
-	return m, best == f.chans && count == f.omt && len(lb) == f.chans, nil
+	trees, err := net.Optimal(0, []int{1, 3}, 1000)
+	if err != nil {
+		return "", false, err
+	}
+	ok := len(trees) == f.omt && len(lb) == f.chans
+	for _, t := range trees {
+		ok = ok && t.Channels == f.chans
+	}
+	m := fmt.Sprintf("%d channels, %d optimal trees; simulated LB worm %d channels", trees[0].Channels, len(trees), len(lb))
+	return m, ok, nil
 }
 
-// treeChannels runs one one-flit packet from src to dests on the
-// CU-ESMIN(dims) with the given path choice and returns the channels that
+// treeChannels runs one one-flit multicast from src to dests on the
+// CU-ESMIN(dims) routed by multicast.tree alg and returns the channels that
 // carried it, sorted.
-func treeChannels(dims, path string, index, src int, dests []int) ([]string, error) {
+func treeChannels(dims, alg string, src int, dests []int) ([]string, error) {
+	return treeChannelsSeed(dims, alg, 1, src, dests)
+}
+
+// treeChannelsSeed is treeChannels with run.seed seed (RB's, RM's draws).
+func treeChannelsSeed(dims, alg string, seed uint64, src int, dests []int) ([]string, error) {
 	c := network.Default()
-	var d network.IntList
-	for _, f := range strings.Split(dims, ",") {
-		var x int
-		fmt.Sscan(f, &x)
-		d = append(d, x)
-	}
-	c.Topology = network.TopologyConfig{Kind: "esmin", Dims: d, Path: path, PathIndex: index}
+	c.Run.Seed = seed
+	c.Topology = network.TopologyConfig{Kind: "esmin", Dims: parseInts(dims)}
+	c.Multicast.Tree = alg
 	c.Buffers = network.BufferConfig{Output: 1}
 	c.Run.Channels = true
 	ds := make([]string, len(dests))
@@ -159,7 +171,7 @@ func treeChannels(dims, path string, index, src int, dests []int) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	if err := delivered(fmt.Sprintf("CU-ESMIN(%s) path %s", dims, path), r); err != nil {
+	if err := delivered(fmt.Sprintf("CU-ESMIN(%s) tree %s", dims, alg), r); err != nil {
 		return nil, err
 	}
 	var used []string
@@ -172,86 +184,13 @@ func treeChannels(dims, path string, index, src int, dests []int) ([]string, err
 	return used, nil
 }
 
-// optimalTrees enumerates the multicast trees from src to {a, b}: the
-// unions of one of the 2^m paths to a and one to b (run as unicasts with
-// topology.path given) that do not meet again once they part, since a
-// switch cannot merge two copies. It returns the fewest channels a tree
-// uses and how many distinct trees use that few.
-func optimalTrees(dims string, src, a, b int) (best, count int, err error) {
-	m := strings.Count(dims, ",") + 1 - (1 + maxDigit(dims)) // extra stages
-	var pa, pb [][]string
-	for q := range 1 << m {
-		x, err := treeChannels(dims, "given", q, src, []int{a})
-		if err != nil {
-			return 0, 0, err
-		}
-		y, err := treeChannels(dims, "given", q, src, []int{b})
-		if err != nil {
-			return 0, 0, err
-		}
-		pa, pb = append(pa, x), append(pb, y)
-	}
-	trees := map[string]int{}
-	for _, x := range pa {
-		for _, y := range pb {
-			if rejoin(x, y) {
-				continue
-			}
-			u := append(slices.Clone(x), y...)
-			slices.Sort(u)
-			u = slices.Compact(u)
-			trees[strings.Join(u, " ")] = len(u)
-		}
-	}
-	best = 1 << 30
-	for _, n := range trees {
-		best = min(best, n)
-	}
-	for _, n := range trees {
-		if n == best {
-			count++
-		}
-	}
-	return best, count, nil
-}
-
-// rejoin reports whether two paths from one source part and then share a
-// channel again. Each path holds one channel per stage; a channel "sG,R…"
-// belongs to stage G, the injection link comes before every stage.
-func rejoin(x, y []string) bool {
-	stage := func(p []string) map[int]string {
-		s := map[int]string{}
-		for _, ch := range p {
-			g := 1 << 20 // the injection link
-			fmt.Sscanf(ch, "s%d,", &g)
-			s[g] = ch
-		}
-		return s
-	}
-	sx, sy := stage(x), stage(y)
-	var gs []int
-	for g := range sx {
-		gs = append(gs, g)
-	}
-	sort.Sort(sort.Reverse(sort.IntSlice(gs))) // injection first, then G_{h−1} … G_0
-	parted := false
-	for _, g := range gs {
-		same := sx[g] == sy[g]
-		if parted && same {
-			return true
-		}
-		parted = parted || !same
-	}
-	return false
-}
-
-// maxDigit is the largest number in a comma-separated list.
-func maxDigit(list string) int {
-	m := 0
+// parseInts reads a comma-separated list of integers.
+func parseInts(list string) network.IntList {
+	var d network.IntList
 	for _, f := range strings.Split(list, ",") {
 		var x int
 		fmt.Sscan(f, &x)
-		m = max(m, x)
+		d = append(d, x)
 	}
-	return m
+	return d
 }

@@ -29,7 +29,7 @@ or, for the current shell only: source <(flitsim completion bash).
 `
 
 // commandNames are flitsim's commands, in the order help lists them.
-var commandNames = []string{"run", "list", "verify", "encode", "sweep", "merge", "deadlock-search", "layout", "distances", "channels", "collective", "analytic", "route", "completion", "version", "help"}
+var commandNames = []string{"run", "list", "verify", "encode", "sweep", "merge", "deadlock-search", "layout", "distances", "channels", "collective", "analytic", "route", "multicast-tree", "completion", "version", "help"}
 
 func cmdCompletion(args []string, stdout io.Writer) error {
 	fs := newFlags("completion")

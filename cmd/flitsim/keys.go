@@ -6,6 +6,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/network"
+	"github.com/flitsim/flitsim/network/esmintree"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
@@ -30,6 +31,7 @@ func keyValues() map[string][]string {
 		"multicast.worm":      {"async", "sync", "path"},
 		"multicast.encoding":  network.EncodingNames(),
 		"multicast.scheme":    traffic.SchemeNames(),
+		"multicast.tree":      esmintree.AlgNames(),
 	}
 	var routings []string
 	for _, k := range topology.Kinds() {

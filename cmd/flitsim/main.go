@@ -10,6 +10,7 @@
 //	flitsim distances [-c FILE] [--set key=value]... [--seed N] [--format table|json]
 //	flitsim channels [-c FILE] [--set key=value]... --clusters MASKS [--format table|json]
 //	flitsim analytic [-c FILE] [--set key=value]... [--scheme simple|priority|csr] [--plot FILE --figure F] [--format table|json]
+//	flitsim multicast-tree [-c FILE] [--set key=value]... --source S --dests LIST|all --algorithm lb|fb|rb|rm|omt [--format table|json]
 //	flitsim completion bash|zsh|fish
 //	flitsim --version
 //	flitsim help
@@ -123,6 +124,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdAnalytic(rest, stdout)
 	case "route":
 		return cmdRoute(rest, stdout)
+	case "multicast-tree":
+		return cmdMulticastTree(rest, stdout)
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout)
 	case "version", "--version":
@@ -170,6 +173,9 @@ Usage:
                                or draw them against the simulation (--plot, --figure)
   flitsim route --algorithm A route a permutation with Han's move-and-smooth algorithm
                                Q or H on a lock-step mesh (steps, buffers, the thesis's bounds)
+  flitsim multicast-tree [flags]
+                               an ESMIN multicast tree (Chiang ch. 6, --algorithm lb|fb|rb|rm|omt):
+                               channels per stage, traffic, RB blocking, every optimal tree
   flitsim completion SHELL     print a completion script for bash, zsh or fish
   flitsim --version            the module version and VCS revision of this binary
   flitsim help [COMMAND]       this text, or a command's flags

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/esmintree"
 	xbar "github.com/flitsim/flitsim/switch"
 )
 
@@ -105,46 +107,52 @@ func checkPathIndex(s Spec) string {
 	return ""
 }
 
-// newESMINRouter builds destination-tag routing on the path s.Path.
+// newESMINRouter builds destination-tag routing by the multicast tree
+// algorithm s.Tree (multicast.tree) or else on the path s.Path.
 func newESMINRouter(_ *Topology, s Spec) (Router, error) {
-	dims := s.Dims
-	h, n := len(dims), esminDims(dims)
-	path := esminPath(s.Path)
-	r := &esminRouter{h: h, half: 1 << (n - 1), path: path,
-		dim: make([]int8, h), mode: make([]int8, h)}
-	// Stage g = h−1−i has dimension dims[i].
-	firstSeen := make([]bool, n)
-	for i, c := range dims {
-		r.dim[h-1-i] = int8(c)
-		if !firstSeen[c] {
-			firstSeen[c] = true
-			r.mode[h-1-i] |= modeFirst
-		}
+	net, err := esmintree.New(s.Dims)
+	if err != nil {
+		return nil, err
 	}
-	lastSeen := make([]bool, n)
-	for i := h - 1; i >= 0; i-- {
-		if c := dims[i]; !lastSeen[c] {
-			lastSeen[c] = true
-			r.mode[h-1-i] |= modeLast
+	r := &esminRouter{net: net, half: 1 << (net.Bits() - 1), path: esminPath(s.Path)}
+	if s.Tree != "" {
+		alg, _ := esmintree.ParseAlg(s.Tree) // checked by network.Build
+		// topology.path first and latest are the older spellings of fb and lb.
+		if s.Path != "" && (r.path >= pathRandom || r.path == pathFirst && alg != esmintree.FB || r.path == pathLatest && alg != esmintree.LB) {
+			return nil, inputerr.New("multicast.tree", s.Tree, "a tree matching topology.path %s (first = fb, latest = lb), or leave topology.path out", s.Path)
 		}
+		r.tree, r.alg, r.name = true, alg, "destination-tag tree="+alg.String()
+		return r, nil
 	}
-	// Free stages (not the last of their dimension), numbered from the
-	// leftmost: free stage f takes bit f of the path index.
-	r.free = make([]int8, h)
-	m := 0
-	for g := h - 1; g >= 0; g-- {
-		if r.mode[g]&modeLast == 0 {
-			r.free[g] = int8(m)
-			m++
-		}
-	}
-	r.m = m
-	r.name = "destination-tag path=" + pathNames[path]
-	if path == pathGiven {
+	r.name = "destination-tag path=" + pathNames[r.path]
+	switch r.path {
+	case pathFirst:
+		r.tree, r.alg = true, esmintree.FB
+	case pathLatest:
+		r.tree, r.alg = true, esmintree.LB
+	case pathGiven:
 		r.q = uint64(s.PathIndex)
 		r.name += fmt.Sprintf(" path_index=%d", s.PathIndex)
 	}
 	return r, nil
+}
+
+// ESMINTrees is the tree model of an ESMIN spec for the tree algorithms
+// (multicast.tree, flitsim multicast-tree). Another kind, or an ESMIN
+// without extra stages (one path per pair, nothing to choose), is bad input.
+func ESMINTrees(s Spec) (*esmintree.Net, error) {
+	if s.Kind != "esmin" {
+		return nil, inputerr.New("topology.kind", s.Kind, "esmin (the tree algorithms choose among an extra-stage MIN's paths)")
+	}
+	if esminDims(s.Dims) == 0 {
+		return nil, inputerr.New("topology.dims", joinInts(s.Dims), "%s", checkDims(s))
+	}
+	net, err := esmintree.New(s.Dims)
+	if err == nil && net.Extra() == 0 {
+		err = inputerr.New("topology.dims", joinInts(s.Dims), "a list with extra stages (a dimension repeated, e.g. 1,2,1,2,0): "+
+			"without them there is one path per pair and no tree to choose")
+	}
+	return net, err
 }
 
 // buildESMIN wires a CU-ESMIN(N: c_{h−1},…,c_0) of 2×2 switches (Chiang
@@ -194,65 +202,41 @@ func swapBits(a, c int) int {
 	return a&^(1|1<<c) | bc | b0<<c
 }
 
-const (
-	modeFirst = 1 << iota // first (leftmost) stage of its dimension
-	modeLast              // last (rightmost) stage of its dimension
-)
-
-// esminRouter is destination-tag routing in a CU-ESMIN. Destination bit j is
-// set by the port taken at the last stage whose dimension is j (or, for the
-// first path, at the first such stage); "straight" at a stage of dimension c
-// means port = bit c of the input address, which keeps the bit.
+// esminRouter is destination-tag routing in a CU-ESMIN: a tree algorithm
+// of esmintree (the one home of their rules), or a path of Lemma 14 shared
+// by every destination (topology.path random or given).
 type esminRouter struct {
-	h, half, m int
-	path       int
-	q          uint64
-	dim        []int8 // per stage g
-	mode       []int8 // modeFirst | modeLast, per stage g
-	free       []int8 // path-index bit of a free stage g
-	name       string
+	net  *esmintree.Net
+	half int
+	tree bool
+	alg  esmintree.Alg
+	path int
+	q    uint64
+	name string
 }
 
 func (r *esminRouter) Name() string { return r.name }
 
 func (r *esminRouter) Init(w *flit.Worm, rng *rand.Rand) {
-	if r.path == pathRandom {
-		w.Aux = rng.Uint64() & (uint64(1)<<r.m - 1)
+	switch {
+	case r.tree && (r.alg == esmintree.RB || r.alg == esmintree.RM):
+		w.Aux = rng.Uint64()
+	case !r.tree && r.path == pathRandom:
+		w.Aux = rng.Uint64() & (uint64(1)<<r.net.Extra() - 1)
 	}
 }
 
+// Route: the switch at position i (stage G_{h−1−i}) and row sw mod N/2.
 func (r *esminRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
-	g := r.h - 1 - sw/r.half
-	c := int(r.dim[g])
-	mode := r.mode[g]
-	x := 2*(sw%r.half) + in
-	dst := int(w.Dst)
-	var p int
-	switch r.path {
-	case pathFirst:
-		if mode&modeFirst != 0 {
-			p = dst >> c & 1
-		} else {
-			p = x >> c & 1
-		}
-	case pathLatest:
-		if mode&modeLast != 0 {
-			p = dst >> c & 1
-		} else {
-			p = x >> c & 1
-		}
-	default:
-		if mode&modeLast != 0 {
-			p = dst >> c & 1
-		} else {
-			q := r.q
-			if r.path == pathRandom {
-				q = w.Aux
-			}
-			p = int(q >> uint(r.free[g]) & 1)
-		}
+	i, x, d := sw/r.half, 2*(sw%r.half)+in, int(w.Dst)
+	if r.tree {
+		return xbar.Port(r.net.Port(r.alg, w.Aux, i, x, d))
 	}
-	return xbar.Port(p)
+	q := r.q
+	if r.path == pathRandom {
+		q = w.Aux
+	}
+	return xbar.Port(r.net.PathPort(q, i, d))
 }
 
 // sizeESMIN is an ESMIN's size: len(dims) stages of N/2 2×2 switches.
@@ -260,4 +244,13 @@ func sizeESMIN(s Spec) Size {
 	n := int64(1) << esminDims(s.Dims)
 	h := int64(len(s.Dims))
 	return Size{Switches: h * n / 2, Ports: h * n, Terminals: n}
+}
+
+// ESMINTree is the tree algorithm r routes multicasts by, when r is an
+// ESMIN router set to one (ok false otherwise).
+func ESMINTree(r Router) (net *esmintree.Net, alg esmintree.Alg, ok bool) {
+	if e, is := r.(*esminRouter); is && e.tree {
+		return e.net, e.alg, true
+	}
+	return nil, 0, false
 }

@@ -35,6 +35,9 @@ type Spec struct {
 	Path string `yaml:"path" json:"path,omitempty"`
 	// PathIndex is the path taken when Path is given (0 ≤ index < 2^m).
 	PathIndex int `yaml:"path_index" json:"path_index,omitempty"`
+	// Tree is the ESMIN multicast tree algorithm (the multicast.tree key:
+	// lb, fb, rb, rm; empty: topology.path decides). Set by the caller.
+	Tree string `yaml:"-" json:"-"`
 	// Tie is the direction a torus route takes at exactly half a ring:
 	// plus (the + way) or random (drawn once per packet and dimension).
 	Tie string `yaml:"tie" json:"tie,omitempty"`

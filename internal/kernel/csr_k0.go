@@ -1,0 +1,92 @@
+package kernel
+
+// CSR's unbuffered control interval (csr.k = 0), the common case, on a
+// leaner path than §3.5's general rule (csr.go): with no buffers a flit
+// books link h + 1 for interval h + 1 at step h, so its c_f and T need
+// not be stored, and its path is fixed by its entry buffer and
+// destination. A flit carries what it needs in one dense record (the
+// links it meets are the slotted router's), and a link's contest in one
+// place. The random draws, their order and every outcome are csr.go's
+// rule's: TestCSRPinnedOutcomes (network) pins them.
+
+// csrFlit is a flit of this control interval with K = 0.
+type csrFlit struct {
+	e    int32 // its entry buffer
+	node int32 // the node it is at
+	diff int32 // source ⊕ destination: bit i, cross dimension i
+	dim  int32 // the dimension of this step's link
+	link int32 // this step's link
+}
+
+// csrContest is a link's K = 0 contest in one step: the step's tag, the
+// claims counted and the one kept.
+type csrContest struct {
+	tag      int64
+	cnt, win int32
+}
+
+// csrFlitsK0 lists this interval's flits (c.sent) as K = 0 records.
+func (m *slotted) csrFlitsK0() {
+	c := m.csr
+	c.fl = c.fl[:0]
+	for _, e := range c.sent {
+		s := int32(m.linkNode(int(e)))
+		c.fl = append(c.fl, csrFlit{e: e, node: s, diff: s ^ c.dest[e], dim: int32(m.linkDim(int(e)))})
+	}
+}
+
+// csrForwardK0 is csrForward with no buffers: every claim at a link in
+// step h is for interval h + 1, so of a random order only its first claim
+// can book. It is drawn without the shuffle: the claims of a free link
+// are counted and one is kept uniformly (reservoir sampling), then the
+// kept ones book. The outcome is the same rule's, in two passes over the
+// flits in entry order (cache-friendly at large d). A blocked flit's
+// bookings are the steps before h (nres); a flit left after step d − 1
+// booked all d.
+func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
+	c, d := m.csr, m.d
+	tag := now*int64(d) + int64(h) + 1 // (unique per step)
+	fl, con, mask := c.fl, c.con, c.mask
+	// (Shift counts masked: d ≤ 20 and h < 64, and the compiler then drops
+	// its over-wide-shift checks.)
+	ud, uh := uint(d)&31, uint(h)&63
+	for i := range fl {
+		f := &fl[i]
+		dim := uint(f.dim) & 31
+		link := (int(f.dim)<<ud|int(f.node))<<1 | int(f.diff>>dim&1)
+		if mask[link]>>uh&1 != 0 { // booked in an earlier interval
+			f.link = -1 // (no flit contests it: blocked)
+			continue
+		}
+		f.link = int32(link)
+		ct := &con[link]
+		if ct.tag != tag {
+			ct.tag, ct.cnt, ct.win = tag, 1, f.e
+			continue
+		}
+		ct.cnt++
+		if uint64(uint32(k.src.Uint64()))*uint64(ct.cnt)>>32 == 0 {
+			ct.win = f.e
+		}
+	}
+	kept := fl[:0]
+	for _, f := range fl {
+		link := int(f.link)
+		if link < 0 || con[link].tag != tag || con[link].win != f.e {
+			c.nres[f.e] = uint8(h) // blocked: NACKed in the backward phase
+			continue
+		}
+		mask[link] |= 1 << uh
+		c.resL[int(f.e)*d+h] = f.link
+		dim := uint(f.dim) & 31
+		f.node ^= (f.diff >> dim & 1) << dim
+		if f.dim--; f.dim < 0 {
+			f.dim += int32(d)
+		}
+		if h == d-1 {
+			c.nres[f.e] = uint8(d)
+		}
+		kept = append(kept, f)
+	}
+	c.fl = kept
+}

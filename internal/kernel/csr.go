@@ -307,6 +307,9 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 		if meas {
 			m.c.Confirmed += int64(d)
 		}
+		if c.K == 0 {
+			m.csrConfirmK0(int(e))
+		}
 		p := m.csrAlloc()
 		copy(c.pLink[p*d:(p+1)*d], c.resL[int(e)*d:])
 		for h := range d {
@@ -326,10 +329,7 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 func (m *slotted) csrFree(e, nr int, now int64) {
 	c, d := m.csr, m.d
 	if c.K == 0 {
-		for h, link := range c.resL[e*d : e*d+nr] {
-			c.mask[link] &^= 1 << h
-		}
-		return
+		return // (never written into the masks: csr_k0.go)
 	}
 	for h := range nr {
 		r := e*d + h

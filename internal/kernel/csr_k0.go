@@ -43,6 +43,12 @@ func (m *slotted) csrFlitsK0() {
 // flits in entry order (cache-friendly at large d). A blocked flit's
 // bookings are the steps before h (nres); a flit left after step d − 1
 // booked all d.
+//
+// The bookings of this interval stay out of the links' masks until the
+// backward phase, which writes only the ACKed flits' (csrConfirmK0): bit
+// h is booked in this interval only at step h, and there the link's
+// contest says who booked it, so a mask need only hold earlier intervals'
+// bookings. Ghosts then cost nothing to free.
 func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
 	c, d := m.csr, m.d
 	tag := now*int64(d) + int64(h) + 1 // (unique per step)
@@ -76,7 +82,6 @@ func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
 			c.nres[f.e] = uint8(h) // blocked: NACKed in the backward phase
 			continue
 		}
-		mask[link] |= 1 << uh
 		c.resL[int(f.e)*d+h] = f.link
 		dim := uint(f.dim) & 31
 		f.node ^= (f.diff >> dim & 1) << dim
@@ -89,4 +94,12 @@ func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
 		kept = append(kept, f)
 	}
 	c.fl = kept
+}
+
+// csrConfirmK0 writes ACKed flit e's d bookings into the links' masks.
+func (m *slotted) csrConfirmK0(e int) {
+	c, d := m.csr, m.d
+	for h, link := range c.resL[e*d : e*d+d] {
+		c.mask[link] |= 1 << (uint(h) & 63)
+	}
 }

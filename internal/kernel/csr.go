@@ -80,8 +80,9 @@ type csrState struct {
 	resT, resC []uint8
 	sent, live []int32
 	// K = 0 (csr_k0.go): the flits, and per link its contest.
-	fl  []csrFlit
-	con []csrContest
+	fl     []csrFlit
+	con    []csrContest
+	booked int64 // bookings made this control interval
 	// Packets in the network, a pool: per packet its links and absolute
 	// slots per hop, the next hop, and the packet itself.
 	pLink        []int32
@@ -140,7 +141,11 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 			m.csrForward(k, h, now)
 		}
 	}
-	m.csrBackward(now, meas)
+	if c.K == 0 && m.tr == nil && !m.spec.Fresh {
+		m.csrBackwardK0(now, meas)
+	} else {
+		m.csrBackward(now, meas)
+	}
 	m.csrTransmit(now, meas)
 	for i := range c.mask {
 		c.mask[i] >>= 1
@@ -304,25 +309,31 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 			}
 			continue
 		}
-		if meas {
-			m.c.Confirmed += int64(d)
-		}
-		if c.K == 0 {
-			m.csrConfirmK0(int(e))
-		}
-		p := m.csrAlloc()
-		copy(c.pLink[p*d:(p+1)*d], c.resL[int(e)*d:])
-		for h := range d {
-			c.pSlot[p*d+h] = now + int64(c.slotT(int(e)*d+h, h)) - 1
-		}
-		c.pNext[p] = 0
-		c.pkt[p] = m.newPacket(m.linkNode(int(e)), uint64(c.dest[e]), uint32(d), now, meas)
-		if m.tr != nil {
-			m.traceCSR(SlotEntered, int(e), c.pkt[p].id, 0, c.dest[e], 0)
-			m.traceBookings(int(e), d, c.pkt[p].id)
-		}
-		c.dest[e] = -1
+		m.csrEnter(int(e), now, meas)
 	}
+}
+
+// csrEnter lets ACKed flit e's packet enter: its d bookings are confirmed.
+func (m *slotted) csrEnter(e int, now int64, meas bool) {
+	c, d := m.csr, m.d
+	if meas {
+		m.c.Confirmed += int64(d)
+	}
+	if c.K == 0 {
+		m.csrConfirmK0(e)
+	}
+	p := m.csrAlloc()
+	copy(c.pLink[p*d:(p+1)*d], c.resL[e*d:])
+	for h := range d {
+		c.pSlot[p*d+h] = now + int64(c.slotT(e*d+h, h)) - 1
+	}
+	c.pNext[p] = 0
+	c.pkt[p] = m.newPacket(m.linkNode(e), uint64(c.dest[e]), uint32(d), now, meas)
+	if m.tr != nil {
+		m.traceCSR(SlotEntered, e, c.pkt[p].id, 0, c.dest[e], 0)
+		m.traceBookings(e, d, c.pkt[p].id)
+	}
+	c.dest[e] = -1
 }
 
 // csrFree frees the nr bookings of NACKed flit e (ghosts).

@@ -12,10 +12,10 @@ package kernel
 // csrFlit is a flit of this control interval with K = 0.
 type csrFlit struct {
 	e    int32 // its entry buffer
-	node int32 // the node it is at
+	q    int32 // the queue it is at: dim·N + the node (its link's index / 2)
 	diff int32 // source ⊕ destination: bit i, cross dimension i
 	dim  int32 // the dimension of this step's link
-	link int32 // this step's link
+	link int32 // this step's link, −1 when it is booked already
 }
 
 // csrContest is a link's K = 0 contest in one step: the step's tag, the
@@ -28,10 +28,10 @@ type csrContest struct {
 // csrFlitsK0 lists this interval's flits (c.sent) as K = 0 records.
 func (m *slotted) csrFlitsK0() {
 	c := m.csr
-	c.fl = c.fl[:0]
+	c.fl, c.booked = c.fl[:0], 0
 	for _, e := range c.sent {
 		s := int32(m.linkNode(int(e)))
-		c.fl = append(c.fl, csrFlit{e: e, node: s, diff: s ^ c.dest[e], dim: int32(m.linkDim(int(e)))})
+		c.fl = append(c.fl, csrFlit{e: e, q: e >> 1, diff: s ^ c.dest[e], dim: int32(m.linkDim(int(e)))})
 	}
 }
 
@@ -58,8 +58,7 @@ func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
 	ud, uh := uint(d)&31, uint(h)&63
 	for i := range fl {
 		f := &fl[i]
-		dim := uint(f.dim) & 31
-		link := (int(f.dim)<<ud|int(f.node))<<1 | int(f.diff>>dim&1)
+		link := int(f.q)<<1 | int(f.diff>>(uint(f.dim)&31)&1)
 		if mask[link]>>uh&1 != 0 { // booked in an earlier interval
 			f.link = -1 // (no flit contests it: blocked)
 			continue
@@ -75,25 +74,51 @@ func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
 			ct.win = f.e
 		}
 	}
-	kept := fl[:0]
-	for _, f := range fl {
+	n := 0
+	for i := range fl {
+		f := &fl[i]
 		link := int(f.link)
 		if link < 0 || con[link].tag != tag || con[link].win != f.e {
 			c.nres[f.e] = uint8(h) // blocked: NACKed in the backward phase
 			continue
 		}
 		c.resL[int(f.e)*d+h] = f.link
+		// To the link's far end, then the next dimension down (mod d).
 		dim := uint(f.dim) & 31
-		f.node ^= (f.diff >> dim & 1) << dim
+		q := f.q ^ (f.diff>>dim&1)<<dim - 1<<ud
 		if f.dim--; f.dim < 0 {
 			f.dim += int32(d)
+			q += int32(d) << ud
 		}
-		if h == d-1 {
+		f.q = q
+		fl[n] = *f
+		n++
+	}
+	c.fl = fl[:n]
+	c.booked += int64(n)
+	if h == d-1 {
+		for _, f := range c.fl {
 			c.nres[f.e] = uint8(d)
 		}
-		kept = append(kept, f)
 	}
-	c.fl = kept
+}
+
+// csrBackwardK0 is csrBackward for K = 0 with no tracer and NACKed
+// packets kept (not csr.fresh): a NACKed flit then leaves nothing to undo
+// (its ghosts never reached the masks, its entry buffer stays
+// backlogged), so only the ACKed flits — those left after step d − 1, in
+// entry order as csrBackward takes them — are visited; the NACKs and
+// ghosts are counted from the flits sent and the bookings made.
+func (m *slotted) csrBackwardK0(now int64, meas bool) {
+	c, d := m.csr, m.d
+	if meas {
+		acked := int64(len(c.fl))
+		m.c.Nacks += int64(len(c.sent)) - acked
+		m.c.Ghost += c.booked - int64(d)*acked
+	}
+	for _, f := range c.fl {
+		m.csrEnter(int(f.e), now, meas)
+	}
 }
 
 // csrConfirmK0 writes ACKed flit e's d bookings into the links' masks.

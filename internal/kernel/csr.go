@@ -131,7 +131,6 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 	c := m.csr
 	m.csrAttempts(k, now, meas)
 	if c.K == 0 {
-		m.csrFlitsK0()
 		for h := range m.d {
 			m.csrForwardK0(k, h, now)
 		}
@@ -141,7 +140,7 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 			m.csrForward(k, h, now)
 		}
 	}
-	if c.K == 0 && m.tr == nil && !m.spec.Fresh {
+	if m.csrLean() {
 		m.csrBackwardK0(now, meas)
 	} else {
 		m.csrBackward(now, meas)
@@ -162,7 +161,7 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 // buffers that send a flit.
 func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 	c := m.csr
-	c.sent = c.sent[:0]
+	c.sent, c.fl, c.booked = c.sent[:0], c.fl[:0], 0
 	for e := range c.dest {
 		arrive := m.always || k.src.Uint64() < m.p0
 		if c.dest[e] >= 0 { // backlogged
@@ -177,8 +176,10 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 				continue
 			}
 		}
-		if c.K > 0 { // (K = 0 keeps its flits in csrFlit records)
+		if c.K > 0 {
 			c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(e)), 1, 0
+		} else {
+			c.fl = append(c.fl, m.csrFlitK0(e))
 		}
 		c.sent = append(c.sent, int32(e))
 	}

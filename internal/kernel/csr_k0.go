@@ -18,6 +18,22 @@ type csrFlit struct {
 	link int32 // this step's link, −1 when it is booked already
 }
 
+// at is the link flit f claims this step: its queue's internal or
+// forward link by the destination's bit in the queue's dimension.
+func (f *csrFlit) at() int32 { return f.q<<1 | f.diff>>(uint(f.dim)&31)&1 }
+
+// cross moves f over link at() to the link's far end, the queue of the
+// next dimension down (mod d; ud = d). (Shift counts masked: d ≤ 20, and
+// the compiler then drops its over-wide-shift checks.)
+func (f *csrFlit) cross(ud uint) {
+	dim := uint(f.dim) & 31
+	f.q = f.q ^ (f.diff>>dim&1)<<dim - 1<<ud // (the node's bit, then dim − 1)
+	if f.dim--; f.dim < 0 {
+		f.dim += int32(ud)
+		f.q += int32(ud) << ud
+	}
+}
+
 // csrContest is a link's K = 0 contest in one step: the step's tag, the
 // claims counted and the one kept.
 type csrContest struct {
@@ -25,14 +41,17 @@ type csrContest struct {
 	cnt, win int32
 }
 
-// csrFlitsK0 lists this interval's flits (c.sent) as K = 0 records.
-func (m *slotted) csrFlitsK0() {
-	c := m.csr
-	c.fl, c.booked = c.fl[:0], 0
-	for _, e := range c.sent {
-		s := int32(m.linkNode(int(e)))
-		c.fl = append(c.fl, csrFlit{e: e, q: e >> 1, diff: s ^ c.dest[e], dim: int32(m.linkDim(int(e)))})
-	}
+// csrFlitK0 is the K = 0 record of entry buffer e's flit (csrAttempts
+// lists them).
+func (m *slotted) csrFlitK0(e int) csrFlit {
+	s := int32(m.linkNode(e))
+	return csrFlit{e: int32(e), q: int32(e >> 1), diff: s ^ m.csr.dest[e], dim: int32(m.linkDim(e))}
+}
+
+// csrLean reports whether this interval takes the lean backward phase
+// (csrBackwardK0), which needs no flit's booking count.
+func (m *slotted) csrLean() bool {
+	return m.csr.K == 0 && m.tr == nil && !m.spec.Fresh
 }
 
 // csrForwardK0 is csrForward with no buffers: every claim at a link in
@@ -52,13 +71,11 @@ func (m *slotted) csrFlitsK0() {
 func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
 	c, d := m.csr, m.d
 	tag := now*int64(d) + int64(h) + 1 // (unique per step)
-	fl, con, mask := c.fl, c.con, c.mask
-	// (Shift counts masked: d ≤ 20 and h < 64, and the compiler then drops
-	// its over-wide-shift checks.)
-	ud, uh := uint(d)&31, uint(h)&63
+	fl, con, mask, lean := c.fl, c.con, c.mask, m.csrLean()
+	ud, uh := uint(d)&31, uint(h)&63 // (masked: see cross)
 	for i := range fl {
 		f := &fl[i]
-		link := int(f.q)<<1 | int(f.diff>>(uint(f.dim)&31)&1)
+		link := int(f.at())
 		if mask[link]>>uh&1 != 0 { // booked in an earlier interval
 			f.link = -1 // (no flit contests it: blocked)
 			continue
@@ -79,24 +96,19 @@ func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
 		f := &fl[i]
 		link := int(f.link)
 		if link < 0 || con[link].tag != tag || con[link].win != f.e {
-			c.nres[f.e] = uint8(h) // blocked: NACKed in the backward phase
+			if !lean {
+				c.nres[f.e] = uint8(h) // blocked: NACKed in the backward phase
+			}
 			continue
 		}
 		c.resL[int(f.e)*d+h] = f.link
-		// To the link's far end, then the next dimension down (mod d).
-		dim := uint(f.dim) & 31
-		q := f.q ^ (f.diff>>dim&1)<<dim - 1<<ud
-		if f.dim--; f.dim < 0 {
-			f.dim += int32(d)
-			q += int32(d) << ud
-		}
-		f.q = q
+		f.cross(ud)
 		fl[n] = *f
 		n++
 	}
 	c.fl = fl[:n]
 	c.booked += int64(n)
-	if h == d-1 {
+	if h == d-1 && !lean {
 		for _, f := range c.fl {
 			c.nres[f.e] = uint8(d)
 		}

@@ -125,6 +125,13 @@ type Result struct {
 	// Deflections is the deflection schemes' count of deflections per
 	// packet delivered in the window (each adds two hops).
 	Deflections *DeflectionStats `json:"deflections,omitempty" csv:"-"`
+	// The deflection schemes' livelock watch, whole run (slotted_livelock.go):
+	// the oldest packet's age in slots, the most deflections of one packet,
+	// and the longest run of slots a node could not inject.
+	OldestAge      *int64 `json:"oldest_age,omitempty"`
+	MaxDeflections *int64 `json:"max_deflections,omitempty"`
+	LongestLockout *int64 `json:"longest_lockout,omitempty"`
+	LockoutNode    *int   `json:"lockout_node,omitempty" csv:"-"`
 	// CSR (slotted.scheme: csr): the throughput per node per unit of real
 	// time, R/(1 + csr.beta), and the link bookings.
 	ThroughputPerTime *float64      `json:"throughput_per_time,omitempty"`

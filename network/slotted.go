@@ -171,6 +171,7 @@ func (n *Network) fillSlotted(r *Result) {
 	}
 	r.MeasuredPackets, r.MeasuredDelivered, r.MeasuredDropped = c.Injected, c.MeasuredDone, c.MeasuredDropped
 	r.ShortfallCI95, r.ShortfallCI95Note = -1, "switching: slotted drops packets by design (dropped_by_cause)"
+	fillLivelock(r, c.Livelock)
 	if c.Slots == 0 {
 		return
 	}

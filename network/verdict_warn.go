@@ -35,6 +35,7 @@ func warnings(r *Result) []string {
 	if note := r.DropNote(); note != "" && !isSlotted(&r.Config) { // (the slotted router drops by design)
 		ws = append(ws, note+": the latencies and the throughput count only the packets delivered")
 	}
+	ws = append(ws, livelockWarnings(r)...)
 	if r.Status == StatusOK || r.Status == StatusIncomplete {
 		ws = append(ws, nearSaturation(r)...)
 	}

@@ -66,6 +66,10 @@ func slottedRows(r *network.Result, rows [][]string) [][]string {
 		extra = append(extra, csrResultRows(r)...)
 		if r.Deflections != nil {
 			extra = append(extra, []string{"deflections per packet", num(r.Deflections.Mean) + " (mean; each adds 2 hops)"})
+			if r.OldestAge != nil {
+				extra = append(extra, []string{"oldest packet, lockout", fmt.Sprintf("%d slots, %d deflections at most; longest lockout %d slots",
+					*r.OldestAge, *r.MaxDeflections, *r.LongestLockout)})
+			}
 		} else {
 			extra = append(extra, []string{"p_1 … p_d", strings.Join(p, ", ")})
 			pi := make([]string, len(r.Pi))

@@ -79,11 +79,10 @@ type csrState struct {
 	resL       []int32
 	resT, resC []uint8
 	sent, live []int32
-	// K = 0's contests, per link: the step's tag, claims counted and the
-	// one kept; per flit its link.
-	ctag      []int64
-	ccnt, win []int32
-	flink     []int32
+	// K = 0 (csr_k0.go): the flits, and per link its contest.
+	fl     []csrFlit
+	con    []csrContest
+	booked int64 // bookings made this control interval
 	// Packets in the network, a pool: per packet its links and absolute
 	// slots per hop, the next hop, and the packet itself.
 	pLink        []int32
@@ -109,14 +108,17 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	for e := range c.dest {
 		c.dest[e] = -1
 	}
-	c.node, c.cf, c.nres = make([]int32, nl), make([]uint8, nl), make([]uint8, nl)
-	c.resL, c.resT, c.resC = make([]int32, nl*d), make([]uint8, nl*d), make([]uint8, nl*d)
+	c.nres, c.resL = make([]uint8, nl), make([]int32, nl*d)
+	if c.K > 0 { // (K = 0 needs neither: T = c_f = h + 1 at step h)
+		c.node, c.cf = make([]int32, nl), make([]uint8, nl)
+		c.resT, c.resC = make([]uint8, nl*d), make([]uint8, nl*d)
+	}
 	c.stamp, c.wstamp, c.wcnt = make([]int64, nl), make([]int64, nl), make([]int32, nl)
 	// At most one flit per entry buffer; with K = 0 every packet in the
 	// network is on a link, so the pool never outgrows 2dN (with K > 0 it
 	// grows to its steady state once).
 	c.sent, c.live = make([]int32, 0, nl), make([]int32, 0, nl)
-	c.ctag, c.ccnt, c.win, c.flink = make([]int64, nl), make([]int32, nl), make([]int32, nl), make([]int32, nl)
+	c.fl, c.con = make([]csrFlit, 0, nl), make([]csrContest, nl)
 	c.pLink, c.pSlot = make([]int32, 0, nl*d), make([]int64, 0, nl*d)
 	c.pNext, c.pkt = make([]uint8, 0, nl), make([]slotPkt, 0, nl)
 	c.active, c.free = make([]int32, 0, nl), make([]int32, 0, nl)
@@ -128,11 +130,21 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 	c := m.csr
 	m.csrAttempts(k, now, meas)
-	c.live = append(c.live[:0], c.sent...)
-	for h := range m.d {
-		m.csrForward(k, h, now)
+	if c.K == 0 {
+		for h := range m.d {
+			m.csrForwardK0(k, h, now)
+		}
+	} else {
+		c.live = append(c.live[:0], c.sent...)
+		for h := range m.d {
+			m.csrForward(k, h, now)
+		}
 	}
-	m.csrBackward(now, meas)
+	if m.csrLean() {
+		m.csrBackwardK0(now, meas)
+	} else {
+		m.csrBackward(now, meas)
+	}
 	m.csrTransmit(now, meas)
 	for i := range c.mask {
 		c.mask[i] >>= 1
@@ -149,7 +161,7 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 // buffers that send a flit.
 func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 	c := m.csr
-	c.sent = c.sent[:0]
+	c.sent, c.fl, c.booked = c.sent[:0], c.fl[:0], 0
 	for e := range c.dest {
 		arrive := m.always || k.src.Uint64() < m.p0
 		if c.dest[e] >= 0 { // backlogged
@@ -164,7 +176,11 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 				continue
 			}
 		}
-		c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(e)), 1, 0
+		if c.K > 0 {
+			c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(e)), 1, 0
+		} else {
+			c.fl = append(c.fl, m.csrFlitK0(e))
+		}
 		c.sent = append(c.sent, int32(e))
 	}
 }
@@ -205,10 +221,6 @@ func (m *slotted) csrNew(k *Kernel, e int) bool {
 // links do not meet, so only each link's share of the order matters.
 func (m *slotted) csrForward(k *Kernel, h int, now int64) {
 	c := m.csr
-	if c.K == 0 {
-		m.csrForwardK0(k, h, now)
-		return
-	}
 	live := c.live
 	for i := len(live) - 1; i > 0; i-- {
 		j := int(uint64(uint32(k.src.Uint64())) * uint64(i+1) >> 32)
@@ -221,42 +233,6 @@ func (m *slotted) csrForward(k *Kernel, h int, now int64) {
 			m.csrBook(int(fe), h, link, T)
 			kept = append(kept, fe)
 		} // (else blocked: NACKed in the backward phase)
-	}
-	c.live = kept
-}
-
-// csrForwardK0 is csrForward with no buffers: every claim at a link in
-// step h is for interval h + 1, so of a random order only its first claim
-// can book. It is drawn without the shuffle: the claims of a free link
-// are counted and one is kept uniformly (reservoir sampling), then the
-// kept ones book. The outcome is the same rule's, in two passes over the
-// flits in entry order (cache-friendly at large d).
-func (m *slotted) csrForwardK0(k *Kernel, h int, now int64) {
-	c := m.csr
-	tag := now*int64(m.d) + int64(h) + 1 // (unique per step)
-	for _, fe := range c.live {
-		link := m.csrLink(int(fe), h)
-		c.flink[fe] = int32(link)
-		switch {
-		case c.mask[link]>>h&1 != 0: // booked in an earlier interval or step
-		case c.ctag[link] != tag:
-			c.ctag[link], c.ccnt[link], c.win[link] = tag, 1, fe
-		default:
-			c.ccnt[link]++
-			if uint64(uint32(k.src.Uint64()))*uint64(c.ccnt[link])>>32 == 0 {
-				c.win[link] = fe
-			}
-		}
-	}
-	kept := c.live[:0]
-	for _, fe := range c.live {
-		link := int(c.flink[fe])
-		if c.ctag[link] != tag || c.win[link] != fe {
-			continue // blocked: NACKed in the backward phase
-		}
-		c.mask[link] |= 1 << h
-		m.csrBook(int(fe), h, link, h+1)
-		kept = append(kept, fe)
 	}
 	c.live = kept
 }
@@ -320,14 +296,7 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 	for _, e := range c.sent {
 		nr := int(c.nres[e])
 		if nr < d {
-			for h := range nr {
-				r := int(e)*d + h
-				link := int(c.resL[r])
-				c.mask[link] &^= 1 << (c.resT[r] - 1)
-				for u := int(c.resC[r]); u < int(c.resT[r]); u++ {
-					c.buf[c.at(link, u, now)]--
-				}
-			}
+			m.csrFree(int(e), nr, now)
 			if m.tr != nil {
 				m.traceBookings(int(e), nr, 0)
 			}
@@ -341,22 +310,55 @@ func (m *slotted) csrBackward(now int64, meas bool) {
 			}
 			continue
 		}
-		if meas {
-			m.c.Confirmed += int64(d)
-		}
-		p := m.csrAlloc()
-		for h := range d {
-			c.pLink[p*d+h] = c.resL[int(e)*d+h]
-			c.pSlot[p*d+h] = now + int64(c.resT[int(e)*d+h]) - 1
-		}
-		c.pNext[p] = 0
-		c.pkt[p] = m.newPacket(m.linkNode(int(e)), uint64(c.dest[e]), uint32(d), now, meas)
-		if m.tr != nil {
-			m.traceCSR(SlotEntered, int(e), c.pkt[p].id, 0, c.dest[e], 0)
-			m.traceBookings(int(e), d, c.pkt[p].id)
-		}
-		c.dest[e] = -1
+		m.csrEnter(int(e), now, meas)
 	}
+}
+
+// csrEnter lets ACKed flit e's packet enter: its d bookings are confirmed.
+func (m *slotted) csrEnter(e int, now int64, meas bool) {
+	c, d := m.csr, m.d
+	if meas {
+		m.c.Confirmed += int64(d)
+	}
+	if c.K == 0 {
+		m.csrConfirmK0(e)
+	}
+	p := m.csrAlloc()
+	copy(c.pLink[p*d:(p+1)*d], c.resL[e*d:])
+	for h := range d {
+		c.pSlot[p*d+h] = now + int64(c.slotT(e*d+h, h)) - 1
+	}
+	c.pNext[p] = 0
+	c.pkt[p] = m.newPacket(m.linkNode(e), uint64(c.dest[e]), uint32(d), now, meas)
+	if m.tr != nil {
+		m.traceCSR(SlotEntered, e, c.pkt[p].id, 0, c.dest[e], 0)
+		m.traceBookings(e, d, c.pkt[p].id)
+	}
+	c.dest[e] = -1
+}
+
+// csrFree frees the nr bookings of NACKed flit e (ghosts).
+func (m *slotted) csrFree(e, nr int, now int64) {
+	c, d := m.csr, m.d
+	if c.K == 0 {
+		return // (never written into the masks: csr_k0.go)
+	}
+	for h := range nr {
+		r := e*d + h
+		link := int(c.resL[r])
+		c.mask[link] &^= 1 << (c.resT[r] - 1)
+		for u := int(c.resC[r]); u < int(c.resT[r]); u++ {
+			c.buf[c.at(link, u, now)]--
+		}
+	}
+}
+
+// slotT is the interval T of booking r, made at step h.
+func (c *csrState) slotT(r, h int) int {
+	if c.K == 0 {
+		return h + 1
+	}
+	return int(c.resT[r])
 }
 
 // csrAlloc takes a packet place from the pool (growing it only until the

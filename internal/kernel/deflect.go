@@ -48,12 +48,14 @@ func (m *slotted) stepDeflect(k *Kernel, now int64, meas bool) {
 				m.c.WindowHops++
 			}
 			if int(p.dest()) == s {
+				m.live.aged(p, now)
 				m.deliver(p, s, now, meas, int(p.dt&0xff)-1)
 				continue
 			}
 			held[h] = p
 			h++
 		}
+		m.live.locked(s, h == d, now)
 		for h < d && (m.always || k.src.Uint64() < m.p0) {
 			held[h] = m.newPacket(s, m.deflDest(k, s), 1, now, meas)
 			if m.tr != nil {

@@ -139,6 +139,8 @@ type SlottedCounts struct {
 	Collisions, Overflows int64
 	// Links is the number of the model's links (SlottedLinks).
 	Links int
+	// Livelock (deflection schemes, whole run; deflect_live.go).
+	Livelock *DeflLivelock
 	// Pi[i] counts the forward link-slots in the window whose packet was i
 	// hops from its destination (1..d; index 0 unused; nil for the
 	// deflection schemes): slotted_pi.go.
@@ -174,6 +176,7 @@ type slotted struct {
 	csr        *csrState
 	tr         SlotTracer // the slot's tracer, or nil (slotted_trace.go)
 	slot       int64      // the slot being stepped (for traces)
+	live       *deflLive  // deflection schemes' livelock watch (deflect_live.go)
 }
 
 func init() { switchModels["slotted"] = newSlotted }
@@ -233,6 +236,7 @@ func newSlotted(k *Kernel) Stepper {
 		m.c.Occupancy = nil // (no types: a packet's path length varies)
 		m.c.Pi = nil        // (not a shortest-path scheme)
 		m.c.Deflections = make([]int64, 1)
+		m.live = &deflLive{lockRun: make([]int32, n)}
 	}
 	if sp.Scheme == SlottedCSR {
 		m.csr = newCSR(sp, d, n)
@@ -260,6 +264,9 @@ func (k *Kernel) SlottedCounts() *SlottedCounts {
 	c.Deflections = append([]int64(nil), m.c.Deflections...)
 	c.InjectedBy = append([]int64(nil), m.c.InjectedBy...)
 	c.Pi = append([]int64(nil), m.c.Pi...)
+	if m.live != nil {
+		c.Livelock = m.livelock(k.now)
+	}
 	// (discarded packets never entered)
 	c.InFlight = c.TotalInjected - c.TotalDelivered - c.TotalDropped + c.DroppedAll[DropDiscarded] + c.DroppedAll[DropNacked]
 	return &c

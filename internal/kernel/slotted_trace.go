@@ -229,6 +229,6 @@ func (m *slotted) traceBookings(e, nr int, id uint32) {
 	}
 	for h := range nr {
 		r := e*m.d + h
-		m.traceCSR(kind, int(c.resL[r]), id, 0, c.dest[e], int32(c.resT[r]))
+		m.traceCSR(kind, int(c.resL[r]), id, 0, c.dest[e], int32(c.slotT(r, h)))
 	}
 }

@@ -41,15 +41,33 @@ type delivery struct{ src, dst int32 }
 // and the delivery cycle of every unicast (by source and destination).
 func replay(t *testing.T, c Config, pkts ...string) (*Network, *Result, map[delivery]int64) {
 	t.Helper()
+	n, r, list := replayArrivals(t, c, pkts...)
+	got := map[delivery]int64{}
+	for _, a := range list {
+		got[a.delivery] = a.at
+	}
+	return n, r, got
+}
+
+// arrival is a unicast delivered at cycle at.
+type arrival struct {
+	delivery
+	at int64
+}
+
+// replayArrivals is replay with every unicast's delivery, in delivery
+// order (a pair that two messages both use appears twice).
+func replayArrivals(t *testing.T, c Config, pkts ...string) (*Network, *Result, []arrival) {
+	t.Helper()
 	c.Traffic.Packets = pkts
 	n, err := Build(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[delivery]int64{}
+	var got []arrival
 	n.k.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 		if w.Cast == flit.Unicast {
-			got[delivery{w.Src, w.Dst}] = cycle
+			got = append(got, arrival{delivery{w.Src, w.Dst}, cycle})
 		}
 	}
 	r, err := n.RunPlain()

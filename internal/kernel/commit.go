@@ -63,32 +63,39 @@ func (k *Kernel) commit() {
 		if x.rel >= 0 && tail {
 			k.release(k.portSw[x.rel], x.rel)
 		}
-		if tail {
-			x.worm, x.also = -1, -1 // the next worm binds afresh
-			x.rSw, x.rIn = x.home, x.homeIn
-			if x.rSw < 0 {
-				x.to = x.fixed // a path relay routed b for a while
-			}
+		k.afterMove(b, x, &f, tail, now)
+	}
+}
+
+// afterMove updates x after its front flit f moved out in cycle now: a tail
+// frees x for the next worm, the active set and the front's needs follow,
+// and a source buffer passes its injection channel on and refills.
+func (k *Kernel) afterMove(b int32, x *bufState, f *flit.Flit, tail bool, now int64) {
+	if tail {
+		x.worm, x.also = -1, -1 // the next worm binds afresh
+		x.rSw, x.rIn = x.home, x.homeIn
+		if x.rSw < 0 {
+			x.to = x.fixed // a path relay routed b for a while
 		}
+	}
+	switch {
+	case x.Empty():
+		k.active.clear(b)
+	case tail || x.ent >= 0 || x.rSw < 0:
+		// A new worm, or a header flit that may enable more ports, or an
+		// ejection buffer (path relays): check what the front needs. The
+		// next flit of a bound unicast worm needs nothing new.
+		k.noteFront(b)
+	}
+	if x.kind == kindSource {
+		t := k.bSw[b]
 		switch {
-		case x.Empty():
-			k.active.clear(b)
-		case tail || x.ent >= 0 || x.rSw < 0:
-			// A new worm, or a header flit that may enable more ports, or an
-			// ejection buffer (path relays): check what the front needs. The
-			// next flit of a bound unicast worm needs nothing new.
-			k.noteFront(b)
+		case tail:
+			k.injOwner[t] = -1
+		case f.Seq == 0:
+			k.injOwner[t] = f.Worm // the node's one injection channel
 		}
-		if x.kind == kindSource {
-			t := k.bSw[b]
-			switch {
-			case tail:
-				k.injOwner[t] = -1
-			case f.Seq == 0:
-				k.injOwner[t] = f.Worm // the node's one injection channel
-			}
-			k.refill(t, now+1)
-		}
+		k.refill(t, now+1)
 	}
 }
 

@@ -291,15 +291,20 @@ func init() {
 	registerHanKStrip("han-kstrip-full", TierFull, [][2]int{{16, 4}, {64, 4}, {256, 4}, {36, 6}, {216, 6}, {64, 8}})
 }
 
-// registerHanKStrip registers k-strip H's bound on the (n, k) given.
-func registerHanKStrip(id, tier string, sizes [][2]int) {
+// kOnN names the (n, k) sizes of a row: "k = 4 on 64, k = 6 on 36".
+func kOnN(sizes [][2]int) string {
 	var names []string
 	for _, c := range sizes {
 		names = append(names, fmt.Sprintf("k = %d on %d", c[1], c[0]))
 	}
+	return strings.Join(names, ", ")
+}
+
+// registerHanKStrip registers k-strip H's bound on the (n, k) given.
+func registerHanKStrip(id, tier string, sizes [][2]int) {
 	Register(Claim{
 		ID: id, Source: "Han 1990 (thesis) §4.6.3", Tier: tier,
-		Claim: "k-strip H (" + strings.Join(names, ", ") + "; random, rot180 and transpose, static and actual): " +
+		Claim: "k-strip H (" + kOnN(sizes) + "; random, rot180 and transpose, static and actual): " +
 			"delivered within {2 + k(k+2)/(2(k²−1)) + (k+1)/k}n data + (k+5)n/(2(k−1)) integer steps, k + 1 buffers during a move, k after",
 		Published: "k = 4: ≤ 4.05n + 1.5n, 5 buffers",
 		Tolerance: "at most",

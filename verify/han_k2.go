@@ -18,13 +18,9 @@ func init() {
 
 // registerHanK2 registers §3.6.1's bound on the (n, k) given.
 func registerHanK2(id, tier string, sizes [][2]int) {
-	var names []string
-	for _, c := range sizes {
-		names = append(names, fmt.Sprintf("k = %d on %d", c[1], c[0]))
-	}
 	Register(Claim{
 		ID: id, Source: "Han 1990 (thesis) §3.6.1, Table 5.1", Tier: tier,
-		Claim: "Q with k² partitions (" + strings.Join(names, ", ") + "; random, rot180, transpose and Fig. 3.12's hot spot, static and actual): " +
+		Claim: "Q with k² partitions (" + kOnN(sizes) + "; random, rot180, transpose and Fig. 3.12's hot spot, static and actual): " +
 			"delivered within (5k+3)/4·n data + 1.5/(k−1)·n integer steps, k² + 2 buffers during a move, k² after",
 		Published: "k = 4: ≤ 5.75n + 0.5n, 18 buffers",
 		Tolerance: "at most",

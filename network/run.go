@@ -40,6 +40,7 @@ type Network struct {
 	enc          Encoding                 // their header
 	scheme       traffic.Scheme           // hardware or a software multicast
 	emitErr      error                    // first multicast the kernel refused
+	blocked      int64                    // multicasts dropped at the source: their tree blocks (multicast.go)
 	payloads     map[uint64]any           // external packets' payloads by worm ID
 	flow         shortfall                // offered minus accepted flits per batch (verdict.go)
 	maxLive      int64                    // run.max_backlog in packets (0: no limit)
@@ -504,6 +505,7 @@ func (n *Network) Result() *Result {
 	if isPacket(&n.Cfg) && strings.EqualFold(strings.TrimSpace(n.Cfg.Queue.Full), "drop") {
 		r.Dropped, r.MeasuredDropped = &st.Dropped, st.MeasuredDropped
 	}
+	n.blockedResult(r)
 	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())
 	switch {

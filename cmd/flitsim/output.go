@@ -98,6 +98,10 @@ func summaryRows(r *network.Result) [][]string {
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "delivered packets" }) + 1
 		rows = slices.Insert(rows, i, []string{"dropped packets", strconv.FormatInt(*r.Dropped, 10) + " (queue.full: drop)"})
 	}
+	if b := r.BlockedMulticasts; b != nil { // (after the injected packets: B = blocked / (blocked + injected))
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "injected packets" }) + 1
+		rows = slices.Insert(rows, i, []string{"blocked multicasts", strconv.FormatInt(*b, 10) + " (rb trees, dropped at the source)"})
+	}
 	if mc := describeMulticast(c); mc != "" {
 		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/network"
@@ -28,6 +29,9 @@ func ch7(file string, sets ...string) (*network.Result, error) {
 // ch7Throughput is ch7 for a throughput: a run stopped by its backlog before
 // a measured message arrived still accepted what it accepted.
 func ch7Throughput(file string, sets ...string) (*network.Result, error) {
+	if seed != 0 {
+		sets = append(slices.Clip(sets), fmt.Sprintf("run.seed=%d", seed))
+	}
 	c, err := loadChiang(file, sets)
 	if err != nil {
 		return nil, err

@@ -52,8 +52,8 @@ func esminRunSets(dims, alg string, seed uint64, sets [][]int) (*network.Result,
 	if r.BlockedMulticasts != nil {
 		blocked = *r.BlockedMulticasts
 	}
-	if r.DeliveredPackets+blocked != int64(len(sets)) || r.Deadlock != nil || r.Violations.Total() > 0 {
-		return nil, fmt.Errorf("CU-ESMIN(%s) %s: %d delivered + %d blocked of %d multicasts", dims, alg, r.DeliveredPackets, blocked, len(sets))
+	if r.DeliveredPackets+blocked != int64(len(sets)) || r.Deadlock != nil || r.Stall != nil || r.Violations.Total() > 0 {
+		return nil, fmt.Errorf("CU-ESMIN(%s) %s: %d delivered + %d blocked of %d multicasts: %w", dims, alg, r.DeliveredPackets, blocked, len(sets), ErrShortfall)
 	}
 	return r, nil
 }

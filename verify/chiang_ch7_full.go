@@ -32,7 +32,7 @@ func registerFig77Full() {
 	})
 	Register(Claim{
 		ID: "chiang-fig7.7-heavy-64", Source: "Chiang 1995 §7.5, Fig 7.7 (digest §5.6)", Tier: TierFull,
-		Claim:     "one 64-node cluster at heavy load (0.5, where C-min still delivers): SA has the lowest latency",
+		Claim:     "one 64-node cluster at heavy load (0.5, where C-min still delivers every message): SA below C-min",
 		Published: "SA lowest at heavy load",
 		Tolerance: "strict, on mean latency",
 		Deviation: "with one 64-node cluster every SA message is 63 unicasts from one source: its queue saturates near load " +
@@ -70,23 +70,32 @@ func measureFig77UminSaturates() (string, bool, error) {
 	return strings.Join(desc, ", "), !sat[0] && sat[1] && !sat[2], nil
 }
 
-// measureFig77Heavy compares the schemes at a heavy load; saLowest says
-// which outcome the check wants.
+// measureFig77Heavy compares the schemes at a heavy load: SA below C-min
+// and U-min (saLowest), or for the deviation row SA above C-min (U-min,
+// which delivers too few measured messages at one 64-node cluster, left
+// out).
 func measureFig77Heavy(clusters []string, load string, saLowest bool) (string, bool, error) {
 	ok := true
 	var desc []string
 	for _, cl := range clusters {
-		var l [3]float64
-		for i, s := range swSchemes {
+		lat := map[string]float64{}
+		for _, s := range swSchemes {
+			if s == "umin" && !saLowest {
+				continue
+			}
 			r, err := fig77(s, cl, load)
 			if err != nil {
 				return "", false, err
 			}
-			l[i] = r.Latency.Mean
+			lat[s] = r.Latency.Mean
 		}
-		lowest := l[2] < l[0] && l[2] < l[1]
-		ok = ok && lowest == saLowest
-		desc = append(desc, fmt.Sprintf("%s-node clusters at %s: C-min %.0f, U-min %.0f, SA %.0f", cl, load, l[0], l[1], l[2]))
+		if saLowest {
+			ok = ok && lat["separate"] < lat["cmin"] && lat["separate"] < lat["umin"]
+			desc = append(desc, fmt.Sprintf("%s-node clusters at %s: C-min %.0f, U-min %.0f, SA %.0f", cl, load, lat["cmin"], lat["umin"], lat["separate"]))
+		} else {
+			ok = ok && lat["separate"] > lat["cmin"]
+			desc = append(desc, fmt.Sprintf("%s-node cluster at %s: C-min %.0f, SA %.0f", cl, load, lat["cmin"], lat["separate"]))
+		}
 	}
 	return strings.Join(desc, "; "), ok, nil
 }
@@ -114,7 +123,7 @@ func measureFig78CminSA() (string, bool, error) {
 		var peak [2]float64
 		for i, s := range []string{"cmin", "separate"} {
 			for _, load := range []string{"0.5", "0.7", "0.9"} {
-				r, err := ch7Throughput("fig7_7.yaml", "multicast.scheme="+s, "traffic.cluster="+cl, "traffic.load="+load)
+				r, err := fig77(s, cl, load)
 				if err != nil {
 					return "", false, err
 				}

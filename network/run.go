@@ -210,6 +210,7 @@ func (n *Network) instrument() {
 	}
 	n.flow = shortfall{start: n.start, end: n.end}
 	n.maxLive = n.backlogLimit()
+	n.hookTasks()
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
@@ -279,9 +280,14 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 	if IsBatch(c) {
 		return n.batchTraffic()
 	}
+	size, sizeKey, err := clusterSizeOf(c)
+	if err != nil {
+		return err
+	}
 	g, err := traffic.NewWorkload(traffic.PatternArgs{
 		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
-		Load: c.Traffic.Load, Length: length, Cluster: c.Traffic.Cluster,
+		Load: c.Traffic.Load, Length: length, Cluster: size, ClusterKey: sizeKey,
+		Clusters: c.Traffic.Clusters, Ratio: c.Traffic.Ratio,
 		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: k.Rand(),
 	})
 	if err != nil {
@@ -540,6 +546,7 @@ func (n *Network) Result() *Result {
 	if isSlotted(&n.Cfg) {
 		n.fillSlotted(r)
 	}
+	n.fillTasks(r)
 	if n.interrupted {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles
 	}

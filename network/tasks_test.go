@@ -131,3 +131,21 @@ func TestBlockingUtilisation(t *testing.T) {
 		t.Errorf("U-min utilisation %.3f, hardware %.3f: software should leave much less", *sw.SystemUtilization, *hw.SystemUtilization)
 	}
 }
+
+// BenchmarkBlockingTasks: Fig 5.1's random placement at R = 0.5 (1000 +
+// 6000 cycles, ~1000 multicasts to 7 nodes each), simulated cycles per
+// second reported.
+//
+//	go test ./network -run '^$' -bench BlockingTasks
+func BenchmarkBlockingTasks(b *testing.B) {
+	c := taskConfig(traffic.BlockingMulticast, "random", 8, 0.5)
+	var cycles int64
+	for b.Loop() {
+		r, err := Run(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cycles += r.Cycles
+	}
+	b.ReportMetric(float64(cycles)/b.Elapsed().Seconds(), "cycles/s")
+}

@@ -280,16 +280,7 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 	if IsBatch(c) {
 		return n.batchTraffic()
 	}
-	size, sizeKey, err := clusterSizeOf(c)
-	if err != nil {
-		return err
-	}
-	g, err := traffic.NewWorkload(traffic.PatternArgs{
-		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
-		Load: c.Traffic.Load, Length: length, Cluster: size, ClusterKey: sizeKey,
-		Clusters: c.Traffic.Clusters, Ratio: c.Traffic.Ratio,
-		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: k.Rand(),
-	})
+	g, err := n.workload(length)
 	if err != nil {
 		return err
 	}

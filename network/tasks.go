@@ -28,6 +28,21 @@ func clusterSizeOf(c *Config) (int, string, error) {
 	return t.ClusterSize, traffic.ClusterSizeKey, nil
 }
 
+// workload builds the generator of the configured traffic pattern.
+func (n *Network) workload(length traffic.Length) (traffic.Generator, error) {
+	c, t := &n.Cfg, n.k.Topo
+	size, sizeKey, err := clusterSizeOf(c)
+	if err != nil {
+		return nil, err
+	}
+	return traffic.NewWorkload(traffic.PatternArgs{
+		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
+		Load: c.Traffic.Load, Length: length, Cluster: size, ClusterKey: sizeKey,
+		Clusters: c.Traffic.Clusters, Ratio: c.Traffic.Ratio,
+		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: n.k.Rand(),
+	})
+}
+
 // hookTasks connects a task workload: its measurement window, and the
 // deliveries that end a blocking task's wait (the software multicast
 // driver reports whole messages itself, see swDriver.delivered).

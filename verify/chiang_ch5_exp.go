@@ -135,6 +135,10 @@ func init() {
 			"cycles of each other over 4, 16 nodes × R = 0.2, 0.8, and under 6 cycles (3 stages and the ejection link)",
 		Measure: measureFig59Cube,
 	})
+}
+
+// The rest of Figs 5.9–5.12.
+func init() {
 	Register(Claim{
 		ID:     "chiang-ch5-fig5.9-random-m-tcomm",
 		Source: "Chiang 1995 §5.6, Fig 5.9",

@@ -76,6 +76,10 @@ func init() {
 			Measure: func() (string, bool, error) { return fig59Random(c) },
 		})
 	}
+}
+
+// Fig 5.11 and 5.12 grids.
+func init() {
 	for _, c := range []struct {
 		clusters string
 		size     int

@@ -340,25 +340,15 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 	}
 	if d.byRatio {
 		// Without contention a blocking task computes 1 − R of the time.
-		ref, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 0}})
-		if err != nil {
+		if err := d.reference(plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 0}}, "optimum 1 − R"); err != nil {
 			return err
 		}
-		ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 150}, markWidth, []vg.Length{vg.Points(4), vg.Points(3)}
-		p.Add(ref)
-		d.fig.Legend.Add("optimum 1 − R", ref)
 		d.maxX = max(d.maxX, 1)
 	}
 	if d.kind.file == Accepted.file && d.maxX > 0 {
-		ref, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: d.maxX, Y: d.maxX}})
-		if err != nil {
+		if err := d.reference(plotter.XYs{{X: 0, Y: 0}, {X: d.maxX, Y: d.maxX}}, "accepted = offered"); err != nil {
 			return err
 		}
-		ref.Color = color.Gray{Y: 150}
-		ref.Width = markWidth
-		ref.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		p.Add(ref)
-		d.fig.Legend.Add("accepted = offered", ref)
 	}
 	offSat, offInc := 0, 0
 	for _, o := range d.off.pts {
@@ -408,6 +398,18 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 	}
 	d.deadlockEntry()
 	d.axes()
+	return nil
+}
+
+// reference draws a dashed grey reference line, named in the legend.
+func (d *drawing) reference(pts plotter.XYs, label string) error {
+	ref, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 150}, markWidth, []vg.Length{vg.Points(4), vg.Points(3)}
+	d.fig.Plot.Add(ref)
+	d.fig.Legend.Add(label, ref)
 	return nil
 }
 

@@ -113,6 +113,10 @@ type Result struct {
 	// JSON of a run that was not interrupted.
 	Interrupted   bool   `json:"interrupted,omitempty"`
 	InterruptedAt *int64 `json:"interrupted_at,omitempty"`
+	// SystemUtilization is Chiang's ρ for blocking-multicast tasks: the
+	// share of the measurement window the tasks spent computing (1 − R
+	// without contention; traffic/task.go).
+	SystemUtilization *float64 `json:"system_utilization,omitempty" csv:"-"`
 	// Experiments summarises a batch's experiments (traffic.mode: batch);
 	// the fields above describe the first.
 	Experiments *Experiments `json:"experiments,omitempty"`

@@ -211,6 +211,7 @@ func (n *Network) instrument() {
 	}
 	n.flow = shortfall{start: n.start, end: n.end}
 	n.maxLive = n.backlogLimit()
+	n.hookTasks()
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
@@ -280,11 +281,7 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 	if IsBatch(c) {
 		return n.batchTraffic()
 	}
-	g, err := traffic.NewWorkload(traffic.PatternArgs{
-		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
-		Load: c.Traffic.Load, Length: length, Cluster: c.Traffic.Cluster,
-		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: k.Rand(),
-	})
+	g, err := n.workload(length)
 	if err != nil {
 		return err
 	}
@@ -542,6 +539,7 @@ func (n *Network) Result() *Result {
 	if isSlotted(&n.Cfg) {
 		n.fillSlotted(r)
 	}
+	n.fillTasks(r)
 	if n.interrupted {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles
 	}

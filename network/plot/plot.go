@@ -145,7 +145,7 @@ func Draw(f *sweep.File, k Kind, o Options) (*Figure, error) {
 	fig := newFigure(p)
 
 	cs := curves(f)
-	d := &drawing{fig: fig, kind: k, byRatio: k.file == Utilization.file && loadKey(f) == RatioKey}
+	d := &drawing{fig: fig, kind: k, byRatio: loadKey(f) == RatioKey}
 	if d.byRatio {
 		p.Title.Text = strings.Replace(p.Title.Text, "vs offered load", "vs communication ratio R", 1)
 		p.X.Label.Text = "communication ratio R (traffic.ratio)"
@@ -172,8 +172,8 @@ func Draw(f *sweep.File, k Kind, o Options) (*Figure, error) {
 type drawing struct {
 	fig  *Figure
 	kind Kind
-	// byRatio: the utilisation plot of a sweep over traffic.ratio, drawn
-	// against R as Chiang's Fig 5.1(b) is.
+	// byRatio: a sweep over traffic.ratio, drawn against R as Chiang's
+	// Figs 5.1 and 5.9–5.11 are (R is their load axis).
 	byRatio bool
 	// zero is each curve's zero-load latency (NaN: none), whys why not.
 	zero []float64
@@ -338,14 +338,14 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 			return err
 		}
 	}
-	if d.byRatio {
+	if d.byRatio && d.kind.file == Utilization.file {
 		// Without contention a blocking task computes 1 − R of the time.
 		if err := d.reference(plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 0}}, "optimum 1 − R"); err != nil {
 			return err
 		}
 		d.maxX = max(d.maxX, 1)
 	}
-	if d.kind.file == Accepted.file && d.maxX > 0 {
+	if d.kind.file == Accepted.file && d.maxX > 0 && !d.byRatio {
 		if err := d.reference(plotter.XYs{{X: 0, Y: 0}, {X: d.maxX, Y: d.maxX}}, "accepted = offered"); err != nil {
 			return err
 		}

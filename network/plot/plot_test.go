@@ -181,8 +181,8 @@ func TestFormulaApplies(t *testing.T) {
 	}
 }
 
-// A sweep of blocking tasks over traffic.ratio also draws Chiang's Fig
-// 5.1(b): the system utilisation against R, with the optimum 1 − R; other
+// A sweep of blocking tasks over traffic.ratio is drawn against R and also
+// draws Chiang's Fig 5.1(b): the system utilisation against R, with the optimum 1 − R; other
 // sweeps do not get the file.
 func TestUtilizationPlot(t *testing.T) {
 	dir := t.TempDir()
@@ -206,5 +206,11 @@ func TestUtilizationPlot(t *testing.T) {
 		if !doc.hasText(s) {
 			t.Errorf("utilisation SVG lacks %q", s)
 		}
+	}
+	// R is the sweep's load axis: the latency plot is drawn against it too
+	// (Fig 5.1(a)), without the optimum line.
+	lat := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
+	if !lat.hasText("communication ratio R (traffic.ratio)") || lat.hasText("optimum 1 − R") {
+		t.Errorf("latency SVG of a sweep over traffic.ratio is not drawn against R alone")
 	}
 }

@@ -79,12 +79,18 @@ type csrState struct {
 	resL       []int32
 	resT, resC []uint8
 	sent, live []int32
-	// K = 0 (csr_k0.go): the flits, and per link its contest.
-	fl     []csrFlit
-	con    []csrContest
-	booked int64 // bookings made this control interval
+	// K = 0 (csr_k0.go): the flits, per link its list and contest, the
+	// last forward step's tag; flits sent, bookings made and flits still
+	// going this control interval.
+	fl            []csrFlit
+	lk            []csrLinkK0
+	tag           uint32
+	nsent, booked int64
+	going         int
 	// Packets in the network, a pool: per packet its links and absolute
-	// slots per hop, the next hop, and the packet itself.
+	// slots per hop, the next hop (K = 0: where it is, pk0), and the
+	// packet itself.
+	pk0          []csrPktK0
 	pLink        []int32
 	pSlot        []int64
 	pNext        []uint8
@@ -100,17 +106,18 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	c := &csrState{K: sp.K, L: min(64, d*(sp.K+1))}
 	c.retryAll = sp.Retry >= 1
 	c.retry = uint64(math.Ldexp(max(sp.Retry, 0), 64))
-	c.mask = make([]uint64, nl)
 	if c.K > 0 {
-		c.buf = make([]uint8, nl*c.L)
+		c.mask, c.buf = make([]uint64, nl), make([]uint8, nl*c.L)
+	} else {
+		c.lk = make([]csrLinkK0, nl)
 	}
 	c.dest = make([]int32, nl)
 	for e := range c.dest {
 		c.dest[e] = -1
 	}
-	c.nres, c.resL = make([]uint8, nl), make([]int32, nl*d)
-	if c.K > 0 { // (K = 0 needs neither: T = c_f = h + 1 at step h)
-		c.node, c.cf = make([]int32, nl), make([]uint8, nl)
+	c.nres = make([]uint8, nl)
+	if c.K > 0 { // (K = 0 needs none: T = c_f = h + 1 at step h, the path laid out again)
+		c.node, c.cf, c.resL = make([]int32, nl), make([]uint8, nl), make([]int32, nl*d)
 		c.resT, c.resC = make([]uint8, nl*d), make([]uint8, nl*d)
 	}
 	c.stamp, c.wstamp, c.wcnt = make([]int64, nl), make([]int64, nl), make([]int32, nl)
@@ -118,9 +125,14 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	// network is on a link, so the pool never outgrows 2dN (with K > 0 it
 	// grows to its steady state once).
 	c.sent, c.live = make([]int32, 0, nl), make([]int32, 0, nl)
-	c.fl, c.con = make([]csrFlit, 0, nl), make([]csrContest, nl)
-	c.pLink, c.pSlot = make([]int32, 0, nl*d), make([]int64, 0, nl*d)
-	c.pNext, c.pkt = make([]uint8, 0, nl), make([]slotPkt, 0, nl)
+	c.fl = make([]csrFlit, 0, nl)
+	if c.K == 0 {
+		c.pk0 = make([]csrPktK0, 0, nl)
+	} else {
+		c.pLink, c.pSlot = make([]int32, 0, nl*d), make([]int64, 0, nl*d)
+		c.pNext = make([]uint8, 0, nl)
+	}
+	c.pkt = make([]slotPkt, 0, nl)
 	c.active, c.free = make([]int32, 0, nl), make([]int32, 0, nl)
 	return c
 }
@@ -131,8 +143,8 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 	c := m.csr
 	m.csrAttempts(k, now, meas)
 	if c.K == 0 {
-		for h := range m.d {
-			m.csrForwardK0(k, h, now)
+		for h := 1; h < m.d; h++ { // (step 0 was taken with the attempts)
+			m.csrForwardK0(k, h)
 		}
 	} else {
 		c.live = append(c.live[:0], c.sent...)
@@ -146,6 +158,9 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 		m.csrBackward(now, meas)
 	}
 	m.csrTransmit(now, meas)
+	for i := range c.lk {
+		c.lk[i].mask >>= 1
+	}
 	for i := range c.mask {
 		c.mask[i] >>= 1
 	}
@@ -158,43 +173,63 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 }
 
 // csrAttempts draws this slot's arrivals and retries and lists the entry
-// buffers that send a flit.
+// buffers that send a flit. With K = 0 it also takes forward step 0: each
+// flit claims its own entry buffer's link for interval 1, alone (no two
+// flits meet, none draws), and books it unless an entered packet holds
+// it; a flit that books is listed at the link's far end (csr_k0.go).
 func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
-	c := m.csr
-	c.sent, c.fl, c.booked = c.sent[:0], c.fl[:0], 0
-	for e := range c.dest {
-		arrive := m.always || k.src.Uint64() < m.p0
-		if c.dest[e] >= 0 { // backlogged
+	c, lean := m.csr, m.csrLean()
+	src, dest, lk, nres, always := k.src, c.dest, c.lk, c.nres, m.always
+	fl, sent, ud := c.fl[:0], c.sent[:0], uint(m.d)&31
+	var nsent, discarded int64
+	for e := range dest {
+		arrive := always || src.Uint64() < m.p0
+		if dest[e] >= 0 { // backlogged
 			if arrive {
-				m.dropEntry(e, DropDiscarded, meas)
+				discarded++
+				if m.tr != nil {
+					m.traceCSR(SlotDropped, e, 0, uint8(DropDiscarded), -1, 0) // (the arrival's destination is not drawn)
+				}
 			}
-			if !c.retryAll && k.src.Uint64() >= c.retry {
+			if !c.retryAll && src.Uint64() >= c.retry {
 				continue
 			}
-		} else {
-			if !arrive || !m.csrNew(k, e) {
-				continue
-			}
+		} else if !arrive || !m.csrNew(k, e) {
+			continue
 		}
-		if c.K > 0 {
-			c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(e)), 1, 0
-		} else {
-			c.fl = append(c.fl, m.csrFlitK0(e))
+		nsent++
+		if !lean { // (the lean backward phase needs only the count)
+			sent = append(sent, int32(e))
 		}
-		c.sent = append(c.sent, int32(e))
+		switch {
+		case c.K > 0:
+			c.node[e], c.cf[e], nres[e] = int32(m.linkNode(e)), 1, 0
+		case lk[e].mask&1 != 0: // (K = 0, step 0: blocked)
+			nres[e] = 0
+		default: // (K = 0, step 0: booked; d = 1: all)
+			nres[e] = 1
+			fl = append(fl, csrFlit{int32(e), csrStart(e, dest[e], ud).cross(int32(m.n), int32(m.d*m.n))})
+		}
 	}
+	c.fl, c.sent, c.nsent, c.booked, c.going = fl, sent, nsent, int64(len(fl)), len(fl)
+	m.countDrops(DropDiscarded, discarded, meas)
 }
 
 // dropEntry counts a packet dropped at entry buffer e, before it
 // entered (so it is not among MeasuredDropped).
 func (m *slotted) dropEntry(e, cause int, meas bool) {
 	if m.tr != nil {
-		m.traceCSR(SlotDropped, e, 0, uint8(cause), -1, 0) // (no destination drawn, or forgotten)
+		m.traceCSR(SlotDropped, e, 0, uint8(cause), -1, 0) // (forgotten: its destination is not reported)
 	}
-	m.c.TotalDropped++
-	m.c.DroppedAll[cause]++
+	m.countDrops(cause, 1, meas)
+}
+
+// countDrops counts n packets dropped for cause before they entered.
+func (m *slotted) countDrops(cause int, n int64, meas bool) {
+	m.c.TotalDropped += n
+	m.c.DroppedAll[cause] += n
 	if meas {
-		m.c.Dropped[cause]++
+		m.c.Dropped[cause] += n
 	}
 }
 
@@ -320,15 +355,16 @@ func (m *slotted) csrEnter(e int, now int64, meas bool) {
 	if meas {
 		m.c.Confirmed += int64(d)
 	}
-	if c.K == 0 {
-		m.csrConfirmK0(e)
-	}
 	p := m.csrAlloc()
-	copy(c.pLink[p*d:(p+1)*d], c.resL[e*d:])
-	for h := range d {
-		c.pSlot[p*d+h] = now + int64(c.slotT(e*d+h, h)) - 1
+	if c.K == 0 {
+		c.pk0[p] = m.csrConfirmK0(e)
+	} else {
+		copy(c.pLink[p*d:(p+1)*d], c.resL[e*d:])
+		for h := range d {
+			c.pSlot[p*d+h] = now + int64(c.resT[e*d+h]) - 1
+		}
+		c.pNext[p] = 0
 	}
-	c.pNext[p] = 0
 	c.pkt[p] = m.newPacket(m.linkNode(e), uint64(c.dest[e]), uint32(d), now, meas)
 	if m.tr != nil {
 		m.traceCSR(SlotEntered, e, c.pkt[p].id, 0, c.dest[e], 0)
@@ -372,8 +408,13 @@ func (m *slotted) csrAlloc() int {
 		return int(p)
 	}
 	p := len(c.pkt)
-	c.pkt, c.pNext = append(c.pkt, slotPkt{}), append(c.pNext, 0)
-	c.pLink, c.pSlot = slices.Grow(c.pLink, m.d)[:len(c.pLink)+m.d], slices.Grow(c.pSlot, m.d)[:len(c.pSlot)+m.d]
+	c.pkt = append(c.pkt, slotPkt{})
+	if c.K == 0 {
+		c.pk0 = append(c.pk0, csrPktK0{})
+	} else {
+		c.pNext = append(c.pNext, 0)
+		c.pLink, c.pSlot = slices.Grow(c.pLink, m.d)[:len(c.pLink)+m.d], slices.Grow(c.pSlot, m.d)[:len(c.pSlot)+m.d]
+	}
 	c.active = append(c.active, int32(p))
 	return p
 }
@@ -382,6 +423,10 @@ func (m *slotted) csrAlloc() int {
 // booked for this slot, or waits in the buffer of its next link.
 func (m *slotted) csrTransmit(now int64, meas bool) {
 	c, d := m.csr, m.d
+	if c.K == 0 {
+		m.csrTransmitK0(now, meas)
+		return
+	}
 	for i := 0; i < len(c.active); {
 		p := int(c.active[i])
 		h := int(c.pNext[p])

@@ -71,6 +71,7 @@ type csrState struct {
 	mask     []uint64
 	buf      []uint8
 	dest     []int32 // per entry buffer: its packet's destination, −1 empty
+	fixed    []int32 // per entry buffer: csrFixed's
 	// This control interval's flits, by entry buffer: where the flit is,
 	// its c_f, how many links it booked and, per step, the link, the
 	// interval T and the c_f it waited from.
@@ -79,6 +80,7 @@ type csrState struct {
 	resL       []int32
 	resT, resC []uint8
 	sent, live []int32
+	disc       []int32 // (csrAttempts: the entry buffers whose arrival was discarded, when tracing)
 	// K = 0 (csr_k0.go): the flits, per link its list and contest, the
 	// last forward step's tag; flits sent, bookings made and flits still
 	// going this control interval.
@@ -111,7 +113,7 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	} else {
 		c.lk = make([]csrLinkK0, nl)
 	}
-	c.dest = make([]int32, nl)
+	c.dest, c.fixed = make([]int32, nl), csrFixed(sp.Fixed, d, n)
 	for e := range c.dest {
 		c.dest[e] = -1
 	}
@@ -124,7 +126,7 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	// At most one flit per entry buffer; with K = 0 every packet in the
 	// network is on a link, so the pool never outgrows 2dN (with K > 0 it
 	// grows to its steady state once).
-	c.sent, c.live = make([]int32, 0, nl), make([]int32, 0, nl)
+	c.sent, c.live, c.disc = make([]int32, 0, nl), make([]int32, 0, nl), make([]int32, 0, nl)
 	c.fl = make([]csrFlit, 0, nl)
 	if c.K == 0 {
 		c.pk0 = make([]csrPktK0, 0, nl)
@@ -176,31 +178,38 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 // buffers that send a flit. With K = 0 it also takes forward step 0: each
 // flit claims its own entry buffer's link for interval 1, alone (no two
 // flits meet, none draws), and books it unless an entered packet holds
-// it; a flit that books is listed at the link's far end (csr_k0.go).
+// it; a flit that books is listed at the link's far end (csr_k0.go). The
+// loop makes no call (a call in it would keep its variables in memory):
+// the discarded arrivals are traced after it.
 func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
-	c, lean := m.csr, m.csrLean()
-	src, dest, lk, nres, always := k.src, c.dest, c.lk, c.nres, m.always
-	fl, sent, ud := c.fl[:0], c.sent[:0], uint(m.d)&31
-	var nsent, discarded int64
+	c, lean, trace := m.csr, m.csrLean(), m.tr != nil
+	src, dest, lk, nres, always, p0 := k.src, c.dest, c.lk, c.nres, m.always, m.p0
+	fl, sent, disc := c.fl[:cap(c.fl)], c.sent[:cap(c.sent)], c.disc[:cap(c.disc)] // (each at most one per entry buffer)
+	ud, n1, dn := uint(m.d)&31, int32(m.n), int32(m.d*m.n)
+	nf, ns, nd := 0, 0, 0
+	var discarded int64
 	for e := range dest {
-		arrive := always || src.Uint64() < m.p0
+		arrive := always || src.Uint64() < p0
 		if dest[e] >= 0 { // backlogged
 			if arrive {
 				discarded++
-				if m.tr != nil {
-					m.traceCSR(SlotDropped, e, 0, uint8(DropDiscarded), -1, 0) // (the arrival's destination is not drawn)
+				if trace {
+					disc[nd] = int32(e)
+					nd++
 				}
 			}
 			if !c.retryAll && src.Uint64() >= c.retry {
 				continue
 			}
-		} else if !arrive || !m.csrNew(k, e) {
+		} else if !arrive {
+			continue
+		} else if dest[e] = m.csrDest(e, src.Uint64()); dest[e] < 0 {
 			continue
 		}
-		nsent++
 		if !lean { // (the lean backward phase needs only the count)
-			sent = append(sent, int32(e))
+			sent[ns] = int32(e)
 		}
+		ns++
 		switch {
 		case c.K > 0:
 			c.node[e], c.cf[e], nres[e] = int32(m.linkNode(e)), 1, 0
@@ -208,10 +217,17 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 			nres[e] = 0
 		default: // (K = 0, step 0: booked; d = 1: all)
 			nres[e] = 1
-			fl = append(fl, csrFlit{int32(e), csrStart(e, dest[e], ud).cross(int32(m.n), int32(m.d*m.n))})
+			fl[nf] = csrFlit{int32(e), csrStart(e, dest[e], ud).cross(n1, dn)}
+			nf++
 		}
 	}
-	c.fl, c.sent, c.nsent, c.booked, c.going = fl, sent, nsent, int64(len(fl)), len(fl)
+	c.fl, c.nsent, c.booked, c.going = fl[:nf], int64(ns), int64(nf), nf
+	if c.sent = sent[:0]; !lean {
+		c.sent = sent[:ns]
+	}
+	for _, e := range disc[:nd] {
+		m.traceCSR(SlotDropped, int(e), 0, uint8(DropDiscarded), -1, 0) // (the arrival's destination is not drawn)
+	}
 	m.countDrops(DropDiscarded, discarded, meas)
 }
 
@@ -233,20 +249,40 @@ func (m *slotted) countDrops(cause int, n int64, meas bool) {
 	}
 }
 
-// csrNew puts a new packet into the empty entry buffer e (of link buffer
-// Q_l^b(s)): a destination uniform over those with tag bit l = b, or the
-// fixed one if it fits this buffer. It reports whether the buffer took one.
-func (m *slotted) csrNew(k *Kernel, e int) bool {
-	b, s, l := e&1, m.linkNode(e), m.linkDim(e)
-	dst := int(k.src.Uint64()&m.nodeMask&^(1<<l)|uint64(b)<<l) ^ s
-	if m.spec.Fixed != nil && m.spec.Fixed[s] >= 0 {
-		dst = int(m.spec.Fixed[s])
-		if (s^dst)>>l&1 != b {
-			return false
+// csrDest is the destination of a new packet at the empty entry buffer e
+// (of link buffer Q_l^b(s)) from the draw x: uniform over those with tag
+// bit l = b, or the fixed one (csrFixed).
+func (m *slotted) csrDest(e int, x uint64) int32 {
+	if f := m.csr.fixed; f != nil && f[e] != csrUniform {
+		return f[e]
+	}
+	b, s, l := uint64(e&1), uint64(m.linkNode(e)), uint(m.linkDim(e))&31
+	return int32(x&m.nodeMask&^(1<<l) | b<<l ^ s)
+}
+
+// csrUniform marks an entry buffer with no fixed destination (csrFixed).
+const csrUniform = -2
+
+// csrFixed is, per entry buffer, its fixed destination (the spec's, per
+// node) if it fits the buffer (tag bit l = b), −1 (it takes no packet)
+// if not, csrUniform if the node has none; nil with no fixed pattern.
+func csrFixed(fixed []int32, d, n int) []int32 {
+	if fixed == nil {
+		return nil
+	}
+	f := make([]int32, 2*d*n)
+	for e := range f {
+		b, s, l := e&1, e>>1&(n-1), e>>1/n
+		switch dst := int(fixed[s]); {
+		case dst < 0:
+			f[e] = csrUniform
+		case (s^dst)>>l&1 == b:
+			f[e] = int32(dst)
+		default:
+			f[e] = -1
 		}
 	}
-	m.csr.dest[e] = int32(dst)
-	return true
+	return f
 }
 
 // csrForward is forward step h: every flit still going claims its step's

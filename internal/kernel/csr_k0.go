@@ -72,11 +72,12 @@ type csrLinkK0 struct {
 	win       int32
 }
 
-// csrPktK0 is an entered packet with K = 0: where it is and the links it
-// has crossed.
+// csrPktK0 is an entered packet with K = 0: where it is, the links it has
+// crossed and its distance to its destination (the bits of rem: counted
+// down, not counted anew at each hop).
 type csrPktK0 struct {
 	csrPos
-	h int32
+	h, dist int16
 }
 
 // csrLean reports whether this interval takes the lean backward phase
@@ -190,7 +191,7 @@ func (m *slotted) csrConfirmK0(e int) csrPktK0 {
 		r.mask |= 1 << (h & 31)
 		at = at.cross(n1, dn)
 	}
-	return csrPktK0{p, 0}
+	return csrPktK0{p, 0, int16(bits.OnesCount32(uint32(p.rem)))}
 }
 
 // csrPathK0 lays out the links of entry buffer e's path (step h's at
@@ -206,7 +207,7 @@ func (m *slotted) csrPathK0(e int, dst []int32) {
 // csrTransmitK0 is csrTransmit with no buffers: every packet crosses its
 // next link (booked for this slot) and is delivered after its d-th.
 func (m *slotted) csrTransmitK0(now int64, meas bool) {
-	c, d, n1, dn := m.csr, int32(m.d), int32(m.n), int32(m.d*m.n)
+	c, d, n1, dn := m.csr, int16(m.d), int32(m.n), int32(m.d*m.n)
 	pk, occ, pi := c.pk0, m.c.Occupancy, m.c.Pi
 	m.hops += int64(len(c.active))
 	for i := 0; i < len(c.active); {
@@ -214,15 +215,15 @@ func (m *slotted) csrTransmitK0(now int64, meas bool) {
 		r := &pk[p]
 		link := r.link()
 		if m.tr != nil {
-			m.traceCSR(SlotCrossed, int(link), c.pkt[p].id, 0, c.pkt[p].dest(), r.h+1)
+			m.traceCSR(SlotCrossed, int(link), c.pkt[p].id, 0, c.pkt[p].dest(), int32(r.h)+1)
 		}
 		if meas {
 			occ[r.h+1]++
 			if link&1 == 1 { // a forward link (π_i: slotted_pi.go)
-				pi[bits.OnesCount32(uint32(r.rem))]++
+				pi[r.dist]++
 			}
 		}
-		r.csrPos = r.cross(n1, dn)
+		r.csrPos, r.dist = r.cross(n1, dn), r.dist-int16(link&1)
 		if r.h++; r.h < d {
 			i++
 			continue

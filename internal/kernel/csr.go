@@ -175,18 +175,14 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 }
 
 // csrAttempts draws this slot's arrivals and retries and lists the entry
-// buffers that send a flit. With K = 0 it also takes forward step 0: each
-// flit claims its own entry buffer's link for interval 1, alone (no two
-// flits meet, none draws), and books it unless an entered packet holds
-// it; a flit that books is listed at the link's far end (csr_k0.go). The
-// loop makes no call (a call in it would keep its variables in memory):
-// the discarded arrivals are traced after it.
+// buffers that send a flit; with K = 0 it then takes forward step 0
+// (csrStep0K0). The loop makes no call (a call in it would keep its
+// variables in memory): the discarded arrivals are traced after it.
 func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
-	c, lean, trace := m.csr, m.csrLean(), m.tr != nil
-	src, dest, lk, nres, always, p0 := k.src, c.dest, c.lk, c.nres, m.always, m.p0
-	fl, sent, disc := c.fl[:cap(c.fl)], c.sent[:cap(c.sent)], c.disc[:cap(c.disc)] // (each at most one per entry buffer)
-	ud, n1, dn := uint(m.d)&31, int32(m.n), int32(m.d*m.n)
-	nf, ns, nd := 0, 0, 0
+	c, trace := m.csr, m.tr != nil
+	src, dest, always, p0 := k.src, c.dest, m.always, m.p0
+	sent, disc := c.sent[:cap(c.sent)], c.disc[:cap(c.disc)] // (each at most one per entry buffer)
+	ns, nd := 0, 0
 	var discarded int64
 	for e := range dest {
 		arrive := always || src.Uint64() < p0
@@ -206,29 +202,21 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 		} else if dest[e] = m.csrDest(e, src.Uint64()); dest[e] < 0 {
 			continue
 		}
-		if !lean { // (the lean backward phase needs only the count)
-			sent[ns] = int32(e)
-		}
+		sent[ns] = int32(e)
 		ns++
-		switch {
-		case c.K > 0:
-			c.node[e], c.cf[e], nres[e] = int32(m.linkNode(e)), 1, 0
-		case lk[e].mask&1 != 0: // (K = 0, step 0: blocked)
-			nres[e] = 0
-		default: // (K = 0, step 0: booked; d = 1: all)
-			nres[e] = 1
-			fl[nf] = csrFlit{int32(e), csrStart(e, dest[e], ud).cross(n1, dn)}
-			nf++
-		}
 	}
-	c.fl, c.nsent, c.booked, c.going = fl[:nf], int64(ns), int64(nf), nf
-	if c.sent = sent[:0]; !lean {
-		c.sent = sent[:ns]
-	}
+	c.sent, c.nsent = sent[:ns], int64(ns)
 	for _, e := range disc[:nd] {
 		m.traceCSR(SlotDropped, int(e), 0, uint8(DropDiscarded), -1, 0) // (the arrival's destination is not drawn)
 	}
 	m.countDrops(DropDiscarded, discarded, meas)
+	if c.K == 0 {
+		m.csrStep0K0()
+		return
+	}
+	for _, e := range c.sent {
+		c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(int(e))), 1, 0
+	}
 }
 
 // dropEntry counts a packet dropped at entry buffer e, before it

@@ -80,6 +80,27 @@ type csrPktK0 struct {
 	h, dist int16
 }
 
+// csrStep0K0 is forward step 0 with no buffers: each flit claims its own
+// entry buffer's link for interval 1, alone (no two flits meet, none
+// draws), and books it unless an entered packet holds it; a flit that
+// books is listed at the link's far end.
+func (m *slotted) csrStep0K0() {
+	c := m.csr
+	fl, lk, nres, dest := c.fl[:cap(c.fl)], c.lk, c.nres, c.dest // (a flit per entry buffer at most)
+	ud, n1, dn := uint(m.d)&31, int32(m.n), int32(m.d*m.n)
+	nf := 0
+	for _, e := range c.sent {
+		if lk[e].mask&1 != 0 { // blocked
+			nres[e] = 0
+			continue
+		}
+		nres[e] = 1 // (d = 1: booked all)
+		fl[nf] = csrFlit{e, csrStart(int(e), dest[e], ud).cross(n1, dn)}
+		nf++
+	}
+	c.fl, c.booked, c.going = fl[:nf], int64(nf), nf
+}
+
 // csrLean reports whether this interval takes the lean backward phase
 // (csrBackwardK0), which needs no flit's booking count.
 func (m *slotted) csrLean() bool {

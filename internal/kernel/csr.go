@@ -108,29 +108,21 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	c := &csrState{K: sp.K, L: min(64, d*(sp.K+1))}
 	c.retryAll = sp.Retry >= 1
 	c.retry = uint64(math.Ldexp(max(sp.Retry, 0), 64))
-	if c.K > 0 {
-		c.mask, c.buf = make([]uint64, nl), make([]uint8, nl*c.L)
-	} else {
-		c.lk = make([]csrLinkK0, nl)
-	}
 	c.dest, c.fixed = make([]int32, nl), csrFixed(sp.Fixed, d, n)
 	for e := range c.dest {
 		c.dest[e] = -1
 	}
-	c.nres = make([]uint8, nl)
-	if c.K > 0 { // (K = 0 needs none: T = c_f = h + 1 at step h, the path laid out again)
-		c.node, c.cf, c.resL = make([]int32, nl), make([]uint8, nl), make([]int32, nl*d)
-		c.resT, c.resC = make([]uint8, nl*d), make([]uint8, nl*d)
-	}
-	c.stamp, c.wstamp, c.wcnt = make([]int64, nl), make([]int64, nl), make([]int32, nl)
 	// At most one flit per entry buffer; with K = 0 every packet in the
 	// network is on a link, so the pool never outgrows 2dN (with K > 0 it
 	// grows to its steady state once).
-	c.sent, c.live, c.disc = make([]int32, 0, nl), make([]int32, 0, nl), make([]int32, 0, nl)
-	c.fl = make([]csrFlit, 0, nl)
-	if c.K == 0 {
-		c.pk0 = make([]csrPktK0, 0, nl)
+	c.nres, c.sent, c.disc = make([]uint8, nl), make([]int32, 0, nl), make([]int32, 0, nl)
+	if c.K == 0 { // (csr_k0.go: T = c_f = h + 1 at step h, the path laid out again, no waiting)
+		c.lk, c.fl, c.pk0 = make([]csrLinkK0, nl), make([]csrFlit, 0, nl), make([]csrPktK0, 0, nl)
 	} else {
+		c.mask, c.buf = make([]uint64, nl), make([]uint8, nl*c.L)
+		c.node, c.cf, c.resL = make([]int32, nl), make([]uint8, nl), make([]int32, nl*d)
+		c.resT, c.resC, c.live = make([]uint8, nl*d), make([]uint8, nl*d), make([]int32, 0, nl)
+		c.stamp, c.wstamp, c.wcnt = make([]int64, nl), make([]int64, nl), make([]int32, nl)
 		c.pLink, c.pSlot = make([]int32, 0, nl*d), make([]int64, 0, nl*d)
 		c.pNext = make([]uint8, 0, nl)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,14 +9,14 @@ import (
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/han"
 )
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--format table|json]
+       [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--trace-vcd F.vcd]
+       [--trace-perfetto F.json] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
@@ -48,6 +47,11 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step
+  --trace-vcd F.vcd  a value change dump, one time unit a step: every
+                 processor's pool (p_R_C.held), every message's row and
+                 column (mR.row, mR.col), the step's kind, stage and phase
+  --trace-perfetto F.json  a timeline (1 µs a step): the phases, every
+                 pool as a counter, a track per message and copy
   --schedule     static: every phase its worst-case length (the thesis's
                  machine counts clock ticks); actual: until its last message lands
   --table        Tables 5.1 and 5.2 of the thesis and its lower bounds, the
@@ -64,7 +68,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers, route.k)")
 	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
 	sched := fs.String("schedule", han.Static, "static or actual")
-	events := fs.String("trace-events", "", "write every step's messages to `F.csv` (step, kind, stage, phase, sender, receiver, message, value, pool)")
+	traces := addRouteTraceFlags(fs)
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
@@ -108,7 +112,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if path, ok := strings.CutPrefix(*perm, "file:"); ok && *bcast == "" {
 		files.Input("--permutation", path)
 	}
-	files.Output("--trace-events", *events)
+	traces.register(files)
 	if err := files.Check(); err != nil {
 		return err
 	}
@@ -120,7 +124,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return err
 	}
 	*perm = name
-	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
+	r, err := routeLogged(traces, buffers < need, func(log io.Writer) (*han.Result, error) {
 		if rv.v != nil {
 			return rv.v.Run(n, rv.k, buffers, dests, *sched, log)
 		}
@@ -198,36 +202,6 @@ func routeDests(bcast, perm string, permGiven bool, alg, variant string, isVaria
 		return nil, "", err
 	}
 	return han.Lists(dest), perm, nil
-}
-
-// routeLogged runs route with the event log at path ("": none), kept when
-// the machine refused a step (it shows the steps up to it). A refused step
-// exits 3 on pools smaller than the algorithm needs (small), else 70: the
-// built-in algorithm is wrong.
-func routeLogged(path string, small bool, route func(io.Writer) (*han.Result, error)) (*han.Result, error) {
-	var log io.Writer
-	var f *outfile.File
-	if path != "" {
-		var err error
-		if f, err = outfile.Create(path); err != nil {
-			return nil, fmt.Errorf("--trace-events: %v", err)
-		}
-		log = f
-	}
-	r, err := route(log)
-	if f != nil {
-		if cerr := f.Commit(); err == nil && cerr != nil {
-			return nil, fmt.Errorf("--trace-events: %v", cerr)
-		}
-	}
-	var ref *han.Refusal
-	switch {
-	case errors.As(err, &ref) && small:
-		return nil, &exitError{exitDeadlock, err}
-	case err != nil:
-		return nil, &exitError{exitInternal, err}
-	}
-	return r, nil
 }
 
 // routeSides are the mesh's rows and columns the algorithm runs on, or

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -353,5 +354,38 @@ func TestRouteIlliac(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// --trace-vcd and --trace-perfetto write the lock-step mesh's dump and
+// timeline beside the event log; one file named twice is bad input.
+func TestRouteTraceFiles(t *testing.T) {
+	dir := t.TempDir()
+	vcd, tl, ev := filepath.Join(dir, "q.vcd"), filepath.Join(dir, "q.json"), filepath.Join(dir, "q.csv")
+	code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--permutation", "rot180",
+		"--trace-vcd", vcd, "--trace-perfetto", tl, "--trace-events", ev)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	v, _ := os.ReadFile(vcd)
+	log, _ := os.ReadFile(ev)
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	last, _, _ := strings.Cut(lines[len(lines)-1], ",")
+	n, _ := strconv.Atoi(last) // (the dump ends a step after the machine's last)
+	for _, want := range []string{"$scope module p_7_7 $end", "$scope module m63 $end", "$enddefinitions $end", fmt.Sprintf("\n#%d\n", n+1)} {
+		if !strings.Contains(string(v), want) {
+			t.Errorf("the dump lacks %q", want)
+		}
+	}
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	data, _ := os.ReadFile(tl)
+	if err := json.Unmarshal(data, &doc); err != nil || len(doc.TraceEvents) == 0 {
+		t.Errorf("timeline: %v, %d events", err, len(doc.TraceEvents))
+	}
+	code, _, errs = routeRun(t, "--algorithm", "q", "--trace-vcd", vcd, "--trace-perfetto", vcd)
+	if code != exitBadInput || !strings.Contains(errs, "--trace-vcd") {
+		t.Errorf("one file twice: exit %d, %q", code, errs)
 	}
 }

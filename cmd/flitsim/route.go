@@ -18,6 +18,7 @@ const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c
        [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--trace-vcd F.vcd]
        [--trace-perfetto F.json] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
+       flitsim route --compare [--plot F.svg] [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
@@ -57,6 +58,11 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
   --table        Tables 5.1 and 5.2 of the thesis and its lower bounds, the
                  worst case measured on the n×n mesh (topology.k, default 64;
                  rectangles 2n×n) beside every formula
+  --compare      greedy, greedy-ff, Q and H on the bad inputs (the
+                 transpose: a row's messages to one column; Q's smoothing
+                 worst cases) on n×n, n = 8, 16, … topology.k (default 64,
+                 at most 256): the most messages a processor held
+  --plot F.svg   with --compare: those maxima and the bounds against n
 
   flitsim route --algorithm q --set topology.k=8       24 data + 5 integer steps
 `
@@ -74,6 +80,8 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers); k2: Q with K² partitions (K² + 2 buffers)")
 	table := fs.Bool("table", false, "print the thesis's Tables 5.1 and 5.2 with the measured worst case beside every formula")
+	compare := fs.Bool("compare", false, "greedy, greedy-ff, Q and H on the bad inputs, n = 8 … topology.k: the most buffers against n")
+	plotPath := fs.String("plot", "", "with --compare: draw the buffers against n to `F.svg` (F.png: PNG)")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -83,8 +91,17 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if rest := fs.Args(); len(rest) > 0 {
 		return fmt.Errorf("route: unexpected argument %q", rest[0])
 	}
+	if *table && *compare {
+		return fmt.Errorf("--table and --compare: give one")
+	}
+	if *plotPath != "" && !*compare {
+		return fmt.Errorf("--plot: needs --compare")
+	}
 	if *table {
 		return routeTables(fs, *sets, *format, stdout)
+	}
+	if *compare {
+		return routeCompare(fs, *sets, *plotPath, *format, stdout)
 	}
 	if !slices.Contains(han.Algorithms, *alg) {
 		return inputerr.New("--algorithm", *alg, strings.Join(han.Algorithms, ", "))

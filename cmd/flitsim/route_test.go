@@ -389,3 +389,33 @@ func TestRouteTraceFiles(t *testing.T) {
 		t.Errorf("one file twice: exit %d, %q", code, errs)
 	}
 }
+
+// --compare prints the greedy baselines' n against Q's and H's constants
+// and draws them with --plot.
+func TestRouteCompare(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "cmp.svg")
+	code, out, errs := routeRun(t, "--compare", "--set", "topology.k=16", "--plot", svg)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"greedy-ff      8    16   n\n", "q              4     4   5\n", "h              3     3   3\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if data, err := os.ReadFile(svg); err != nil || !strings.Contains(string(data), "<svg") {
+		t.Errorf("plot: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--plot", svg}, "--plot: needs --compare"},
+		{[]string{"--compare", "--algorithm", "q"}, "--compare and --algorithm: give one"},
+		{[]string{"--compare", "--set", "topology.k=512"}, "topology.k: 512 is not allowed (allowed: a power of two from 8 to 256 with --compare)"},
+	} {
+		if code, _, errs := routeRun(t, c.args...); code != exitBadInput || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q", c.args, code, errs)
+		}
+	}
+}

@@ -133,9 +133,6 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
-	if *bcast != "" && hw.Model == han.ModelILLIAC {
-		return inputerr.New("--broadcast", *bcast, "none with lockstep.model illiac (a restricted broadcast's copies leave on several links in one step; the distributed model, so far)")
-	}
 	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
 	if err != nil {
 		return err
@@ -209,10 +206,7 @@ func routeDests(bcast, perm string, permGiven bool, alg, variant string, isVaria
 	case bcast != "" && isVariant:
 		return nil, "", inputerr.New("--variant", variant, "none with --broadcast (the variants route permutations, so far)")
 	case bcast != "":
-		if rows != n {
-			return nil, "", fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", bcast, rows, n)
-		}
-		return han.RandomBroadcast(n, seed), "restricted broadcast", nil
+		return han.RandomBroadcastMesh(rows, n, seed), "restricted broadcast", nil
 	}
 	dest, err := routePermutation(perm, rows, n, seed)
 	if err != nil {

@@ -330,7 +330,7 @@ func TestRouteK2(t *testing.T) {
 }
 
 // lockstep.model illiac and lockstep.wrap: Q on the ILLIAC model, rot180
-// in 4n − 4 data steps; the variants and broadcasts refuse it in one line.
+// in 4n − 4 data steps; the variants refuse it in one line.
 func TestRouteIlliac(t *testing.T) {
 	code, out, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=16", "--set", "lockstep.model=illiac", "--set", "lockstep.wrap=true",
 		"--permutation", "rot180", "--schedule", "actual", "--format", "json")
@@ -348,7 +348,6 @@ func TestRouteIlliac(t *testing.T) {
 	}{
 		{[]string{"--algorithm", "q", "--set", "lockstep.model=simd"}, "--set lockstep.model: simd is not allowed (allowed: distributed, illiac)"},
 		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=16", "--set", "lockstep.model=illiac"}, "distributed without wrap with --variant k2"},
-		{[]string{"--algorithm", "q", "--set", "lockstep.model=illiac", "--broadcast", "restricted"}, "none with lockstep.model illiac"},
 	} {
 		code, _, errs := routeRun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
@@ -416,6 +415,33 @@ func TestRouteCompare(t *testing.T) {
 	} {
 		if code, _, errs := routeRun(t, c.args...); code != exitBadInput || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %q", c.args, code, errs)
+		}
+	}
+}
+
+// Restricted broadcasts run on the ILLIAC model and on rectangles: every
+// destination reached, the permutation's static schedule.
+func TestRouteBroadcastIlliacRect(t *testing.T) {
+	for _, args := range [][]string{
+		{"--set", "topology.k=16", "--set", "lockstep.model=illiac", "--set", "lockstep.wrap=true"},
+		{"--set", "topology.k=8,16"},
+	} {
+		var runs [2]struct {
+			Data     int64 `json:"data_steps"`
+			Integer  int64 `json:"integer_steps"`
+			Messages int   `json:"messages"`
+			Copies   int   `json:"copies"`
+		}
+		for i, in := range [][]string{{"--broadcast", "restricted", "--seed", "2"}, {"--permutation", "rot180"}} {
+			a := append(append([]string{"--algorithm", "h", "--format", "json"}, args...), in...)
+			code, out, errs := routeRun(t, a...)
+			if err := json.Unmarshal([]byte(out), &runs[i]); code != 0 || err != nil {
+				t.Fatalf("%v: exit %d, %v, %q", a, code, err, errs)
+			}
+		}
+		b, p := runs[0], runs[1]
+		if b.Copies == 0 || b.Data != p.Data || b.Integer != p.Integer {
+			t.Errorf("%v: broadcast %+v, permutation %+v", args, b, p)
 		}
 	}
 }

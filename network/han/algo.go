@@ -150,10 +150,14 @@ type router struct {
 	sendE, sendW []int32
 	target       []int32 // per message: its column-movement target row
 	bestN, bestS []int32
-	bestStep     []int64   // per processor: the stamp bestN and bestS were chosen at
-	stamp        int64     // column-movement and k²-move steps, all phases
-	grid         grid      // scratch: the regions a phase works on
-	sub          []Move    // scratch: an ILLIAC machine step's moves
+	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
+	stamp        int64   // column-movement and k²-move steps, all phases
+	grid         grid    // scratch: the regions a phase works on
+	sub          []Move  // scratch: an ILLIAC machine step's moves
+	subAt        []int32 // and their indices in the distributed step's
+	copyDir      []Dir   // per message: the last direction a step copies it in (ILLIAC, at copyAt)
+	copyAt       []uint32
+	copyStamp    uint32
 	subInt       []IntSend // and integer sends
 	inbox        []IntSend // and an ILLIAC step's deliveries
 	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
@@ -275,14 +279,8 @@ func RunMeshOn(hw Hardware, alg string, rows, cols, buffers int, dests [][]int32
 	if hw.Model != "" && !slices.Contains(Models, hw.Model) {
 		return nil, fmt.Errorf("model %q (allowed: %s)", hw.Model, strings.Join(Models, ", "))
 	}
-	if hw.Model == ModelILLIAC && slices.ContainsFunc(dests, func(ds []int32) bool { return len(ds) > 1 }) {
-		return nil, fmt.Errorf("restricted broadcasting runs on the distributed model only (so far): a message leaves as copies on several links in one step")
-	}
 	if schedule != Static && schedule != Actual {
 		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
-	}
-	if rows != cols && slices.ContainsFunc(dests, func(ds []int32) bool { return len(ds) > 1 }) {
-		return nil, fmt.Errorf("a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", rows, cols)
 	}
 	r, err := newRouter(rows, cols, buffers, dests, schedule)
 	if err != nil {
@@ -391,14 +389,20 @@ func (r *router) deliver(R int) error {
 		r.target = make([]int32, m.Messages())
 	}
 	var active []int32
+	copies := false
 	for id, ds := range r.dests {
 		r.target[id] = ds[0] / int32(m.Cols)
-		if m.Loc(int32(id)) != ds[0] {
+		if len(ds) > 1 || m.Loc(int32(id)) != ds[0] {
 			active = append(active, int32(id))
 		}
+		copies = copies || len(ds) > 1
 	}
 	m.PhaseStart(r.stage.Side, "deliver")
-	steps, err := r.columnSteps(active, false)
+	column := r.columnSteps
+	if copies {
+		column = func(active []int32, _ bool) (int64, error) { return r.columnCopies(active) }
+	}
+	steps, err := column(active, false)
 	if err != nil {
 		return err
 	}

@@ -177,12 +177,11 @@ func (r *router) arrive(ts []trav, moves []Move, who []int32) error {
 		t := &ts[who[k]]
 		if t.id < 0 {
 			t.id = mv.Msg
-			if mv.Copy {
-				if int(mv.New) != len(r.dests) {
-					return internalf("copy %d made out of order (%d lists)", mv.New, len(r.dests))
-				}
+			if mv.Copy { // (the ILLIAC model makes a step's copies direction by direction)
 				t.id = mv.New
-				r.dests = append(r.dests, nil)
+				for int(mv.New) >= len(r.dests) {
+					r.dests = append(r.dests, nil)
+				}
 			}
 		}
 		if t.dv == 0 && t.dh == 0 && t.dests != nil {

@@ -150,17 +150,20 @@ type router struct {
 	sendE, sendW []int32
 	target       []int32 // per message: its column-movement target row
 	bestN, bestS []int32
-	bestStep     []int64 // per processor: the stamp bestN and bestS were chosen at
-	stamp        int64   // column-movement and k²-move steps, all phases
-	grid         grid    // scratch: the regions a phase works on
-	sub          []Move  // scratch: an ILLIAC machine step's moves
-	subAt        []int32 // and their indices in the distributed step's
-	copyDir      []Dir   // per message: the last direction a step copies it in (ILLIAC, at copyAt)
-	copyAt       []uint32
-	copyStamp    uint32
+	bestStep     []int64   // per processor: the stamp bestN and bestS were chosen at
+	stamp        int64     // column-movement and k²-move steps, all phases
+	grid         grid      // scratch: the regions a phase works on
+	sub          []Move    // scratch: an ILLIAC machine step's moves
+	subAt        []int32   // and their indices in the distributed step's
 	subInt       []IntSend // and integer sends
 	inbox        []IntSend // and an ILLIAC step's deliveries
-	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
+	copyDir      []Dir     // per message: the last direction a step copies it in (ILLIAC, at copyAt)
+	copyAt       []uint32
+	copyStamp    uint32
+	live, who    []int32 // scratch: travel's travellers under way, and per move its traveller
+	moves        []Move  // and its step's moves
+	travs        []trav  // scratch: a move's travellers
+	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
 	winStep      []int64
 	onStep       func() // (tests: called after every data step of a move)
 	schedule     string

@@ -1,7 +1,6 @@
 package han
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -106,7 +105,7 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 		}
 		return int(p) % m.Cols
 	}
-	var ts []trav
+	ts := r.travs[:0] // (reused: moveAll hands it back)
 	static := 0
 	for id := range int32(len(r.dests)) {
 		at := line(m.Loc(id))
@@ -138,7 +137,7 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 	}
 	// (In the order of their processors, as move does: a step then walks
 	// the machine's arrays forwards.)
-	slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
+	sortBySource(m, ts)
 	return r.moveAll(ts, gridName(g), int64(static))
 }
 

@@ -318,10 +318,12 @@ func (m *Machine) evaluate(moves []Move) error {
 			}
 			m.msgStep[mv.Msg] = m.steps
 		}
-		to, r := m.checkLink("data", p, mv.Dir, mv.Msg)
-		if r != nil {
+		to, l := m.Neighbour(p, mv.Dir), int(p)*4+int(mv.Dir)
+		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
+			_, r := m.checkLink("data", p, mv.Dir, mv.Msg)
 			return r
 		}
+		m.linkStep[l], m.linkMsg[l] = m.steps, mv.Msg
 		m.to = append(m.to, to)
 		if !mv.Copy {
 			m.bump(p, -1)

@@ -179,7 +179,14 @@ func (r *router) travel(ts []trav) (int64, error) {
 		if r.onStep != nil {
 			r.onStep()
 		}
-		live = slicesDeleteDone(live, func(k int) bool { t := &ts[live[k]]; return t.id >= 0 && t.dv == 0 && t.dh == 0 })
+		k := 0 // (the arrived drop out, in order)
+		for _, i := range live {
+			if t := &ts[i]; t.id < 0 || t.dv != 0 || t.dh != 0 {
+				live[k] = i
+				k++
+			}
+		}
+		live = live[:k]
 	}
 	return steps, nil
 }

@@ -50,7 +50,7 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  receiver's pool after the step
   --trace-vcd F.vcd  a value change dump, one time unit a step: every
                  processor's pool (p_R_C.held), every message's row and
-                 column (mR.row, mR.col), the step's kind, stage and phase
+                 column (mID.row, mID.col), the step's kind, stage and phase
   --trace-perfetto F.json  a timeline (1 µs a step): the phases, every
                  pool as a counter, a track per message and copy
   --schedule     static: every phase its worst-case length (the thesis's

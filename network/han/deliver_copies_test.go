@@ -91,3 +91,21 @@ func TestColumnCopies(t *testing.T) {
 		t.Errorf("%d data steps, want 7 (to row 7, the farthest)", r.DataSteps)
 	}
 }
+
+// On the ILLIAC model a message that leaves east itself and south as a
+// copy in one step (nothing stays) is copied first: the south machine
+// step comes after the east one, so the east move waits for a second
+// round of directions.
+func TestILLIACCopyBeforeMove(t *testing.T) {
+	dests := make([][]int32, 64)
+	dests[0] = []int32{4, 32} // (0,4) in the east quadrant, (4,0) in the south one
+	for _, hw := range []Hardware{{}, {Model: ModelILLIAC}} {
+		r, err := RunMeshOn(hw, AlgQ, 8, 8, 5, dests, Actual, nil)
+		if err != nil {
+			t.Fatalf("%+v: %v", hw, err)
+		}
+		if r.Copies != 1 || r.DataSteps != map[bool]int64{false: 4, true: 8}[hw.Model == ModelILLIAC] {
+			t.Errorf("%+v: %d copies, %d data steps", hw, r.Copies, r.DataSteps)
+		}
+	}
+}

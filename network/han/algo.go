@@ -163,6 +163,9 @@ type router struct {
 	live, who    []int32 // scratch: travel's travellers under way, and per move its traveller
 	moves        []Move  // and its step's moves
 	travs        []trav  // scratch: a move's travellers
+	bulk         bulk    // travelBulk's
+	keyAt        []int32 // scratch: sortBySource's traveller at each processor (−1 none)
+	travs2       []trav  // and its sorted copy
 	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
 	winStep      []int64
 	onStep       func() // (tests: called after every data step of a move)

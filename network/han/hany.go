@@ -137,7 +137,7 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 	}
 	// (In the order of their processors, as move does: a step then walks
 	// the machine's arrays forwards.)
-	sortBySource(m, ts)
+	r.sortBySource(ts)
 	return r.moveAll(ts, gridName(g), int64(static))
 }
 

@@ -16,7 +16,6 @@ import (
 // s/2 + 1 (Thm 3.1, 3.4, 4.1, 4.6: contention-free; the machine refuses the
 // step otherwise).
 func (r *router) move(R, C, sh, sw int, static int64) error {
-	m := r.m
 	ts := r.travs[:0] // (reused: moveAll hands it back)
 	for id := range int32(len(r.dests)) {
 		ts = r.plan(ts, id, R, C, sh, sw)
@@ -25,7 +24,7 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 	// arrays forwards (several times faster on big meshes); travellers that
 	// copy another's message name it by index, so those keep their order.
 	if !slices.ContainsFunc(ts, func(t trav) bool { return t.parent >= 0 }) {
-		sortBySource(m, ts)
+		r.sortBySource(ts)
 	}
 	return r.moveAll(ts, fmt.Sprintf("%dx%d", R, C), static)
 }
@@ -62,13 +61,46 @@ type trav struct {
 
 // sortBySource sorts travellers by the processor holding their source
 // message, so that a step walks the machine's arrays forwards (several
-// times faster on big meshes). The keys are looked up once; the sort
-// compares them as it compared the lookups, so the order is the same.
-func sortBySource(m *Machine, ts []trav) {
+// times faster on big meshes). When no two travellers leave one processor
+// (H and Q after smoothing) the order is the processors' and a pass over
+// them places each (no comparisons); otherwise the keys are looked up once
+// and the sort compares them as it compared the lookups, so the order is
+// the same either way.
+func (r *router) sortBySource(ts []trav) {
+	m := r.m
+	if len(r.keyAt) < m.Processors() {
+		r.keyAt = make([]int32, m.Processors())
+		for i := range r.keyAt {
+			r.keyAt[i] = -1
+		}
+	}
+	unique := true
 	for i := range ts {
 		ts[i].from = m.Loc(ts[i].src)
+		if unique && r.keyAt[ts[i].from] >= 0 {
+			unique = false
+		}
+		if unique {
+			r.keyAt[ts[i].from] = int32(i)
+		}
 	}
-	slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(a.from, b.from) })
+	if !unique {
+		for i := range ts {
+			r.keyAt[ts[i].from] = -1
+		}
+		slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(a.from, b.from) })
+		return
+	}
+	sorted := r.travs2[:0]
+	for p, i := range r.keyAt[:m.Processors()] {
+		if i >= 0 {
+			sorted = append(sorted, ts[i])
+			r.keyAt[p] = -1
+		}
+	}
+	copy(ts, sorted)
+	clear(sorted)
+	r.travs2 = sorted[:0]
 }
 
 // plan appends message id's travellers for a move on R×C regions split
@@ -130,6 +162,9 @@ func b2i(b bool) int {
 // all have arrived, and returns the steps taken. A copy's first hop makes
 // a new message; every arrival leaves the destinations it carried.
 func (r *router) travel(ts []trav) (int64, error) {
+	if steps, ok := r.travelBulk(ts); ok {
+		return steps, nil
+	}
 	m := r.m
 	live := r.live[:0]
 	for i := range ts {

@@ -23,13 +23,12 @@ type bulk struct {
 	epoch       uint32
 }
 
-// bulkTrav is a traveller as two straight legs: rem hops of step delta
-// over link direction dir each (travel's order: the column leg first
-// unless rowFirst).
+// bulkTrav is a traveller as two straight legs: the one under way (rem
+// hops of step delta over link direction dir) and the next (travel's
+// order: the column leg first unless rowFirst).
 type bulkTrav struct {
-	pos        int32
-	rem, delta [2]int32
-	dir        [2]Dir
+	pos, rem, delta, rem2, delta2 int32
+	dir, dir2                     Dir
 }
 
 // travelBulk runs ts in lean passes when it can (ok), and returns the
@@ -46,19 +45,17 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 		b.epoch++
 		for _, i := range b.live {
 			x := &b.t[i]
-			leg := 0
-			if x.rem[0] == 0 {
-				leg = 1
-			}
-			x.rem[leg]--
-			l := int(x.pos)*4 + int(x.dir[leg])
+			l := int(x.pos)*4 + int(x.dir)
 			if b.link[l] == b.epoch {
 				return 0, false
 			}
 			b.link[l] = b.epoch
 			b.cnt[x.pos]--
-			x.pos += x.delta[leg]
+			x.pos += x.delta
 			b.cnt[x.pos]++
+			if x.rem--; x.rem == 0 {
+				x.rem, x.delta, x.dir, x.rem2 = x.rem2, x.delta2, x.dir2, 0
+			}
 		}
 		k := 0
 		for _, i := range b.live {
@@ -68,7 +65,7 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 				return 0, false
 			}
 			held = max(held, c)
-			if x.rem[0]+x.rem[1] > 0 {
+			if x.rem > 0 {
 				b.live[k] = i
 				k++
 			}
@@ -100,18 +97,18 @@ func (r *router) bulkStart(ts []trav) bool {
 			return false
 		}
 		b.seen[t.id] = b.epoch
-		x := bulkTrav{pos: m.loc[t.id]}
-		v, h := 0, 1
-		if t.rowFirst {
-			v, h = 1, 0
-		}
-		x.rem[v], x.dir[v], x.delta[v] = abs32(t.dv), South, int32(m.Cols)
+		x := bulkTrav{pos: m.loc[t.id], rem: abs32(t.dv), dir: South, delta: int32(m.Cols), rem2: abs32(t.dh), dir2: East, delta2: 1}
 		if t.dv < 0 {
-			x.dir[v], x.delta[v] = North, -int32(m.Cols)
+			x.dir, x.delta = North, -int32(m.Cols)
 		}
-		x.rem[h], x.dir[h], x.delta[h] = abs32(t.dh), East, 1
 		if t.dh < 0 {
-			x.dir[h], x.delta[h] = West, -1
+			x.dir2, x.delta2 = West, -1
+		}
+		if t.rowFirst {
+			x.rem, x.dir, x.delta, x.rem2, x.dir2, x.delta2 = x.rem2, x.dir2, x.delta2, x.rem, x.dir, x.delta
+		}
+		if x.rem == 0 {
+			x.rem, x.dir, x.delta, x.rem2 = x.rem2, x.dir2, x.delta2, 0
 		}
 		if !m.onMesh(x.pos, t.dv, t.dh) {
 			return false // (travel's Data refuses the step that leaves it)

@@ -141,18 +141,29 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 	return r.moveAll(ts, gridName(g), int64(static))
 }
 
-// gridName is a grid's regions for a phase's region field.
+// gridName is a grid's regions for a phase's region field: every
+// distinct size, in the order the regions first show it (each side's
+// distinct bands, rows before columns: a grid of 512×512 regions names
+// one size).
 func gridName(g grid) string {
 	var ns []string
-	for _, a := range g.rows {
-		for _, b := range g.cols {
-			n := fmt.Sprintf("%dx%d", a.n, b.n)
-			if !slices.Contains(ns, n) {
-				ns = append(ns, n)
-			}
+	for _, a := range distinctBands(g.rows) {
+		for _, b := range distinctBands(g.cols) {
+			ns = append(ns, fmt.Sprintf("%dx%d", a, b))
 		}
 	}
 	return strings.Join(ns, "/")
+}
+
+// distinctBands is the bands' sizes, each once, in order of appearance.
+func distinctBands(bs []span) []int {
+	var out []int
+	for _, b := range bs {
+		if !slices.Contains(out, b.n) {
+			out = append(out, b.n)
+		}
+	}
+	return out
 }
 
 // splitCopy splits a restricted broadcast's message id by the

@@ -375,10 +375,12 @@ func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
 		if m.SIMD && s.Dir != sends[0].Dir {
 			return nil, m.refuse("integer", s.From, "ILLIAC: sends "+s.Dir.String()+" in a step whose instruction sends "+sends[0].Dir.String())
 		}
-		to, r := m.checkLink("integer", s.From, s.Dir, -1)
-		if r != nil {
+		to, l := m.Neighbour(s.From, s.Dir), int(s.From)*4+int(s.Dir)
+		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
+			_, r := m.checkLink("integer", s.From, s.Dir, -1)
 			return nil, r
 		}
+		m.linkStep[l], m.linkMsg[l] = m.steps, -1
 		m.inbox = append(m.inbox, IntSend{From: to, Dir: s.Dir, Value: s.Value})
 	}
 	m.IntegerSteps++

@@ -25,7 +25,7 @@ import (
 //   - phase (3 bits): its phase, 1 + its index in han.PhaseNames (1 move,
 //     2 count, 3 row, 4 column, 5 deliver; 0 before the first);
 //   - phase_start (1 bit): 1 in the first step of every phase;
-//   - moved (16 bits): the messages (or integers) the step carried;
+//   - moved (32 bits): the messages (or integers) the step carried;
 //   - p_R_C.held, per processor (R, C): the messages its pool holds after
 //     the step;
 //   - m<ID>.row and m<ID>.col, per message (copies of a restricted broadcast
@@ -64,7 +64,7 @@ func (v *LockstepVCD) Start(m *han.Machine) {
 	d.h = []byte("$version flitsim $end\n$comment lock-step mesh (Han 1990): one time unit per machine step; see the flitsim trace package for the signals $end\n$timescale 1ns $end\n")
 	d.h = append(d.h, "$scope module mesh $end\n"...)
 	v.kind, v.stage, v.phase = d.wire(1, "kind"), d.wire(16, "stage"), d.wire(3, "phase")
-	v.pst, v.moved = d.wire(1, "phase_start"), d.wire(16, "moved")
+	v.pst, v.moved = d.wire(1, "phase_start"), d.wire(32, "moved")
 	hw := bits.Len(uint(m.Buffers))
 	v.held, v.last = make([]string, n), make([]int32, n)
 	for p := range n {

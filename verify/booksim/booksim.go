@@ -51,6 +51,8 @@ func Parse(r io.Reader) (Result, error) {
 			if v, ok := assignment(line, "injection_rate"); ok {
 				res.Offered = v
 			}
+		case strings.HasPrefix(line, "Parse error"), strings.HasPrefix(line, "Error"):
+			return res, fmt.Errorf("booksim refused its input: %s", line)
 		case strings.HasPrefix(line, "Class "):
 			class, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "Class "), ":"))
 			if class == 0 {

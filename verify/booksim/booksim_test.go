@@ -138,3 +138,18 @@ func TestRunInstalledBookSim(t *testing.T) {
 		t.Fatalf("no cost measured: %v CPU for %d cycles", r.CPU, r.Cycles)
 	}
 }
+
+// BookSim refuses "injection_rate=1" (an integer for a float key): the
+// runner always writes a decimal point, and the parser reports a refusal.
+func TestFloatArgAndRefusal(t *testing.T) {
+	for v, want := range map[float64]string{1: "1.0", 0.5: "0.5", 0.00390625: "0.00390625", 0: "0.0"} {
+		if got := floatArg(v); got != want {
+			t.Errorf("floatArg(%v) = %q, want %q", v, got, want)
+		}
+	}
+	out := "OVERRIDE Parameter: injection_rate=1\nParse error : Unknown integer field: injection_rate\n"
+	_, err := Parse(strings.NewReader(out))
+	if err == nil || !strings.Contains(err.Error(), "booksim refused its input: Parse error : Unknown integer field: injection_rate") {
+		t.Errorf("Parse of a refusal: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -54,7 +55,7 @@ func (rn Runner) Run(ctx context.Context, rate float64, seed int) (Run, error) {
 		return Run{}, err
 	}
 	args := append([]string{rn.Runfile}, rn.Args...)
-	args = append(args, "injection_rate="+strconv.FormatFloat(rate, 'g', -1, 64), "seed="+strconv.Itoa(seed))
+	args = append(args, "injection_rate="+floatArg(rate), "seed="+strconv.Itoa(seed))
 	cmd := exec.CommandContext(ctx, bin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -69,4 +70,14 @@ func (rn Runner) Run(ctx context.Context, rate float64, seed int) (Run, error) {
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return Run{Result: res, Seed: seed, CPU: cpu}, nil
+}
+
+// floatArg writes a rate as BookSim's parser wants a float: with a decimal
+// point ("1" is read as an integer and refused for injection_rate).
+func floatArg(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
 }

@@ -255,18 +255,35 @@ func (r *router) Waits(report func(model.Wait)) {
 }
 
 func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
-	ob := (r.base[w.Sw] + r.out[iv]) * int32(r.v)
+	og := r.base[w.Sw] + r.out[iv]
+	w.Kind = model.WaitVC
 	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-		if r.owner[ob+u] == -1 || r.tailOut[ob+u] {
-			report(w) // free, or freed when its credits are back: it passes
+		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
+		if w.For < 0 {
+			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
+			report(w) // a free VC, or one freed when its credits are back: it passes
 			return
 		}
 	}
-	w.Kind = model.WaitVC
 	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-		w.For, w.AtVC = r.holder[ob+u], int(u)
+		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
 		report(w)
 	}
+}
+
+// vcHolder is the packet whose progress frees output VC ov of global port
+// og: its holder, or, once the holder's tail has left (tail-credit), the
+// packet at the front of the VC it leads to, whose flits keep its credits
+// (−1 when that is empty: the credits are on their way, or the VC is free).
+func (r *router) vcHolder(og, ov int32) int32 {
+	if !r.tailOut[ov] {
+		return r.holder[ov]
+	}
+	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
+	if down.Empty() {
+		return -1
+	}
+	return down.Front().Worm
 }
 
 func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model.Wait)) {

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -128,4 +129,35 @@ func checkClasses(c *Config, t *topology.Topology) error {
 		return nil
 	}
 	return inputerr.New("routing", c.Routing, "buffers.vcs ≥ %d and router.model: iq (one virtual channel per class; buffers.vcs is %d)", cr.Classes(), c.VCs())
+}
+
+// RouterText describes the router of a public model (router.model) for
+// reports: the model, its VCs and pipeline; "" when none is selected.
+func RouterText(c *Config) string {
+	_, p, ok, err := publicModel(c)
+	if !ok || err != nil {
+		return ""
+	}
+	return fmt.Sprintf("router %s, %d VC × %d flits, link latency %d, delays routing %d / VC %d / switch %d / traversal %d / credit %d, allocators %s / %s ×%d, release %s",
+		strings.ToLower(strings.TrimSpace(c.Router.Model)), p.VCs, c.Buffers.Input, c.Link.Latency, p.RoutingDelay, p.VCAllocDelay, p.SWAllocDelay,
+		p.STFinalDelay, p.CreditDelay, p.VCAllocator, p.SWAllocator, p.AllocIters, p.VCRelease)
+}
+
+// BookSimStats are a run's figures under BookSim2's names (its
+// TrafficManager's summary), for side-by-side comparisons: the same
+// measurements as Result's, renamed (docs/statistics.md).
+type BookSimStats struct {
+	PacketLatencyAverage  float64 `json:"packet_latency_average"`  // Result.Latency.Mean: creation to tail arrival
+	NetworkLatencyAverage float64 `json:"network_latency_average"` // Result.NetworkLatency.Mean: head injection to tail arrival
+	InjectedFlitRate      float64 `json:"injected_flit_rate"`      // Result.Offered, flits/node/cycle
+	AcceptedFlitRate      float64 `json:"accepted_flit_rate"`      // Result.Throughput, flits/node/cycle
+}
+
+// fillBookSim sets r.BookSim for a run of a public model.
+func fillBookSim(r *Result) {
+	if r.Config.Router.Model == "" {
+		return
+	}
+	r.BookSim = &BookSimStats{PacketLatencyAverage: r.Latency.Mean, NetworkLatencyAverage: r.NetworkLatency.Mean,
+		InjectedFlitRate: r.Offered, AcceptedFlitRate: r.Throughput}
 }

@@ -551,6 +551,7 @@ func (n *Network) Result() *Result {
 	if isSlotted(&n.Cfg) {
 		n.fillSlotted(r)
 	}
+	fillBookSim(r)
 	if n.interrupted {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles
 	}

@@ -31,6 +31,8 @@ func init() {
 		}
 		if torus {
 			k.Params = append(k.Params, tieParam)
+			k.Routings = append(k.Routings, Routing{Name: "dor-dateline", New: newDateline,
+				Desc: "dimension-order routing on two virtual-channel classes, class 1 after the wraparound link (deadlock-free; buffers.vcs ≥ 2, router.model: iq)"})
 			k.Name = "torus"
 			k.Desc = "k-ary n-cube with wraparound links; dimension-order routing the shorter way round (at half a ring as topology.tie says)"
 		}

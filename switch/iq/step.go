@@ -1,0 +1,303 @@
+package iq
+
+import (
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/switch/model"
+)
+
+// Step simulates one cycle (the package documentation states its rule).
+func (r *router) Step() {
+	now := r.h.Now()
+	for ov := r.credits.pop(now); ov >= 0; ov = r.credits.pop(now) {
+		r.cred[ov]++
+		if r.tailOut[ov] && r.cred[ov] == int32(r.d) {
+			r.free(ov)
+		}
+	}
+	for term := range r.injVC {
+		r.inject(term, now)
+	}
+	for s := range r.occ {
+		if r.occ[s] > 0 {
+			r.vcAlloc(s, now)
+			r.swAlloc(s, now)
+		}
+	}
+}
+
+func (r *router) free(ov int32) {
+	r.owner[ov], r.holder[ov], r.tailOut[ov] = -1, -1, false
+}
+
+// release gives up output VC ov after its tail has been sent: at once
+// with vc.release: tail, when its credits are all back with tail-credit
+// (an ejection VC, whose credits never run out, at once in both).
+func (r *router) release(ov int32, eject bool) {
+	if r.tailCr && !eject {
+		r.tailOut[ov] = true
+		return
+	}
+	r.free(ov)
+}
+
+// inject sends terminal term's ready source flit into its router.
+func (r *router) inject(term int, now int64) {
+	f, ok := r.h.Source(term)
+	if !ok {
+		return
+	}
+	ob := (r.nGP + int32(term)) * int32(r.v)
+	if r.injVC[term] < 0 {
+		// A head takes a free VC of class 0, round-robin.
+		share := int32(r.v / r.classes)
+		for i := range share {
+			u := (r.injPtr[term] + i) % share
+			if r.owner[ob+u] == -1 {
+				r.owner[ob+u], r.holder[ob+u] = terminalOwner, f.Worm
+				r.injVC[term], r.injPtr[term] = u, (u+1)%share
+				break
+			}
+		}
+		if r.injVC[term] < 0 {
+			return
+		}
+	}
+	u := r.injVC[term]
+	if r.cred[ob+u] <= 0 {
+		return
+	}
+	r.h.TakeSource(term)
+	r.cred[ob+u]--
+	in := r.base[r.t.InSwitch[term]] + r.t.InPort[term]
+	r.arrive(in*int32(r.v)+u, &f, now+r.l)
+	if f.IsTail() {
+		r.injVC[term] = -1
+		r.release(ob+u, false)
+	}
+}
+
+// arrive puts flit f into input VC iv, ready at cycle at.
+func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
+	b := &r.buf[iv]
+	if b.Empty() {
+		r.since[iv] = at
+	}
+	b.PushReady(f, at)
+	r.occ[r.swOf[iv/int32(r.v)]]++
+}
+
+// route gives the head at the front of input VC iv (input port in of
+// switch s) its output port and the range of output VCs it may take.
+func (r *router) route(s, in int, iv int32, f *flit.Flit) {
+	o := r.h.Route(s, in, f.Worm).First()
+	r.out[iv] = int32(o)
+	lo, hi := 0, r.v
+	if r.cr != nil && !r.eject[r.base[s]+int32(o)] {
+		share := r.v / r.classes
+		c := r.cr.Class(s, in, o, int(iv%int32(r.v))/share)
+		lo, hi = c*share, (c+1)*share
+	}
+	r.lo[iv], r.hi[iv] = uint8(lo), uint8(hi)
+	r.state[iv] = stVA
+}
+
+// vcAlloc routes the heads that are due and allocates output VCs at
+// switch s.
+func (r *router) vcAlloc(s int, now int64) {
+	a, v := r.va[s], int32(r.v)
+	r.reqs = r.reqs[:0]
+	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+		in := int(gp - r.base[s])
+		for iv := gp * v; iv < (gp+1)*v; iv++ {
+			b := &r.buf[iv]
+			if b.Empty() || r.state[iv] == stActive {
+				continue
+			}
+			f := b.Front()
+			if r.state[iv] == stIdle {
+				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
+					continue
+				}
+				r.route(s, in, iv, f)
+			}
+			ob := (r.base[s] + r.out[iv]) * v
+			for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+				if r.owner[ob+u] == -1 {
+					if len(r.reqs) == 0 {
+						a.Clear()
+					}
+					if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
+						r.reqs = append(r.reqs, iv)
+					}
+					a.AddRequest(int(iv-r.base[s]*v), int(r.out[iv]*v+u), 0)
+				}
+			}
+		}
+	}
+	if len(r.reqs) == 0 {
+		return
+	}
+	a.Allocate()
+	for _, iv := range r.reqs {
+		g := a.OutputFor(int(iv - r.base[s]*v))
+		if g < 0 {
+			continue
+		}
+		ov := r.base[s]*v + int32(g)
+		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
+		r.ov[iv], r.state[iv], r.saAt[iv] = ov, stActive, now+r.vad
+	}
+}
+
+// eligible reports whether input VC iv's front flit may ask for the
+// switch in cycle now.
+func (r *router) eligible(iv int32, now int64) bool {
+	if r.state[iv] != stActive || r.buf[iv].Empty() || now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
+		return false
+	}
+	return r.cred[r.ov[iv]] > 0 || r.eject[r.ov[iv]/int32(r.v)]
+}
+
+// swAlloc allocates switch s's crossbar and moves the winners.
+func (r *router) swAlloc(s int, now int64) {
+	a, v := r.sa[s], int32(r.v)
+	asked := false
+	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+		var want uint64 // outputs this input asked for
+		for iv := gp * v; iv < (gp+1)*v; iv++ {
+			if !r.eligible(iv, now) {
+				continue
+			}
+			if o := r.out[iv]; want>>o&1 == 0 {
+				if !asked {
+					a.Clear()
+					asked = true
+				}
+				want |= 1 << o
+				a.AddRequest(int(gp-r.base[s]), int(o), 0)
+			}
+		}
+	}
+	if !asked {
+		return
+	}
+	a.Allocate()
+	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+		o := a.OutputFor(int(gp - r.base[s]))
+		if o < 0 {
+			continue
+		}
+		// The input's VC for that output, round-robin.
+		for i := range v {
+			vc := (r.saPtr[gp] + i) % v
+			iv := gp*v + vc
+			if r.out[iv] == int32(o) && r.eligible(iv, now) {
+				r.saPtr[gp] = (vc + 1) % v
+				r.move(s, gp, iv, now)
+				break
+			}
+		}
+	}
+}
+
+// move sends the front flit of input VC iv (global input port gp of
+// switch s) out through its output VC.
+func (r *router) move(s int, gp, iv int32, now int64) {
+	b := &r.buf[iv]
+	f := b.Pop()
+	r.occ[s]--
+	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
+	r.credits.push(r.upOV[gp]+iv%int32(r.v), now+r.l+r.cd)
+	ov := r.ov[iv]
+	og := ov / int32(r.v)
+	at := now + r.sad + r.stf + r.l
+	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), &f, at)
+	if !r.eject[og] {
+		r.cred[ov]--
+		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), &f, at)
+	}
+	if f.IsTail() {
+		r.state[iv], r.ov[iv] = stIdle, -1
+		r.release(ov, r.eject[og])
+		if !b.Empty() {
+			r.since[iv] = now + 1
+		}
+	}
+}
+
+// Waits reports, for every ready front flit that did not move this cycle,
+// the lasting reasons: every output VC it may take held (WaitVC, by each
+// holder), no credit while the buffer downstream is full (WaitCredit, by
+// the packet at its front); a lost arbitration is reported with For −1.
+func (r *router) Waits(report func(model.Wait)) {
+	now := r.h.Now()
+	v := int32(r.v)
+	for s := range r.occ {
+		if r.occ[s] == 0 {
+			continue
+		}
+		for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+			for iv := gp * v; iv < (gp+1)*v; iv++ {
+				b := &r.buf[iv]
+				if b.Empty() || r.mvAt[iv] == now || !b.Front().Ready(now) || r.state[iv] == stIdle {
+					continue
+				}
+				w := model.Wait{Flit: *b.Front(), Sw: s, In: int(gp - r.base[s]), VC: int(iv % v),
+					AtSw: s, AtOut: int(r.out[iv]), AtVC: -1, For: -1, Kind: model.WaitArb}
+				if r.state[iv] == stVA {
+					r.vcWaits(w, iv, report)
+				} else {
+					r.creditWait(w, iv, now, report)
+				}
+			}
+		}
+	}
+}
+
+func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
+	og := r.base[w.Sw] + r.out[iv]
+	w.Kind = model.WaitVC
+	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
+		if w.For < 0 {
+			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
+			report(w) // a free VC, or one freed when its credits are back: it passes
+			return
+		}
+	}
+	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
+		report(w)
+	}
+}
+
+// vcHolder is the packet whose progress frees output VC ov of global port
+// og: its holder, or, once the holder's tail has left (tail-credit), the
+// packet at the front of the VC it leads to, whose flits keep its credits
+// (−1 when that is empty: the credits are on their way, or the VC is free).
+func (r *router) vcHolder(og, ov int32) int32 {
+	if !r.tailOut[ov] {
+		return r.holder[ov]
+	}
+	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
+	if down.Empty() {
+		return -1
+	}
+	return down.Front().Worm
+}
+
+func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model.Wait)) {
+	ov := r.ov[iv]
+	og := ov / int32(r.v)
+	w.AtVC = int(ov % int32(r.v))
+	if now < r.saAt[iv] || r.eject[og] || r.cred[ov] > 0 {
+		report(w)
+		return
+	}
+	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
+	if down.Len() < r.d {
+		return // a credit is on its way back
+	}
+	w.Kind, w.For = model.WaitCredit, down.Front().Worm
+	report(w)
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -28,5 +29,20 @@ func TestBadInput(t *testing.T) {
 		if !strings.HasPrefix(msg, c.says) || strings.Count(msg, "\n") != 1 || out.Len() != 0 {
 			t.Errorf("%v: stderr %q stdout %q, want one line starting %q", c.args, msg, out.String(), c.says)
 		}
+	}
+}
+
+// -flitsim refuses a runfile whose options flitsim cannot reproduce before
+// running anything.
+func TestUntranslatableRunfile(t *testing.T) {
+	f := t.TempDir() + "/bad.cfg"
+	if err := os.WriteFile(f, []byte("topology = mesh;\ninput_speedup = 2;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"-flitsim", f}, &out, &errb)
+	want := "sweep: RUNFILE: " + f + ": BookSim option input_speedup: 2 (flitsim has only 1)\n"
+	if code != 2 || errb.String() != want {
+		t.Errorf("exit %d, stderr %q, want 2 and %q", code, errb.String(), want)
 	}
 }

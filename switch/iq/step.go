@@ -1,6 +1,8 @@
 package iq
 
 import (
+	"math/bits"
+
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/switch/model"
 )
@@ -19,7 +21,9 @@ func (r *router) Step() {
 	}
 	for s := range r.occ {
 		if r.occ[s] > 0 {
-			r.vcAlloc(s, now)
+			if r.needVA[s] > 0 {
+				r.vcAlloc(s, now)
+			}
 			r.swAlloc(s, now)
 		}
 	}
@@ -81,6 +85,8 @@ func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
 	b := &r.buf[iv]
 	if b.Empty() {
 		r.since[iv] = at
+		r.occVC[iv/int32(r.v)] |= 1 << (iv % int32(r.v))
+		r.needVA[r.swOf[iv/int32(r.v)]]++ // (its state is idle: a head)
 	}
 	b.PushReady(f, at)
 	r.occ[r.swOf[iv/int32(r.v)]]++
@@ -108,12 +114,12 @@ func (r *router) vcAlloc(s int, now int64) {
 	r.reqs = r.reqs[:0]
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		in := int(gp - r.base[s])
-		for iv := gp * v; iv < (gp+1)*v; iv++ {
-			b := &r.buf[iv]
-			if b.Empty() || r.state[iv] == stActive {
+		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+			iv := gp*v + int32(bits.TrailingZeros64(m))
+			if r.state[iv] == stActive {
 				continue
 			}
-			f := b.Front()
+			f := r.buf[iv].Front()
 			if r.state[iv] == stIdle {
 				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
 					continue
@@ -146,6 +152,7 @@ func (r *router) vcAlloc(s int, now int64) {
 		ov := r.base[s]*v + int32(g)
 		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
 		r.ov[iv], r.state[iv], r.saAt[iv] = ov, stActive, now+r.vad
+		r.needVA[s]--
 	}
 }
 
@@ -164,7 +171,8 @@ func (r *router) swAlloc(s int, now int64) {
 	asked := false
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		var want uint64 // outputs this input asked for
-		for iv := gp * v; iv < (gp+1)*v; iv++ {
+		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+			iv := gp*v + int32(bits.TrailingZeros64(m))
 			if !r.eligible(iv, now) {
 				continue
 			}
@@ -187,40 +195,60 @@ func (r *router) swAlloc(s int, now int64) {
 		if o < 0 {
 			continue
 		}
-		// The input's VC for that output, round-robin.
-		for i := range v {
-			vc := (r.saPtr[gp] + i) % v
-			iv := gp*v + vc
-			if r.out[iv] == int32(o) && r.eligible(iv, now) {
-				r.saPtr[gp] = (vc + 1) % v
-				r.move(s, gp, iv, now)
+		// The input's VC for that output, round-robin: the occupied VCs
+		// from the pointer on, then those before it.
+		m := r.occVC[gp]
+		ptr := uint(r.saPtr[gp])
+		for _, part := range [2]uint64{m >> ptr << ptr, m & (1<<ptr - 1)} {
+			if r.pickVC(s, gp, part, int32(o), now) {
 				break
 			}
 		}
 	}
 }
 
+// pickVC moves the first VC of set part (of global input port gp) whose
+// front asks for output o, and reports whether there was one.
+func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
+	v := int32(r.v)
+	for ; part != 0; part &= part - 1 {
+		vc := int32(bits.TrailingZeros64(part))
+		iv := gp*v + vc
+		if r.out[iv] == o && r.eligible(iv, now) {
+			r.saPtr[gp] = (vc + 1) % v
+			r.move(s, gp, iv, now)
+			return true
+		}
+	}
+	return false
+}
+
 // move sends the front flit of input VC iv (global input port gp of
 // switch s) out through its output VC.
 func (r *router) move(s int, gp, iv int32, now int64) {
 	b := &r.buf[iv]
-	f := b.Pop()
+	r.moving = b.Pop() // (a field: a local passed to the host would escape, a heap object per flit)
+	f := &r.moving
 	r.occ[s]--
+	if b.Empty() {
+		r.occVC[gp] &^= 1 << (iv % int32(r.v))
+	}
 	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
 	r.credits.push(r.upOV[gp]+iv%int32(r.v), now+r.l+r.cd)
 	ov := r.ov[iv]
 	og := ov / int32(r.v)
 	at := now + r.sad + r.stf + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), &f, at)
+	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), f, at)
 	if !r.eject[og] {
 		r.cred[ov]--
-		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), &f, at)
+		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), f, at)
 	}
 	if f.IsTail() {
 		r.state[iv], r.ov[iv] = stIdle, -1
 		r.release(ov, r.eject[og])
 		if !b.Empty() {
 			r.since[iv] = now + 1
+			r.needVA[s]++
 		}
 	}
 }

@@ -142,6 +142,8 @@ func (p *publicModel) Send(sw, in, out int, f *flit.Flit, at int64) {
 	}
 }
 
+func (p *publicModel) Occupancy(flits int) { p.k.maxOcc = max(p.k.maxOcc, int32(flits)) }
+
 // note counts a move of a flit of worm wi.
 func (p *publicModel) note(wi int32) {
 	p.moved++
@@ -261,10 +263,13 @@ func (p *publicModel) describe(e model.Wait) string {
 		what += fmt.Sprintf(" vc %d", e.AtVC)
 	}
 	held := k.Pool.Worms[e.For].ID
-	if e.Kind == model.WaitCredit {
+	switch e.Kind {
+	case model.WaitCredit:
 		return fmt.Sprintf("%s waits for a credit of %s: the buffer beyond is full (front: worm %d)", at, what, held)
+	case model.WaitVC:
+		return fmt.Sprintf("%s waits for output VC %s, held by worm %d", at, what, held)
 	}
-	return fmt.Sprintf("%s waits for %s (%s) held by worm %d", at, what, e.Kind, held)
+	return fmt.Sprintf("%s waits for %s (%s), held by worm %d", at, what, e.Kind, held)
 }
 
 // traceBlocked tells the tracer about the waits the model reports.

@@ -130,6 +130,7 @@ type router struct {
 	needVA  []int32          // per switch: VCs holding a head without an output VC
 	reqs    []int32          // scratch: input VCs that asked in a VC allocation
 	moving  flit.Flit        // scratch: the flit move sends
+	maxOcc  int              // the most flits a VC has held
 }
 
 // New builds the routers of the network host shows.

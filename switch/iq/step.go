@@ -90,6 +90,10 @@ func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
 	}
 	b.PushReady(f, at)
 	r.occ[r.swOf[iv/int32(r.v)]]++
+	if b.Len() > r.maxOcc {
+		r.maxOcc = b.Len()
+		r.h.Occupancy(r.maxOcc)
+	}
 }
 
 // route gives the head at the front of input VC iv (input port in of

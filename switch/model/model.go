@@ -105,6 +105,10 @@ type Host interface {
 	// delivers f there at cycle at. Otherwise the model puts f into its
 	// own buffer at the far end (Topology().Switches[sw].Out[out]).
 	Send(sw, in, out int, f *flit.Flit, at int64)
+	// Occupancy reports that one of the model's buffers holds flits
+	// flits; the host keeps the largest (max_buffer_occupancy). Call it
+	// when a model's own maximum grows.
+	Occupancy(flits int)
 }
 
 // Model is a switch model's state for one network.

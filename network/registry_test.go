@@ -54,7 +54,8 @@ func TestEveryRegisteredKindRuns(t *testing.T) {
 	}
 }
 
-// classesOf is the number of VC classes routing needs on spec (1: none).
+// classesOf is the number of VCs routing needs on spec (1: no classes,
+// no escape VCs).
 func classesOf(t *testing.T, spec topology.Spec, routing string) int {
 	spec.Routing = routing
 	topo, err := topology.Build(spec)
@@ -63,6 +64,9 @@ func classesOf(t *testing.T, spec topology.Spec, routing string) int {
 	}
 	if cr, ok := topo.Router.(topology.ClassRouter); ok {
 		return cr.Classes()
+	}
+	if ar, ok := topo.Router.(topology.AdaptiveRouter); ok {
+		return ar.EscapeVCs() + 1
 	}
 	return 1
 }

@@ -29,6 +29,10 @@ func init() {
 			Build: func(s Spec) (*Topology, error) { return buildMeshTorus(s, torus), nil },
 			Size:  func(s Spec) Size { return uniform(int64(meshStrides(s)[s.N]), 2*s.N+1) },
 		}
+		if !torus {
+			k.Routings = append(k.Routings, Routing{Name: "adaptive", New: newAdaptive,
+				Desc: "minimal adaptive: any port nearer the destination, VC 0 kept for dimension order (Duato's escape; buffers.vcs ≥ 2, router.model: iq)"})
+		}
 		if torus {
 			k.Params = append(k.Params, tieParam)
 			k.Routings = append(k.Routings, Routing{Name: "dor-dateline", New: newDateline,

@@ -94,8 +94,10 @@ type router struct {
 	stf     int64
 	cd      int64
 	classes int
-	cr      topology.ClassRouter // nil: every VC is open to every packet
-	tailCr  bool                 // vc.release: tail-credit
+	cr      topology.ClassRouter    // nil: every VC is open to every packet
+	ar      topology.AdaptiveRouter // adaptive routing with escape VCs, or nil
+	nEsc    int                     // with ar: the escape VCs (0 … nEsc−1) of each input
+	tailCr  bool                    // vc.release: tail-credit
 
 	base   []int32 // per switch: its first global port
 	swOf   []int32 // per global port: its switch
@@ -106,10 +108,12 @@ type router struct {
 	// Input VCs.
 	buf   []flit.Buffer
 	state []uint8
-	since []int64 // the cycle from which its front head may be routed
-	out   []int32 // the routed output port (local)
-	lo    []uint8 // the range of output VCs it may take: [lo, hi)
+	since []int64        // the cycle from which its front head may be routed
+	out   []int32        // the output port (local): the routed one, then the granted one
+	cand  []xbar.PortSet // the ports it may take
+	lo    []uint8        // the range of their VCs it may take: [lo, hi)
 	hi    []uint8
+	esc   []int32 // adaptive: the escape port (its VCs 0 … nEsc−1), or −1
 	ov    []int32 // the output VC it holds, or −1
 	saAt  []int64 // the first cycle its front may ask for the switch
 	mvAt  []int64 // the last cycle a flit left it
@@ -130,6 +134,7 @@ type router struct {
 	needVA  []int32          // per switch: VCs holding a head without an output VC
 	reqs    []int32          // scratch: input VCs that asked in a VC allocation
 	moving  flit.Flit        // scratch: the flit move sends
+	cbuf    []int32          // scratch: candidates
 	maxOcc  int              // the most flits a VC has held
 }
 
@@ -147,6 +152,12 @@ func New(h model.Host) (model.Model, error) {
 		r.cr, r.classes = cr, cr.Classes()
 		if r.v < r.classes {
 			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (one virtual channel per class)", r.classes, p.Routing)
+		}
+	}
+	if ar, ok := t.Router.(topology.AdaptiveRouter); ok {
+		r.ar, r.nEsc = ar, ar.EscapeVCs()
+		if r.v <= r.nEsc {
+			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (%d escape VCs and adaptive ones)", r.nEsc+1, p.Routing, r.nEsc)
 		}
 	}
 	if err := r.layout(p); err != nil {
@@ -228,6 +239,7 @@ func (r *router) layout(p model.Params) error {
 	}
 	r.state, r.since, r.out = make([]uint8, nIV), make([]int64, nIV), make([]int32, nIV)
 	r.lo, r.hi, r.ov = make([]uint8, nIV), make([]uint8, nIV), fill(nIV, -1)
+	r.cand, r.esc = make([]xbar.PortSet, nIV), fill(nIV, -1)
 	r.saAt, r.mvAt = make([]int64, nIV), make([]int64, nIV)
 	for i := range r.mvAt {
 		r.mvAt[i] = -1

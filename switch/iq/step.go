@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
+	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/switch/model"
 )
 
@@ -97,22 +98,51 @@ func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
 }
 
 // route gives the head at the front of input VC iv (input port in of
-// switch s) its output port and the range of output VCs it may take.
+// switch s) the output ports and VCs it may take: its routed port's VCs
+// (all, or its class's share under a dateline); under adaptive routing
+// the adaptive VCs of every port Route gives and the escape VCs of the
+// escape port.
 func (r *router) route(s, in int, iv int32, f *flit.Flit) {
-	o := r.h.Route(s, in, f.Worm).First()
-	r.out[iv] = int32(o)
-	lo, hi := 0, r.v
-	if r.cr != nil && !r.eject[r.base[s]+int32(o)] {
+	ps := r.h.Route(s, in, f.Worm)
+	o := ps.First()
+	lo, hi, esc := 0, r.v, int32(-1)
+	switch {
+	case r.eject[r.base[s]+int32(o)]:
+		ps = xbar.Port(o) // (all VCs of the ejection port)
+	case r.ar != nil:
+		lo, esc = r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+	case r.cr != nil:
 		share := r.v / r.classes
 		c := r.cr.Class(s, in, o, int(iv%int32(r.v))/share)
 		lo, hi = c*share, (c+1)*share
 	}
+	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
 	r.lo[iv], r.hi[iv] = uint8(lo), uint8(hi)
 	r.state[iv] = stVA
 }
 
+// candidates lists in r.cbuf the output VCs (global) the routed head of
+// input VC iv at switch s may take.
+func (r *router) candidates(s int, iv int32) []int32 {
+	v := int32(r.v)
+	r.cbuf = r.cbuf[:0]
+	for m := r.cand[iv]; m != 0; {
+		ob := (r.base[s] + int32(m.Next())) * v
+		for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+			r.cbuf = append(r.cbuf, ob+u)
+		}
+	}
+	if e := r.esc[iv]; e >= 0 {
+		for u := range int32(r.nEsc) {
+			r.cbuf = append(r.cbuf, (r.base[s]+e)*v+u)
+		}
+	}
+	return r.cbuf
+}
+
 // vcAlloc routes the heads that are due and allocates output VCs at
-// switch s.
+// switch s. Under adaptive routing a request's priority is the room the
+// VC has downstream (its credits), the adaptive choice by credits.
 func (r *router) vcAlloc(s int, now int64) {
 	a, v := r.va[s], int32(r.v)
 	r.reqs = r.reqs[:0]
@@ -130,17 +160,21 @@ func (r *router) vcAlloc(s int, now int64) {
 				}
 				r.route(s, in, iv, f)
 			}
-			ob := (r.base[s] + r.out[iv]) * v
-			for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-				if r.owner[ob+u] == -1 {
-					if len(r.reqs) == 0 {
-						a.Clear()
-					}
-					if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
-						r.reqs = append(r.reqs, iv)
-					}
-					a.AddRequest(int(iv-r.base[s]*v), int(r.out[iv]*v+u), 0)
+			for _, ov := range r.candidates(s, iv) {
+				if r.owner[ov] != -1 {
+					continue
 				}
+				if len(r.reqs) == 0 {
+					a.Clear()
+				}
+				if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
+					r.reqs = append(r.reqs, iv)
+				}
+				pri := 0
+				if r.ar != nil {
+					pri = int(r.cred[ov])
+				}
+				a.AddRequest(int(iv-r.base[s]*v), int(ov-r.base[s]*v), pri)
 			}
 		}
 	}
@@ -155,7 +189,7 @@ func (r *router) vcAlloc(s int, now int64) {
 		}
 		ov := r.base[s]*v + int32(g)
 		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
-		r.ov[iv], r.state[iv], r.saAt[iv] = ov, stActive, now+r.vad
+		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, int32(g)/v, stActive, now+r.vad
 		r.needVA[s]--
 	}
 }
@@ -287,18 +321,18 @@ func (r *router) Waits(report func(model.Wait)) {
 }
 
 func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
-	og := r.base[w.Sw] + r.out[iv]
+	v := int32(r.v)
 	w.Kind = model.WaitVC
-	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
-		if w.For < 0 {
+	cands := r.candidates(w.Sw, iv)
+	for _, ov := range cands {
+		if r.vcHolder(ov/v, ov) < 0 {
 			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
 			report(w) // a free VC, or one freed when its credits are back: it passes
 			return
 		}
 	}
-	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
+	for _, ov := range cands {
+		w.For, w.AtOut, w.AtVC = r.vcHolder(ov/v, ov), int(ov/v-r.base[w.Sw]), int(ov%v)
 		report(w)
 	}
 }

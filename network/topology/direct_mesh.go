@@ -35,6 +35,8 @@ func init() {
 		}
 		if torus {
 			k.Params = append(k.Params, tieParam)
+			k.Routings = append(k.Routings, Routing{Name: "adaptive", New: newTorusAdaptive,
+				Desc: "minimal adaptive: any port on a shortest way, VCs 0 and 1 kept for dor-dateline (Duato's escape; buffers.vcs ≥ 3, router.model: iq)"})
 			k.Routings = append(k.Routings, Routing{Name: "dor-dateline", New: newDateline,
 				Desc: "dimension-order routing on two virtual-channel classes, class 1 after the wraparound link (deadlock-free; buffers.vcs ≥ 2, router.model: iq)"})
 			k.Name = "torus"

@@ -113,7 +113,9 @@ type router struct {
 	cand  []xbar.PortSet // the ports it may take
 	lo    []uint8        // the range of their VCs it may take: [lo, hi)
 	hi    []uint8
-	esc   []int32 // adaptive: the escape port (its VCs 0 … nEsc−1), or −1
+	esc   []int32 // adaptive: the escape port, or −1
+	escLo []uint8 // and the range of its VCs it may take: [escLo, escHi) within 0 … nEsc−1
+	escHi []uint8
 	ov    []int32 // the output VC it holds, or −1
 	saAt  []int64 // the first cycle its front may ask for the switch
 	mvAt  []int64 // the last cycle a flit left it
@@ -159,6 +161,13 @@ func New(h model.Host) (model.Model, error) {
 		if r.v <= r.nEsc {
 			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (%d escape VCs and adaptive ones)", r.nEsc+1, p.Routing, r.nEsc)
 		}
+		// Duato's escape works only if a head never waits behind another
+		// packet in an adaptive VC, where it could not reach the escape
+		// VCs: a VC is given again only once the buffer beyond is empty.
+		if p.VCRelease == "tail" {
+			return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+		}
+		r.tailCr = true
 	}
 	if err := r.layout(p); err != nil {
 		return nil, err
@@ -187,7 +196,7 @@ func check(p model.Params) error {
 		return inputerr.New("router.credit_delay", p.CreditDelay, "an integer ≥ 0")
 	case p.AllocIters < 1:
 		return inputerr.New("router.alloc_iters", p.AllocIters, "an integer ≥ 1")
-	case p.VCRelease != "tail" && p.VCRelease != "tail-credit":
+	case p.VCRelease != "" && p.VCRelease != "tail" && p.VCRelease != "tail-credit":
 		return inputerr.New("vc.release", p.VCRelease, "tail, tail-credit")
 	}
 	return nil
@@ -240,6 +249,7 @@ func (r *router) layout(p model.Params) error {
 	r.state, r.since, r.out = make([]uint8, nIV), make([]int64, nIV), make([]int32, nIV)
 	r.lo, r.hi, r.ov = make([]uint8, nIV), make([]uint8, nIV), fill(nIV, -1)
 	r.cand, r.esc = make([]xbar.PortSet, nIV), fill(nIV, -1)
+	r.escLo, r.escHi = make([]uint8, nIV), make([]uint8, nIV)
 	r.saAt, r.mvAt = make([]int64, nIV), make([]int64, nIV)
 	for i := range r.mvAt {
 		r.mvAt[i] = -1

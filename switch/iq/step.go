@@ -111,6 +111,17 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		ps = xbar.Port(o) // (all VCs of the ejection port)
 	case r.ar != nil:
 		lo, esc = r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+		r.escLo[iv], r.escHi[iv] = 0, uint8(r.nEsc)
+		if r.cr != nil {
+			// The escape VCs are the dateline's classes, one VC each; a
+			// packet on an adaptive VC enters them on class 0.
+			cls := 0
+			if v := int(iv % int32(r.v)); v < r.nEsc {
+				cls = v
+			}
+			c := r.cr.Class(s, in, int(esc), cls)
+			r.escLo[iv], r.escHi[iv] = uint8(c), uint8(c+1)
+		}
 	case r.cr != nil:
 		share := r.v / r.classes
 		c := r.cr.Class(s, in, o, int(iv%int32(r.v))/share)
@@ -133,7 +144,7 @@ func (r *router) candidates(s int, iv int32) []int32 {
 		}
 	}
 	if e := r.esc[iv]; e >= 0 {
-		for u := range int32(r.nEsc) {
+		for u := int32(r.escLo[iv]); u < int32(r.escHi[iv]); u++ {
 			r.cbuf = append(r.cbuf, (r.base[s]+e)*v+u)
 		}
 	}

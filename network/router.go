@@ -1,6 +1,7 @@
 package network
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -34,7 +35,7 @@ type VCConfig struct {
 	// Release: tail frees an output VC when the packet's tail leaves
 	// through it; tail-credit when the tail's credit has come back
 	// (BookSim's wait_for_tail_credit = 1).
-	Release string `yaml:"release" json:"release,omitempty" allowed:"tail, tail-credit (router.model: iq)" default:"tail"`
+	Release string `yaml:"release" json:"release,omitempty" allowed:"tail, tail-credit (router.model: iq; routing: adaptive needs tail-credit)" default:"tail (tail-credit with routing: adaptive)"`
 }
 
 // routerTag is tag (default, allowed, yaml) of RouterConfig's field: an
@@ -114,16 +115,17 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 		}
 	}
 	p.VCAllocator, p.SWAllocator = orDefault(r.VCAllocator, "VCAllocator"), orDefault(r.SWAllocator, "SWAllocator")
-	if p.VCRelease == "" {
-		p.VCRelease = "tail"
-	}
-	return info, p, true, nil
+	return info, p, true, nil // (an empty vc.release is the model's default)
 }
 
 // checkClasses refuses a routing function that needs more virtual
 // channels than buffers.vcs gives (a dateline's two classes), whatever
 // the model.
 func checkClasses(c *Config, t *topology.Topology) error {
+	if ar, ok := t.Router.(topology.AdaptiveRouter); ok && (c.VCs() <= ar.EscapeVCs() || c.Router.Model == "") {
+		// (The flit crossbar would take several ports for a multicast.)
+		return inputerr.New("routing", c.Routing, "buffers.vcs ≥ %d and router.model: iq (escape VCs: %d, and adaptive ones; buffers.vcs is %d)", ar.EscapeVCs()+1, ar.EscapeVCs(), c.VCs())
+	}
 	cr, ok := t.Router.(topology.ClassRouter)
 	if !ok || c.VCs() >= cr.Classes() {
 		return nil
@@ -140,7 +142,7 @@ func RouterText(c *Config) string {
 	}
 	return fmt.Sprintf("router %s, %d VC × %d flits, link latency %d, delays routing %d / VC %d / switch %d / traversal %d / credit %d, allocators %s / %s ×%d, release %s",
 		strings.ToLower(strings.TrimSpace(c.Router.Model)), p.VCs, c.Buffers.Input, c.Link.Latency, p.RoutingDelay, p.VCAllocDelay, p.SWAllocDelay,
-		p.STFinalDelay, p.CreditDelay, p.VCAllocator, p.SWAllocator, p.AllocIters, p.VCRelease)
+		p.STFinalDelay, p.CreditDelay, p.VCAllocator, p.SWAllocator, p.AllocIters, cmp.Or(p.VCRelease, "default"))
 }
 
 // BookSimStats are a run's figures under BookSim2's names (its

@@ -21,7 +21,11 @@ type publicModel struct {
 	params model.Params
 	// inBuf is, per global port (switch, input port), the kernel's input
 	// buffer that names the port in traces and reports, or −1.
-	inBuf  []int32
+	inBuf []int32
+	// far is, per global output port, where the model's moves through it
+	// go in the kernel's terms: a terminal (≥ nb), the input buffer that
+	// names the far input port, or −1.
+	far    []int32
 	moved  int     // flits moved in the cycle being stepped
 	wormAt []int64 // per worm pool index: the last cycle a flit of it moved
 	waits  []model.Wait
@@ -43,6 +47,18 @@ func newPublic(k *Kernel, info model.Info) (Stepper, error) {
 	for b := int32(0); b < k.nb; b++ {
 		if k.bs[b].kind == kindIn {
 			p.inBuf[k.portBase[k.bSw[b]]+k.bPort[b]] = b
+		}
+	}
+	p.far = fill(len(p.inBuf), -1)
+	for si, sw := range k.Topo.Switches {
+		for o, e := range sw.Out {
+			gp := k.portBase[si] + int32(o)
+			switch {
+			case e.Switch >= 0:
+				p.far[gp] = p.inBuf[k.portBase[e.Switch]+e.Port]
+			case e.Terminal >= 0:
+				p.far[gp] = k.nb + e.Terminal
+			}
 		}
 	}
 	m, err := info.New(p)
@@ -132,15 +148,21 @@ func (p *publicModel) Send(sw, in, out int, f *flit.Flit, at int64) {
 	}
 	k.FlitHops++
 	k.whole.carry(&k.Links[gp], k.now)
-	d := k.pDest[gp]
+	d := p.far[gp]
 	if k.tr != nil {
-		k.tr.Move(k.now, *f, p.inBuf[k.portBase[sw]+int32(in)], d, gp, at)
+		from := int32(-1) // (an input the model does not name)
+		if in >= 0 {
+			from = p.inBuf[k.portBase[sw]+int32(in)]
+		}
+		k.tr.Move(k.now, *f, from, d, gp, at)
 	}
 	p.note(f.Worm)
 	if d >= k.nb {
 		k.eject(d-k.nb, f, at)
 	}
 }
+
+func (p *publicModel) Occupancy(flits int) { p.k.maxOcc = max(p.k.maxOcc, int32(flits)) }
 
 // note counts a move of a flit of worm wi.
 func (p *publicModel) note(wi int32) {
@@ -254,17 +276,22 @@ func (p *publicModel) report(ws []model.Wait) *Deadlock {
 func (p *publicModel) describe(e model.Wait) string {
 	k := p.k
 	w := &k.Pool.Worms[e.Flit.Worm]
-	at := fmt.Sprintf("worm %d (%d→%d) at %s.in[%s] vc %d", w.ID, w.Src, w.Dst,
-		k.Topo.Switches[e.Sw].Label, k.portName(e.In), e.VC)
+	at := fmt.Sprintf("worm %d (%d→%d) at %s", w.ID, w.Src, w.Dst, k.Topo.Switches[e.Sw].Label)
+	if e.In >= 0 {
+		at += fmt.Sprintf(".in[%s] vc %d", k.portName(e.In), e.VC)
+	}
 	what := k.PortName(k.portBase[e.AtSw] + int32(e.AtOut))
 	if e.AtVC >= 0 {
 		what += fmt.Sprintf(" vc %d", e.AtVC)
 	}
 	held := k.Pool.Worms[e.For].ID
-	if e.Kind == model.WaitCredit {
+	switch e.Kind {
+	case model.WaitCredit:
 		return fmt.Sprintf("%s waits for a credit of %s: the buffer beyond is full (front: worm %d)", at, what, held)
+	case model.WaitVC:
+		return fmt.Sprintf("%s waits for output VC %s, held by worm %d", at, what, held)
 	}
-	return fmt.Sprintf("%s waits for %s (%s) held by worm %d", at, what, e.Kind, held)
+	return fmt.Sprintf("%s waits for %s (%s), held by worm %d", at, what, e.Kind, held)
 }
 
 // traceBlocked tells the tracer about the waits the model reports.
@@ -280,8 +307,12 @@ func (p *publicModel) traceBlocked() {
 		case model.WaitVC, model.WaitPort:
 			reason, at = WaitPort, gp
 		case model.WaitCredit:
-			reason, at = WaitSpace, k.pDest[gp]
+			reason, at = WaitSpace, p.far[gp]
 		}
-		k.tr.Blocked(now, w.Flit, p.inBuf[k.portBase[w.Sw]+int32(w.In)], reason, w.For, at)
+		from := int32(-1)
+		if w.In >= 0 {
+			from = p.inBuf[k.portBase[w.Sw]+int32(w.In)]
+		}
+		k.tr.Blocked(now, w.Flit, from, reason, w.For, at)
 	}
 }

@@ -94,8 +94,10 @@ type router struct {
 	stf     int64
 	cd      int64
 	classes int
-	cr      topology.ClassRouter // nil: every VC is open to every packet
-	tailCr  bool                 // vc.release: tail-credit
+	cr      topology.ClassRouter    // nil: every VC is open to every packet
+	ar      topology.AdaptiveRouter // adaptive routing with escape VCs, or nil
+	nEsc    int                     // with ar: the escape VCs (0 … nEsc−1) of each input
+	tailCr  bool                    // vc.release: tail-credit
 
 	base   []int32 // per switch: its first global port
 	swOf   []int32 // per global port: its switch
@@ -106,10 +108,14 @@ type router struct {
 	// Input VCs.
 	buf   []flit.Buffer
 	state []uint8
-	since []int64 // the cycle from which its front head may be routed
-	out   []int32 // the routed output port (local)
-	lo    []uint8 // the range of output VCs it may take: [lo, hi)
+	since []int64        // the cycle from which its front head may be routed
+	out   []int32        // the output port (local): the routed one, then the granted one
+	cand  []xbar.PortSet // the ports it may take
+	lo    []uint8        // the range of their VCs it may take: [lo, hi)
 	hi    []uint8
+	esc   []int32 // adaptive: the escape port, or −1
+	escLo []uint8 // and the range of its VCs it may take: [escLo, escHi) within 0 … nEsc−1
+	escHi []uint8
 	ov    []int32 // the output VC it holds, or −1
 	saAt  []int64 // the first cycle its front may ask for the switch
 	mvAt  []int64 // the last cycle a flit left it
@@ -126,7 +132,12 @@ type router struct {
 	injPtr  []int32          // per terminal
 	injVC   []int32          // per terminal: the injection VC its packet holds, or −1
 	occ     []int32          // per switch: flits in its input VCs
+	occVC   []uint64         // per global input port: bit v, VC v holds a flit
+	needVA  []int32          // per switch: VCs holding a head without an output VC
 	reqs    []int32          // scratch: input VCs that asked in a VC allocation
+	moving  flit.Flit        // scratch: the flit move sends
+	cbuf    []int32          // scratch: candidates
+	maxOcc  int              // the most flits a VC has held
 }
 
 // New builds the routers of the network host shows.
@@ -144,6 +155,19 @@ func New(h model.Host) (model.Model, error) {
 		if r.v < r.classes {
 			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (one virtual channel per class)", r.classes, p.Routing)
 		}
+	}
+	if ar, ok := t.Router.(topology.AdaptiveRouter); ok {
+		r.ar, r.nEsc = ar, ar.EscapeVCs()
+		if r.v <= r.nEsc {
+			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (%d escape VCs and adaptive ones)", r.nEsc+1, p.Routing, r.nEsc)
+		}
+		// Duato's escape works only if a head never waits behind another
+		// packet in an adaptive VC, where it could not reach the escape
+		// VCs: a VC is given again only once the buffer beyond is empty.
+		if p.VCRelease == "tail" {
+			return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+		}
+		r.tailCr = true
 	}
 	if err := r.layout(p); err != nil {
 		return nil, err
@@ -172,7 +196,7 @@ func check(p model.Params) error {
 		return inputerr.New("router.credit_delay", p.CreditDelay, "an integer ≥ 0")
 	case p.AllocIters < 1:
 		return inputerr.New("router.alloc_iters", p.AllocIters, "an integer ≥ 1")
-	case p.VCRelease != "tail" && p.VCRelease != "tail-credit":
+	case p.VCRelease != "" && p.VCRelease != "tail" && p.VCRelease != "tail-credit":
 		return inputerr.New("vc.release", p.VCRelease, "tail, tail-credit")
 	}
 	return nil
@@ -224,6 +248,8 @@ func (r *router) layout(p model.Params) error {
 	}
 	r.state, r.since, r.out = make([]uint8, nIV), make([]int64, nIV), make([]int32, nIV)
 	r.lo, r.hi, r.ov = make([]uint8, nIV), make([]uint8, nIV), fill(nIV, -1)
+	r.cand, r.esc = make([]xbar.PortSet, nIV), fill(nIV, -1)
+	r.escLo, r.escHi = make([]uint8, nIV), make([]uint8, nIV)
 	r.saAt, r.mvAt = make([]int64, nIV), make([]int64, nIV)
 	for i := range r.mvAt {
 		r.mvAt[i] = -1
@@ -232,7 +258,7 @@ func (r *router) layout(p model.Params) error {
 	r.tailOut = make([]bool, nOV)
 	r.saPtr = make([]int32, r.nGP)
 	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
-	r.occ = make([]int32, ns)
+	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
 	for s, sw := range t.Switches {
 		np := len(sw.Out)

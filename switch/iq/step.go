@@ -1,7 +1,10 @@
 package iq
 
 import (
+	"math/bits"
+
 	"github.com/flitsim/flitsim/flit"
+	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/switch/model"
 )
 
@@ -19,7 +22,9 @@ func (r *router) Step() {
 	}
 	for s := range r.occ {
 		if r.occ[s] > 0 {
-			r.vcAlloc(s, now)
+			if r.needVA[s] > 0 {
+				r.vcAlloc(s, now)
+			}
 			r.swAlloc(s, now)
 		}
 	}
@@ -81,56 +86,106 @@ func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
 	b := &r.buf[iv]
 	if b.Empty() {
 		r.since[iv] = at
+		r.occVC[iv/int32(r.v)] |= 1 << (iv % int32(r.v))
+		r.needVA[r.swOf[iv/int32(r.v)]]++ // (its state is idle: a head)
 	}
 	b.PushReady(f, at)
 	r.occ[r.swOf[iv/int32(r.v)]]++
+	if b.Len() > r.maxOcc {
+		r.maxOcc = b.Len()
+		r.h.Occupancy(r.maxOcc)
+	}
 }
 
 // route gives the head at the front of input VC iv (input port in of
-// switch s) its output port and the range of output VCs it may take.
+// switch s) the output ports and VCs it may take: its routed port's VCs
+// (all, or its class's share under a dateline); under adaptive routing
+// the adaptive VCs of every port Route gives and the escape VCs of the
+// escape port.
 func (r *router) route(s, in int, iv int32, f *flit.Flit) {
-	o := r.h.Route(s, in, f.Worm).First()
-	r.out[iv] = int32(o)
-	lo, hi := 0, r.v
-	if r.cr != nil && !r.eject[r.base[s]+int32(o)] {
+	ps := r.h.Route(s, in, f.Worm)
+	o := ps.First()
+	lo, hi, esc := 0, r.v, int32(-1)
+	switch {
+	case r.eject[r.base[s]+int32(o)]:
+		ps = xbar.Port(o) // (all VCs of the ejection port)
+	case r.ar != nil:
+		lo, esc = r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+		r.escLo[iv], r.escHi[iv] = 0, uint8(r.nEsc)
+		if r.cr != nil {
+			// The escape VCs are the dateline's classes, one VC each; a
+			// packet on an adaptive VC enters them on class 0.
+			cls := 0
+			if v := int(iv % int32(r.v)); v < r.nEsc {
+				cls = v
+			}
+			c := r.cr.Class(s, in, int(esc), cls)
+			r.escLo[iv], r.escHi[iv] = uint8(c), uint8(c+1)
+		}
+	case r.cr != nil:
 		share := r.v / r.classes
 		c := r.cr.Class(s, in, o, int(iv%int32(r.v))/share)
 		lo, hi = c*share, (c+1)*share
 	}
+	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
 	r.lo[iv], r.hi[iv] = uint8(lo), uint8(hi)
 	r.state[iv] = stVA
 }
 
+// candidates lists in r.cbuf the output VCs (global) the routed head of
+// input VC iv at switch s may take.
+func (r *router) candidates(s int, iv int32) []int32 {
+	v := int32(r.v)
+	r.cbuf = r.cbuf[:0]
+	for m := r.cand[iv]; m != 0; {
+		ob := (r.base[s] + int32(m.Next())) * v
+		for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+			r.cbuf = append(r.cbuf, ob+u)
+		}
+	}
+	if e := r.esc[iv]; e >= 0 {
+		for u := int32(r.escLo[iv]); u < int32(r.escHi[iv]); u++ {
+			r.cbuf = append(r.cbuf, (r.base[s]+e)*v+u)
+		}
+	}
+	return r.cbuf
+}
+
 // vcAlloc routes the heads that are due and allocates output VCs at
-// switch s.
+// switch s. Under adaptive routing a request's priority is the room the
+// VC has downstream (its credits), the adaptive choice by credits.
 func (r *router) vcAlloc(s int, now int64) {
 	a, v := r.va[s], int32(r.v)
 	r.reqs = r.reqs[:0]
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		in := int(gp - r.base[s])
-		for iv := gp * v; iv < (gp+1)*v; iv++ {
-			b := &r.buf[iv]
-			if b.Empty() || r.state[iv] == stActive {
+		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+			iv := gp*v + int32(bits.TrailingZeros64(m))
+			if r.state[iv] == stActive {
 				continue
 			}
-			f := b.Front()
+			f := r.buf[iv].Front()
 			if r.state[iv] == stIdle {
 				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
 					continue
 				}
 				r.route(s, in, iv, f)
 			}
-			ob := (r.base[s] + r.out[iv]) * v
-			for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-				if r.owner[ob+u] == -1 {
-					if len(r.reqs) == 0 {
-						a.Clear()
-					}
-					if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
-						r.reqs = append(r.reqs, iv)
-					}
-					a.AddRequest(int(iv-r.base[s]*v), int(r.out[iv]*v+u), 0)
+			for _, ov := range r.candidates(s, iv) {
+				if r.owner[ov] != -1 {
+					continue
 				}
+				if len(r.reqs) == 0 {
+					a.Clear()
+				}
+				if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
+					r.reqs = append(r.reqs, iv)
+				}
+				pri := 0
+				if r.ar != nil {
+					pri = int(r.cred[ov])
+				}
+				a.AddRequest(int(iv-r.base[s]*v), int(ov-r.base[s]*v), pri)
 			}
 		}
 	}
@@ -145,7 +200,8 @@ func (r *router) vcAlloc(s int, now int64) {
 		}
 		ov := r.base[s]*v + int32(g)
 		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
-		r.ov[iv], r.state[iv], r.saAt[iv] = ov, stActive, now+r.vad
+		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, int32(g)/v, stActive, now+r.vad
+		r.needVA[s]--
 	}
 }
 
@@ -164,7 +220,8 @@ func (r *router) swAlloc(s int, now int64) {
 	asked := false
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		var want uint64 // outputs this input asked for
-		for iv := gp * v; iv < (gp+1)*v; iv++ {
+		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+			iv := gp*v + int32(bits.TrailingZeros64(m))
 			if !r.eligible(iv, now) {
 				continue
 			}
@@ -187,40 +244,60 @@ func (r *router) swAlloc(s int, now int64) {
 		if o < 0 {
 			continue
 		}
-		// The input's VC for that output, round-robin.
-		for i := range v {
-			vc := (r.saPtr[gp] + i) % v
-			iv := gp*v + vc
-			if r.out[iv] == int32(o) && r.eligible(iv, now) {
-				r.saPtr[gp] = (vc + 1) % v
-				r.move(s, gp, iv, now)
+		// The input's VC for that output, round-robin: the occupied VCs
+		// from the pointer on, then those before it.
+		m := r.occVC[gp]
+		ptr := uint(r.saPtr[gp])
+		for _, part := range [2]uint64{m >> ptr << ptr, m & (1<<ptr - 1)} {
+			if r.pickVC(s, gp, part, int32(o), now) {
 				break
 			}
 		}
 	}
 }
 
+// pickVC moves the first VC of set part (of global input port gp) whose
+// front asks for output o, and reports whether there was one.
+func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
+	v := int32(r.v)
+	for ; part != 0; part &= part - 1 {
+		vc := int32(bits.TrailingZeros64(part))
+		iv := gp*v + vc
+		if r.out[iv] == o && r.eligible(iv, now) {
+			r.saPtr[gp] = (vc + 1) % v
+			r.move(s, gp, iv, now)
+			return true
+		}
+	}
+	return false
+}
+
 // move sends the front flit of input VC iv (global input port gp of
 // switch s) out through its output VC.
 func (r *router) move(s int, gp, iv int32, now int64) {
 	b := &r.buf[iv]
-	f := b.Pop()
+	r.moving = b.Pop() // (a field: a local passed to the host would escape, a heap object per flit)
+	f := &r.moving
 	r.occ[s]--
+	if b.Empty() {
+		r.occVC[gp] &^= 1 << (iv % int32(r.v))
+	}
 	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
 	r.credits.push(r.upOV[gp]+iv%int32(r.v), now+r.l+r.cd)
 	ov := r.ov[iv]
 	og := ov / int32(r.v)
 	at := now + r.sad + r.stf + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), &f, at)
+	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), f, at)
 	if !r.eject[og] {
 		r.cred[ov]--
-		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), &f, at)
+		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), f, at)
 	}
 	if f.IsTail() {
 		r.state[iv], r.ov[iv] = stIdle, -1
 		r.release(ov, r.eject[og])
 		if !b.Empty() {
 			r.since[iv] = now + 1
+			r.needVA[s]++
 		}
 	}
 }
@@ -255,18 +332,18 @@ func (r *router) Waits(report func(model.Wait)) {
 }
 
 func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
-	og := r.base[w.Sw] + r.out[iv]
+	v := int32(r.v)
 	w.Kind = model.WaitVC
-	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
-		if w.For < 0 {
+	cands := r.candidates(w.Sw, iv)
+	for _, ov := range cands {
+		if r.vcHolder(ov/v, ov) < 0 {
 			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
 			report(w) // a free VC, or one freed when its credits are back: it passes
 			return
 		}
 	}
-	for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
-		w.For, w.AtVC = r.vcHolder(og, og*int32(r.v)+u), int(u)
+	for _, ov := range cands {
+		w.For, w.AtOut, w.AtVC = r.vcHolder(ov/v, ov), int(ov/v-r.base[w.Sw]), int(ov%v)
 		report(w)
 	}
 }

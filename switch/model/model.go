@@ -98,13 +98,18 @@ type Host interface {
 	// port Topology().InPort[t] of switch InSwitch[t] in this cycle, and
 	// the register refills from the next cycle.
 	TakeSource(t int)
-	// Send reports that flit f left switch sw, from input port in, by
+	// Send reports that flit f left switch sw, from input port in (−1:
+	// a model that does not keep it), by
 	// output port out in this cycle and reaches the link's far end at
 	// cycle at. The host counts it (flit hops, the link's use, a head's
 	// hop count in f) and traces it; if the port leads to a terminal it
 	// delivers f there at cycle at. Otherwise the model puts f into its
 	// own buffer at the far end (Topology().Switches[sw].Out[out]).
 	Send(sw, in, out int, f *flit.Flit, at int64)
+	// Occupancy reports that one of the model's buffers holds flits
+	// flits; the host keeps the largest (max_buffer_occupancy). Call it
+	// when a model's own maximum grows.
+	Occupancy(flits int)
 }
 
 // Model is a switch model's state for one network.
@@ -124,7 +129,7 @@ type Model interface {
 // host can name) holds what it needs.
 type Wait struct {
 	Flit        flit.Flit
-	Sw, In, VC  int      // where the flit waits: switch, input port, virtual channel
+	Sw, In, VC  int      // where the flit waits: switch, input port (or −1), virtual channel
 	Kind        WaitKind // what it waits for
 	For         int32    // the packet holding it, or −1
 	AtSw, AtOut int      // where: the output port (switch, port) waited for

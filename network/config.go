@@ -38,6 +38,10 @@ type Config struct {
 	// Lockstep sets Han's lock-step mesh (switching: lockstep-mesh,
 	// lockstep.go), which flitsim route runs.
 	Lockstep LockstepConfig `yaml:"lockstep" json:"lockstep,omitzero"`
+	// Router selects a switch model of the public seam (router.model: iq,
+	// router.go) and sets its pipeline; VC sets its virtual channels.
+	Router RouterConfig `yaml:"router" json:"router,omitzero"`
+	VC     VCConfig     `yaml:"vc" json:"vc,omitzero"`
 }
 
 // QueueConfig sets the queues of the packet-switched router (switching:
@@ -117,6 +121,9 @@ type TopologyConfig = topology.Spec
 type BufferConfig struct {
 	Input  int `yaml:"input" json:"input"`
 	Output int `yaml:"output" json:"output"`
+	// VCs is the number of virtual channels per input buffer, each Input
+	// flits deep (router.model: iq); absent is 1.
+	VCs *int `yaml:"vcs" json:"vcs,omitempty" allowed:"an integer from 1 to 64 (virtual channels per input; more than 1 with router.model: iq)" default:"1"`
 }
 
 // LinkConfig sets the wires.

@@ -36,6 +36,10 @@ func TestEveryRegisteredKindRuns(t *testing.T) {
 				// wait for the link its own tail holds: one-flit packets.
 				c.Traffic.Flits = FlitRange{1, 1}
 			}
+			if v := classesOf(t, spec, r.Name); v > 1 {
+				// A routing on VC classes (a dateline) runs on the VC router.
+				c.Router.Model, c.Buffers.VCs = "iq", &v
+			}
 			res, err := Run(c)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", k.Name, r.Name, err)
@@ -48,6 +52,23 @@ func TestEveryRegisteredKindRuns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// classesOf is the number of VCs routing needs on spec (1: no classes,
+// no escape VCs).
+func classesOf(t *testing.T, spec topology.Spec, routing string) int {
+	spec.Routing = routing
+	topo, err := topology.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr, ok := topo.Router.(topology.ClassRouter); ok {
+		return cr.Classes()
+	}
+	if ar, ok := topo.Router.(topology.AdaptiveRouter); ok {
+		return ar.EscapeVCs() + 1
+	}
+	return 1
 }
 
 // crossesALinkTwice reports whether some route of spec under routing leaves

@@ -70,6 +70,9 @@ type Result struct {
 
 	// Deadlock is nil, or the wait-for cycle that stopped the run.
 	Deadlock *Deadlock `json:"deadlock"`
+	// BookSim repeats the headline figures under BookSim2's names when a
+	// public switch model runs (router.model; router.go).
+	BookSim *BookSimStats `json:"booksim,omitempty"`
 	// Stall is nil, or when no flit moved for run.stall_limit cycles while
 	// flits waited and no deadlock was found (livelock or starvation).
 	Stall *Stall `json:"stall"`

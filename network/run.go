@@ -140,6 +140,10 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	if err != nil {
 		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted (lockstep-mesh: with flitsim route)")
 	}
+	pub, pparams, public, err := publicModel(c)
+	if err != nil {
+		return kernel.KernelSpec{}, nil, err
+	}
 	pol, err := xbar.ParsePolicy(c.Arbiter)
 	if err != nil {
 		return kernel.KernelSpec{}, nil, inputerr.New("arbiter", c.Arbiter, "%s", strings.Join(xbar.PolicyNames(), ", "))
@@ -166,6 +170,9 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	if err != nil {
 		return kernel.KernelSpec{}, nil, err
 	}
+	if err := checkClasses(c, topo); err != nil {
+		return kernel.KernelSpec{}, nil, err
+	}
 	if mode != xbar.Wormhole && model == "" && c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
 		if err := checkWholePacket(c, mode, c.Traffic.Flits.Max, "traffic.flits", c.Traffic.Flits); err != nil {
 			return kernel.KernelSpec{}, nil, err
@@ -175,6 +182,10 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 		Mode: mode, InDepth: c.Buffers.Input, OutDepth: c.Buffers.Output,
 		Latency: c.Link.Latency, Delay: c.Switch.Delay, Reuse: c.ReuseOn(),
 		Policy: pol, Seed: c.Run.Seed,
+	}
+	if public {
+		kspec.Model, kspec.Public = pub.Name, pparams
+		kspec.Public.Routing = c.Routing
 	}
 	if model == "slotted" {
 		if sspec.Butterfly, err = checkSlottedTopology(c, topo, sspec.Scheme); err != nil {
@@ -540,6 +551,7 @@ func (n *Network) Result() *Result {
 		n.fillSlotted(r)
 	}
 	n.fillTasks(r)
+	fillBookSim(r)
 	if n.interrupted {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles
 	}

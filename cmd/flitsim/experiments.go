@@ -38,6 +38,9 @@ func experimentRows(e *network.Experiments) [][]string {
 
 // switchingText describes the switch model and its settings.
 func switchingText(c *network.Config) string {
+	if t := network.RouterText(c); t != "" {
+		return t
+	}
 	if !strings.EqualFold(strings.TrimSpace(c.Switching), "packet") {
 		return fmt.Sprintf("%s, buffers in %d / out %d flits, link latency %d, switch delay %d, reuse %v",
 			c.Switching, c.Buffers.Input, c.Buffers.Output, c.Link.Latency, c.Switch.Delay, c.ReuseOn())

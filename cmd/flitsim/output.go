@@ -106,6 +106,11 @@ func summaryRows(r *network.Result) [][]string {
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "injected packets" }) + 1
 		rows = slices.Insert(rows, i, []string{"blocked multicasts", strconv.FormatInt(*b, 10) + " (rb trees, dropped at the source)"})
 	}
+	if b := r.BookSim; b != nil { // (after the headline figures it renames)
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "offered" }) + 1
+		rows = slices.Insert(rows, i, []string{"BookSim's names", fmt.Sprintf("packet latency average %s, network latency average %s, accepted flit rate %s",
+			num(b.PacketLatencyAverage), num(b.NetworkLatencyAverage), num(b.AcceptedFlitRate))})
+	}
 	if mc := describeMulticast(c); mc != "" {
 		rows = append(rows[:5:5], append([][]string{{"multicast", mc}}, rows[5:]...)...)
 	}

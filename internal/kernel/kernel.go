@@ -298,6 +298,9 @@ func (k *Kernel) AnyActive() bool {
 	if p, ok := k.stepper.(*packetRouter); ok && p.queuedAny() {
 		return true // (its queues hold packets: packet_view.go)
 	}
+	if _, ok := k.stepper.(*publicModel); ok {
+		return k.Pool.Live() > 0 // (its buffers are its own)
+	}
 	return k.active.any()
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/flitsim/flitsim/link"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
+	"github.com/flitsim/flitsim/switch/model"
 )
 
 // KernelSpec is what NewKernel needs beyond the topology.
@@ -31,6 +32,10 @@ type KernelSpec struct {
 	Lockstep LockstepSpec
 	// Slotted configures the slotted hypercube router (Model "slotted").
 	Slotted SlottedSpec
+	// Public carries, for a model registered through the public seam
+	// (switch/model), the keys the kernel does not read itself (VCs,
+	// router.*); the adapter (public.go) fills in the rest.
+	Public model.Params
 }
 
 // NewKernel lays out the buffers, ports and links of topology t.
@@ -61,12 +66,21 @@ func NewKernel(t *topology.Topology, s KernelSpec) (*Kernel, error) {
 	k.rng = rand.New(k.src)
 	k.spec = s
 	k.layout(s, -1, 0)
-	model, ok := switchModels[s.Model]
+	newStepper, ok := switchModels[s.Model]
 	if !ok {
-		names := slices.Sorted(maps.Keys(switchModels))[1:] // (not "")
-		return nil, inputerr.New("switch model", s.Model, "%s", strings.Join(names, ", "))
+		info, public := model.Lookup(s.Model)
+		if !public {
+			names := append(slices.Sorted(maps.Keys(switchModels))[1:], model.Names()...) // (not "")
+			return nil, inputerr.New("router.model", s.Model, "%s", strings.Join(names, ", "))
+		}
+		st, err := newPublic(k, info)
+		if err != nil {
+			return nil, err
+		}
+		k.stepper = st
+		return k, nil
 	}
-	k.stepper = model(k)
+	k.stepper = newStepper(k)
 	return k, nil
 }
 

@@ -29,8 +29,16 @@ func init() {
 			Build: func(s Spec) (*Topology, error) { return buildMeshTorus(s, torus), nil },
 			Size:  func(s Spec) Size { return uniform(int64(meshStrides(s)[s.N]), 2*s.N+1) },
 		}
+		if !torus {
+			k.Routings = append(k.Routings, Routing{Name: "adaptive", New: newAdaptive,
+				Desc: "minimal adaptive: any port nearer the destination, VC 0 kept for dimension order (Duato's escape; buffers.vcs ≥ 2, router.model: iq)"})
+		}
 		if torus {
 			k.Params = append(k.Params, tieParam)
+			k.Routings = append(k.Routings, Routing{Name: "adaptive", New: newTorusAdaptive,
+				Desc: "minimal adaptive: any port on a shortest way, VCs 0 and 1 kept for dor-dateline (Duato's escape; buffers.vcs ≥ 3, router.model: iq)"})
+			k.Routings = append(k.Routings, Routing{Name: "dor-dateline", New: newDateline,
+				Desc: "dimension-order routing on two virtual-channel classes, class 1 after the wraparound link (deadlock-free; buffers.vcs ≥ 2, router.model: iq)"})
 			k.Name = "torus"
 			k.Desc = "k-ary n-cube with wraparound links; dimension-order routing the shorter way round (at half a ring as topology.tie says)"
 		}

@@ -20,7 +20,7 @@ type Hop struct {
 // terminal w.Dst and returns the switches it crosses, as the kernel routes
 // it: a StatefulRouter's RouteHead advances a copy of w.Route hop by hop. It
 // does not call Router.Init: set w.Aux first if the router keeps per-packet
-// state there.
+// state there. An AdaptiveRouter's trace is its escape path.
 // It fails if a switch asks for other than one port, a port is unconnected,
 // the route loops, or it ejects at the wrong terminal.
 func Trace(t *Topology, w *flit.Worm) ([]Hop, error) {
@@ -46,6 +46,8 @@ func Trace(t *Topology, w *flit.Worm) ([]Hop, error) {
 		var ps xbar.PortSet
 		if stateful {
 			ps = sr.RouteHead(sw, in, w, &st)
+		} else if ar, ok := t.Router.(AdaptiveRouter); ok {
+			ps = xbar.Port(ar.Escape(sw, in, w)) // (the one path it always has)
 		} else {
 			ps = t.Router.Route(sw, in, w)
 		}

@@ -1,0 +1,318 @@
+package kernel
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+	"github.com/flitsim/flitsim/switch/model"
+)
+
+// publicModel hosts a switch model written against the public seam
+// (package switch/model) as a Stepper: the kernel keeps the terminals
+// (source queues and registers, ejection, statistics, hooks), the channel
+// counts, the tracer and the deadlock report; the model keeps its own
+// buffers and decides its moves. It is also the model's Host.
+type publicModel struct {
+	k      *Kernel
+	m      model.Model
+	params model.Params
+	// inBuf is, per global port (switch, input port), the kernel's input
+	// buffer that names the port in traces and reports, or −1.
+	inBuf []int32
+	// far is, per global output port, where the model's moves through it
+	// go in the kernel's terms: a terminal (≥ nb), the input buffer that
+	// names the far input port, or −1.
+	far    []int32
+	moved  int     // flits moved in the cycle being stepped
+	wormAt []int64 // per worm pool index: the last cycle a flit of it moved
+	waits  []model.Wait
+	member []bool // deadlock check scratch, per worm pool index
+}
+
+// newPublic builds the host of registered model info for kernel k, whose
+// spec's Public carries the keys the kernel does not read itself.
+func newPublic(k *Kernel, info model.Info) (Stepper, error) {
+	s := k.spec
+	p := &publicModel{k: k, params: s.Public}
+	p.params.InputDepth, p.params.OutputDepth = s.InDepth, s.OutDepth
+	p.params.LinkLatency, p.params.Seed = s.Latency, s.Seed
+	if p.params.VCs == 0 {
+		p.params.VCs = 1
+	}
+	k.fast = false // (the flit crossbar's fast path and lanes do not apply)
+	p.inBuf = fill(int(k.portBase[len(k.Topo.Switches)]), -1)
+	for b := int32(0); b < k.nb; b++ {
+		if k.bs[b].kind == kindIn {
+			p.inBuf[k.portBase[k.bSw[b]]+k.bPort[b]] = b
+		}
+	}
+	p.far = fill(len(p.inBuf), -1)
+	for si, sw := range k.Topo.Switches {
+		for o, e := range sw.Out {
+			gp := k.portBase[si] + int32(o)
+			switch {
+			case e.Switch >= 0:
+				p.far[gp] = p.inBuf[k.portBase[e.Switch]+e.Port]
+			case e.Terminal >= 0:
+				p.far[gp] = k.nb + e.Terminal
+			}
+		}
+	}
+	m, err := info.New(p)
+	if err != nil {
+		return nil, err
+	}
+	p.m = m
+	return p, nil
+}
+
+func (p *publicModel) step(k *Kernel) {
+	k.placeLater()
+	p.moved = 0
+	p.m.Step()
+	k.nmoved = p.moved
+	if k.Deadlock == nil && (k.CheckDeadlock || p.moved == 0 && k.Pool.Live() > 0) {
+		k.Deadlock = p.detect()
+	}
+	if k.tr != nil {
+		p.traceBlocked()
+	}
+	k.settle(&k.whole)
+	if k.tr != nil {
+		k.tr.EndCycle(k.now)
+	}
+	k.now++
+}
+
+// The kernel's own buffers hold only the source registers here: nothing
+// the flit crossbar's detector or tracer could ask about.
+func (p *publicModel) moves(*Kernel, int32) bool { return false }
+
+func (p *publicModel) rule(*Kernel, int32, *holds) bool { return false }
+
+// Host methods.
+
+func (p *publicModel) Topology() *topology.Topology { return p.k.Topo }
+func (p *publicModel) Params() model.Params         { return p.params }
+func (p *publicModel) Now() int64                   { return p.k.now }
+func (p *publicModel) Packet(wi int32) *flit.Worm   { return &p.k.Pool.Worms[wi] }
+
+func (p *publicModel) Route(sw, in int, wi int32) xbar.PortSet {
+	k := p.k
+	w := &k.Pool.Worms[wi]
+	if k.stateful != nil {
+		return k.stateful.RouteHead(sw, in, w, &w.Route)
+	}
+	return k.Topo.Router.Route(sw, in, w)
+}
+
+func (p *publicModel) Source(t int) (flit.Flit, bool) {
+	k := p.k
+	x := &k.bs[k.srcBuf[t]]
+	if x.Empty() || !x.Front().Ready(k.now) {
+		return flit.Flit{}, false
+	}
+	return *x.Front(), true
+}
+
+func (p *publicModel) TakeSource(t int) {
+	k := p.k
+	now := k.now
+	b := k.srcBuf[t]
+	x := &k.bs[b]
+	f := x.Pop()
+	k.moved[b] = now
+	if f.Seq == 0 {
+		k.Pool.Worms[f.Worm].InjCycle = now
+	}
+	if x.ch >= 0 {
+		k.whole.carry(&k.chans[x.ch], now)
+	}
+	if k.tr != nil {
+		gp := k.portBase[k.Topo.InSwitch[t]] + k.Topo.InPort[t]
+		k.tr.Move(now, f, b, p.inBuf[gp], x.ch, now+int64(x.lat))
+	}
+	p.note(f.Worm)
+	k.afterMove(b, x, &f, f.Kind >= flit.Tail, now)
+}
+
+func (p *publicModel) Send(sw, in, out int, f *flit.Flit, at int64) {
+	k := p.k
+	gp := k.portBase[sw] + int32(out)
+	if f.IsHead() {
+		k.Pool.Worms[f.Worm].Hops++
+		f.Hops++
+	}
+	k.FlitHops++
+	k.whole.carry(&k.Links[gp], k.now)
+	d := p.far[gp]
+	if k.tr != nil {
+		from := int32(-1) // (an input the model does not name)
+		if in >= 0 {
+			from = p.inBuf[k.portBase[sw]+int32(in)]
+		}
+		k.tr.Move(k.now, *f, from, d, gp, at)
+	}
+	p.note(f.Worm)
+	if d >= k.nb {
+		k.eject(d-k.nb, f, at)
+	}
+}
+
+func (p *publicModel) Occupancy(flits int) { p.k.maxOcc = max(p.k.maxOcc, int32(flits)) }
+
+// note counts a move of a flit of worm wi.
+func (p *publicModel) note(wi int32) {
+	p.moved++
+	for int(wi) >= len(p.wormAt) {
+		p.wormAt = append(p.wormAt, -1)
+		p.member = append(p.member, false)
+	}
+	p.wormAt[wi] = p.k.now
+}
+
+// collectWaits asks the model for its waits (lasting ones only, each of a
+// packet that did not move in this cycle, on another packet).
+func (p *publicModel) collectWaits() []model.Wait {
+	p.waits = p.waits[:0]
+	now := p.k.now
+	p.m.Waits(func(w model.Wait) {
+		wi := w.Flit.Worm
+		if w.For < 0 || w.For == wi || int(wi) < len(p.wormAt) && p.wormAt[wi] == now {
+			return
+		}
+		p.waits = append(p.waits, w)
+	})
+	slices.SortStableFunc(p.waits, func(a, b model.Wait) int { return int(a.Flit.Worm) - int(b.Flit.Worm) })
+	return p.waits
+}
+
+// detect finds the largest set of packets that each wait only for packets
+// of the set (the wait-for graph over packets: an edge P → Q when a flit
+// of P waits for something Q holds; any one of P's waits ending lets P go,
+// so P leaves the set when one of its edges leaves it), and reports a
+// cycle in it, or nil.
+func (p *publicModel) detect() *Deadlock {
+	ws := p.collectWaits()
+	for _, w := range ws {
+		p.grow(max(w.Flit.Worm, w.For))
+		p.member[w.Flit.Worm] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, w := range ws {
+			if p.member[w.Flit.Worm] && !p.member[w.For] {
+				p.member[w.Flit.Worm] = false
+				changed = true
+			}
+		}
+	}
+	var dl *Deadlock
+	for _, w := range ws {
+		if p.member[w.Flit.Worm] {
+			dl = p.report(ws)
+			break
+		}
+	}
+	for _, w := range ws {
+		p.member[w.Flit.Worm] = false
+	}
+	return dl
+}
+
+func (p *publicModel) grow(wi int32) {
+	for int(wi) >= len(p.member) {
+		p.wormAt = append(p.wormAt, -1)
+		p.member = append(p.member, false)
+	}
+}
+
+// report names a cycle of the deadlocked set: its packets, and for each
+// the wait on the next (maps only here, off the hot path).
+func (p *publicModel) report(ws []model.Wait) *Deadlock {
+	k := p.k
+	next := map[int32][]int32{}
+	first := map[[2]int32]model.Wait{}
+	var worms []int32
+	for _, w := range ws {
+		a := w.Flit.Worm
+		if !p.member[a] || !p.member[w.For] {
+			continue
+		}
+		if len(next[a]) == 0 {
+			worms = append(worms, a)
+		}
+		e := [2]int32{a, w.For}
+		if _, dup := first[e]; !dup {
+			first[e] = w
+			next[a] = append(next[a], w.For)
+		}
+	}
+	cycle := wormCycle(worms, next)
+	dl := &Deadlock{Cycle: k.now}
+	seen := map[string]bool{}
+	for i, wi := range cycle {
+		w := &k.Pool.Worms[wi]
+		dl.Worms = append(dl.Worms, DeadlockWorm{ID: w.ID, Src: w.Src, Dst: k.dests(wi)})
+		e := first[[2]int32{wi, cycle[(i+1)%len(cycle)]}]
+		dl.Resources = append(dl.Resources, p.describe(e))
+		for _, s := range []int{e.Sw, e.AtSw} {
+			if l := k.Topo.Switches[s].Label; !seen[l] {
+				seen[l] = true
+				dl.Switches = append(dl.Switches, l)
+			}
+		}
+		dl.Since = max(dl.Since, p.wormAt[wi]+1)
+	}
+	slices.Sort(dl.Switches)
+	return dl
+}
+
+// describe words wait e: where the flit waits (switch, input port,
+// virtual channel) and what for.
+func (p *publicModel) describe(e model.Wait) string {
+	k := p.k
+	w := &k.Pool.Worms[e.Flit.Worm]
+	at := fmt.Sprintf("worm %d (%d→%d) at %s", w.ID, w.Src, w.Dst, k.Topo.Switches[e.Sw].Label)
+	if e.In >= 0 {
+		at += fmt.Sprintf(".in[%s] vc %d", k.portName(e.In), e.VC)
+	}
+	what := k.PortName(k.portBase[e.AtSw] + int32(e.AtOut))
+	if e.AtVC >= 0 {
+		what += fmt.Sprintf(" vc %d", e.AtVC)
+	}
+	held := k.Pool.Worms[e.For].ID
+	switch e.Kind {
+	case model.WaitCredit:
+		return fmt.Sprintf("%s waits for a credit of %s: the buffer beyond is full (front: worm %d)", at, what, held)
+	case model.WaitVC:
+		return fmt.Sprintf("%s waits for output VC %s, held by worm %d", at, what, held)
+	}
+	return fmt.Sprintf("%s waits for %s (%s), held by worm %d", at, what, e.Kind, held)
+}
+
+// traceBlocked tells the tracer about the waits the model reports.
+func (p *publicModel) traceBlocked() {
+	k := p.k
+	now := k.now
+	p.waits = p.waits[:0]
+	p.m.Waits(func(w model.Wait) { p.waits = append(p.waits, w) })
+	for _, w := range p.waits {
+		gp := k.portBase[w.AtSw] + int32(w.AtOut)
+		reason, at := WaitArb, int32(-1)
+		switch w.Kind {
+		case model.WaitVC, model.WaitPort:
+			reason, at = WaitPort, gp
+		case model.WaitCredit:
+			reason, at = WaitSpace, p.far[gp]
+		}
+		from := int32(-1)
+		if w.In >= 0 {
+			from = p.inBuf[k.portBase[w.Sw]+int32(w.In)]
+		}
+		k.tr.Blocked(now, w.Flit, from, reason, w.For, at)
+	}
+}

@@ -1,0 +1,328 @@
+// Package iq is the input-queued virtual-channel router (router.model: iq),
+// after BookSim2's iq_router, written only against the public switch-model
+// seam (package switch/model): it imports no internal package.
+//
+// Every switch input port has buffers.vcs virtual channels (VCs), each a
+// FIFO of buffers.input flits. A VC is held by one packet from its head to
+// its tail. Flow control is by credits per VC: an output VC's credit count
+// is the free room of the VC it leads to, decremented when a flit is sent
+// and incremented when that flit leaves the buffer downstream and its
+// credit has come back. The terminals' injection links are fed the same way
+// (the source takes a free injection VC for each packet, round-robin). An
+// ejection port has as many output VCs as any other, with unbounded
+// credits (the terminal always accepts).
+//
+// # One cycle, t (evaluate on the state registered at the end of t−1)
+//
+//  1. Credits due at t are added (and, with vc.release: tail-credit, an
+//     output VC whose tail has left is freed when its last credit is back).
+//  2. Injection: each terminal whose source register holds a flit ready
+//     at t sends it if it holds (or, for a head, can take) an injection VC
+//     with a credit; the flit is in the router's input VC, ready at t + L.
+//  3. Each switch, independently (the switches share nothing written in
+//     the cycle that another reads before t+1, so the order of switches
+//     does not matter):
+//     - Route computation: a head at the front of a VC, ready for
+//     router.routing_delay cycles (RD), takes its output port from the
+//     topology's routing function and the range of output VCs it may
+//     take (all, or its class's share under a dateline: topology.ClassRouter).
+//     - VC allocation (router.vc_allocator over inputs·V × outputs·V): a
+//     routed head asks for every free output VC of its range; a granted
+//     VC is held from t on, and its flits may ask for the switch from
+//     t + router.vc_alloc_delay (VAD).
+//     - Switch allocation (router.sw_allocator over inputs × outputs, with
+//     router.alloc_iters for iSLIP): a VC whose front flit is ready, that
+//     holds an output VC with a credit (or ejects) and whose VAD has
+//     passed asks for its output port; an input port asks once per
+//     output, and the winner among its VCs for the granted output is
+//     chosen round-robin. The winning flit leaves its VC at t, and its
+//     VC may ask again from t + router.sw_alloc_delay (SAD): the
+//     allocator is not pipelined, as in BookSim.
+//     - Switch traversal and link: the flit crosses the crossbar in
+//     router.st_final_delay (STF) cycles after its allocation and then
+//     the link in link.latency (L) cycles: it is ready in the next
+//     router's VC at t + SAD + STF + L (or reaches its terminal then).
+//     Its credit reaches the upstream router at t + L + router.credit_delay.
+//     - A tail frees its input VC (the next packet's head, if queued
+//     behind it, is routed from t+1) and, with vc.release: tail, its
+//     output VC from t+1.
+//
+// A head that meets no contention thus spends RD + VAD + SAD + STF cycles
+// in each router and L on each link: from generation to the tail's arrival
+// a packet of P flits crossing H router-to-router links takes
+// (H+2)·L + (H+1)·(RD+VAD+SAD+STF) + (P−1)·SAD cycles (ZeroLoadLatency).
+package iq
+
+import (
+	"github.com/flitsim/flitsim/configs/inputerr"
+	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/topology"
+	xbar "github.com/flitsim/flitsim/switch"
+	"github.com/flitsim/flitsim/switch/model"
+)
+
+func init() {
+	model.Register(model.Info{Name: "iq", New: New, VCs: true,
+		Desc: "input-queued virtual-channel router after BookSim2's iq_router: route, VC and switch allocation, credits per VC"})
+}
+
+// MaxVCs is the most virtual channels per input (buffers.vcs).
+const MaxVCs = 64
+
+// VC states.
+const (
+	stIdle   uint8 = iota // empty, or a head at the front not yet routed
+	stVA                  // routed: asks for an output VC
+	stActive              // holds an output VC: its flits ask for the switch
+)
+
+// terminalOwner marks an output VC held by a terminal's injection.
+const terminalOwner = -2
+
+// router is the state of one network of iq routers. Input VCs are
+// numbered by global input port (base[switch] + port) times V plus the VC;
+// output VCs the same by global output port, followed by the terminals'
+// injection VCs ((ports + terminal)·V + VC).
+type router struct {
+	h       model.Host
+	t       *topology.Topology
+	v, d    int
+	nGP     int32
+	l, rd   int64
+	vad     int64
+	sad     int64
+	stf     int64
+	cd      int64
+	classes int
+	cr      topology.ClassRouter    // nil: every VC is open to every packet
+	ar      topology.AdaptiveRouter // adaptive routing with escape VCs, or nil
+	nEsc    int                     // with ar: the escape VCs (0 … nEsc−1) of each input
+	tailCr  bool                    // vc.release: tail-credit
+
+	base   []int32 // per switch: its first global port
+	swOf   []int32 // per global port: its switch
+	upOV   []int32 // per global input port: the first output VC feeding it
+	downIn []int32 // per global output port: the global input port it leads to, or −1
+	eject  []bool  // per global output port: it leads to a terminal
+
+	// Input VCs.
+	buf   []flit.Buffer
+	state []uint8
+	since []int64        // the cycle from which its front head may be routed
+	out   []int32        // the output port (local): the routed one, then the granted one
+	cand  []xbar.PortSet // the ports it may take
+	lo    []uint8        // the range of their VCs it may take: [lo, hi)
+	hi    []uint8
+	esc   []int32 // adaptive: the escape port, or −1
+	escLo []uint8 // and the range of its VCs it may take: [escLo, escHi) within 0 … nEsc−1
+	escHi []uint8
+	ov    []int32 // the output VC it holds, or −1
+	saAt  []int64 // the first cycle its front may ask for the switch
+	mvAt  []int64 // the last cycle a flit left it
+
+	// Output VCs.
+	cred    []int32
+	owner   []int32 // the input VC holding it, terminalOwner, or −1
+	holder  []int32 // the packet holding it, or −1
+	tailOut []bool  // tail-credit: its tail has left; freed when its credits are back
+
+	credits creditQueue
+	va, sa  []xbar.Allocator // per switch
+	saPtr   []int32          // per global input port: round-robin pointer over its VCs
+	injPtr  []int32          // per terminal
+	injVC   []int32          // per terminal: the injection VC its packet holds, or −1
+	occ     []int32          // per switch: flits in its input VCs
+	occVC   []uint64         // per global input port: bit v, VC v holds a flit
+	needVA  []int32          // per switch: VCs holding a head without an output VC
+	reqs    []int32          // scratch: input VCs that asked in a VC allocation
+	moving  flit.Flit        // scratch: the flit move sends
+	cbuf    []int32          // scratch: candidates
+	maxOcc  int              // the most flits a VC has held
+}
+
+// New builds the routers of the network host shows.
+func New(h model.Host) (model.Model, error) {
+	p := h.Params()
+	if err := check(p); err != nil {
+		return nil, err
+	}
+	t := h.Topology()
+	r := &router{h: h, t: t, v: p.VCs, d: p.InputDepth, l: int64(p.LinkLatency),
+		rd: int64(p.RoutingDelay), vad: int64(p.VCAllocDelay), sad: int64(p.SWAllocDelay),
+		stf: int64(p.STFinalDelay), cd: int64(p.CreditDelay), classes: 1, tailCr: p.VCRelease == "tail-credit"}
+	if cr, ok := t.Router.(topology.ClassRouter); ok {
+		r.cr, r.classes = cr, cr.Classes()
+		if r.v < r.classes {
+			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (one virtual channel per class)", r.classes, p.Routing)
+		}
+	}
+	if ar, ok := t.Router.(topology.AdaptiveRouter); ok {
+		r.ar, r.nEsc = ar, ar.EscapeVCs()
+		if r.v <= r.nEsc {
+			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (%d escape VCs and adaptive ones)", r.nEsc+1, p.Routing, r.nEsc)
+		}
+		// Duato's escape works only if a head never waits behind another
+		// packet in an adaptive VC, where it could not reach the escape
+		// VCs: a VC is given again only once the buffer beyond is empty.
+		if p.VCRelease == "tail" {
+			return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+		}
+		r.tailCr = true
+	}
+	if err := r.layout(p); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// check refuses parameters the router cannot run with, naming the key.
+func check(p model.Params) error {
+	switch {
+	case p.VCs < 1 || p.VCs > MaxVCs:
+		return inputerr.New("buffers.vcs", p.VCs, "an integer from 1 to %d", MaxVCs)
+	case p.InputDepth < 1:
+		return inputerr.New("buffers.input", p.InputDepth, "an integer ≥ 1 with router.model: iq (flits per virtual channel)")
+	case p.OutputDepth != 0:
+		return inputerr.New("buffers.output", p.OutputDepth, "0 with router.model: iq (an input-queued router)")
+	case p.RoutingDelay < 0:
+		return inputerr.New("router.routing_delay", p.RoutingDelay, "an integer ≥ 0")
+	case p.VCAllocDelay < 1:
+		return inputerr.New("router.vc_alloc_delay", p.VCAllocDelay, "an integer ≥ 1")
+	case p.SWAllocDelay < 1:
+		return inputerr.New("router.sw_alloc_delay", p.SWAllocDelay, "an integer ≥ 1")
+	case p.STFinalDelay < 1:
+		return inputerr.New("router.st_final_delay", p.STFinalDelay, "an integer ≥ 1")
+	case p.CreditDelay < 0:
+		return inputerr.New("router.credit_delay", p.CreditDelay, "an integer ≥ 0")
+	case p.AllocIters < 1:
+		return inputerr.New("router.alloc_iters", p.AllocIters, "an integer ≥ 1")
+	case p.VCRelease != "" && p.VCRelease != "tail" && p.VCRelease != "tail-credit":
+		return inputerr.New("vc.release", p.VCRelease, "tail, tail-credit")
+	}
+	return nil
+}
+
+// ZeroLoadLatency is the latency, from generation to the tail's arrival,
+// of a packet of flits flits crossing hops router-to-router links when it
+// meets no other packet (see the package documentation).
+func ZeroLoadLatency(p model.Params, hops, flits int) int64 {
+	per := int64(p.RoutingDelay + p.VCAllocDelay + p.SWAllocDelay + p.STFinalDelay)
+	return int64(hops+2)*int64(p.LinkLatency) + int64(hops+1)*per + int64(flits-1)*int64(p.SWAllocDelay)
+}
+
+// layout numbers the ports and VCs and builds the allocators.
+func (r *router) layout(p model.Params) error {
+	t := r.t
+	ns := len(t.Switches)
+	r.base = make([]int32, ns+1)
+	for s, sw := range t.Switches {
+		r.base[s+1] = r.base[s] + int32(len(sw.Out))
+	}
+	r.nGP = r.base[ns]
+	nIV := int(r.nGP) * r.v
+	nOV := (int(r.nGP) + t.Terminals()) * r.v
+	r.swOf = make([]int32, r.nGP)
+	r.upOV, r.downIn = fill(int(r.nGP), -1), fill(int(r.nGP), -1)
+	r.eject = make([]bool, r.nGP)
+	for s, sw := range t.Switches {
+		for o, e := range sw.Out {
+			gp := r.base[s] + int32(o)
+			r.swOf[gp] = int32(s)
+			switch {
+			case e.Switch >= 0:
+				in := r.base[e.Switch] + e.Port
+				r.downIn[gp], r.upOV[in] = in, gp*int32(r.v)
+			case e.Terminal >= 0:
+				r.eject[gp] = true
+			}
+		}
+	}
+	for term := range t.Terminals() {
+		in := r.base[t.InSwitch[term]] + t.InPort[term]
+		r.upOV[in] = (r.nGP + int32(term)) * int32(r.v)
+	}
+	r.buf = make([]flit.Buffer, nIV)
+	slab := make([]flit.Flit, nIV*r.d)
+	for i := range r.buf {
+		r.buf[i].Init(slab[i*r.d : (i+1)*r.d])
+	}
+	r.state, r.since, r.out = make([]uint8, nIV), make([]int64, nIV), make([]int32, nIV)
+	r.lo, r.hi, r.ov = make([]uint8, nIV), make([]uint8, nIV), fill(nIV, -1)
+	r.cand, r.esc = make([]xbar.PortSet, nIV), fill(nIV, -1)
+	r.escLo, r.escHi = make([]uint8, nIV), make([]uint8, nIV)
+	r.saAt, r.mvAt = make([]int64, nIV), make([]int64, nIV)
+	for i := range r.mvAt {
+		r.mvAt[i] = -1
+	}
+	r.cred, r.owner, r.holder = fill(nOV, int32(r.d)), fill(nOV, -1), fill(nOV, -1)
+	r.tailOut = make([]bool, nOV)
+	r.saPtr = make([]int32, r.nGP)
+	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
+	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
+	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
+	for s, sw := range t.Switches {
+		np := len(sw.Out)
+		var err error
+		if r.va[s], err = xbar.NewAllocator(p.VCAllocator, np*r.v, np*r.v, p.AllocIters); err != nil {
+			return inputerr.New("router.vc_allocator", p.VCAllocator, "%s", allocNames())
+		}
+		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np, np, p.AllocIters); err != nil {
+			return inputerr.New("router.sw_allocator", p.SWAllocator, "%s", allocNames())
+		}
+	}
+	return nil
+}
+
+func allocNames() string {
+	s := ""
+	for i, n := range xbar.AllocatorNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+func fill(n int, v int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// creditQueue holds the credits on their way back, in the order they are
+// due (every credit takes the same time, so that is the order they were
+// sent): a ring that grows by doubling and then never allocates.
+type creditQueue struct {
+	ov        []int32
+	due       []int64
+	head, len int
+}
+
+func (q *creditQueue) push(ov int32, due int64) {
+	if q.len == len(q.ov) {
+		n := max(64, 2*len(q.ov))
+		ov, due := make([]int32, n), make([]int64, n)
+		for i := range q.len {
+			j := (q.head + i) % len(q.ov)
+			ov[i], due[i] = q.ov[j], q.due[j]
+		}
+		q.ov, q.due, q.head = ov, due, 0
+	}
+	j := (q.head + q.len) % len(q.ov)
+	q.ov[j], q.due[j] = ov, due
+	q.len++
+}
+
+// pop returns the next credit due by cycle now, or −1.
+func (q *creditQueue) pop(now int64) int32 {
+	if q.len == 0 || q.due[q.head] > now {
+		return -1
+	}
+	ov := q.ov[q.head]
+	q.head = (q.head + 1) % len(q.ov)
+	q.len--
+	return ov
+}

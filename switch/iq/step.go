@@ -1,0 +1,380 @@
+package iq
+
+import (
+	"math/bits"
+
+	"github.com/flitsim/flitsim/flit"
+	xbar "github.com/flitsim/flitsim/switch"
+	"github.com/flitsim/flitsim/switch/model"
+)
+
+// Step simulates one cycle (the package documentation states its rule).
+func (r *router) Step() {
+	now := r.h.Now()
+	for ov := r.credits.pop(now); ov >= 0; ov = r.credits.pop(now) {
+		r.cred[ov]++
+		if r.tailOut[ov] && r.cred[ov] == int32(r.d) {
+			r.free(ov)
+		}
+	}
+	for term := range r.injVC {
+		r.inject(term, now)
+	}
+	for s := range r.occ {
+		if r.occ[s] > 0 {
+			if r.needVA[s] > 0 {
+				r.vcAlloc(s, now)
+			}
+			r.swAlloc(s, now)
+		}
+	}
+}
+
+func (r *router) free(ov int32) {
+	r.owner[ov], r.holder[ov], r.tailOut[ov] = -1, -1, false
+}
+
+// release gives up output VC ov after its tail has been sent: at once
+// with vc.release: tail, when its credits are all back with tail-credit
+// (an ejection VC, whose credits never run out, at once in both).
+func (r *router) release(ov int32, eject bool) {
+	if r.tailCr && !eject {
+		r.tailOut[ov] = true
+		return
+	}
+	r.free(ov)
+}
+
+// inject sends terminal term's ready source flit into its router.
+func (r *router) inject(term int, now int64) {
+	f, ok := r.h.Source(term)
+	if !ok {
+		return
+	}
+	ob := (r.nGP + int32(term)) * int32(r.v)
+	if r.injVC[term] < 0 {
+		// A head takes a free VC of class 0, round-robin.
+		share := int32(r.v / r.classes)
+		for i := range share {
+			u := (r.injPtr[term] + i) % share
+			if r.owner[ob+u] == -1 {
+				r.owner[ob+u], r.holder[ob+u] = terminalOwner, f.Worm
+				r.injVC[term], r.injPtr[term] = u, (u+1)%share
+				break
+			}
+		}
+		if r.injVC[term] < 0 {
+			return
+		}
+	}
+	u := r.injVC[term]
+	if r.cred[ob+u] <= 0 {
+		return
+	}
+	r.h.TakeSource(term)
+	r.cred[ob+u]--
+	in := r.base[r.t.InSwitch[term]] + r.t.InPort[term]
+	r.arrive(in*int32(r.v)+u, &f, now+r.l)
+	if f.IsTail() {
+		r.injVC[term] = -1
+		r.release(ob+u, false)
+	}
+}
+
+// arrive puts flit f into input VC iv, ready at cycle at.
+func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
+	b := &r.buf[iv]
+	if b.Empty() {
+		r.since[iv] = at
+		r.occVC[iv/int32(r.v)] |= 1 << (iv % int32(r.v))
+		r.needVA[r.swOf[iv/int32(r.v)]]++ // (its state is idle: a head)
+	}
+	b.PushReady(f, at)
+	r.occ[r.swOf[iv/int32(r.v)]]++
+	if b.Len() > r.maxOcc {
+		r.maxOcc = b.Len()
+		r.h.Occupancy(r.maxOcc)
+	}
+}
+
+// route gives the head at the front of input VC iv (input port in of
+// switch s) the output ports and VCs it may take: its routed port's VCs
+// (all, or its class's share under a dateline); under adaptive routing
+// the adaptive VCs of every port Route gives and the escape VCs of the
+// escape port.
+func (r *router) route(s, in int, iv int32, f *flit.Flit) {
+	ps := r.h.Route(s, in, f.Worm)
+	o := ps.First()
+	lo, hi, esc := 0, r.v, int32(-1)
+	switch {
+	case r.eject[r.base[s]+int32(o)]:
+		ps = xbar.Port(o) // (all VCs of the ejection port)
+	case r.ar != nil:
+		lo, esc = r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+		r.escLo[iv], r.escHi[iv] = 0, uint8(r.nEsc)
+		if r.cr != nil {
+			// The escape VCs are the dateline's classes, one VC each; a
+			// packet on an adaptive VC enters them on class 0.
+			cls := 0
+			if v := int(iv % int32(r.v)); v < r.nEsc {
+				cls = v
+			}
+			c := r.cr.Class(s, in, int(esc), cls)
+			r.escLo[iv], r.escHi[iv] = uint8(c), uint8(c+1)
+		}
+	case r.cr != nil:
+		share := r.v / r.classes
+		c := r.cr.Class(s, in, o, int(iv%int32(r.v))/share)
+		lo, hi = c*share, (c+1)*share
+	}
+	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
+	r.lo[iv], r.hi[iv] = uint8(lo), uint8(hi)
+	r.state[iv] = stVA
+}
+
+// candidates lists in r.cbuf the output VCs (global) the routed head of
+// input VC iv at switch s may take.
+func (r *router) candidates(s int, iv int32) []int32 {
+	v := int32(r.v)
+	r.cbuf = r.cbuf[:0]
+	for m := r.cand[iv]; m != 0; {
+		ob := (r.base[s] + int32(m.Next())) * v
+		for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+			r.cbuf = append(r.cbuf, ob+u)
+		}
+	}
+	if e := r.esc[iv]; e >= 0 {
+		for u := int32(r.escLo[iv]); u < int32(r.escHi[iv]); u++ {
+			r.cbuf = append(r.cbuf, (r.base[s]+e)*v+u)
+		}
+	}
+	return r.cbuf
+}
+
+// vcAlloc routes the heads that are due and allocates output VCs at
+// switch s. Under adaptive routing a request's priority is the room the
+// VC has downstream (its credits), the adaptive choice by credits.
+func (r *router) vcAlloc(s int, now int64) {
+	a, v := r.va[s], int32(r.v)
+	r.reqs = r.reqs[:0]
+	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+		in := int(gp - r.base[s])
+		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+			iv := gp*v + int32(bits.TrailingZeros64(m))
+			if r.state[iv] == stActive {
+				continue
+			}
+			f := r.buf[iv].Front()
+			if r.state[iv] == stIdle {
+				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
+					continue
+				}
+				r.route(s, in, iv, f)
+			}
+			for _, ov := range r.candidates(s, iv) {
+				if r.owner[ov] != -1 {
+					continue
+				}
+				if len(r.reqs) == 0 {
+					a.Clear()
+				}
+				if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
+					r.reqs = append(r.reqs, iv)
+				}
+				pri := 0
+				if r.ar != nil {
+					pri = int(r.cred[ov])
+				}
+				a.AddRequest(int(iv-r.base[s]*v), int(ov-r.base[s]*v), pri)
+			}
+		}
+	}
+	if len(r.reqs) == 0 {
+		return
+	}
+	a.Allocate()
+	for _, iv := range r.reqs {
+		g := a.OutputFor(int(iv - r.base[s]*v))
+		if g < 0 {
+			continue
+		}
+		ov := r.base[s]*v + int32(g)
+		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
+		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, int32(g)/v, stActive, now+r.vad
+		r.needVA[s]--
+	}
+}
+
+// eligible reports whether input VC iv's front flit may ask for the
+// switch in cycle now.
+func (r *router) eligible(iv int32, now int64) bool {
+	if r.state[iv] != stActive || r.buf[iv].Empty() || now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
+		return false
+	}
+	return r.cred[r.ov[iv]] > 0 || r.eject[r.ov[iv]/int32(r.v)]
+}
+
+// swAlloc allocates switch s's crossbar and moves the winners.
+func (r *router) swAlloc(s int, now int64) {
+	a, v := r.sa[s], int32(r.v)
+	asked := false
+	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+		var want uint64 // outputs this input asked for
+		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+			iv := gp*v + int32(bits.TrailingZeros64(m))
+			if !r.eligible(iv, now) {
+				continue
+			}
+			if o := r.out[iv]; want>>o&1 == 0 {
+				if !asked {
+					a.Clear()
+					asked = true
+				}
+				want |= 1 << o
+				a.AddRequest(int(gp-r.base[s]), int(o), 0)
+			}
+		}
+	}
+	if !asked {
+		return
+	}
+	a.Allocate()
+	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+		o := a.OutputFor(int(gp - r.base[s]))
+		if o < 0 {
+			continue
+		}
+		// The input's VC for that output, round-robin: the occupied VCs
+		// from the pointer on, then those before it.
+		m := r.occVC[gp]
+		ptr := uint(r.saPtr[gp])
+		for _, part := range [2]uint64{m >> ptr << ptr, m & (1<<ptr - 1)} {
+			if r.pickVC(s, gp, part, int32(o), now) {
+				break
+			}
+		}
+	}
+}
+
+// pickVC moves the first VC of set part (of global input port gp) whose
+// front asks for output o, and reports whether there was one.
+func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
+	v := int32(r.v)
+	for ; part != 0; part &= part - 1 {
+		vc := int32(bits.TrailingZeros64(part))
+		iv := gp*v + vc
+		if r.out[iv] == o && r.eligible(iv, now) {
+			r.saPtr[gp] = (vc + 1) % v
+			r.move(s, gp, iv, now)
+			return true
+		}
+	}
+	return false
+}
+
+// move sends the front flit of input VC iv (global input port gp of
+// switch s) out through its output VC.
+func (r *router) move(s int, gp, iv int32, now int64) {
+	b := &r.buf[iv]
+	r.moving = b.Pop() // (a field: a local passed to the host would escape, a heap object per flit)
+	f := &r.moving
+	r.occ[s]--
+	if b.Empty() {
+		r.occVC[gp] &^= 1 << (iv % int32(r.v))
+	}
+	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
+	r.credits.push(r.upOV[gp]+iv%int32(r.v), now+r.l+r.cd)
+	ov := r.ov[iv]
+	og := ov / int32(r.v)
+	at := now + r.sad + r.stf + r.l
+	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), f, at)
+	if !r.eject[og] {
+		r.cred[ov]--
+		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), f, at)
+	}
+	if f.IsTail() {
+		r.state[iv], r.ov[iv] = stIdle, -1
+		r.release(ov, r.eject[og])
+		if !b.Empty() {
+			r.since[iv] = now + 1
+			r.needVA[s]++
+		}
+	}
+}
+
+// Waits reports, for every ready front flit that did not move this cycle,
+// the lasting reasons: every output VC it may take held (WaitVC, by each
+// holder), no credit while the buffer downstream is full (WaitCredit, by
+// the packet at its front); a lost arbitration is reported with For −1.
+func (r *router) Waits(report func(model.Wait)) {
+	now := r.h.Now()
+	v := int32(r.v)
+	for s := range r.occ {
+		if r.occ[s] == 0 {
+			continue
+		}
+		for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+			for iv := gp * v; iv < (gp+1)*v; iv++ {
+				b := &r.buf[iv]
+				if b.Empty() || r.mvAt[iv] == now || !b.Front().Ready(now) || r.state[iv] == stIdle {
+					continue
+				}
+				w := model.Wait{Flit: *b.Front(), Sw: s, In: int(gp - r.base[s]), VC: int(iv % v),
+					AtSw: s, AtOut: int(r.out[iv]), AtVC: -1, For: -1, Kind: model.WaitArb}
+				if r.state[iv] == stVA {
+					r.vcWaits(w, iv, report)
+				} else {
+					r.creditWait(w, iv, now, report)
+				}
+			}
+		}
+	}
+}
+
+func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
+	v := int32(r.v)
+	w.Kind = model.WaitVC
+	cands := r.candidates(w.Sw, iv)
+	for _, ov := range cands {
+		if r.vcHolder(ov/v, ov) < 0 {
+			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
+			report(w) // a free VC, or one freed when its credits are back: it passes
+			return
+		}
+	}
+	for _, ov := range cands {
+		w.For, w.AtOut, w.AtVC = r.vcHolder(ov/v, ov), int(ov/v-r.base[w.Sw]), int(ov%v)
+		report(w)
+	}
+}
+
+// vcHolder is the packet whose progress frees output VC ov of global port
+// og: its holder, or, once the holder's tail has left (tail-credit), the
+// packet at the front of the VC it leads to, whose flits keep its credits
+// (−1 when that is empty: the credits are on their way, or the VC is free).
+func (r *router) vcHolder(og, ov int32) int32 {
+	if !r.tailOut[ov] {
+		return r.holder[ov]
+	}
+	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
+	if down.Empty() {
+		return -1
+	}
+	return down.Front().Worm
+}
+
+func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model.Wait)) {
+	ov := r.ov[iv]
+	og := ov / int32(r.v)
+	w.AtVC = int(ov % int32(r.v))
+	if now < r.saAt[iv] || r.eject[og] || r.cred[ov] > 0 {
+		report(w)
+		return
+	}
+	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
+	if down.Len() < r.d {
+		return // a credit is on its way back
+	}
+	w.Kind, w.For = model.WaitCredit, down.Front().Worm
+	report(w)
+}

@@ -38,7 +38,7 @@ func routeVariant(variant, alg string, sets []string) (routeVar, []string, error
 	v := han.FindVariant(variant)
 	switch {
 	case v == nil:
-		return routeVar{}, nil, inputerr.New("--variant", variant, "%s (odd2, odd3, 3d and kd are not built yet)", strings.Join(han.VariantNames(), ", "))
+		return routeVar{}, nil, inputerr.New("--variant", variant, "%s (3d and kd are not built yet)", strings.Join(han.VariantNames(), ", "))
 	case alg != v.Alg:
 		return routeVar{}, nil, inputerr.New("--algorithm", alg, "%s with --variant %s (%s)", v.Alg, v.Name, v.Desc)
 	}

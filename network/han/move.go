@@ -55,6 +55,9 @@ type trav struct {
 	// rowFirst takes the row leg before the column leg (odd Q's first
 	// mapping, for the messages of a region's top row).
 	rowFirst bool
+	// banLo … banHi are steps without south hops (odd Q's third mapping;
+	// 0: none): a message with one left takes its row leg or waits.
+	banLo, banHi int32
 }
 
 // plan appends message id's travellers for a move on R×C regions split

@@ -13,7 +13,7 @@ type Variant struct {
 	KMin, KMax int // route.k's range (even values); both 0: no route.k
 	KDefault   int
 	Sides      func(n, k int) string // "" when it runs on n×n, else what is wrong
-	Buffers    func(k int) int       // the pool it needs
+	Buffers    func(n, k int) int    // the pool it needs on n×n
 	Bound      func(n, k int) Bound
 	Run        func(n, k, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error)
 }
@@ -21,11 +21,15 @@ type Variant struct {
 // Variants lists the variants route runs.
 var Variants = []Variant{
 	{Name: VariantKStrip, Alg: AlgH, Desc: "k-strip H (§4.6.3): K strips a stage, a side n = K^p, K + 1 buffers",
-		KMin: 4, KMax: 64, KDefault: 4, Sides: KStripSides, Buffers: func(k int) int { return k + 1 }, Bound: KStripBound, Run: RunKStrip},
+		KMin: 4, KMax: 64, KDefault: 4, Sides: KStripSides, Buffers: func(_, k int) int { return k + 1 }, Bound: KStripBound, Run: RunKStrip},
 	{Name: VariantK2, Alg: AlgQ, Desc: "Q with k² partitions (§3.6.1): K² submeshes a stage, a side n = K^p, K² + 2 buffers",
-		KMin: 4, KMax: 16, KDefault: 4, Sides: K2Sides, Buffers: func(k int) int { return k*k + 2 }, Bound: K2Bound, Run: RunK2},
+		KMin: 4, KMax: 16, KDefault: 4, Sides: K2Sides, Buffers: func(_, k int) int { return k*k + 2 }, Bound: K2Bound, Run: RunK2},
 	{Name: VariantOdd1, Alg: AlgQ, Desc: "Q on an odd square, §3.6.3's first mapping: 9 buffers",
-		Sides: Odd1Sides, Buffers: func(int) int { return 9 }, Bound: Odd1Bound, Run: RunOdd1},
+		Sides: Odd1Sides, Buffers: func(int, int) int { return 9 }, Bound: Odd1Bound, Run: RunOdd1},
+	{Name: VariantOdd2, Alg: AlgQ, Desc: "Q on an odd square, §3.6.3's second mapping (the middle row and column special): 6 buffers (7 where the recursion meets a 5×5 region: OddNeed)",
+		Sides: Odd1Sides, Buffers: OddNeed(VariantOdd2), Bound: OddBound(VariantOdd2), Run: RunOddMapped(VariantOdd2)},
+	{Name: VariantOdd3, Alg: AlgQ, Desc: "Q on an odd square, §3.6.3's third mapping (no south hops in steps s+1 … 2s): 5 buffers",
+		Sides: Odd1Sides, Buffers: OddNeed(VariantOdd3), Bound: OddBound(VariantOdd3), Run: RunOddMapped(VariantOdd3)},
 }
 
 // FindVariant is the variant named name, or nil.

@@ -94,7 +94,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, n, buffers, hw, err := routeMesh(*file, rest, *alg, rv)
+	rows, n, buffers, hw, err := routeMesh(*file, rest, *alg, &rv)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,13 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if *bcast != "" && hw.Model == han.ModelILLIAC {
 		return inputerr.New("--broadcast", *bcast, "none with lockstep.model illiac (a restricted broadcast's copies leave on several links in one step; the distributed model, so far)")
 	}
-	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
+	var dests [][]int32
+	var name string
+	if rv.v != nil && rv.v.Dims != 0 {
+		dests, name, err = routeDestsKD(*bcast, *perm, &rv, n, *seed)
+	} else {
+		dests, name, err = routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
+	}
 	if err != nil {
 		return err
 	}
@@ -143,7 +149,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 // and lockstep.buffers (0: what the algorithm needs). The configuration is
 // decoded, not validated: validation builds run's network, which for a
 // 1024×1024 mesh takes gigabytes route does not use.
-func routeMesh(file string, rest []string, alg string, rv routeVar) (rows, n, buffers int, hw han.Hardware, err error) {
+func routeMesh(file string, rest []string, alg string, rv *routeVar) (rows, n, buffers int, hw han.Hardware, err error) {
 	check := func(c *network.Config) error {
 		if err := routeSwitching(c); err != nil {
 			return err
@@ -294,8 +300,12 @@ func writeRouteTable(w io.Writer, r *han.Result) error {
 	if r.Wrap {
 		mesh += " with wraparound"
 	}
-	fmt.Fprintf(w, "algorithm %s, %d×%d %s, %s, %s schedule, %d buffers, %d messages",
-		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, mesh, r.Permutation, r.Schedule, r.Buffers, r.Messages)
+	size := fmt.Sprintf("%d×%d", r.Rows, r.Cols)
+	if r.Dims != nil {
+		size = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(r.Dims)), "×"), "[]")
+	}
+	fmt.Fprintf(w, "algorithm %s, %s %s, %s, %s schedule, %d buffers, %d messages",
+		strings.ToUpper(r.Algorithm), size, mesh, r.Permutation, r.Schedule, r.Buffers, r.Messages)
 	if r.Copies > 0 {
 		fmt.Fprintf(w, " (and %d copies)", r.Copies)
 	}

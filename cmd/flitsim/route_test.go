@@ -259,10 +259,10 @@ func TestRouteKStrip(t *testing.T) {
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=32"}, "topology.k=32: k-strip H with route.k=4 needs a side that is a power of 4"},
 		{[]string{"--algorithm", "q", "--variant", "kstrip", "--set", "topology.k=16"}, "--algorithm: q is not allowed"},
 		{[]string{"--algorithm", "h", "--variant", "k2", "--set", "topology.k=16"}, "--algorithm: h is not allowed (allowed: q with --variant k2"},
-		{[]string{"--algorithm", "q", "--variant", "zz", "--set", "topology.k=16"}, "--variant: zz is not allowed (allowed: kstrip, k2, odd1, odd2, odd3"},
+		{[]string{"--algorithm", "q", "--variant", "zz", "--set", "topology.k=16"}, "--variant: zz is not allowed (allowed: kstrip, k2, odd1, odd2, odd3, 3d, kd"},
 		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "route.k=18", "--set", "topology.k=16"}, "route.k: 18 is not allowed (allowed: an even number from 4 to 16 with --variant k2)"},
 		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=32"}, "topology.k=32: Q with route.k=4 needs a side that is a power of 4"},
-		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "route.k is a parameter of --variant (kstrip, k2, odd1, odd2, odd3)"},
+		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "route.k is a parameter of --variant (kstrip, k2, odd1, odd2, odd3, 3d, kd)"},
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "route.k=5", "--set", "topology.k=16"}, "route.k: 5 is not allowed"},
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--broadcast", "restricted"}, "the variants route permutations"},
 	} {

@@ -12,10 +12,14 @@ type Variant struct {
 	Desc       string
 	KMin, KMax int // route.k's range (even values); both 0: no route.k
 	KDefault   int
-	Sides      func(n, k int) string // "" when it runs on n×n, else what is wrong
-	Buffers    func(n, k int) int    // the pool it needs on n×n
-	Bound      func(n, k int) Bound
-	Run        func(n, k, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error)
+	// Dims is the mesh's dimensions (topology.n) the variant runs on: 0 a
+	// 2-D mesh, 3 a 3-D one, −1 any from 3 (K, given to Sides, Bound and
+	// Run as k).
+	Dims    int
+	Sides   func(n, k int) string // "" when it runs on n×n, else what is wrong
+	Buffers func(n, k int) int    // the pool it needs on n×n
+	Bound   func(n, k int) Bound
+	Run     func(n, k, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error)
 }
 
 // Variants lists the variants route runs.
@@ -30,6 +34,17 @@ var Variants = []Variant{
 		Sides: Odd1Sides, Buffers: OddNeed(VariantOdd2), Bound: OddBound(VariantOdd2), Run: RunOddMapped(VariantOdd2)},
 	{Name: VariantOdd3, Alg: AlgQ, Desc: "Q on an odd square, §3.6.3's third mapping (no south hops in steps s+1 … 2s): 5 buffers",
 		Sides: Odd1Sides, Buffers: OddNeed(VariantOdd3), Bound: OddBound(VariantOdd3), Run: RunOddMapped(VariantOdd3)},
+	{Name: Variant3D, Alg: AlgH, Desc: "H on an n×n×n mesh (§4.6.1; topology.n=3): three move/smooth pairs a stage, 3 buffers", Dims: 3,
+		Sides: func(n, _ int) string { return KDSides(n, 3) }, Buffers: func(int, int) int { return 3 },
+		Bound: func(n, _ int) Bound { return KDBound(n, 3) },
+		Run: func(n, _, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error) {
+			return RunKD(3, n, buffers, dests, schedule, log)
+		}},
+	{Name: VariantKD, Alg: AlgH, Desc: "H on an n^K mesh (§4.6.2; topology.n=K, 3 … 8): K move/smooth pairs a stage, 3 buffers", Dims: -1,
+		Sides: KDSides, Buffers: func(int, int) int { return 3 }, Bound: KDBound,
+		Run: func(n, K, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error) {
+			return RunKD(K, n, buffers, dests, schedule, log)
+		}},
 }
 
 // FindVariant is the variant named name, or nil.

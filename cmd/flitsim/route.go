@@ -17,7 +17,7 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--variant kstrip|k2|odd1|odd2|odd3 [--set route.k=K]] [--trace-events F.csv] [--format table|json]
+       [--variant kstrip|k2|odd1|odd2|odd3|3d|kd [--set route.k=K]] [--trace-events F.csv] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
@@ -46,7 +46,9 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  q, route.k even, 4 … 16; default 4), n = K^p, K² + 2 buffers;
                  odd1: Q on an odd square, §3.6.3's first mapping, 9 buffers;
                  odd2, odd3: its second and third mappings, 6 and 5 buffers
-                 (6 or 7 where the recursion meets a region of 5 to 9 a side)
+                 (6 or 7 where the recursion meets a region of 5 to 9 a side);
+                 3d: H on n×n×n (--set topology.n=3), 3 buffers; kd: H or Q
+                 on n^K (--set topology.n=K, 3 … 8; H 3 buffers, Q 2^K + 2)
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step

@@ -37,6 +37,9 @@ func TestRouteKD(t *testing.T) {
 	if code, out, errs = routeRun(t, "--algorithm", "h", "--variant", "kd", "--set", "topology.n=4", "--set", "topology.k=4", "--permutation", "rot180"); code != 0 || !strings.Contains(out, "4×4×4×4 lock-step mesh, rot180") {
 		t.Errorf("kd: exit %d, %q %q", code, out, errs)
 	}
+	if code, out, errs = routeRun(t, "--algorithm", "q", "--variant", "kd", "--set", "topology.n=3", "--set", "topology.k=8"); code != 0 || !strings.Contains(out, "algorithm Q-KD, 8×8×8 lock-step mesh, random, static schedule, 10 buffers") {
+		t.Errorf("Q kd: exit %d, %q %q", code, out, errs)
+	}
 	// (Lemma 4.3's three: (0,0,1) and (0,0,5) swap through (0,0,3).)
 	var b strings.Builder
 	for p := range 512 {

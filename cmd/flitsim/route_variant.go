@@ -36,7 +36,7 @@ func routeVariant(variant, alg string, sets []string) (routeVar, []string, error
 		}
 		return routeVar{}, rest, nil
 	}
-	v := han.FindVariant(variant)
+	v := han.FindVariantFor(variant, alg)
 	switch {
 	case v == nil:
 		return routeVar{}, nil, inputerr.New("--variant", variant, "%s", strings.Join(han.VariantNames(), ", "))

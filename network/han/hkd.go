@@ -80,7 +80,16 @@ func pow(n, K int) int {
 // RunKD routes a (partial) permutation of the n^K processors (index Σ
 // x_a·n^{K−1−a}, the last axis fastest; dests[p]: one destination or none)
 // with H on the K-D mesh, pools of buffers messages.
-func RunKD(K, n, buffers int, dests [][]int32, schedule string, log io.Writer) (res *Result, err error) {
+func RunKD(K, n, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error) {
+	name := AlgH + "-" + VariantKD
+	if K == 3 {
+		name = AlgH + "-" + Variant3D
+	}
+	return runKD(name, K, n, buffers, dests, schedule, log, KDBound(n, K), (*kd).run)
+}
+
+// runKD loads a K-D machine of side n and runs the stages (run) on it.
+func runKD(name string, K, n, buffers int, dests [][]int32, schedule string, log io.Writer, b Bound, run func(*kd) error) (res *Result, err error) {
 	if msg := KDSides(n, K); msg != "" {
 		return nil, fmt.Errorf("%s", msg)
 	}
@@ -97,7 +106,7 @@ func RunKD(K, n, buffers int, dests [][]int32, schedule string, log io.Writer) (
 	for p, ds := range dests {
 		switch {
 		case len(ds) > 1:
-			return nil, fmt.Errorf("processor %d: %d destinations: H on K-D routes permutations (no restricted broadcasts, so far)", p, len(ds))
+			return nil, fmt.Errorf("processor %d: %d destinations: %s routes permutations (no restricted broadcasts, so far)", p, len(ds), name)
 		case len(ds) == 0:
 			continue
 		}
@@ -114,12 +123,8 @@ func RunKD(K, n, buffers int, dests [][]int32, schedule string, log io.Writer) (
 			}
 		}()
 	}
-	name := AlgH + "-" + VariantKD
-	if K == 3 {
-		name = AlgH + "-" + Variant3D
-	}
-	r.res = &Result{Algorithm: name, Rows: n, Cols: N / n, Dims: dims, Schedule: schedule, Buffers: buffers, Messages: len(r.dests), Bound: KDBound(n, K)}
-	if err := newKD(r, dims).run(); err != nil {
+	r.res = &Result{Algorithm: name, Rows: n, Cols: N / n, Dims: dims, Schedule: schedule, Buffers: buffers, Messages: len(r.dests), Bound: b}
+	if err := run(newKD(r, dims)); err != nil {
 		return r.res, err
 	}
 	return r.finish(N / n)
@@ -142,11 +147,12 @@ type kd struct {
 	// it is in a bottom half (mirrored)
 	at, fr, size [][]int32
 	mir          []bool
+	b            int // the most messages a processor holds when smoothing starts (2; Q: 2^K)
 }
 
 func newKD(r *router, dims []int) *kd {
 	K, N := len(dims), r.m.Processors()
-	k := &kd{r: r, m: r.m, K: K, bands: make([][]span, K), band: make([][]int32, K), bef: make([][]int32, K), blk: make([][]int32, K+1)}
+	k := &kd{r: r, m: r.m, K: K, b: 2, bands: make([][]span, K), band: make([][]int32, K), bef: make([][]int32, K), blk: make([][]int32, K+1)}
 	for a := range K {
 		k.bands[a], k.bef[a] = []span{{0, dims[a]}}, make([]int32, N)
 	}

@@ -59,7 +59,7 @@ func (k *kd) smooth() error {
 		w := widest(k.bands[a])
 		size *= w
 		if a > 0 {
-			count, rows = count+int64(w-1), rows+RowBound(2, w)
+			count, rows = count+int64(w-1), rows+RowBound(k.b, w)
 		}
 	}
 	if size <= 2 {
@@ -67,7 +67,7 @@ func (k *kd) smooth() error {
 	}
 	w0 := widest(k.bands[0])
 	count += int64(max(w0-w0/2-1, 0))
-	col = ColBound(2, w0)
+	col = ColBound(k.b, w0)
 	m, r := k.m, k.r
 	region := k.regionName()
 	m.PhaseStart(r.stage.Side, "count")

@@ -54,7 +54,7 @@ func Tables(n int) ([]TableRow, error) {
 	rows := []TableRow{
 		{Table: "5.1", Variant: "Q", Formula: "4n t_M + 1.5n t_m", Buffers: "5", Conditions: "n×n, n = 2^p"},
 		{Table: "5.1", Variant: "Q with k² partitions", Formula: "(5k+3)/4·n t_M + 1.5/(k−1)·n t_m", Buffers: "k²+2", Conditions: "n = k^p, 4 ≤ k ≤ √n; measured k = 4, n a power of 4, with Fig. 3.12's hot spot"},
-		{Table: "5.1", Variant: "Q on K-D", Formula: "O(K 2^K n t_M)", Buffers: "2^K+1", Conditions: "n^K, K ≥ 3"},
+		{Table: "5.1", Variant: "Q on K-D", Formula: "O(K 2^K n t_M)", Buffers: "2^K+1", Conditions: "n^K, K ≥ 3; measured K = 3 on (min(n, 16))³ against §3.6.2's solution, with the crowded move"},
 		{Table: "5.1", Variant: "Q on arbitrary square", Formula: "≅ 4.3n t_M + 1.5n t_m", Buffers: "5", Conditions: "n ≠ 2^p; measured: the third mapping on n − 1 (its pool: OddNeed)"},
 		{Table: "5.1", Variant: "Q on rectangle", Formula: "(1.75r + 2.2c) t_M + (0.5r + c) t_m", Buffers: "5", Conditions: "r = 2^s, c = 2^t, r > c"},
 		{Table: "5.2", Variant: "H", Formula: "5.5n t_M + 3.5n t_m", Buffers: "3", Conditions: "n = 2^p"},
@@ -74,7 +74,8 @@ func Tables(n int) ([]TableRow, error) {
 		"Q with k² partitions":  func(t *TableRow) error { return measureVariant(t, FindVariant(VariantK2), n) },
 		"H on arbitrary square": func(t *TableRow) error { return measureOdd(t, n-1) },
 		"Q on arbitrary square": func(t *TableRow) error { return measureOddQ(t, n-1) },
-		"H on K-D":              func(t *TableRow) error { return measureKD(t, 3, min(n, 16)) },
+		"H on K-D":              func(t *TableRow) error { return measureKD(t, AlgH, 3, min(n, 16)) },
+		"Q on K-D":              func(t *TableRow) error { return measureKD(t, AlgQ, 3, min(n, 16)) },
 		"Q data steps": func(t *TableRow) error {
 			if err := measureRow(t, AlgQ, n, n); err != nil {
 				return err
@@ -251,9 +252,10 @@ func measureOddQ(t *TableRow, n int) error {
 	return err
 }
 
-// measureKD is the "H on K-D" row: H on m^K with the K-D permutations
-// (three random, rot180, the transpose), against §4.6.2's bound.
-func measureKD(t *TableRow, K, m int) error {
+// measureKD is the "H on K-D" and "Q on K-D" rows: alg on m^K with the
+// K-D permutations (three random, rot180, the transpose; Q: and the
+// crowded move), against §4.6.2's and §3.6.2's bounds.
+func measureKD(t *TableRow, alg string, K, m int) error {
 	var inputs [][][]int32
 	for i, name := range []string{"random", "random", "random", "rot180", "transpose"} {
 		p, err := PermutationKD(name, m, K, uint64(i+1))
@@ -262,8 +264,15 @@ func measureKD(t *TableRow, K, m int) error {
 		}
 		inputs = append(inputs, Lists(p))
 	}
-	err := measure(t, AlgH+"-"+Variant3D, m, m, inputs, KDBound(m, K), func(in [][]int32, sched string) (*Result, error) {
-		return RunKD(K, m, 3, in, sched, nil)
+	if alg == AlgQ { // (last: the static schedule is the first input's)
+		inputs = append(inputs, Lists(QKDHotSpot(m, K)))
+	}
+	run, b := RunKD, KDBound(m, K)
+	if alg == AlgQ {
+		run, b = RunQKD, QKDBound(m, K)
+	}
+	err := measure(t, alg+"-kd", m, m, inputs, b, func(in [][]int32, sched string) (*Result, error) {
+		return run(K, m, FindVariantFor(VariantKD, alg).Buffers(m, K), in, sched, nil)
 	})
 	t.Mesh = fmt.Sprintf("%d×%d×%d", m, m, m)
 	return err

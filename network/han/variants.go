@@ -3,6 +3,7 @@ package han
 import (
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Variant is one of the thesis's extensions route runs with --variant on
@@ -45,23 +46,39 @@ var Variants = []Variant{
 		Run: func(n, K, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error) {
 			return RunKD(K, n, buffers, dests, schedule, log)
 		}},
+	{Name: VariantQKD, Alg: AlgQ, Desc: "Q on an n^K mesh (§3.6.2; topology.n=K, 3 … 8): 2^K sub-hypercubes a stage, 2^K + 2 buffers (Table 5.1: 2^K + 1)", Dims: -1,
+		Sides: KDSides, Buffers: QKDBuffers, Bound: QKDBound,
+		Run: func(n, K, buffers int, dests [][]int32, schedule string, log io.Writer) (*Result, error) {
+			return RunQKD(K, n, buffers, dests, schedule, log)
+		}},
 }
 
 // FindVariant is the variant named name, or nil.
-func FindVariant(name string) *Variant {
+func FindVariant(name string) *Variant { return FindVariantFor(name, "") }
+
+// FindVariantFor is the variant named name that extends alg (kd names
+// both K-D Q and K-D H), else the first named name, or nil.
+func FindVariantFor(name, alg string) *Variant {
+	var found *Variant
 	for i := range Variants {
-		if Variants[i].Name == name {
-			return &Variants[i]
+		v := &Variants[i]
+		if v.Name == name && v.Alg == alg {
+			return v
+		}
+		if v.Name == name && found == nil {
+			found = v
 		}
 	}
-	return nil
+	return found
 }
 
 // VariantNames lists the variants' names, for messages.
 func VariantNames() []string {
 	var s []string
 	for _, v := range Variants {
-		s = append(s, v.Name)
+		if !slices.Contains(s, v.Name) {
+			s = append(s, v.Name)
+		}
 	}
 	return s
 }

@@ -147,6 +147,7 @@ type kd struct {
 	// it is in a bottom half (mirrored)
 	at, fr, size [][]int32
 	mir          []bool
+	byAt         [][][]int32 // per axis and coordinate in the band: the processors there, in order
 	b            int // the most messages a processor holds when smoothing starts (2; Q: 2^K)
 }
 
@@ -197,13 +198,21 @@ func (k *kd) local(p int32, a int) (span, int) {
 // index computes every processor's place in its region (at, fr, size, mir).
 func (k *kd) index() {
 	m := k.m
+	if k.byAt == nil {
+		k.byAt = make([][][]int32, k.K)
+	}
 	for a := range k.K {
 		k.band[a] = bandOf(k.bands[a], m.Dims[a])
+		k.byAt[a] = k.byAt[a][:0]
+		for range widest(k.bands[a]) {
+			k.byAt[a] = append(k.byAt[a], nil)
+		}
 	}
 	for p := range int32(m.Processors()) {
 		for a := range k.K {
 			b, i := k.local(p, a)
 			k.at[a][p], k.size[a][p] = int32(i), int32(b.n)
+			k.byAt[a][i] = append(k.byAt[a][i], p)
 		}
 		k.mir[p] = k.at[0][p] >= k.size[0][p]/2
 		for a := range k.K {

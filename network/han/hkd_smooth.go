@@ -139,8 +139,7 @@ func (k *kd) count() error {
 // outer end only, within the half); acc[0] sums what came from the −
 // side, acc[1] from the +.
 func (k *kd) wave(a int) error {
-	m, r := k.m, k.r
-	N := int32(m.Processors())
+	r := k.r
 	steps := widest(k.bands[a]) - 1
 	if a == 0 {
 		w := widest(k.bands[0])
@@ -149,24 +148,15 @@ func (k *kd) wave(a int) error {
 	var sends []IntSend
 	for t := 1; t <= steps; t++ {
 		sends = sends[:0]
-		for p := range N {
-			i, n := int(k.at[a][p]), int(k.size[a][p])
-			v := int64(k.blk[a+1][p])
-			if a == 0 {
-				top := n / 2
-				if i < top && i == t-1 && i+1 < top {
-					sends = append(sends, IntSend{p, AxisDir(a, true), v + int64(k.acc[0][p])})
-				}
-				if i >= top && i == n-t && i-1 >= top {
-					sends = append(sends, IntSend{p, AxisDir(a, false), v + int64(k.acc[1][p])})
-				}
-				continue
+		// (the senders are at coordinate t − 1 and, from the other end,
+		// S − t of their bands: every band along an axis has one size)
+		w := widest(k.bands[a])
+		for j, i := range []int{t - 1, w - t} {
+			if j == 1 && i == t-1 {
+				break // (the middle: its senders are in already)
 			}
-			if i == t-1 && i+1 < n {
-				sends = append(sends, IntSend{p, AxisDir(a, true), v + int64(k.acc[0][p])})
-			}
-			if i == n-t && i > 0 {
-				sends = append(sends, IntSend{p, AxisDir(a, false), v + int64(k.acc[1][p])})
+			for _, p := range k.byAt[a][i] {
+				sends = k.waveSend(sends, a, p, t)
 			}
 		}
 		got, err := r.integer(sends)
@@ -182,6 +172,30 @@ func (k *kd) wave(a int) error {
 		}
 	}
 	return nil
+}
+
+// waveSend appends processor p's integer message of wave step t along
+// axis a, if it sends one.
+func (k *kd) waveSend(sends []IntSend, a int, p int32, t int) []IntSend {
+	i, n := int(k.at[a][p]), int(k.size[a][p])
+	v := int64(k.blk[a+1][p])
+	if a == 0 {
+		top := n / 2
+		if i < top && i == t-1 && i+1 < top {
+			sends = append(sends, IntSend{p, AxisDir(a, true), v + int64(k.acc[0][p])})
+		}
+		if i >= top && i == n-t && i-1 >= top {
+			sends = append(sends, IntSend{p, AxisDir(a, false), v + int64(k.acc[1][p])})
+		}
+		return sends
+	}
+	if i == t-1 && i+1 < n {
+		sends = append(sends, IntSend{p, AxisDir(a, true), v + int64(k.acc[0][p])})
+	}
+	if i == n-t && i > 0 {
+		sends = append(sends, IntSend{p, AxisDir(a, false), v + int64(k.acc[1][p])})
+	}
+	return sends
 }
 
 // telescope is the FCP transform of the row movements along axes K−1 …

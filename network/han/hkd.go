@@ -148,7 +148,7 @@ type kd struct {
 	at, fr, size [][]int32
 	mir          []bool
 	byAt         [][][]int32 // per axis and coordinate in the band: the processors there, in order
-	b            int // the most messages a processor holds when smoothing starts (2; Q: 2^K)
+	b            int         // the most messages a processor holds when smoothing starts (2; Q: 2^K)
 }
 
 func newKD(r *router, dims []int) *kd {

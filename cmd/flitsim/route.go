@@ -46,7 +46,7 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  q, route.k even, 4 … 16; default 4), n = K^p, K² + 2 buffers;
                  odd1: Q on an odd square, §3.6.3's first mapping, 9 buffers;
                  odd2, odd3: its second and third mappings, 6 and 5 buffers
-                 (6 or 7 where the recursion meets a region of 5 to 9 a side);
+                 (odd3: 6 where the recursion meets a 7×7 or 9×9 region);
                  3d: H on n×n×n (--set topology.n=3), 3 buffers; kd: H or Q
                  on n^K (--set topology.n=K, 3 … 8; H 3 buffers, Q 2^K + 2)
   --trace-events F.csv  every message of every step, data and integer: the

@@ -12,20 +12,20 @@ import (
 // quadrant goes to a fixed processor of it, a function of the region's
 // sizes and its own position only (each processor computes it locally):
 //   - on an odd square (2s+1)² the thesis's table: the second mapping's
-//     for s ≥ 3 (its column offsets s−3 … s−1 need it), the third's for
-//     s ≥ 5 (below that its exceptions collide: 6–8 messages at IV(1,1)
-//     and IV(2,1); on 7×7 and 9×9 it takes the second's table, whose 6 no
-//     fixed mapping can beat there: see OddNeed); the third's targets into III are the transposes of
-//     its targets into I (the thesis gives none; digest §8 item 14), and
-//     the small-to-large ones the same relative position in the ordinary
-//     region;
-//   - on every other region (the recursion's (s+1)×s, s×(s+1) and the
-//     small odd squares, which the thesis leaves to "a mapping similar
-//     to" it): a message at a position the target quadrant also has
-//     keeps it; one on the larger quadrant's extra row or column (its
-//     last, as the second mapping's special lines) goes to the target
-//     processor that has the fewest sources mapped to it so far, in the
-//     order of the diagonals (a special a processor where there is room).
+//     for s ≥ 3 (its column offsets s−3 … s−1 need it; on 5×5, s = 2,
+//     our reading wraps s−3 to column 1), the third's for s ≥ 5 (below
+//     that its exceptions collide: 6–8 messages at IV(1,1) and IV(2,1);
+//     on 5×5 to 9×9 it takes the second's table, whose 6 no fixed mapping
+//     can beat on 7×7 and 9×9: see OddNeed); the third's targets into III
+//     are the transposes of its targets into I (the thesis gives none;
+//     digest §8 item 14), the small-to-large ones the same relative
+//     position in the ordinary region;
+//   - on a region with one odd side (the recursion's (s+1)×s and s×(s+1),
+//     which the thesis leaves to "a mapping similar to" it): oddBand;
+//   - on 3×3 and the thin rectangles: a message at a position the target
+//     quadrant also has keeps it; one on the larger quadrant's extra row
+//     or column goes to the target processor that has the fewest sources
+//     mapped to it so far, in the order of the diagonals.
 //
 // Paths are column first, then row; the second mapping's conflicts (the
 // east port of III(i,s)) go to the message with farthest to go, which is
@@ -60,13 +60,11 @@ func OddBound(variant string) func(n, k int) Bound {
 }
 
 // OddNeed is the pool the mapping needs on n×n: the thesis's 6 (second)
-// or 5 (third), or more where the recursion meets a small odd square the
-// thesis gives no mapping for: fixed targets on a 7×7 or 9×9 region map
-// at least six sources to some processor of IV ((2s+1)² sources on s²
-// processors) and an input can send all six (s² ≥ 6), so the third
-// mapping takes the second's table there (6); on a 5×5 region the spread
-// mapping's moves have held 7 (transients over four residents; measured,
-// no bound proved), so a mesh whose recursion has one needs 7.
+// or 5 (third), or more where the recursion meets a small odd square:
+// fixed targets on a 7×7 or 9×9 region map at least six sources to some
+// processor of IV ((2s+1)² sources on s² processors) and an input can
+// send all six (s² ≥ 6), so the third mapping needs 6 there (it takes
+// the second's table, whose most is 6).
 func OddNeed(variant string) func(n, k int) int {
 	return func(n, _ int) int {
 		need := OddBound(variant)(n, 0).MaxBuffer
@@ -78,9 +76,6 @@ func OddNeed(variant string) func(n, k int) int {
 					if k := [2]int{a.n, b.n}; !seen[k] {
 						seen[k] = true
 						need = max(need, newOddMap(a.n, b.n, variant).worst)
-						if a.n == 5 && b.n == 5 {
-							need = max(need, 7)
-						}
 					}
 				}
 			}
@@ -191,7 +186,7 @@ func newOddMap(R, C int, variant string) *oddMap {
 	s := R / 2
 	switch {
 	case R != C || R%2 == 0:
-	case s >= 3 && (variant == VariantOdd2 || s < 5):
+	case s >= 2 && (variant == VariantOdd2 || s < 5): // (s = 2: our reading, below)
 		om.table = func(X, Y, u, v int) (int, int, bool) { return odd2Table(X, Y, u, v, s) }
 	case variant == VariantOdd3 && s >= 5:
 		om.table = func(X, Y, u, v int) (int, int, bool) { return odd3Table(X, Y, u, v, s) }
@@ -323,8 +318,8 @@ func odd2Table(X, Y, u, v, s int) (int, int, bool) {
 		return s - 1 - v, 0, true
 	case Y == quadIV && X == quadII && u == s && v == s:
 		return s - 1, s - 1, true
-	case Y == quadIV && X == quadII && u == s:
-		return v, s - 3, true
+	case Y == quadIV && X == quadII && u == s: // (s = 2: column s − 3 wraps to 1)
+		return v, (2*s - 3) % s, true
 	case Y == quadIV && X == quadII && v == s:
 		return u, s - 2, true
 	case Y == quadIV && X == quadIII && v == s:

@@ -15,7 +15,7 @@ import (
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--trace-vcd F.vcd]
+       [--variant kstrip|k2|odd1|odd2|odd3|3d|kd [--set route.k=K]] [--trace-events F.csv] [--trace-vcd F.vcd]
        [--trace-perfetto F.json] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
        flitsim route --compare [--plot F.svg] [--set topology.k=N] [--format table|json]
@@ -44,7 +44,11 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
                  (--set route.k=K, even, 4 … 64; default 4), a side n = K^p,
                  K + 1 buffers; k2: Q with K² partitions (§3.6.1, --algorithm
                  q, route.k even, 4 … 16; default 4), n = K^p, K² + 2 buffers;
-                 odd1: Q on an odd square, §3.6.3's first mapping, 9 buffers
+                 odd1: Q on an odd square, §3.6.3's first mapping, 9 buffers;
+                 odd2, odd3: its second and third mappings, 6 and 5 buffers
+                 (odd3: 6 where the recursion meets a 7×7 or 9×9 region);
+                 3d: H on n×n×n (--set topology.n=3), 3 buffers; kd: H or Q
+                 on n^K (--set topology.n=K, 3 … 8; H 3 buffers, Q 2^K + 2)
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step
@@ -113,13 +117,13 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, n, buffers, hw, err := routeMesh(*file, rest, *alg, rv)
+	rows, n, buffers, hw, err := routeMesh(*file, rest, *alg, &rv)
 	if err != nil {
 		return err
 	}
 	need := han.Buffers(*alg, n)
 	if rv.v != nil {
-		need = rv.v.Buffers(rv.k)
+		need = rv.v.Buffers(n, rv.k)
 	}
 	if buffers == 0 {
 		buffers = need
@@ -133,7 +137,13 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
-	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
+	var dests [][]int32
+	var name string
+	if rv.v != nil && rv.v.Dims != 0 {
+		dests, name, err = routeDestsKD(*bcast, *perm, &rv, n, *seed)
+	} else {
+		dests, name, err = routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
+	}
 	if err != nil {
 		return err
 	}
@@ -159,7 +169,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 // and lockstep.buffers (0: what the algorithm needs). The configuration is
 // decoded, not validated: validation builds run's network, which for a
 // 1024×1024 mesh takes gigabytes route does not use.
-func routeMesh(file string, rest []string, alg string, rv routeVar) (rows, n, buffers int, hw han.Hardware, err error) {
+func routeMesh(file string, rest []string, alg string, rv *routeVar) (rows, n, buffers int, hw han.Hardware, err error) {
 	check := func(c *network.Config) error {
 		if err := routeSwitching(c); err != nil {
 			return err
@@ -277,8 +287,12 @@ func writeRouteTable(w io.Writer, r *han.Result) error {
 	if r.Wrap {
 		mesh += " with wraparound"
 	}
-	fmt.Fprintf(w, "algorithm %s, %d×%d %s, %s, %s schedule, %d buffers, %d messages",
-		strings.ToUpper(r.Algorithm), r.Rows, r.Cols, mesh, r.Permutation, r.Schedule, r.Buffers, r.Messages)
+	size := fmt.Sprintf("%d×%d", r.Rows, r.Cols)
+	if r.Dims != nil {
+		size = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(r.Dims)), "×"), "[]")
+	}
+	fmt.Fprintf(w, "algorithm %s, %s %s, %s, %s schedule, %d buffers, %d messages",
+		strings.ToUpper(r.Algorithm), size, mesh, r.Permutation, r.Schedule, r.Buffers, r.Messages)
 	if r.Copies > 0 {
 		fmt.Fprintf(w, " (and %d copies)", r.Copies)
 	}

@@ -180,7 +180,7 @@ func TestRouteTable(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"Table 5.1", "Table 5.2", "Lower bounds", "4n t_M + 1.5n t_m", "16×16         47+15     55+15         64 + 24      5 yes",
-		"H with k strips", "k+1     16×16         48+15     57+15       64.8 + 24      5 yes", "not built", "32×16", "yes (static)", "yes (measured)"} {
+		"H with k strips", "k+1     16×16         48+15     57+15       64.8 + 24      5 yes", "16×16×16", "32×16", "yes (static)", "yes (measured)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -203,7 +203,7 @@ func TestRouteTable(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || !rows[1].Built || !rows[1].OK || !rows[3].Built || !rows[8].Built || !rows[8].OK || rows[2].Built {
+	if len(rows) != 12 || rows[5].Variant != "H" || !rows[5].Built || rows[5].StaticData != 73 || rows[5].BoundData != 88 || !rows[5].OK || !rows[1].Built || !rows[1].OK || !rows[3].Built || !rows[8].Built || !rows[8].OK || !rows[2].Built || !rows[7].Built {
 		t.Errorf("json rows: %+v", rows)
 	}
 	for _, c := range []struct {
@@ -260,10 +260,10 @@ func TestRouteKStrip(t *testing.T) {
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=32"}, "topology.k=32: k-strip H with route.k=4 needs a side that is a power of 4"},
 		{[]string{"--algorithm", "q", "--variant", "kstrip", "--set", "topology.k=16"}, "--algorithm: q is not allowed"},
 		{[]string{"--algorithm", "h", "--variant", "k2", "--set", "topology.k=16"}, "--algorithm: h is not allowed (allowed: q with --variant k2"},
-		{[]string{"--algorithm", "q", "--variant", "zz", "--set", "topology.k=16"}, "--variant: zz is not allowed (allowed: kstrip, k2, odd1"},
+		{[]string{"--algorithm", "q", "--variant", "zz", "--set", "topology.k=16"}, "--variant: zz is not allowed (allowed: kstrip, k2, odd1, odd2, odd3, 3d, kd"},
 		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "route.k=18", "--set", "topology.k=16"}, "route.k: 18 is not allowed (allowed: an even number from 4 to 16 with --variant k2)"},
 		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=32"}, "topology.k=32: Q with route.k=4 needs a side that is a power of 4"},
-		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "route.k is a parameter of --variant (kstrip, k2, odd1)"},
+		{[]string{"--algorithm", "h", "--set", "route.k=4", "--set", "topology.k=16"}, "route.k is a parameter of --variant (kstrip, k2, odd1, odd2, odd3, 3d, kd)"},
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "route.k=5", "--set", "topology.k=16"}, "route.k: 5 is not allowed"},
 		{[]string{"--algorithm", "h", "--variant", "kstrip", "--set", "topology.k=16", "--broadcast", "restricted"}, "the variants route permutations"},
 	} {

@@ -62,6 +62,7 @@ type Result struct {
 	Algorithm          string  `json:"algorithm"`
 	Rows               int     `json:"rows"`
 	Cols               int     `json:"cols"`
+	Dims               []int   `json:"dims,omitempty"` // a K-D mesh's sides (K ≥ 3; rows is the first, cols the product of the rest)
 	Permutation        string  `json:"permutation"`
 	Schedule           string  `json:"schedule"`
 	Model              string  `json:"model,omitempty"` // the machine's (lockstep.model; "": distributed)

@@ -32,10 +32,11 @@ type bulkTrav struct {
 }
 
 // travelBulk runs ts in lean passes when it can (ok), and returns the
-// steps taken.
+// steps taken. Its link table is a 2-D mesh's (four links a processor):
+// a K-D machine takes the step-by-step path.
 func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 	m := r.m
-	if m.SIMD || m.Log != nil || r.onStep != nil || len(ts) == 0 || !r.bulkStart(ts) {
+	if m.SIMD || m.Dims != nil || m.Log != nil || r.onStep != nil || len(ts) == 0 || !r.bulkStart(ts) {
 		return 0, false
 	}
 	b := &r.bulk
@@ -93,7 +94,7 @@ func (r *router) bulkStart(ts []trav) bool {
 	b.epoch++
 	for i := range ts {
 		t := &ts[i]
-		if t.id < 0 || t.parent >= 0 || t.copy || t.wait != 0 || t.dv == 0 && t.dh == 0 || b.seen[t.id] == b.epoch {
+		if t.id < 0 || t.parent >= 0 || t.copy || t.wait != 0 || t.banHi > 0 || t.dv == 0 && t.dh == 0 || b.seen[t.id] == b.epoch {
 			return false
 		}
 		b.seen[t.id] = b.epoch

@@ -126,12 +126,15 @@ func (r *router) travelPriority(ts []trav) (int64, error) {
 		steps++
 		r.stamp++
 		for _, i := range live {
-			c := int(m.Loc(ts[i].id))*4 + int(nextDir(&ts[i]))
+			d, ok := stepDir(&ts[i], steps)
+			if !ok {
+				continue
+			}
+			c := int(m.Loc(ts[i].id))*4 + int(d)
 			if r.winStep[c] != r.stamp {
 				r.winStep[c], r.win[c] = r.stamp, i
 				continue
 			}
-			d := nextDir(&ts[i])
 			if j := r.win[c]; key(i, steps, d) > key(j, steps, d) || key(i, steps, d) == key(j, steps, d) && i < j {
 				r.win[c] = i
 			}
@@ -139,8 +142,8 @@ func (r *router) travelPriority(ts []trav) (int64, error) {
 		moves, who = moves[:0], who[:0]
 		for _, i := range live {
 			t := &ts[i]
-			d := nextDir(t)
-			if r.win[int(m.Loc(t.id))*4+int(d)] != i {
+			d, ok := stepDir(t, steps)
+			if !ok || r.win[int(m.Loc(t.id))*4+int(d)] != i || r.winStep[int(m.Loc(t.id))*4+int(d)] != r.stamp {
 				continue
 			}
 			moves, who = append(moves, Move{From: m.Loc(t.id), Dir: d, Msg: t.id}), append(who, i)
@@ -166,6 +169,22 @@ func (r *router) travelPriority(ts []trav) (int64, error) {
 		live = slicesDeleteDone(live, func(k int) bool { t := &ts[live[k]]; return t.dv == 0 && t.dh == 0 })
 	}
 	return steps, nil
+}
+
+// stepDir is a traveller's hop in step: its next, unless that is south in
+// its banned steps (then its row leg, or none: it waits).
+func stepDir(t *trav, step int64) (Dir, bool) {
+	d := nextDir(t)
+	if d != South || step < int64(t.banLo) || step > int64(t.banHi) {
+		return d, true
+	}
+	switch {
+	case t.dh > 0:
+		return East, true
+	case t.dh < 0:
+		return West, true
+	}
+	return South, false
 }
 
 // nextDir is a permutation traveller's next hop: its column leg first

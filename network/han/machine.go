@@ -45,7 +45,29 @@ const (
 
 var dirNames = [4]string{"north", "east", "south", "west"}
 
-func (d Dir) String() string { return dirNames[d] }
+func (d Dir) String() string {
+	if d < 4 {
+		return dirNames[d]
+	}
+	return fmt.Sprintf("axis %d %s", d/2, [2]string{"minus", "plus"}[d%2])
+}
+
+// AxisDir is the link direction along axis a of a K-D mesh: axis 0 is a
+// 2-D mesh's rows (north −, south +), axis 1 its columns (west −, east
+// +); axis a ≥ 2 has directions 2a (−) and 2a + 1 (+).
+func AxisDir(a int, plus bool) Dir {
+	switch {
+	case a == 0 && plus:
+		return South
+	case a == 0:
+		return North
+	case a == 1 && plus:
+		return East
+	case a == 1:
+		return West
+	}
+	return Dir(2*a + b2i(plus))
+}
 
 // Move sends message Msg from processor From over its link Dir. With Copy
 // the sender keeps Msg and the receiver gets a copy, a new message whose id
@@ -70,13 +92,19 @@ type Refusal struct {
 	Step     int64  // the machine's step (data and integer steps together), from 1
 	Kind     string // "data" or "integer"
 	Row, Col int    // the processor
+	Coords   []int  // (a K-D mesh, K ≥ 3: the processor's coordinates, axis 0 first)
 	Problem  string
 	Messages []int32 // the messages involved (data steps)
 	Buffers  int
 }
 
 func (r *Refusal) Error() string {
-	s := fmt.Sprintf("lock-step mesh refused %s step %d at processor (%d,%d): %s", r.Kind, r.Step, r.Row, r.Col, r.Problem)
+	at := fmt.Sprintf("(%d,%d)", r.Row, r.Col)
+	if r.Coords != nil {
+		at = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(r.Coords)), ","), "[]")
+		at = "(" + at + ")"
+	}
+	s := fmt.Sprintf("lock-step mesh refused %s step %d at processor %s: %s", r.Kind, r.Step, at, r.Problem)
 	if len(r.Messages) > 0 {
 		ids := make([]string, len(r.Messages))
 		for i, m := range r.Messages {
@@ -95,18 +123,23 @@ func (r *Refusal) Error() string {
 // (the ILLIAC variation with wrap-around connections, a torus).
 type Machine struct {
 	Rows, Cols, Buffers int
-	SIMD, Wrap          bool
-	slots               []int32 // processor p's pool: slots[p·Buffers:][:cnt[p]], in arrival order
-	cnt                 []int32 // per processor: messages held
-	loc                 []int32 // per message: the processor holding it
-	steps               uint32  // steps executed, data and integer
-	DataSteps           int64   // data steps executed
-	IntegerSteps        int64   // integer steps executed
-	maxHeld             int     // the most messages a processor held at a step boundary
-	phaseHeld           int     // the same since the last PhaseStart
+	// Dims, on a K-D mesh (K ≥ 3), are its sides, axis 0 first; processor
+	// p = Σ x_a·stride[a], the last axis fastest (a 2-D mesh: rows, columns).
+	// Rows is then Dims[0] and Cols the product of the others.
+	Dims, stride []int
+	nd           int // link directions a processor has: 2K
+	SIMD, Wrap   bool
+	slots        []int32 // processor p's pool: slots[p·Buffers:][:cnt[p]], in arrival order
+	cnt          []int32 // per processor: messages held
+	loc          []int32 // per message: the processor holding it
+	steps        uint32  // steps executed, data and integer
+	DataSteps    int64   // data steps executed
+	IntegerSteps int64   // integer steps executed
+	maxHeld      int     // the most messages a processor held at a step boundary
+	phaseHeld    int     // the same since the last PhaseStart
 
-	linkStep []uint32  // per processor×4+dir: the last step that used it
-	linkMsg  []int32   // per processor×4+dir: the message it carried then
+	linkStep []uint32  // per processor×nd+dir: the last step that used it
+	linkMsg  []int32   // per processor×nd+dir: the message it carried then
 	msgStep  []uint32  // per message: the last step that sent it
 	to       []int32   // per move of the step: its receiver
 	delta    []int32   // per processor: occupancy change of the step (when deltaAt is the step)
@@ -125,7 +158,7 @@ type Machine struct {
 func NewMachine(rows, cols, buffers int) *Machine {
 	n := rows * cols
 	return &Machine{
-		Rows: rows, Cols: cols, Buffers: buffers,
+		Rows: rows, Cols: cols, Buffers: buffers, nd: 4,
 		slots:    make([]int32, n*buffers),
 		cnt:      make([]int32, n),
 		linkStep: make([]uint32, 4*n),
@@ -134,6 +167,29 @@ func NewMachine(rows, cols, buffers int) *Machine {
 		deltaAt:  make([]uint32, n),
 	}
 }
+
+// NewMachineDims is an empty K-D mesh of sides dims (axis 0 first) with
+// the given pool size; two sides make NewMachine's mesh.
+func NewMachineDims(dims []int, buffers int) *Machine {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	m := NewMachine(dims[0], n/dims[0], buffers)
+	if len(dims) <= 2 {
+		return m
+	}
+	m.Dims, m.stride, m.nd = slices.Clone(dims), make([]int, len(dims)), 2*len(dims)
+	st := 1
+	for a := len(dims) - 1; a >= 0; a-- {
+		m.stride[a], st = st, st*dims[a]
+	}
+	m.linkStep, m.linkMsg = make([]uint32, m.nd*n), make([]int32, m.nd*n)
+	return m
+}
+
+// Coord is processor p's coordinate along axis a (a K-D mesh).
+func (m *Machine) Coord(p int32, a int) int { return int(p) / m.stride[a] % m.Dims[a] }
 
 // Load places a new message at processor p and returns its id.
 func (m *Machine) Load(p int32) (int32, error) {
@@ -200,6 +256,12 @@ func (m *Machine) Held() int {
 
 // Neighbour is p's neighbour over d, or −1 where the mesh has no link.
 func (m *Machine) Neighbour(p int32, d Dir) int32 {
+	if int(d) >= m.nd {
+		return -1
+	}
+	if m.Dims != nil {
+		return m.neighbourKD(p, d)
+	}
 	if !m.Wrap { // (the step loop's case: one division at most)
 		cols := int32(m.Cols)
 		switch d {
@@ -242,8 +304,36 @@ func (m *Machine) Neighbour(p int32, d Dir) int32 {
 	return int32(r*m.Cols + c)
 }
 
+// neighbourKD is Neighbour on a K-D mesh (no wraparound).
+func (m *Machine) neighbourKD(p int32, d Dir) int32 {
+	a, plus := int(d)/2, d%2 == 1
+	switch d {
+	case North, South:
+		a, plus = 0, d == South
+	case East, West:
+		a, plus = 1, d == East
+	}
+	if a >= len(m.Dims) {
+		return -1
+	}
+	x := m.Coord(p, a)
+	switch {
+	case plus && x+1 < m.Dims[a]:
+		return p + int32(m.stride[a])
+	case !plus && x > 0:
+		return p - int32(m.stride[a])
+	}
+	return -1
+}
+
 func (m *Machine) refuse(kind string, p int32, problem string, msgs ...int32) *Refusal {
-	return &Refusal{Step: int64(m.steps), Kind: kind, Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: problem, Messages: msgs, Buffers: m.Buffers}
+	r := &Refusal{Step: int64(m.steps), Kind: kind, Row: int(p) / m.Cols, Col: int(p) % m.Cols, Problem: problem, Messages: msgs, Buffers: m.Buffers}
+	if m.Dims != nil {
+		for a := range m.Dims {
+			r.Coords = append(r.Coords, m.Coord(p, a))
+		}
+	}
+	return r
 }
 
 // checkLink claims link (p, d) for the step, or says why it cannot be.
@@ -252,7 +342,7 @@ func (m *Machine) checkLink(kind string, p int32, d Dir, msg int32) (int32, *Ref
 	if to < 0 {
 		return -1, m.refuse(kind, p, "no "+d.String()+" link", msg)
 	}
-	l := int(p)*4 + int(d)
+	l := int(p)*m.nd + int(d)
 	if m.linkStep[l] == m.steps {
 		if kind == "data" {
 			return -1, m.refuse(kind, p, "two messages on its "+d.String()+" link", m.linkMsg[l], msg)
@@ -318,7 +408,7 @@ func (m *Machine) evaluate(moves []Move) error {
 			}
 			m.msgStep[mv.Msg] = m.steps
 		}
-		to, l := m.Neighbour(p, mv.Dir), int(p)*4+int(mv.Dir)
+		to, l := m.Neighbour(p, mv.Dir), int(p)*m.nd+int(mv.Dir)
 		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
 			_, r := m.checkLink("data", p, mv.Dir, mv.Msg)
 			return r
@@ -375,7 +465,7 @@ func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
 		if m.SIMD && s.Dir != sends[0].Dir {
 			return nil, m.refuse("integer", s.From, "ILLIAC: sends "+s.Dir.String()+" in a step whose instruction sends "+sends[0].Dir.String())
 		}
-		to, l := m.Neighbour(s.From, s.Dir), int(s.From)*4+int(s.Dir)
+		to, l := m.Neighbour(s.From, s.Dir), int(s.From)*m.nd+int(s.Dir)
 		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
 			_, r := m.checkLink("integer", s.From, s.Dir, -1)
 			return nil, r

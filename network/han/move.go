@@ -57,6 +57,9 @@ type trav struct {
 	// mapping, for the messages of a region's top row).
 	rowFirst bool
 	from     int32 // (sortBySource's key: the processor holding src)
+	// banLo … banHi are steps without south hops (odd Q's third mapping;
+	// 0: none): a message with one left takes its row leg or waits.
+	banLo, banHi int32
 }
 
 // sortBySource sorts travellers by the processor holding their source

@@ -54,12 +54,12 @@ func Tables(n int) ([]TableRow, error) {
 	rows := []TableRow{
 		{Table: "5.1", Variant: "Q", Formula: "4n t_M + 1.5n t_m", Buffers: "5", Conditions: "n×n, n = 2^p"},
 		{Table: "5.1", Variant: "Q with k² partitions", Formula: "(5k+3)/4·n t_M + 1.5/(k−1)·n t_m", Buffers: "k²+2", Conditions: "n = k^p, 4 ≤ k ≤ √n; measured k = 4, n a power of 4, with Fig. 3.12's hot spot"},
-		{Table: "5.1", Variant: "Q on K-D", Formula: "O(K 2^K n t_M)", Buffers: "2^K+1", Conditions: "n^K, K ≥ 3"},
-		{Table: "5.1", Variant: "Q on arbitrary square", Formula: "≅ 4.3n t_M + 1.5n t_m", Buffers: "5", Conditions: "n ≠ 2^p; measured: the first mapping (9 buffers) on n − 1"},
+		{Table: "5.1", Variant: "Q on K-D", Formula: "O(K 2^K n t_M)", Buffers: "2^K+1", Conditions: "n^K, K ≥ 3; measured K = 3 on (min(n, 16))³ against §3.6.2's solution, with the crowded move"},
+		{Table: "5.1", Variant: "Q on arbitrary square", Formula: "≅ 4.3n t_M + 1.5n t_m", Buffers: "5", Conditions: "n ≠ 2^p; measured: the third mapping on n − 1 (its pool: OddNeed)"},
 		{Table: "5.1", Variant: "Q on rectangle", Formula: "(1.75r + 2.2c) t_M + (0.5r + c) t_m", Buffers: "5", Conditions: "r = 2^s, c = 2^t, r > c"},
 		{Table: "5.2", Variant: "H", Formula: "5.5n t_M + 3.5n t_m", Buffers: "3", Conditions: "n = 2^p"},
 		{Table: "5.2", Variant: "H with k strips", Formula: "≤ 4.05n t_M + 1.5n t_m (k = 4), → 3.5n t_M + 0.5n t_m", Buffers: "k+1", Conditions: "k even, 4 ≤ k < n; measured k = 4, n a power of 4"},
-		{Table: "5.2", Variant: "H on K-D", Formula: "(3K²/2 − K/2 + 1)n t_M + (3K²/2 − 3K/2 + 1)n t_m", Buffers: "3", Conditions: "K ≥ 3"},
+		{Table: "5.2", Variant: "H on K-D", Formula: "(3K²/2 − K/2 + 1)n t_M + (3K²/2 − 3K/2 + 1)n t_m", Buffers: "3", Conditions: "K ≥ 3; measured K = 3 on (min(n, 16))³ against the derivation's +½ (Thm 4.7: 12.5n + 9.5n)"},
 		{Table: "5.2", Variant: "H on arbitrary square", Formula: "≅ 5.5n t_M + 3.5n t_m", Buffers: "3", Conditions: "n ≠ 2^p; measured on n − 1"},
 		{Table: "5.2", Variant: "H on rectangle", Formula: "(2.5r + 3c) t_M + (1.5r + 2c) t_m", Buffers: "3", Conditions: "r = 2^s, c = 2^t, r > c"},
 		{Table: "lower bound", Variant: "Q data steps", Formula: "≥ 2n − 2 + (2 − √2/2)n ≈ 3.3n t_M", Buffers: "", Conditions: "§3.4: move then smooth, not overlapped", Lower: true},
@@ -74,6 +74,8 @@ func Tables(n int) ([]TableRow, error) {
 		"Q with k² partitions":  func(t *TableRow) error { return measureVariant(t, FindVariant(VariantK2), n) },
 		"H on arbitrary square": func(t *TableRow) error { return measureOdd(t, n-1) },
 		"Q on arbitrary square": func(t *TableRow) error { return measureOddQ(t, n-1) },
+		"H on K-D":              func(t *TableRow) error { return measureKD(t, AlgH, 3, min(n, 16)) },
+		"Q on K-D":              func(t *TableRow) error { return measureKD(t, AlgQ, 3, min(n, 16)) },
 		"Q data steps": func(t *TableRow) error {
 			if err := measureRow(t, AlgQ, n, n); err != nil {
 				return err
@@ -155,7 +157,7 @@ func measureVariant(t *TableRow, v *Variant, n int) error {
 		inputs = append(inputs, Lists(K2HotSpot(m, k)))
 	}
 	return measure(t, v.Alg+"-"+v.Name, m, m, inputs, v.Bound(m, k), func(in [][]int32, sched string) (*Result, error) {
-		return v.Run(m, k, v.Buffers(k), in, sched, nil)
+		return v.Run(m, k, v.Buffers(m, k), in, sched, nil)
 	})
 }
 
@@ -227,23 +229,52 @@ func measureOdd(t *TableRow, n int) error {
 	return err
 }
 
-// measureOddQ is the "Q on arbitrary square" row with the first mapping
-// (the third, the row's, is not built) on an odd n×n mesh: permutations
-// only; the static data steps against 1.2 times ≅ 4.3n, as H's odd row.
+// measureOddQ is the "Q on arbitrary square" row with the third mapping
+// (the row's) on an odd n×n mesh, on the pool it needs there (OddNeed):
+// permutations only; the static data steps against 1.2 times ≅ 4.3n, as
+// H's odd row.
 func measureOddQ(t *TableRow, n int) error {
 	inputs, err := oddPermutations(n)
 	if err != nil {
 		return err
 	}
-	b := Odd1Bound(n, 0)
+	v := FindVariant(VariantOdd3)
+	b := v.Bound(n, 0)
 	b.DataSteps *= 1.2
-	err = measure(t, AlgQ+"-"+VariantOdd1, n, n, inputs, b, func(in [][]int32, sched string) (*Result, error) {
-		return RunOdd1(n, 0, 9, in, sched, nil)
+	b.MaxBuffer = v.Buffers(n, 0)
+	err = measure(t, AlgQ+"-"+VariantOdd3, n, n, inputs, b, func(in [][]int32, sched string) (*Result, error) {
+		return v.Run(n, 0, b.MaxBuffer, in, sched, nil)
 	})
 	t.BoundData = b.DataSteps / 1.2
 	if t.Against == "" {
 		t.Against = "data ≤ 1.2 × bound"
 	}
+	return err
+}
+
+// measureKD is the "H on K-D" and "Q on K-D" rows: alg on m^K with the
+// K-D permutations (three random, rot180, the transpose; Q: and the
+// crowded move), against §4.6.2's and §3.6.2's bounds.
+func measureKD(t *TableRow, alg string, K, m int) error {
+	var inputs [][][]int32
+	for i, name := range []string{"random", "random", "random", "rot180", "transpose"} {
+		p, err := PermutationKD(name, m, K, uint64(i+1))
+		if err != nil {
+			return err
+		}
+		inputs = append(inputs, Lists(p))
+	}
+	if alg == AlgQ { // (last: the static schedule is the first input's)
+		inputs = append(inputs, Lists(QKDHotSpot(m, K)))
+	}
+	run, b := RunKD, KDBound(m, K)
+	if alg == AlgQ {
+		run, b = RunQKD, QKDBound(m, K)
+	}
+	err := measure(t, alg+"-kd", m, m, inputs, b, func(in [][]int32, sched string) (*Result, error) {
+		return run(K, m, FindVariantFor(VariantKD, alg).Buffers(m, K), in, sched, nil)
+	})
+	t.Mesh = fmt.Sprintf("%d×%d×%d", m, m, m)
 	return err
 }
 

@@ -26,8 +26,8 @@ func TestTables(t *testing.T) {
 				t.Errorf("n=%d %s: %d inputs, %d data steps measured against %d static", n, r.Variant, r.Inputs, r.Data, r.StaticData)
 			}
 		}
-		if built != 10 {
-			t.Errorf("n=%d: %d rows built, want 10 (Q, Q on k², Q and H on an odd square, H, four-strip H, both rectangles, two lower bounds)", n, built)
+		if built != 12 {
+			t.Errorf("n=%d: %d rows built, want 12 (Q, Q on k², Q and H on an odd square, H, four-strip H, Q and H on K-D, both rectangles, two lower bounds)", n, built)
 		}
 		// The Q and H rows' static schedules are the digest §5.3 figures.
 		want := map[int][4]int64{16: {55, 15, 73, 37}, 32: {118, 37, 159, 89}}[n]

@@ -62,11 +62,11 @@ func classesOf(t *testing.T, spec topology.Spec, routing string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr, ok := topo.Router.(topology.ClassRouter); ok {
-		return cr.Classes()
-	}
 	if ar, ok := topo.Router.(topology.AdaptiveRouter); ok {
 		return ar.EscapeVCs() + 1
+	}
+	if cr, ok := topo.Router.(topology.ClassRouter); ok {
+		return cr.Classes()
 	}
 	return 1
 }

@@ -220,11 +220,14 @@ func (r *router) swAlloc(s int, now int64) {
 	asked := false
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		var want uint64 // outputs this input asked for
+		r.elig[gp] = 0
 		for m := r.occVC[gp]; m != 0; m &= m - 1 {
-			iv := gp*v + int32(bits.TrailingZeros64(m))
+			vc := bits.TrailingZeros64(m)
+			iv := gp*v + int32(vc)
 			if !r.eligible(iv, now) {
 				continue
 			}
+			r.elig[gp] |= 1 << vc
 			if o := r.out[iv]; want>>o&1 == 0 {
 				if !asked {
 					a.Clear()
@@ -246,7 +249,7 @@ func (r *router) swAlloc(s int, now int64) {
 		}
 		// The input's VC for that output, round-robin: the occupied VCs
 		// from the pointer on, then those before it.
-		m := r.occVC[gp]
+		m := r.elig[gp] // (what asked: nothing has moved at this input since)
 		ptr := uint(r.saPtr[gp])
 		for _, part := range [2]uint64{m >> ptr << ptr, m & (1<<ptr - 1)} {
 			if r.pickVC(s, gp, part, int32(o), now) {
@@ -256,14 +259,15 @@ func (r *router) swAlloc(s int, now int64) {
 	}
 }
 
-// pickVC moves the first VC of set part (of global input port gp) whose
-// front asks for output o, and reports whether there was one.
+// pickVC moves the first VC of set part (of global input port gp; VCs that
+// asked for the switch) whose front asks for output o, and reports whether
+// there was one.
 func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 	v := int32(r.v)
 	for ; part != 0; part &= part - 1 {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
-		if r.out[iv] == o && r.eligible(iv, now) {
+		if r.out[iv] == o {
 			r.saPtr[gp] = (vc + 1) % v
 			r.move(s, gp, iv, now)
 			return true

@@ -167,10 +167,7 @@ func (p *publicModel) Occupancy(flits int) { p.k.maxOcc = max(p.k.maxOcc, int32(
 // note counts a move of a flit of worm wi.
 func (p *publicModel) note(wi int32) {
 	p.moved++
-	for int(wi) >= len(p.wormAt) {
-		p.wormAt = append(p.wormAt, -1)
-		p.member = append(p.member, false)
-	}
+	p.grow(wi)
 	p.wormAt[wi] = p.k.now
 }
 
@@ -223,6 +220,7 @@ func (p *publicModel) detect() *Deadlock {
 	return dl
 }
 
+// grow makes the per-worm slices cover pool index wi.
 func (p *publicModel) grow(wi int32) {
 	for int(wi) >= len(p.member) {
 		p.wormAt = append(p.wormAt, -1)

@@ -124,6 +124,9 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 func checkClasses(c *Config, t *topology.Topology) error {
 	if ar, ok := t.Router.(topology.AdaptiveRouter); ok && (c.VCs() <= ar.EscapeVCs() || c.Router.Model == "") {
 		// (The flit crossbar would take several ports for a multicast.)
+		if ar.EscapeVCs() == 0 { // (a turn model: any VCs)
+			return inputerr.New("routing", c.Routing, "router.model: iq (an adaptive routing: the VC router picks one of its ports)")
+		}
 		return inputerr.New("routing", c.Routing, "buffers.vcs ≥ %d and router.model: iq (escape VCs: %d, and adaptive ones; buffers.vcs is %d)", ar.EscapeVCs()+1, ar.EscapeVCs(), c.VCs())
 	}
 	cr, ok := t.Router.(topology.ClassRouter)

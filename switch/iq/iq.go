@@ -165,10 +165,14 @@ func New(h model.Host) (model.Model, error) {
 		// Duato's escape works only if a head never waits behind another
 		// packet in an adaptive VC, where it could not reach the escape
 		// VCs: a VC is given again only once the buffer beyond is empty.
-		if p.VCRelease == "tail" {
-			return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+		// (A turn model has no escape VCs and needs none: its channels
+		// close no cycle whoever waits behind whom.)
+		if r.nEsc > 0 {
+			if p.VCRelease == "tail" {
+				return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+			}
+			r.tailCr = true
 		}
-		r.tailCr = true
 	}
 	if err := r.layout(p); err != nil {
 		return nil, err

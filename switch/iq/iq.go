@@ -96,6 +96,7 @@ type router struct {
 	classes int
 	cr      topology.ClassRouter    // nil: every VC is open to every packet
 	ar      topology.AdaptiveRouter // adaptive routing with escape VCs, or nil
+	ug      topology.UGALRouter     // UGAL: a choice at the source (ugal.go), or nil
 	nEsc    int                     // with ar: the escape VCs (0 … nEsc−1) of each input
 	tailCr  bool                    // vc.release: tail-credit
 
@@ -151,6 +152,7 @@ func New(h model.Host) (model.Model, error) {
 	r := &router{h: h, t: t, v: p.VCs, d: p.InputDepth, l: int64(p.LinkLatency),
 		rd: int64(p.RoutingDelay), vad: int64(p.VCAllocDelay), sad: int64(p.SWAllocDelay),
 		stf: int64(p.STFinalDelay), cd: int64(p.CreditDelay), classes: 1, tailCr: p.VCRelease == "tail-credit"}
+	r.ug = ugalOf(t)
 	if cr, ok := t.Router.(topology.ClassRouter); ok {
 		r.cr, r.classes = cr, cr.Classes()
 		if r.v < r.classes {

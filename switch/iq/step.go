@@ -103,6 +103,9 @@ func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
 // the adaptive VCs of every port Route gives and the escape VCs of the
 // escape port.
 func (r *router) route(s, in int, iv int32, f *flit.Flit) {
+	if r.ug != nil {
+		r.choose(s, in, f.Worm)
+	}
 	ps := r.h.Route(s, in, f.Worm)
 	o := ps.First()
 	lo, hi, esc := 0, r.v, int32(-1)
@@ -124,7 +127,7 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		}
 	case r.cr != nil:
 		share := r.v / r.classes
-		c := r.cr.Class(s, in, o, int(iv%int32(r.v))/share)
+		c := r.class(s, in, o, int(iv%int32(r.v))/share, f.Worm)
 		lo, hi = c*share, (c+1)*share
 	}
 	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc

@@ -36,10 +36,10 @@ type UGALRouter interface {
 // §14.5 for Valiant): a packet either goes minimally by dimension order,
 // or first to an intermediate node drawn uniformly when it is created and
 // from there to its destination, each leg by dimension order. Each leg
-// runs on dor-dateline's two classes, the leg toward the intermediate on
-// classes 0 and 1, the leg toward the destination (and the minimal route)
-// on 2 and 3, so the legs' channels close no cycle and one leg waits only
-// on the next: deadlock-free with four VCs, as BookSim's valiant_torus,
+// runs on dor-dateline's two classes, the minimal route and the leg
+// toward the intermediate on classes 0 and 1, the leg from it on 2 and 3,
+// so each set's channels close no cycle and the first set waits only on
+// the second, never back: deadlock-free with four VCs, as BookSim's valiant_torus,
 // whose VC split (phase × dateline) this follows. BookSim has no UGAL for
 // the torus; its flattened butterfly's ugal compares used credits × hops
 // at the source, as here.
@@ -55,10 +55,14 @@ func newUGAL(t *Topology, s Spec) (Router, error) {
 
 type ugalRouter struct{ *datelineRouter }
 
-// toMid is the route state of a packet on its way to its intermediate
-// node; zero (the state a packet starts in) is on its way to the
-// destination: minimal unless Choose says otherwise.
-const toMid = 1
+// The route state's phase: minimal (zero, the state a packet starts in,
+// unless Choose says otherwise), on the way to the intermediate node, on
+// the way from it to the destination.
+const (
+	minimal = iota
+	toMid
+	fromMid
+)
 
 func (r *ugalRouter) Classes() int { return 4 }
 
@@ -80,7 +84,7 @@ func (r *ugalRouter) Options(sw int, w *flit.Worm) (minPort, minHops, nonPort, n
 }
 
 func (r *ugalRouter) Choose(w *flit.Worm, nonMinimal bool) {
-	w.Route.Phase = 0
+	w.Route.Phase = minimal
 	if nonMinimal {
 		w.Route.Phase = toMid
 	}
@@ -99,7 +103,7 @@ func (r *ugalRouter) hops(a, b int) int {
 
 func (r *ugalRouter) RouteHead(sw, in int, w *flit.Worm, st *flit.RouteState) xbar.PortSet {
 	if st.Phase == toMid && sw == mid(w) {
-		st.Phase = 0
+		st.Phase = fromMid
 	}
 	return r.routeIn(sw, w, st.Phase)
 }
@@ -108,7 +112,7 @@ func (r *ugalRouter) RouteHead(sw, in int, w *flit.Worm, st *flit.RouteState) xb
 func (r *ugalRouter) Route(sw, in int, w *flit.Worm) xbar.PortSet {
 	ph := w.Route.Phase
 	if ph == toMid && sw == mid(w) {
-		ph = 0
+		ph = fromMid
 	}
 	return r.routeIn(sw, w, ph)
 }
@@ -120,18 +124,19 @@ func (r *ugalRouter) routeIn(sw int, w *flit.Worm, phase uint8) xbar.PortSet {
 	return r.dorRouter.Route(sw, 0, w)
 }
 
-// Class is the destination leg's class (a packet whose state is unknown
-// is taken as minimal).
+// Class is a minimal packet's class (a packet whose state is unknown is
+// taken as minimal).
 func (r *ugalRouter) Class(sw, in, out, cls int) int {
 	var w flit.Worm
 	return r.WormClass(sw, in, out, cls, &w)
 }
 
-// WormClass: the dateline class within the packet's leg; a packet that
-// enters the destination leg (at its source, or at the intermediate node
-// from classes 0 and 1) enters it as if injected there.
+// WormClass: the dateline class within the packet's leg, a minimal
+// packet's and the first leg's 0 and 1, the second leg's 2 and 3; a
+// packet that enters the second leg at the intermediate node (from
+// classes 0 and 1) enters it as if injected there.
 func (r *ugalRouter) WormClass(sw, in, out, cls int, w *flit.Worm) int {
-	if w.Route.Phase == toMid {
+	if w.Route.Phase != fromMid {
 		return r.datelineRouter.Class(sw, in, out, cls)
 	}
 	if cls < 2 {

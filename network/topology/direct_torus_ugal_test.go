@@ -10,7 +10,8 @@ import (
 // Walking UGAL's routes hop by hop, as a VC router does, on the 8×8 and
 // 5×6 tori: a minimal packet arrives in the minimal hop count and a
 // non-minimal one in the sum of its legs', passing its intermediate node;
-// the first leg takes classes 0 and 1 and the second 2 and 3, each moving
+// a minimal packet and the first leg take classes 0 and 1, the second leg
+// 2 and 3, each moving
 // to its upper class only on a wraparound link and back to its lower only
 // on entering a dimension (dor-dateline per leg).
 func TestUGALRoutes(t *testing.T) {
@@ -63,9 +64,9 @@ func walkUGAL(t *testing.T, topo *Topology, r UGALRouter, w *flit.Worm, want, fi
 			return
 		}
 		c := r.WormClass(sw, in, out, cls, w)
-		leg := 2 // (the destination's leg: classes 2 and 3)
-		if non && !sawMid || w.Route.Phase == toMid {
-			leg = 0
+		leg := 0 // (minimal, or the first leg: classes 0 and 1)
+		if non && sawMid {
+			leg = 2
 		}
 		wrap := out&1 == 1 && int(e.Switch) < sw || out&1 == 0 && int(e.Switch) > sw
 		newDim := in >= 4 || in/2 != out/2 || cls/2 != leg/2

@@ -165,6 +165,17 @@ func checkClasses(c *Config, t *topology.Topology) error {
 	return inputerr.New("routing", c.Routing, "buffers.vcs ≥ %d and router.model: iq (one virtual channel per class; buffers.vcs is %d)", cr.Classes(), c.VCs())
 }
 
+// iqParams are the iq router's parameters when c runs it (link latency
+// included), for its zero-load latency.
+func iqParams(c *Config) (model.Params, bool) {
+	info, p, ok, err := publicModel(c)
+	if !ok || err != nil || info.Name != "iq" {
+		return p, false
+	}
+	p.LinkLatency = c.Link.Latency
+	return p, true
+}
+
 // RouterText describes the router of a public model (router.model) for
 // reports: the model, its VCs and pipeline; "" when none is selected.
 func RouterText(c *Config) string {

@@ -157,7 +157,16 @@ type TrafficConfig struct {
 	// terminals form aligned clusters of this many consecutive addresses
 	// (base cubes) and each multicasts to the rest of its cluster; 0 means
 	// one cluster of all terminals.
-	Cluster  int     `yaml:"cluster" json:"cluster,omitempty"`
+	Cluster int `yaml:"cluster" json:"cluster,omitempty"`
+	// ClusterSize is Cluster by the name of Chiang's ch. 5 experiments;
+	// set one of the two (clusterSizeOf).
+	ClusterSize int `yaml:"cluster_size" json:"cluster_size,omitempty" allowed:"an integer: nodes per cluster (task), as traffic.cluster" default:"0"`
+	// Clusters places the clusters (Chiang §5.1): base cubes, cubes less
+	// one node (which goes to the next cube's task), or random nodes.
+	Clusters string `yaml:"clusters" json:"clusters,omitempty" allowed:"cube, cube-minus-one, random" default:"cube"`
+	// Ratio is Chiang's communication ratio R = T_comm/(T_comm + T_comp)
+	// of the task workloads (blocking-multicast, non-blocking-multicast).
+	Ratio    float64 `yaml:"ratio" json:"ratio,omitempty" allowed:"a number above 0 and below 1 (communication ratio R of blocking-multicast, non-blocking-multicast)" default:"0 (unset: the task workloads ask for it)"`
 	Hotspots IntList `yaml:"hotspots" json:"hotspots,omitempty"`
 	// HotspotFraction is the share of packets sent to the hotspots.
 	HotspotFraction float64 `yaml:"hotspot_fraction" json:"hotspot_fraction,omitempty"`

@@ -1,19 +1,23 @@
 package network
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/esmintree"
-	"github.com/flitsim/flitsim/network/topology"
 )
 
 // EmitMulticast queues a packet with several destinations (a trace line).
+// A Random Branch multicast whose tree blocks is dropped at the source and
+// counted (blocked_multicasts); the run goes on.
 func (n *Network) EmitMulticast(src int, dsts []int, flits int) {
-	wi, err := n.k.EnqueueMulticast(src, dsts, flits, n.cast, n.enc)
-	if err == nil && n.cast != flit.Path {
-		err = n.rbBlocked(wi, src, dsts)
+	_, err := n.k.EnqueueMulticast(src, dsts, flits, n.cast, n.enc)
+	if errors.Is(err, kernel.ErrTreeBlocked) {
+		n.blocked++
+		return
 	}
 	if err != nil && n.emitErr == nil {
 		n.emitErr = err
@@ -21,17 +25,14 @@ func (n *Network) EmitMulticast(src int, dsts []int, flits int) {
 	}
 }
 
-// rbBlocked refuses a Random Branch tree whose branches meet again: a
-// switch cannot merge two copies (Chiang §6.4.3), so the multicast blocks,
-// which the kernel's union of routes would not show.
-func (n *Network) rbBlocked(wi int32, src int, dsts []int) error {
-	net, alg, ok := topology.ESMINTree(n.k.Topo.Router)
-	if !ok || alg != esmintree.RB || !net.Build(alg, n.k.Pool.Worms[wi].Aux, src, dsts).Blocked {
-		return nil
+// blockedResult reports the blocked multicasts of a run routed by Random
+// Branch trees (the only trees that block), zero included, so that
+// B = blocked / (blocked + injected) can be read off any such run.
+func (n *Network) blockedResult(r *Result) {
+	if alg, ok := esmintree.ParseAlg(n.Cfg.Multicast.Tree); ok && alg == esmintree.RB {
+		b := n.blocked
+		r.BlockedMulticasts = &b
 	}
-	return inputerr.New("multicast.tree", "rb", "a tree algorithm that cannot block (lb, fb, rm): the multicast from %d to %v drew "+
-		"a Random Branch tree whose branches need one switch output twice, and a switch cannot merge two copies "+
-		"(flitsim multicast-tree --algorithm rb counts how often)", src, dsts)
 }
 
 func parseWorm(s string) (flit.Cast, error) {

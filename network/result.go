@@ -17,6 +17,10 @@ type Result struct {
 	// Dropped counts the packets dropped by full queues (queue.full: drop;
 	// absent otherwise): injected = delivered + dropped + in flight.
 	Dropped *int64 `json:"dropped,omitempty"`
+	// BlockedMulticasts counts the multicasts whose Random Branch tree
+	// blocked (multicast.tree: rb; absent otherwise): each was dropped at
+	// its source before injection and is in no other count.
+	BlockedMulticasts *int64 `json:"blocked_multicasts,omitempty"`
 	// MeasuredPackets were generated in the measurement window; the latency
 	// figures are over the ones delivered.
 	MeasuredPackets   int64 `json:"measured_packets"`
@@ -112,6 +116,10 @@ type Result struct {
 	// JSON of a run that was not interrupted.
 	Interrupted   bool   `json:"interrupted,omitempty"`
 	InterruptedAt *int64 `json:"interrupted_at,omitempty"`
+	// SystemUtilization is Chiang's ρ for blocking-multicast tasks: the
+	// share of the measurement window the tasks spent computing (1 − R
+	// without contention; traffic/task.go).
+	SystemUtilization *float64 `json:"system_utilization,omitempty" csv:"-"`
 	// Experiments summarises a batch's experiments (traffic.mode: batch);
 	// the fields above describe the first.
 	Experiments *Experiments `json:"experiments,omitempty"`

@@ -40,6 +40,7 @@ type Network struct {
 	enc          Encoding                 // their header
 	scheme       traffic.Scheme           // hardware or a software multicast
 	emitErr      error                    // first multicast the kernel refused
+	blocked      int64                    // multicasts dropped at the source: their tree blocks (multicast.go)
 	payloads     map[uint64]any           // external packets' payloads by worm ID
 	flow         shortfall                // offered minus accepted flits per batch (verdict.go)
 	maxLive      int64                    // run.max_backlog in packets (0: no limit)
@@ -221,6 +222,7 @@ func (n *Network) instrument() {
 	}
 	n.flow = shortfall{start: n.start, end: n.end}
 	n.maxLive = n.backlogLimit()
+	n.hookTasks()
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
@@ -253,6 +255,9 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 			longest = max(longest, p.Flits)
 		}
 
+		if err := checkPublicUnicast(c, pkts); err != nil {
+			return err
+		}
 		if isPacket(c) && longest > 1 {
 			src, val := "traffic.trace", any(c.Traffic.Trace)
 			if c.Traffic.Trace == "" {
@@ -290,11 +295,7 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 	if IsBatch(c) {
 		return n.batchTraffic()
 	}
-	g, err := traffic.NewWorkload(traffic.PatternArgs{
-		Name: c.Traffic.Pattern, Shape: traffic.Shape{N: t.Terminals(), Radix: t.Radix, Digits: t.Digits},
-		Load: c.Traffic.Load, Length: length, Cluster: c.Traffic.Cluster,
-		Hotspots: c.Traffic.Hotspots, HotspotFraction: c.Traffic.HotspotFraction, Rng: k.Rand(),
-	})
+	g, err := n.workload(length)
 	if err != nil {
 		return err
 	}
@@ -515,6 +516,7 @@ func (n *Network) Result() *Result {
 	if isPacket(&n.Cfg) && strings.EqualFold(strings.TrimSpace(n.Cfg.Queue.Full), "drop") {
 		r.Dropped, r.MeasuredDropped = &st.Dropped, st.MeasuredDropped
 	}
+	n.blockedResult(r)
 	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())
 	switch {
@@ -551,6 +553,7 @@ func (n *Network) Result() *Result {
 	if isSlotted(&n.Cfg) {
 		n.fillSlotted(r)
 	}
+	n.fillTasks(r)
 	fillBookSim(r)
 	if n.interrupted {
 		r.Interrupted, r.InterruptedAt = true, &r.Cycles

@@ -203,6 +203,9 @@ func (d *swDriver) delivered(w *flit.Worm, arrive int64) {
 	if m.measured {
 		d.n.k.Stats().MessageDone(m.gen, m.inj, m.last, m.hops, m.n)
 	}
+	if c, ok := d.inner.(traffic.Completer); ok {
+		c.Delivered(int(m.src), m.last) // (a blocking task computes again)
+	}
 	m.sends = nil
 	d.free = append(d.free, ref.msg)
 }

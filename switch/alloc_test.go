@@ -240,3 +240,36 @@ func TestAllocatorNoAllocation(t *testing.T) {
 		}
 	}
 }
+
+// The grants do not depend on the order the requests are added: two
+// allocators fed the same requests in different orders, cycle after cycle,
+// agree (pointers included, or they would drift apart).
+func TestAllocatorOrderIndependent(t *testing.T) {
+	for _, kind := range AllocatorNames() {
+		a, b := mustAlloc(t, kind, 8, 6, 2), mustAlloc(t, kind, 8, 6, 2)
+		r := rand.New(rand.NewPCG(7, 8))
+		for c := range 500 {
+			var reqs [][3]int
+			for i := range 8 {
+				for o := range 6 {
+					if r.IntN(3) == 0 {
+						reqs = append(reqs, [3]int{i, o, r.IntN(2)})
+					}
+				}
+			}
+			a.Clear()
+			b.Clear()
+			for _, q := range reqs {
+				a.AddRequest(q[0], q[1], q[2])
+			}
+			for _, k := range r.Perm(len(reqs)) {
+				b.AddRequest(reqs[k][0], reqs[k][1], reqs[k][2])
+			}
+			a.Allocate()
+			b.Allocate()
+			if ga, gb := grantsOf(a, 8), grantsOf(b, 8); !slices.Equal(ga, gb) {
+				t.Fatalf("%s cycle %d: grants %v in one order, %v in another", kind, c, ga, gb)
+			}
+		}
+	}
+}

@@ -1,23 +1,47 @@
 package traffic
 
-import (
-	"fmt"
-	"math/rand/v2"
-	"strconv"
-
-	"github.com/flitsim/flitsim/configs/inputerr"
-)
+import "math/rand/v2"
 
 // ClusterMulticast is the name of the cluster multicast traffic pattern.
 const ClusterMulticast = "cluster-multicast"
 
 func init() {
 	RegisterPattern(PatternSpec{Name: ClusterMulticast, Aliases: []string{"cluster"}, Multicast: true,
-		Params: []PatternParam{{Key: "traffic.cluster", Desc: "nodes per cluster, 0 = all"}},
-		Desc:   "terminals in aligned clusters of traffic.cluster nodes (base cubes: the high address digits fixed); each multicasts to the rest of its cluster; traffic.load is the system load, flits per node per cycle × destinations (Chiang 1995 §4.4)",
+		Params: clusterParams,
+		Desc:   "terminals in clusters of traffic.cluster (or traffic.cluster_size) nodes placed by traffic.clusters (default base cubes: the high address digits fixed); every node multicasts to the rest of its cluster; traffic.load is the system load, flits per node per cycle × destinations (Chiang 1995 §4.4, Fig 5.12)",
 		NewGenerator: func(a PatternArgs) (Generator, error) {
-			return NewClusterMulticast(a.Shape.N, a.Cluster, a.Load, a.Length, a.Rng)
+			tasks, err := a.tasks()
+			if err != nil {
+				return nil, err
+			}
+			return newClusterMulticast(a.Shape.N, tasks, a.Load, a.Length, a.Rng), nil
 		}})
+}
+
+// clusterParams are the keys every cluster workload reads.
+var clusterParams = []PatternParam{
+	{Key: "traffic.cluster", Desc: "nodes per cluster, 0 = all"},
+	{Key: "traffic.cluster_size", Desc: "the same, by the name of Chiang's experiments"},
+	{Key: "traffic.clusters", Desc: "cube, cube-minus-one or random placement"},
+}
+
+// ClusterSizeKeys are the two spellings of the cluster size.
+const (
+	ClusterKey     = "traffic.cluster"
+	ClusterSizeKey = "traffic.cluster_size"
+)
+
+// tasks places the clusters a asks for.
+func (a PatternArgs) tasks() ([][]int, error) {
+	al, err := ParseAllocation(a.Clusters)
+	if err != nil {
+		return nil, err
+	}
+	key := a.ClusterKey
+	if key == "" {
+		key = ClusterKey
+	}
+	return Allocate(al, a.Shape.N, a.Cluster, key, a.Rng)
 }
 
 // NewClusterMulticast returns the multicast workload of Chiang's Ch. 4 and
@@ -38,25 +62,20 @@ func init() {
 //
 // Errors are *inputerr.Error with Key "traffic.cluster".
 func NewClusterMulticast(n, cluster int, load float64, length Length, rng *rand.Rand) (Generator, error) {
-	c := cluster
-	if c == 0 {
-		c = n
+	tasks, err := Allocate(AllocCube, n, cluster, ClusterKey, rng)
+	if err != nil {
+		return nil, err
 	}
-	if c < 2 || c > n || n%c != 0 {
-		return nil, &inputerr.Error{Key: "traffic.cluster", Value: strconv.Itoa(cluster),
-			Allowed: fmt.Sprintf("a cluster size from 2 to %d that divides the %d terminals, or 0 for all", n, n)}
-	}
-	g := &clusterGen{dests: make([][]int, n)}
-	for i := range n {
-		base := i - i%c
-		for d := base; d < base+c; d++ {
-			if d != i {
-				g.dests[i] = append(g.dests[i], d)
-			}
-		}
-	}
-	g.b = newBernoulli(n, load/float64(c-1), length, self{}, rng, 0)
-	return g, nil
+	return newClusterMulticast(n, tasks, load, length, rng), nil
+}
+
+// newClusterMulticast is NewClusterMulticast on clusters already placed
+// (all of one size).
+func newClusterMulticast(n int, tasks [][]int, load float64, length Length, rng *rand.Rand) Generator {
+	g := &clusterGen{}
+	g.dests, _ = taskDests(n, tasks)
+	g.b = newBernoulli(n, load/float64(len(tasks[0])-1), length, self{}, rng, 0)
+	return g
 }
 
 type clusterGen struct {

@@ -49,7 +49,12 @@ type PatternArgs struct {
 	Hotspots        []int
 	HotspotFraction float64
 	Cluster         int
-	Rng             *rand.Rand
+	// ClusterKey is the key Cluster came from (ClusterKey or
+	// ClusterSizeKey; "" is ClusterKey), for errors.
+	ClusterKey string
+	Clusters   string  // traffic.clusters: the placement (ParseAllocation)
+	Ratio      float64 // traffic.ratio: Chiang's communication ratio R
+	Rng        *rand.Rand
 }
 
 // bad is an error about the traffic.pattern value.

@@ -39,7 +39,7 @@ func TestEveryPatternGenerates(t *testing.T) {
 			t.Errorf("%s: no description", p.Name)
 		}
 		g, err := NewWorkload(PatternArgs{Name: p.Name, Shape: Shape{64, 8, 2}, Load: 0.3, Length: Length{Min: 4, Max: 4},
-			Hotspots: []int{5}, HotspotFraction: 0.5, Rng: rand.New(rand.NewPCG(1, 1))})
+			Hotspots: []int{5}, HotspotFraction: 0.5, Ratio: 0.5, Rng: rand.New(rand.NewPCG(1, 1))})
 		if p.BatchOnly { // (the network builds it: network/multi.go)
 			if err == nil {
 				t.Errorf("%s: a batch-only pattern built as open traffic", p.Name)

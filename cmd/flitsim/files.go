@@ -87,7 +87,7 @@ func sweepFiles(file string, spec *sweep.Spec, shard sweep.Shard, dir string) *o
 func resultFiles(s *outfile.Set, dir, base string, plots bool) {
 	names := []string{base + ".json", base + ".csv"}
 	if plots {
-		names = append(names, plot.Files...)
+		names = append(append(names, plot.Files...), plot.TaskFiles...)
 	}
 	for _, n := range names {
 		s.Output("--out", filepath.Join(dir, n))

@@ -20,6 +20,8 @@ import (
 const mtreeSynopsis = `Usage: flitsim multicast-tree --set topology.kind=esmin --set topology.dims=LIST
        --source S --dests LIST|all --algorithm lb|fb|rb|rm|omt
        [--trials N] [--seed S] [--max-trees N] [-c FILE.yaml] [--format table|json]
+   or: flitsim multicast-tree [-c FILE.yaml]... --dests random:A-B --algorithm LIST
+       [--trials N] [--seed S] [--plot FILE.svg|png] [--format table|json]
 
 Builds a multicast tree on an extra-stage cube MIN, CU-ESMIN(N: dims) (Chiang
 1995 Ch. 6, docs/multicast.md): Latest Branch (lb, traffic-optimal), First
@@ -30,9 +32,15 @@ stage output, ejection links included) and each destination's port at every
 stage. The simulated ESMIN carries the same trees (multicast.tree).
 
   --dests      destinations: 1,3 or ranges 1:12:1,32:50:2 (as encode), or
-               all (every node, the source included)
+               all (every node, the source included); random:K or
+               random:A-B is a study (Chiang §6.5, Figs 6.8–6.12): for each
+               size, --trials random destination sets (the source may be
+               among them), each algorithm of the list on each -c network:
+               mean channels T of the trees that do not block, blocking B
   --trials     rb: random tag assignments drawn; blocking is the fraction
-               that block (default 1000)
+               that block (default 1000); a study: sets per size
+  --plot       a study: T against the destinations (B if every curve is
+               rb), one curve per network and algorithm, into FILE
   --seed       seed of rb's and rm's random choices (one draw per tree)
   --max-trees  omt: the most trees listed; more is refused (exit 2)
 
@@ -75,14 +83,15 @@ type mtreeTree struct {
 
 func cmdMulticastTree(args []string, stdout io.Writer) error {
 	fs := newFlags("multicast-tree")
-	file := fs.StringP("config", "c", "", "experiment YAML `FILE` (its topology block)")
+	files := fs.StringArrayP("config", "c", nil, "experiment YAML `FILE` (its topology block; several: one curve each with --dests random:…)")
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.kind=esmin, topology.dims)")
 	src := fs.Int("source", 0, "source node `S`")
-	destSpec := fs.String("dests", "", "destinations `LIST` (1,3 or 1:12:1,32:50:2) or all")
-	alg := fs.String("algorithm", "lb", "lb, fb, rb, rm or omt")
-	trials := fs.Int("trials", 1000, "rb: random tag assignments `N` for the blocking fraction")
-	seed := fs.Uint64("seed", 1, "seed of rb's and rm's random choices")
+	destSpec := fs.String("dests", "", "destinations `LIST` (1,3 or 1:12:1,32:50:2), all, or random:K / random:A-B (a study)")
+	alg := fs.String("algorithm", "lb", "lb, fb, rb, rm or omt (a study: a comma list of lb, fb, rb, rm)")
+	trials := fs.Int("trials", 1000, "rb: random tag assignments `N` for the blocking fraction; a study: random sets per size")
+	seed := fs.Uint64("seed", 1, "seed of rb's and rm's random choices (and a study's sets)")
 	maxTrees := fs.Int("max-trees", 10000, "omt: the most optimal trees listed")
+	plotFile := fs.String("plot", "", "a study: draw T (B for rb alone) against the destinations into `FILE` (.svg or .png)")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	if help, err := parseFlags(fs, mtreeSynopsis, args, stdout); help || err != nil {
 		return err
@@ -93,6 +102,23 @@ func cmdMulticastTree(args []string, stdout io.Writer) error {
 	if len(fs.Args()) > 0 {
 		return fmt.Errorf("multicast-tree: unexpected argument %q", fs.Args()[0])
 	}
+	if *trials < 1 {
+		return inputerr.New("--trials", *trials, "an integer ≥ 1")
+	}
+	if lo, hi, study, err := studyRange(*destSpec); study {
+		if err != nil {
+			return err
+		}
+		warnUnused(fs, false, "max-trees", "a study lists no trees")
+		curves, err := studyCurves(*files, *sets, *alg, *src, hi)
+		if err != nil {
+			return err
+		}
+		return runStudy(stdout, curves, lo, hi, *trials, *seed, *plotFile, *format)
+	}
+	if len(*files) > 1 || *plotFile != "" {
+		return inputerr.New("--dests", *destSpec, "random:K or random:A-B with several -c files or --plot (a study)")
+	}
 	a, isAlg := esmintree.ParseAlg(*alg)
 	if !isAlg && *alg != "omt" {
 		return inputerr.New("--algorithm", *alg, "lb, fb, rb, rm, omt")
@@ -100,7 +126,7 @@ func cmdMulticastTree(args []string, stdout io.Writer) error {
 	warnUnused(fs, isAlg && a == esmintree.RB, "trials", "only --algorithm rb draws trials")
 	warnUnused(fs, isAlg && (a == esmintree.RB || a == esmintree.RM), "seed", "only rb and rm draw at random")
 	warnUnused(fs, !isAlg, "max-trees", "only --algorithm omt lists trees")
-	cfg, err := loadConfig(*file, *sets)
+	cfg, err := loadConfig(strings.Join(*files, ""), *sets)
 	if err != nil {
 		return err
 	}
@@ -108,26 +134,14 @@ func cmdMulticastTree(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	nodes := 1 << net.Bits()
-	if *src < 0 || *src >= nodes {
-		return inputerr.New("--source", *src, "a node from 0 to %d", nodes-1)
+	dests, err := mtreeDests(*destSpec, *src, 1<<net.Bits())
+	if err != nil {
+		return err
 	}
-	var dests []int
-	if strings.TrimSpace(*destSpec) == "all" {
-		dests = make([]int, nodes)
-		for i := range dests {
-			dests[i] = i
-		}
-	} else if dests, err = header.ParseDests(*destSpec, nodes); err != nil {
-		return flagError(err)
-	}
-	switch {
-	case *trials < 1:
-		return inputerr.New("--trials", *trials, "an integer ≥ 1")
-	case *maxTrees < 1:
+	if *maxTrees < 1 {
 		return inputerr.New("--max-trees", *maxTrees, "an integer ≥ 1")
 	}
-	out := mtreeJSON{Network: fmt.Sprintf("CU-ESMIN(%d:%s)", nodes, joinInts(cfg.Topology.Dims)), Nodes: nodes,
+	out := mtreeJSON{Network: fmt.Sprintf("CU-ESMIN(%d:%s)", 1<<net.Bits(), joinInts(cfg.Topology.Dims)), Nodes: 1 << net.Bits(),
 		Stages: net.Stages(), ExtraStages: net.Extra(), Algorithm: strings.ToLower(*alg), Source: *src, Destinations: dests}
 	if err := buildMtree(&out, net, a, isAlg, *seed, *trials, *maxTrees); err != nil {
 		return err
@@ -141,6 +155,22 @@ func cmdMulticastTree(args []string, stdout io.Writer) error {
 		return err
 	}
 	return writeMtreeTable(stdout, &out)
+}
+
+// mtreeDests checks the source and reads the destination list (or all).
+func mtreeDests(spec string, src, nodes int) ([]int, error) {
+	if src < 0 || src >= nodes {
+		return nil, inputerr.New("--source", src, "a node from 0 to %d", nodes-1)
+	}
+	if strings.TrimSpace(spec) == "all" {
+		dests := make([]int, nodes)
+		for i := range dests {
+			dests[i] = i
+		}
+		return dests, nil
+	}
+	dests, err := header.ParseDests(spec, nodes)
+	return dests, flagError(err)
 }
 
 // buildMtree builds the tree of algorithm a (or every optimal tree when

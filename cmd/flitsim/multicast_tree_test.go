@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -78,5 +79,40 @@ func TestMulticastTreeWarnsUnusedFlags(t *testing.T) {
 		"--dests", "1,3", "--trials", "5", "--max-trees", "3")
 	if code != 0 || !strings.Contains(errOut, "--trials: ignored") || !strings.Contains(errOut, "--max-trees: ignored") {
 		t.Errorf("lb with --trials and --max-trees: exit %d, stderr %q; want warnings", code, errOut)
+	}
+}
+
+// TestMulticastTreeStudy: a study over random sets of all 64 nodes is the
+// broadcast (LB 132, FB 287 on Table 6.1 pattern 1, every set); RB's
+// blocking rises with the destinations; a plot is written.
+func TestMulticastTreeStudy(t *testing.T) {
+	plot := t.TempDir() + "/b.svg"
+	code, out, errOut := runMain(t, "multicast-tree", "-c", "../../configs/chiang/fig6_pattern1.yaml", "--dests", "random:63-64",
+		"--algorithm", "lb,fb,rb", "--trials", "50", "--format", "json", "--plot", plot)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var o struct{ Study []mtreeStudy }
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Study) != 3 || len(o.Study[0].Points) != 2 {
+		t.Fatalf("%d curves: %+v", len(o.Study), o.Study)
+	}
+	lb, fb, rb := o.Study[0].Points[1], o.Study[1].Points[1], o.Study[2].Points[1]
+	if lb.Dests != 64 || lb.Channels != 132 || lb.CI95 != 0 || fb.Channels != 287 || rb.Blocked != 50 || rb.Blocking != 1 {
+		t.Errorf("broadcast: lb %+v fb %+v rb %+v", lb, fb, rb)
+	}
+	if st, err := os.Stat(plot); err != nil || st.Size() < 1000 {
+		t.Errorf("plot: %v", err)
+	}
+	for _, c := range []struct{ dests, alg, key string }{
+		{"random:0", "lb", "--dests"}, {"random:3-2", "lb", "--dests"}, {"random:65", "lb", "--dests"},
+		{"random:4", "omt", "--algorithm"}, {"random:4", "lb,xx", "--algorithm"},
+	} {
+		code, _, errOut := runMain(t, "multicast-tree", "-c", "../../configs/chiang/fig6_pattern1.yaml", "--dests", c.dests, "--algorithm", c.alg)
+		if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.key+":") {
+			t.Errorf("%s %s: exit %d, %q; want exit 2 naming %s", c.dests, c.alg, code, errOut, c.key)
+		}
 	}
 }

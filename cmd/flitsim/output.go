@@ -94,9 +94,17 @@ func summaryRows(r *network.Result) [][]string {
 			rows = slices.Insert(rows, i+j, []string{"warning", w})
 		}
 	}
+	if r.SystemUtilization != nil { // (after the throughput)
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "throughput" }) + 1
+		rows = slices.Insert(rows, i, []string{"system utilisation", num(*r.SystemUtilization) + " (time computing; 1 − R at best)"})
+	}
 	if r.Dropped != nil { // (after the delivered packets)
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "delivered packets" }) + 1
 		rows = slices.Insert(rows, i, []string{"dropped packets", strconv.FormatInt(*r.Dropped, 10) + " (queue.full: drop)"})
+	}
+	if b := r.BlockedMulticasts; b != nil { // (after the injected packets: B = blocked / (blocked + injected))
+		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "injected packets" }) + 1
+		rows = slices.Insert(rows, i, []string{"blocked multicasts", strconv.FormatInt(*b, 10) + " (rb trees, dropped at the source)"})
 	}
 	if b := r.BookSim; b != nil { // (after the headline figures it renames)
 		i := slices.IndexFunc(rows, func(row []string) bool { return row[0] == "offered" }) + 1
@@ -131,11 +139,18 @@ func trafficLoadText(r *network.Result) (trafficText, loadText string) {
 	loadText = num(c.Traffic.Load) + " flits/node/cycle"
 	if traffic.IsMulticastPattern(c.Traffic.Pattern) {
 		loadText = num(c.Traffic.Load) + " (system load: flits/node/cycle × destinations)"
-		size := c.Traffic.Cluster
+		size := max(c.Traffic.Cluster, c.Traffic.ClusterSize) // (equal when both are set)
 		if size == 0 {
 			size = r.Terminals
 		}
-		trafficText = fmt.Sprintf("%s (%d-node clusters), %s flits/message", c.Traffic.Pattern, size, c.Traffic.Flits)
+		placed := ""
+		if a, err := traffic.ParseAllocation(c.Traffic.Clusters); err == nil && a != traffic.AllocCube {
+			placed = " " + a.String()
+		}
+		trafficText = fmt.Sprintf("%s (%d-node clusters%s), %s flits/message", c.Traffic.Pattern, size, placed, c.Traffic.Flits)
+		if p, _ := traffic.LookupPattern(c.Traffic.Pattern); p.Name == traffic.BlockingMulticast || p.Name == traffic.NonBlockingMulticast {
+			loadText = "communication ratio R = " + num(c.Traffic.Ratio)
+		}
 	}
 	switch {
 	case c.Traffic.Trace != "":

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,15 +9,16 @@ import (
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/configs/inputerr"
-	"github.com/flitsim/flitsim/internal/outfile"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/han"
 )
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
        [--permutation NAME|file:F | --broadcast restricted] [--schedule static|actual] [--seed N]
-       [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--format table|json]
+       [--variant kstrip|k2|odd1 [--set route.k=K]] [--trace-events F.csv] [--trace-vcd F.vcd]
+       [--trace-perfetto F.json] [--format table|json]
        flitsim route --table [--set topology.k=N] [--format table|json]
+       flitsim route --compare [--plot F.svg] [--set topology.k=N] [--format table|json]
 
 Routes a permutation or a restricted broadcast on Han's lock-step mesh computer (Han 1990, docs/han.md)
 with Algorithm Q (quarters, 5 buffers) or H (halves, 3 buffers), on an n×n
@@ -48,11 +48,21 @@ below what the algorithm needs, else 70 (the algorithm is wrong).
   --trace-events F.csv  every message of every step, data and integer: the
                  step, stage and phase, sender, receiver, message and the
                  receiver's pool after the step
+  --trace-vcd F.vcd  a value change dump, one time unit a step: every
+                 processor's pool (p_R_C.held), every message's row and
+                 column (mID.row, mID.col), the step's kind, stage and phase
+  --trace-perfetto F.json  a timeline (1 µs a step): the phases, every
+                 pool as a counter, a track per message and copy
   --schedule     static: every phase its worst-case length (the thesis's
                  machine counts clock ticks); actual: until its last message lands
   --table        Tables 5.1 and 5.2 of the thesis and its lower bounds, the
                  worst case measured on the n×n mesh (topology.k, default 64;
                  rectangles 2n×n) beside every formula
+  --compare      greedy, greedy-ff, Q and H on the bad inputs (the
+                 transpose: a row's messages to one column; Q's smoothing
+                 worst cases) on n×n, n = 8, 16, … topology.k (default 64,
+                 at most 256): the most messages a processor held
+  --plot F.svg   with --compare: those maxima and the bounds against n
 
   flitsim route --algorithm q --set topology.k=8       24 data + 5 integer steps
 `
@@ -64,12 +74,14 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	sets := fs.StringArray("set", nil, "override a key: `key=value` (topology.k, lockstep.buffers, route.k)")
 	perm := fs.String("permutation", "random", "transpose, rot180, bit-reversal, shuffle, random or file:`F`")
 	sched := fs.String("schedule", han.Static, "static or actual")
-	events := fs.String("trace-events", "", "write every step's messages to `F.csv` (step, kind, stage, phase, sender, receiver, message, value, pool)")
+	traces := addRouteTraceFlags(fs)
 	bcast := fs.String("broadcast", "", "restricted: route a random restricted broadcast (from --seed) instead of a permutation")
 	seed := fs.Uint64("seed", 1, "seed of the random permutation or broadcast")
 	format := fs.StringP("format", "f", "table", "output format: table or json")
 	variant := fs.String("variant", "", "kstrip: k-strip H, --set route.k=K strips (K + 1 buffers); k2: Q with K² partitions (K² + 2 buffers)")
 	table := fs.Bool("table", false, "print the thesis's Tables 5.1 and 5.2 with the measured worst case beside every formula")
+	compare := fs.Bool("compare", false, "greedy, greedy-ff, Q and H on the bad inputs, n = 8 … topology.k: the most buffers against n")
+	plotPath := fs.String("plot", "", "with --compare: draw the buffers against n to `F.svg` (F.png: PNG)")
 	if help, err := parseFlags(fs, routeSynopsis, args, stdout); help || err != nil {
 		return err
 	}
@@ -79,8 +91,17 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if rest := fs.Args(); len(rest) > 0 {
 		return fmt.Errorf("route: unexpected argument %q", rest[0])
 	}
+	if *table && *compare {
+		return fmt.Errorf("--table and --compare: give one")
+	}
+	if *plotPath != "" && !*compare {
+		return fmt.Errorf("--plot: needs --compare")
+	}
 	if *table {
 		return routeTables(fs, *sets, *format, stdout)
+	}
+	if *compare {
+		return routeCompare(fs, *sets, *plotPath, *format, stdout)
 	}
 	if !slices.Contains(han.Algorithms, *alg) {
 		return inputerr.New("--algorithm", *alg, strings.Join(han.Algorithms, ", "))
@@ -108,19 +129,16 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if path, ok := strings.CutPrefix(*perm, "file:"); ok && *bcast == "" {
 		files.Input("--permutation", path)
 	}
-	files.Output("--trace-events", *events)
+	traces.register(files)
 	if err := files.Check(); err != nil {
 		return err
-	}
-	if *bcast != "" && hw.Model == han.ModelILLIAC {
-		return inputerr.New("--broadcast", *bcast, "none with lockstep.model illiac (a restricted broadcast's copies leave on several links in one step; the distributed model, so far)")
 	}
 	dests, name, err := routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
 	if err != nil {
 		return err
 	}
 	*perm = name
-	r, err := routeLogged(*events, buffers < need, func(log io.Writer) (*han.Result, error) {
+	r, err := routeLogged(traces, buffers < need, func(log io.Writer) (*han.Result, error) {
 		if rv.v != nil {
 			return rv.v.Run(n, rv.k, buffers, dests, *sched, log)
 		}
@@ -188,46 +206,13 @@ func routeDests(bcast, perm string, permGiven bool, alg, variant string, isVaria
 	case bcast != "" && isVariant:
 		return nil, "", inputerr.New("--variant", variant, "none with --broadcast (the variants route permutations, so far)")
 	case bcast != "":
-		if rows != n {
-			return nil, "", fmt.Errorf("--broadcast %s: a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", bcast, rows, n)
-		}
-		return han.RandomBroadcast(n, seed), "restricted broadcast", nil
+		return han.RandomBroadcastMesh(rows, n, seed), "restricted broadcast", nil
 	}
 	dest, err := routePermutation(perm, rows, n, seed)
 	if err != nil {
 		return nil, "", err
 	}
 	return han.Lists(dest), perm, nil
-}
-
-// routeLogged runs route with the event log at path ("": none), kept when
-// the machine refused a step (it shows the steps up to it). A refused step
-// exits 3 on pools smaller than the algorithm needs (small), else 70: the
-// built-in algorithm is wrong.
-func routeLogged(path string, small bool, route func(io.Writer) (*han.Result, error)) (*han.Result, error) {
-	var log io.Writer
-	var f *outfile.File
-	if path != "" {
-		var err error
-		if f, err = outfile.Create(path); err != nil {
-			return nil, fmt.Errorf("--trace-events: %v", err)
-		}
-		log = f
-	}
-	r, err := route(log)
-	if f != nil {
-		if cerr := f.Commit(); err == nil && cerr != nil {
-			return nil, fmt.Errorf("--trace-events: %v", cerr)
-		}
-	}
-	var ref *han.Refusal
-	switch {
-	case errors.As(err, &ref) && small:
-		return nil, &exitError{exitDeadlock, err}
-	case err != nil:
-		return nil, &exitError{exitInternal, err}
-	}
-	return r, nil
 }
 
 // routeSides are the mesh's rows and columns the algorithm runs on, or

@@ -19,10 +19,8 @@ const routeTableSide = 64
 // topology.k names: the table runs its own inputs, so the flags that pick
 // one routing are refused rather than ignored.
 func routeTables(fs *pflag.FlagSet, sets []string, format string, stdout io.Writer) error {
-	for _, name := range []string{"algorithm", "permutation", "broadcast", "schedule", "trace-events", "config", "seed"} {
-		if fs.Changed(name) {
-			return fmt.Errorf("--table and --%s: give one (the tables route their own inputs with every algorithm)", name)
-		}
+	if err := routeOwnInputs(fs, "table"); err != nil {
+		return err
 	}
 	n := routeTableSide
 	for _, s := range sets {

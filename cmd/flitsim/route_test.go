@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -329,7 +330,7 @@ func TestRouteK2(t *testing.T) {
 }
 
 // lockstep.model illiac and lockstep.wrap: Q on the ILLIAC model, rot180
-// in 4n − 4 data steps; the variants and broadcasts refuse it in one line.
+// in 4n − 4 data steps; the variants refuse it in one line.
 func TestRouteIlliac(t *testing.T) {
 	code, out, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=16", "--set", "lockstep.model=illiac", "--set", "lockstep.wrap=true",
 		"--permutation", "rot180", "--schedule", "actual", "--format", "json")
@@ -347,11 +348,100 @@ func TestRouteIlliac(t *testing.T) {
 	}{
 		{[]string{"--algorithm", "q", "--set", "lockstep.model=simd"}, "--set lockstep.model: simd is not allowed (allowed: distributed, illiac)"},
 		{[]string{"--algorithm", "q", "--variant", "k2", "--set", "topology.k=16", "--set", "lockstep.model=illiac"}, "distributed without wrap with --variant k2"},
-		{[]string{"--algorithm", "q", "--set", "lockstep.model=illiac", "--broadcast", "restricted"}, "none with lockstep.model illiac"},
 	} {
 		code, _, errs := routeRun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// --trace-vcd and --trace-perfetto write the lock-step mesh's dump and
+// timeline beside the event log; one file named twice is bad input.
+func TestRouteTraceFiles(t *testing.T) {
+	dir := t.TempDir()
+	vcd, tl, ev := filepath.Join(dir, "q.vcd"), filepath.Join(dir, "q.json"), filepath.Join(dir, "q.csv")
+	code, _, errs := routeRun(t, "--algorithm", "q", "--set", "topology.k=8", "--permutation", "rot180",
+		"--trace-vcd", vcd, "--trace-perfetto", tl, "--trace-events", ev)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	v, _ := os.ReadFile(vcd)
+	log, _ := os.ReadFile(ev)
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	last, _, _ := strings.Cut(lines[len(lines)-1], ",")
+	n, _ := strconv.Atoi(last) // (the dump ends a step after the machine's last)
+	for _, want := range []string{"$scope module p_7_7 $end", "$scope module m63 $end", "$enddefinitions $end", fmt.Sprintf("\n#%d\n", n+1)} {
+		if !strings.Contains(string(v), want) {
+			t.Errorf("the dump lacks %q", want)
+		}
+	}
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	data, _ := os.ReadFile(tl)
+	if err := json.Unmarshal(data, &doc); err != nil || len(doc.TraceEvents) == 0 {
+		t.Errorf("timeline: %v, %d events", err, len(doc.TraceEvents))
+	}
+	code, _, errs = routeRun(t, "--algorithm", "q", "--trace-vcd", vcd, "--trace-perfetto", vcd)
+	if code != exitBadInput || !strings.Contains(errs, "--trace-vcd") {
+		t.Errorf("one file twice: exit %d, %q", code, errs)
+	}
+}
+
+// --compare prints the greedy baselines' n against Q's and H's constants
+// and draws them with --plot.
+func TestRouteCompare(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "cmp.svg")
+	code, out, errs := routeRun(t, "--compare", "--set", "topology.k=16", "--plot", svg)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"greedy-ff      8    16   n\n", "q              4     4   5\n", "h              3     3   3\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if data, err := os.ReadFile(svg); err != nil || !strings.Contains(string(data), "<svg") {
+		t.Errorf("plot: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--plot", svg}, "--plot: needs --compare"},
+		{[]string{"--compare", "--algorithm", "q"}, "--compare and --algorithm: give one"},
+		{[]string{"--compare", "--set", "topology.k=512"}, "topology.k: 512 is not allowed (allowed: a power of two from 8 to 256 with --compare)"},
+	} {
+		if code, _, errs := routeRun(t, c.args...); code != exitBadInput || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q", c.args, code, errs)
+		}
+	}
+}
+
+// Restricted broadcasts run on the ILLIAC model and on rectangles: every
+// destination reached, the permutation's static schedule.
+func TestRouteBroadcastIlliacRect(t *testing.T) {
+	for _, args := range [][]string{
+		{"--set", "topology.k=16", "--set", "lockstep.model=illiac", "--set", "lockstep.wrap=true"},
+		{"--set", "topology.k=8,16"},
+	} {
+		var runs [2]struct {
+			Data     int64 `json:"data_steps"`
+			Integer  int64 `json:"integer_steps"`
+			Messages int   `json:"messages"`
+			Copies   int   `json:"copies"`
+		}
+		for i, in := range [][]string{{"--broadcast", "restricted", "--seed", "2"}, {"--permutation", "rot180"}} {
+			a := append(append([]string{"--algorithm", "h", "--format", "json"}, args...), in...)
+			code, out, errs := routeRun(t, a...)
+			if err := json.Unmarshal([]byte(out), &runs[i]); code != 0 || err != nil {
+				t.Fatalf("%v: exit %d, %v, %q", a, code, err, errs)
+			}
+		}
+		b, p := runs[0], runs[1]
+		if b.Copies == 0 || b.Data != p.Data || b.Integer != p.Integer {
+			t.Errorf("%v: broadcast %+v, permutation %+v", args, b, p)
 		}
 	}
 }

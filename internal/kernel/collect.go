@@ -123,6 +123,13 @@ func (c *Stats) PerMessage(onDelivered func(w *flit.Worm, arrive int64)) {
 	c.slow = c.slow || onDelivered != nil
 }
 
+// OnDelivered lets f see every delivered packet before the statistics do
+// (a task workload waiting for its multicasts).
+func (c *Stats) OnDelivered(f func(w *flit.Worm, arrive int64)) {
+	c.onDelivered = f
+	c.slow = true
+}
+
 func (c *Stats) inWindow(t int64) bool { return t >= c.start && t < c.end }
 
 // generated counts a packet queued at its source. Offered flits count once

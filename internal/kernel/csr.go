@@ -71,6 +71,7 @@ type csrState struct {
 	mask     []uint64
 	buf      []uint8
 	dest     []int32 // per entry buffer: its packet's destination, −1 empty
+	fixed    []int32 // per entry buffer: csrFixed's
 	// This control interval's flits, by entry buffer: where the flit is,
 	// its c_f, how many links it booked and, per step, the link, the
 	// interval T and the c_f it waited from.
@@ -79,12 +80,19 @@ type csrState struct {
 	resL       []int32
 	resT, resC []uint8
 	sent, live []int32
-	// K = 0 (csr_k0.go): the flits, and per link its contest.
-	fl     []csrFlit
-	con    []csrContest
-	booked int64 // bookings made this control interval
+	disc       []int32 // (csrAttempts: the entry buffers whose arrival was discarded, when tracing)
+	// K = 0 (csr_k0.go): the flits, per link its list and contest, the
+	// last forward step's tag; flits sent, bookings made and flits still
+	// going this control interval.
+	fl            []csrFlit
+	lk            []csrLinkK0
+	tag           uint32
+	nsent, booked int64
+	going         int
 	// Packets in the network, a pool: per packet its links and absolute
-	// slots per hop, the next hop, and the packet itself.
+	// slots per hop, the next hop (K = 0: where it is, pk0), and the
+	// packet itself.
+	pk0          []csrPktK0
 	pLink        []int32
 	pSlot        []int64
 	pNext        []uint8
@@ -100,27 +108,25 @@ func newCSR(sp SlottedSpec, d, n int) *csrState {
 	c := &csrState{K: sp.K, L: min(64, d*(sp.K+1))}
 	c.retryAll = sp.Retry >= 1
 	c.retry = uint64(math.Ldexp(max(sp.Retry, 0), 64))
-	c.mask = make([]uint64, nl)
-	if c.K > 0 {
-		c.buf = make([]uint8, nl*c.L)
-	}
-	c.dest = make([]int32, nl)
+	c.dest, c.fixed = make([]int32, nl), csrFixed(sp.Fixed, d, n)
 	for e := range c.dest {
 		c.dest[e] = -1
 	}
-	c.nres, c.resL = make([]uint8, nl), make([]int32, nl*d)
-	if c.K > 0 { // (K = 0 needs neither: T = c_f = h + 1 at step h)
-		c.node, c.cf = make([]int32, nl), make([]uint8, nl)
-		c.resT, c.resC = make([]uint8, nl*d), make([]uint8, nl*d)
-	}
-	c.stamp, c.wstamp, c.wcnt = make([]int64, nl), make([]int64, nl), make([]int32, nl)
 	// At most one flit per entry buffer; with K = 0 every packet in the
 	// network is on a link, so the pool never outgrows 2dN (with K > 0 it
 	// grows to its steady state once).
-	c.sent, c.live = make([]int32, 0, nl), make([]int32, 0, nl)
-	c.fl, c.con = make([]csrFlit, 0, nl), make([]csrContest, nl)
-	c.pLink, c.pSlot = make([]int32, 0, nl*d), make([]int64, 0, nl*d)
-	c.pNext, c.pkt = make([]uint8, 0, nl), make([]slotPkt, 0, nl)
+	c.nres, c.sent, c.disc = make([]uint8, nl), make([]int32, 0, nl), make([]int32, 0, nl)
+	if c.K == 0 { // (csr_k0.go: T = c_f = h + 1 at step h, the path laid out again, no waiting)
+		c.lk, c.fl, c.pk0 = make([]csrLinkK0, nl), make([]csrFlit, 0, nl), make([]csrPktK0, 0, nl)
+	} else {
+		c.mask, c.buf = make([]uint64, nl), make([]uint8, nl*c.L)
+		c.node, c.cf, c.resL = make([]int32, nl), make([]uint8, nl), make([]int32, nl*d)
+		c.resT, c.resC, c.live = make([]uint8, nl*d), make([]uint8, nl*d), make([]int32, 0, nl)
+		c.stamp, c.wstamp, c.wcnt = make([]int64, nl), make([]int64, nl), make([]int32, nl)
+		c.pLink, c.pSlot = make([]int32, 0, nl*d), make([]int64, 0, nl*d)
+		c.pNext = make([]uint8, 0, nl)
+	}
+	c.pkt = make([]slotPkt, 0, nl)
 	c.active, c.free = make([]int32, 0, nl), make([]int32, 0, nl)
 	return c
 }
@@ -131,8 +137,8 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 	c := m.csr
 	m.csrAttempts(k, now, meas)
 	if c.K == 0 {
-		for h := range m.d {
-			m.csrForwardK0(k, h, now)
+		for h := 1; h < m.d; h++ { // (step 0 was taken with the attempts)
+			m.csrForwardK0(k, h)
 		}
 	} else {
 		c.live = append(c.live[:0], c.sent...)
@@ -146,6 +152,9 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 		m.csrBackward(now, meas)
 	}
 	m.csrTransmit(now, meas)
+	for i := range c.lk {
+		c.lk[i].mask >>= 1
+	}
 	for i := range c.mask {
 		c.mask[i] >>= 1
 	}
@@ -158,30 +167,47 @@ func (m *slotted) stepCSR(k *Kernel, now int64, meas bool) {
 }
 
 // csrAttempts draws this slot's arrivals and retries and lists the entry
-// buffers that send a flit.
+// buffers that send a flit; with K = 0 it then takes forward step 0
+// (csrStep0K0). The loop makes no call (a call in it would keep its
+// variables in memory): the discarded arrivals are traced after it.
 func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
-	c := m.csr
-	c.sent, c.fl, c.booked = c.sent[:0], c.fl[:0], 0
-	for e := range c.dest {
-		arrive := m.always || k.src.Uint64() < m.p0
-		if c.dest[e] >= 0 { // backlogged
+	c, trace := m.csr, m.tr != nil
+	src, dest, always, p0 := k.src, c.dest, m.always, m.p0
+	sent, disc := c.sent[:cap(c.sent)], c.disc[:cap(c.disc)] // (each at most one per entry buffer)
+	ns, nd := 0, 0
+	var discarded int64
+	for e := range dest {
+		arrive := always || src.Uint64() < p0
+		if dest[e] >= 0 { // backlogged
 			if arrive {
-				m.dropEntry(e, DropDiscarded, meas)
+				discarded++
+				if trace {
+					disc[nd] = int32(e)
+					nd++
+				}
 			}
-			if !c.retryAll && k.src.Uint64() >= c.retry {
+			if !c.retryAll && src.Uint64() >= c.retry {
 				continue
 			}
-		} else {
-			if !arrive || !m.csrNew(k, e) {
-				continue
-			}
+		} else if !arrive {
+			continue
+		} else if dest[e] = m.csrDest(e, src.Uint64()); dest[e] < 0 {
+			continue
 		}
-		if c.K > 0 {
-			c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(e)), 1, 0
-		} else {
-			c.fl = append(c.fl, m.csrFlitK0(e))
-		}
-		c.sent = append(c.sent, int32(e))
+		sent[ns] = int32(e)
+		ns++
+	}
+	c.sent, c.nsent = sent[:ns], int64(ns)
+	for _, e := range disc[:nd] {
+		m.traceCSR(SlotDropped, int(e), 0, uint8(DropDiscarded), -1, 0) // (the arrival's destination is not drawn)
+	}
+	m.countDrops(DropDiscarded, discarded, meas)
+	if c.K == 0 {
+		m.csrStep0K0()
+		return
+	}
+	for _, e := range c.sent {
+		c.node[e], c.cf[e], c.nres[e] = int32(m.linkNode(int(e))), 1, 0
 	}
 }
 
@@ -189,29 +215,54 @@ func (m *slotted) csrAttempts(k *Kernel, now int64, meas bool) {
 // entered (so it is not among MeasuredDropped).
 func (m *slotted) dropEntry(e, cause int, meas bool) {
 	if m.tr != nil {
-		m.traceCSR(SlotDropped, e, 0, uint8(cause), -1, 0) // (no destination drawn, or forgotten)
+		m.traceCSR(SlotDropped, e, 0, uint8(cause), -1, 0) // (forgotten: its destination is not reported)
 	}
-	m.c.TotalDropped++
-	m.c.DroppedAll[cause]++
+	m.countDrops(cause, 1, meas)
+}
+
+// countDrops counts n packets dropped for cause before they entered.
+func (m *slotted) countDrops(cause int, n int64, meas bool) {
+	m.c.TotalDropped += n
+	m.c.DroppedAll[cause] += n
 	if meas {
-		m.c.Dropped[cause]++
+		m.c.Dropped[cause] += n
 	}
 }
 
-// csrNew puts a new packet into the empty entry buffer e (of link buffer
-// Q_l^b(s)): a destination uniform over those with tag bit l = b, or the
-// fixed one if it fits this buffer. It reports whether the buffer took one.
-func (m *slotted) csrNew(k *Kernel, e int) bool {
-	b, s, l := e&1, m.linkNode(e), m.linkDim(e)
-	dst := int(k.src.Uint64()&m.nodeMask&^(1<<l)|uint64(b)<<l) ^ s
-	if m.spec.Fixed != nil && m.spec.Fixed[s] >= 0 {
-		dst = int(m.spec.Fixed[s])
-		if (s^dst)>>l&1 != b {
-			return false
+// csrDest is the destination of a new packet at the empty entry buffer e
+// (of link buffer Q_l^b(s)) from the draw x: uniform over those with tag
+// bit l = b, or the fixed one (csrFixed).
+func (m *slotted) csrDest(e int, x uint64) int32 {
+	if f := m.csr.fixed; f != nil && f[e] != csrUniform {
+		return f[e]
+	}
+	b, s, l := uint64(e&1), uint64(m.linkNode(e)), uint(m.linkDim(e))&31
+	return int32(x&m.nodeMask&^(1<<l) | b<<l ^ s)
+}
+
+// csrUniform marks an entry buffer with no fixed destination (csrFixed).
+const csrUniform = -2
+
+// csrFixed is, per entry buffer, its fixed destination (the spec's, per
+// node) if it fits the buffer (tag bit l = b), −1 (it takes no packet)
+// if not, csrUniform if the node has none; nil with no fixed pattern.
+func csrFixed(fixed []int32, d, n int) []int32 {
+	if fixed == nil {
+		return nil
+	}
+	f := make([]int32, 2*d*n)
+	for e := range f {
+		b, s, l := e&1, e>>1&(n-1), e>>1/n
+		switch dst := int(fixed[s]); {
+		case dst < 0:
+			f[e] = csrUniform
+		case (s^dst)>>l&1 == b:
+			f[e] = int32(dst)
+		default:
+			f[e] = -1
 		}
 	}
-	m.csr.dest[e] = int32(dst)
-	return true
+	return f
 }
 
 // csrForward is forward step h: every flit still going claims its step's
@@ -320,15 +371,16 @@ func (m *slotted) csrEnter(e int, now int64, meas bool) {
 	if meas {
 		m.c.Confirmed += int64(d)
 	}
-	if c.K == 0 {
-		m.csrConfirmK0(e)
-	}
 	p := m.csrAlloc()
-	copy(c.pLink[p*d:(p+1)*d], c.resL[e*d:])
-	for h := range d {
-		c.pSlot[p*d+h] = now + int64(c.slotT(e*d+h, h)) - 1
+	if c.K == 0 {
+		c.pk0[p] = m.csrConfirmK0(e)
+	} else {
+		copy(c.pLink[p*d:(p+1)*d], c.resL[e*d:])
+		for h := range d {
+			c.pSlot[p*d+h] = now + int64(c.resT[e*d+h]) - 1
+		}
+		c.pNext[p] = 0
 	}
-	c.pNext[p] = 0
 	c.pkt[p] = m.newPacket(m.linkNode(e), uint64(c.dest[e]), uint32(d), now, meas)
 	if m.tr != nil {
 		m.traceCSR(SlotEntered, e, c.pkt[p].id, 0, c.dest[e], 0)
@@ -372,8 +424,13 @@ func (m *slotted) csrAlloc() int {
 		return int(p)
 	}
 	p := len(c.pkt)
-	c.pkt, c.pNext = append(c.pkt, slotPkt{}), append(c.pNext, 0)
-	c.pLink, c.pSlot = slices.Grow(c.pLink, m.d)[:len(c.pLink)+m.d], slices.Grow(c.pSlot, m.d)[:len(c.pSlot)+m.d]
+	c.pkt = append(c.pkt, slotPkt{})
+	if c.K == 0 {
+		c.pk0 = append(c.pk0, csrPktK0{})
+	} else {
+		c.pNext = append(c.pNext, 0)
+		c.pLink, c.pSlot = slices.Grow(c.pLink, m.d)[:len(c.pLink)+m.d], slices.Grow(c.pSlot, m.d)[:len(c.pSlot)+m.d]
+	}
 	c.active = append(c.active, int32(p))
 	return p
 }
@@ -382,6 +439,10 @@ func (m *slotted) csrAlloc() int {
 // booked for this slot, or waits in the buffer of its next link.
 func (m *slotted) csrTransmit(now int64, meas bool) {
 	c, d := m.csr, m.d
+	if c.K == 0 {
+		m.csrTransmitK0(now, meas)
+		return
+	}
 	for i := 0; i < len(c.active); {
 		p := int(c.active[i])
 		h := int(c.pNext[p])

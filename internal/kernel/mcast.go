@@ -1,14 +1,21 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/flit"
+	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 )
+
+// ErrTreeBlocked is EnqueueMulticast's answer for a multicast whose tree
+// cannot be built (topology.TreeBlocks: a Random Branch tree on an ESMIN
+// whose branches meet again). The packet was not queued.
+var ErrTreeBlocked = errors.New("the multicast tree blocks: two branches need one switch output")
 
 // Hardware multicast (Chiang 1995, digested in notes/seeds/001 §3).
 //
@@ -105,7 +112,8 @@ type mcState struct {
 // payload flits of data (after the header flits of enc), delivered by cast
 // (Tree, SyncTree or Path), and queues it at the source. For Path the
 // destinations are visited in the order given. It returns the worm's pool
-// index, or an error for an empty or invalid destination set.
+// index, or an error for an empty or invalid destination set, or
+// ErrTreeBlocked for a tree that cannot be built (nothing queued).
 func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cast, enc Encoding) (int32, error) {
 	n := k.Topo.Terminals()
 	if len(dests) == 0 {
@@ -153,6 +161,10 @@ func (k *Kernel) EnqueueMulticast(src int, dests []int, flits int, cast flit.Cas
 	slices.Sort(mc.dests)
 	w.Dst = mc.dests[0]
 	k.Topo.Router.Init(w, k.rng)
+	if topology.TreeBlocks(k.Topo.Router, w, mc.dests) {
+		k.Pool.Put(wi) // dropped at the source: it never enters the network
+		return -1, ErrTreeBlocked
+	}
 	if enc.Decoded() {
 		if err := k.decodeTree(wi, enc); err != nil {
 			k.Pool.Put(wi)

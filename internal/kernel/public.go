@@ -302,6 +302,8 @@ func (p *publicModel) traceBlocked() {
 		gp := k.portBase[w.AtSw] + int32(w.AtOut)
 		reason, at := WaitArb, int32(-1)
 		switch w.Kind {
+		case model.WaitStage:
+			reason = WaitLink // (the tracer's "still on the link or in the routing delay")
 		case model.WaitVC, model.WaitPort:
 			reason, at = WaitPort, gp
 		case model.WaitCredit:

@@ -239,7 +239,7 @@ func newSlotted(k *Kernel) Stepper {
 		m.live = &deflLive{lockRun: make([]int32, n)}
 	}
 	if sp.Scheme == SlottedCSR {
-		m.csr = newCSR(sp, d, n)
+		m.csr = newCSR(m.spec, d, n) // (its Fixed padded to n nodes)
 	}
 	k.fast = false
 	return m

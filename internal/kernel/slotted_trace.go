@@ -227,8 +227,13 @@ func (m *slotted) traceBookings(e, nr int, id uint32) {
 		m.traceCSR(SlotNacked, e, 0, 0, c.dest[e], int32(nr))
 		kind = SlotGhost
 	}
+	var path [20]int32 // (d ≤ 20)
+	if c.K == 0 {
+		m.csrPathK0(e, path[:nr])
+	} else {
+		copy(path[:nr], c.resL[e*m.d:])
+	}
 	for h := range nr {
-		r := e*m.d + h
-		m.traceCSR(kind, int(c.resL[r]), id, 0, c.dest[e], int32(c.slotT(r, h)))
+		m.traceCSR(kind, int(path[h]), id, 0, c.dest[e], int32(c.slotT(e*m.d+h, h)))
 	}
 }

@@ -154,9 +154,19 @@ type router struct {
 	stamp        int64     // column-movement and k²-move steps, all phases
 	grid         grid      // scratch: the regions a phase works on
 	sub          []Move    // scratch: an ILLIAC machine step's moves
+	subAt        []int32   // and their indices in the distributed step's
 	subInt       []IntSend // and integer sends
 	inbox        []IntSend // and an ILLIAC step's deliveries
-	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
+	copyDir      []Dir     // per message: the last direction a step copies it in (ILLIAC, at copyAt)
+	copyAt       []uint32
+	copyStamp    uint32
+	live, who    []int32 // scratch: travel's travellers under way, and per move its traveller
+	moves        []Move  // and its step's moves
+	travs        []trav  // scratch: a move's travellers
+	bulk         bulk    // travelBulk's
+	keyAt        []int32 // scratch: sortBySource's traveller at each processor (−1 none)
+	travs2       []trav  // and its sorted copy
+	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
 	winStep      []int64
 	onStep       func() // (tests: called after every data step of a move)
 	schedule     string
@@ -275,14 +285,8 @@ func RunMeshOn(hw Hardware, alg string, rows, cols, buffers int, dests [][]int32
 	if hw.Model != "" && !slices.Contains(Models, hw.Model) {
 		return nil, fmt.Errorf("model %q (allowed: %s)", hw.Model, strings.Join(Models, ", "))
 	}
-	if hw.Model == ModelILLIAC && slices.ContainsFunc(dests, func(ds []int32) bool { return len(ds) > 1 }) {
-		return nil, fmt.Errorf("restricted broadcasting runs on the distributed model only (so far): a message leaves as copies on several links in one step")
-	}
 	if schedule != Static && schedule != Actual {
 		return nil, fmt.Errorf("schedule %q (allowed: static, actual)", schedule)
-	}
-	if rows != cols && slices.ContainsFunc(dests, func(ds []int32) bool { return len(ds) > 1 }) {
-		return nil, fmt.Errorf("a %d×%d mesh: restricted broadcasting runs on square meshes only (so far)", rows, cols)
 	}
 	r, err := newRouter(rows, cols, buffers, dests, schedule)
 	if err != nil {
@@ -391,14 +395,20 @@ func (r *router) deliver(R int) error {
 		r.target = make([]int32, m.Messages())
 	}
 	var active []int32
+	copies := false
 	for id, ds := range r.dests {
 		r.target[id] = ds[0] / int32(m.Cols)
-		if m.Loc(int32(id)) != ds[0] {
+		if len(ds) > 1 || m.Loc(int32(id)) != ds[0] {
 			active = append(active, int32(id))
 		}
+		copies = copies || len(ds) > 1
 	}
 	m.PhaseStart(r.stage.Side, "deliver")
-	steps, err := r.columnSteps(active, false)
+	column := r.columnSteps
+	if copies {
+		column = func(active []int32, _ bool) (int64, error) { return r.columnCopies(active) }
+	}
+	steps, err := column(active, false)
 	if err != nil {
 		return err
 	}

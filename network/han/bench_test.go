@@ -22,3 +22,7 @@ func benchRoute(b *testing.B, alg string, n int) {
 	}
 	b.ReportMetric(float64(n*n)*float64(steps)*float64(b.N)/b.Elapsed().Seconds(), "processor-steps/s")
 }
+
+// BenchmarkH1024 is issue 26's speed target: H on a 1024×1024 mesh, static
+// schedule, a random permutation, in processor-steps/s.
+func BenchmarkH1024(b *testing.B) { benchRoute(b, AlgH, 1024) }

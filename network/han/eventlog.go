@@ -15,8 +15,15 @@ const EventLogHeader = "step,kind,stage,phase,row,col,dir,to_row,to_col,message,
 // (region side) and phase, the sender, the direction and receiver, the
 // message (a copy's new id, with copy 1), an integer's value, and how many
 // messages the receiver holds after the step. The returned function
-// flushes w.
+// flushes w. A *Trace w also (or only) gets its observers attached.
 func (m *Machine) EventLog(w io.Writer) (flush func() error) {
+	if t, ok := w.(*Trace); ok {
+		return m.attach(t)
+	}
+	return m.csvLog(w)
+}
+
+func (m *Machine) csvLog(w io.Writer) (flush func() error) {
 	b := bufio.NewWriter(w)
 	b.WriteString(EventLogHeader)
 	m.Log = func(kind string, moves []Move, sends []IntSend) {

@@ -1,7 +1,6 @@
 package han
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -106,7 +105,7 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 		}
 		return int(p) % m.Cols
 	}
-	var ts []trav
+	ts := r.travs[:0] // (reused: moveAll hands it back)
 	static := 0
 	for id := range int32(len(r.dests)) {
 		at := line(m.Loc(id))
@@ -138,22 +137,33 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 	}
 	// (In the order of their processors, as move does: a step then walks
 	// the machine's arrays forwards.)
-	slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
+	r.sortBySource(ts)
 	return r.moveAll(ts, gridName(g), int64(static))
 }
 
-// gridName is a grid's regions for a phase's region field.
+// gridName is a grid's regions for a phase's region field: every
+// distinct size, in the order the regions first show it (each side's
+// distinct bands, rows before columns: a grid of 512×512 regions names
+// one size).
 func gridName(g grid) string {
 	var ns []string
-	for _, a := range g.rows {
-		for _, b := range g.cols {
-			n := fmt.Sprintf("%dx%d", a.n, b.n)
-			if !slices.Contains(ns, n) {
-				ns = append(ns, n)
-			}
+	for _, a := range distinctBands(g.rows) {
+		for _, b := range distinctBands(g.cols) {
+			ns = append(ns, fmt.Sprintf("%dx%d", a, b))
 		}
 	}
 	return strings.Join(ns, "/")
+}
+
+// distinctBands is the bands' sizes, each once, in order of appearance.
+func distinctBands(bs []span) []int {
+	var out []int
+	for _, b := range bs {
+		if !slices.Contains(out, b.n) {
+			out = append(out, b.n)
+		}
+	}
+	return out
 }
 
 // splitCopy splits a restricted broadcast's message id by the

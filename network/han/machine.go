@@ -105,12 +105,12 @@ type Machine struct {
 	maxHeld             int     // the most messages a processor held at a step boundary
 	phaseHeld           int     // the same since the last PhaseStart
 
-	linkStep []uint32 // per processor×4+dir: the last step that used it
-	linkMsg  []int32  // per processor×4+dir: the message it carried then
-	msgStep  []uint32 // per message: the last step that sent it
-	to       []int32  // per move of the step: its receiver
-	delta    []int32  // per processor: scratch occupancy change of the step
-	touched  []int32
+	linkStep []uint32  // per processor×4+dir: the last step that used it
+	linkMsg  []int32   // per processor×4+dir: the message it carried then
+	msgStep  []uint32  // per message: the last step that sent it
+	to       []int32   // per move of the step: its receiver
+	delta    []int32   // per processor: occupancy change of the step (when deltaAt is the step)
+	deltaAt  []uint32  // per processor: the step delta is of
 	inbox    []IntSend // integer deliveries of the last step (From is the receiver)
 
 	phaseSteps uint32 // steps executed when the phase started
@@ -131,6 +131,7 @@ func NewMachine(rows, cols, buffers int) *Machine {
 		linkStep: make([]uint32, 4*n),
 		linkMsg:  make([]int32, 4*n),
 		delta:    make([]int32, n),
+		deltaAt:  make([]uint32, n),
 	}
 }
 
@@ -199,6 +200,28 @@ func (m *Machine) Held() int {
 
 // Neighbour is p's neighbour over d, or −1 where the mesh has no link.
 func (m *Machine) Neighbour(p int32, d Dir) int32 {
+	if !m.Wrap { // (the step loop's case: one division at most)
+		cols := int32(m.Cols)
+		switch d {
+		case North:
+			if p >= cols {
+				return p - cols
+			}
+		case South:
+			if p+cols < int32(len(m.cnt)) {
+				return p + cols
+			}
+		case East:
+			if (p+1)%cols != 0 {
+				return p + 1
+			}
+		case West:
+			if p%cols != 0 {
+				return p - 1
+			}
+		}
+		return -1
+	}
 	r, c := int(p)/m.Cols, int(p)%m.Cols
 	switch d {
 	case North:
@@ -244,12 +267,7 @@ func (m *Machine) checkLink(kind string, p int32, d Dir, msg int32) (int32, *Ref
 // committed together, or refused (nothing moves).
 func (m *Machine) Data(moves []Move) error {
 	m.steps++
-	m.touched = m.touched[:0]
-	err := m.evaluate(moves)
-	for _, p := range m.touched {
-		m.delta[p] = 0
-	}
-	if err != nil {
+	if err := m.evaluate(moves); err != nil {
 		return err
 	}
 	m.DataSteps++
@@ -259,7 +277,9 @@ func (m *Machine) Data(moves []Move) error {
 		}
 		pool := m.Pool(mv.From)
 		i := slices.Index(pool, mv.Msg)
-		copy(pool[i:], pool[i+1:])
+		for ; i < len(pool)-1; i++ { // (a few buffers: no memmove call)
+			pool[i] = pool[i+1]
+		}
 		m.cnt[mv.From]--
 	}
 	for i := range moves {
@@ -298,33 +318,52 @@ func (m *Machine) evaluate(moves []Move) error {
 			}
 			m.msgStep[mv.Msg] = m.steps
 		}
-		to, r := m.checkLink("data", p, mv.Dir, mv.Msg)
-		if r != nil {
+		to, l := m.Neighbour(p, mv.Dir), int(p)*4+int(mv.Dir)
+		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
+			_, r := m.checkLink("data", p, mv.Dir, mv.Msg)
 			return r
 		}
+		m.linkStep[l], m.linkMsg[l] = m.steps, mv.Msg
 		m.to = append(m.to, to)
-		for _, q := range [2]int32{p, to} {
-			if m.delta[q] == 0 {
-				m.touched = append(m.touched, q)
-			}
-		}
 		if !mv.Copy {
-			m.delta[p]--
+			m.bump(p, -1)
 		}
-		m.delta[to]++
+		m.bump(to, 1)
 	}
-	for _, q := range m.touched {
-		if n := int(m.cnt[q]) + int(m.delta[q]); n > m.Buffers {
-			in := slices.Clone(m.Pool(q))
-			for i, mv := range moves {
-				if m.to[i] == q {
-					in = append(in, mv.Msg)
-				}
-			}
-			return m.refuse("data", q, fmt.Sprintf("its pool of %d buffers would hold %d", m.Buffers, n), in...)
+	for _, q := range m.to { // (only a receiver's pool can grow)
+		if int(m.cnt[q])+int(m.delta[q]) > m.Buffers {
+			return m.poolRefusal(moves)
 		}
 	}
 	return nil
+}
+
+// bump adds d to processor q's occupancy change in this step.
+func (m *Machine) bump(q int32, d int32) {
+	if m.deltaAt[q] != m.steps {
+		m.deltaAt[q], m.delta[q] = m.steps, 0
+	}
+	m.delta[q] += d
+}
+
+// poolRefusal refuses a step that overfills a pool: the first processor,
+// in the order the moves first name them (sender, then receiver), whose
+// pool would hold more than Buffers; it lists what it holds and receives.
+func (m *Machine) poolRefusal(moves []Move) *Refusal {
+	for i, mv := range moves {
+		for _, q := range [2]int32{mv.From, m.to[i]} {
+			if n := int(m.cnt[q]) + int(m.delta[q]); n > m.Buffers && m.deltaAt[q] == m.steps {
+				in := slices.Clone(m.Pool(q))
+				for k, mv := range moves {
+					if m.to[k] == q {
+						in = append(in, mv.Msg)
+					}
+				}
+				return m.refuse("data", q, fmt.Sprintf("its pool of %d buffers would hold %d", m.Buffers, n), in...)
+			}
+		}
+	}
+	return m.refuse("data", moves[0].From, "a pool overfilled") // (not reached: evaluate found one)
 }
 
 // Integer runs one integer step; the deliveries are returned (From is the
@@ -336,10 +375,12 @@ func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
 		if m.SIMD && s.Dir != sends[0].Dir {
 			return nil, m.refuse("integer", s.From, "ILLIAC: sends "+s.Dir.String()+" in a step whose instruction sends "+sends[0].Dir.String())
 		}
-		to, r := m.checkLink("integer", s.From, s.Dir, -1)
-		if r != nil {
+		to, l := m.Neighbour(s.From, s.Dir), int(s.From)*4+int(s.Dir)
+		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
+			_, r := m.checkLink("integer", s.From, s.Dir, -1)
 			return nil, r
 		}
+		m.linkStep[l], m.linkMsg[l] = m.steps, -1
 		m.inbox = append(m.inbox, IntSend{From: to, Dir: s.Dir, Value: s.Value})
 	}
 	m.IntegerSteps++

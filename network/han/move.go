@@ -16,8 +16,7 @@ import (
 // s/2 + 1 (Thm 3.1, 3.4, 4.1, 4.6: contention-free; the machine refuses the
 // step otherwise).
 func (r *router) move(R, C, sh, sw int, static int64) error {
-	m := r.m
-	var ts []trav
+	ts := r.travs[:0] // (reused: moveAll hands it back)
 	for id := range int32(len(r.dests)) {
 		ts = r.plan(ts, id, R, C, sh, sw)
 	}
@@ -25,7 +24,7 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 	// arrays forwards (several times faster on big meshes); travellers that
 	// copy another's message name it by index, so those keep their order.
 	if !slices.ContainsFunc(ts, func(t trav) bool { return t.parent >= 0 }) {
-		slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(m.Loc(a.src), m.Loc(b.src)) })
+		r.sortBySource(ts)
 	}
 	return r.moveAll(ts, fmt.Sprintf("%dx%d", R, C), static)
 }
@@ -36,6 +35,8 @@ func (r *router) moveAll(ts []trav, region string, static int64) error {
 	m := r.m
 	m.PhaseStart(r.stage.Side, "move")
 	steps, err := r.travel(ts)
+	clear(ts) // (its destination lists, before the next move reuses it)
+	r.travs = ts[:0]
 	if err != nil {
 		return err
 	}
@@ -55,6 +56,51 @@ type trav struct {
 	// rowFirst takes the row leg before the column leg (odd Q's first
 	// mapping, for the messages of a region's top row).
 	rowFirst bool
+	from     int32 // (sortBySource's key: the processor holding src)
+}
+
+// sortBySource sorts travellers by the processor holding their source
+// message, so that a step walks the machine's arrays forwards (several
+// times faster on big meshes). When no two travellers leave one processor
+// (H and Q after smoothing) the order is the processors' and a pass over
+// them places each (no comparisons); otherwise the keys are looked up once
+// and the sort compares them as it compared the lookups, so the order is
+// the same either way.
+func (r *router) sortBySource(ts []trav) {
+	m := r.m
+	if len(r.keyAt) < m.Processors() {
+		r.keyAt = make([]int32, m.Processors())
+		for i := range r.keyAt {
+			r.keyAt[i] = -1
+		}
+	}
+	unique := true
+	for i := range ts {
+		ts[i].from = m.Loc(ts[i].src)
+		if unique && r.keyAt[ts[i].from] >= 0 {
+			unique = false
+		}
+		if unique {
+			r.keyAt[ts[i].from] = int32(i)
+		}
+	}
+	if !unique {
+		for i := range ts {
+			r.keyAt[ts[i].from] = -1
+		}
+		slices.SortFunc(ts, func(a, b trav) int { return cmp.Compare(a.from, b.from) })
+		return
+	}
+	sorted := r.travs2[:0]
+	for p, i := range r.keyAt[:m.Processors()] {
+		if i >= 0 {
+			sorted = append(sorted, ts[i])
+			r.keyAt[p] = -1
+		}
+	}
+	copy(ts, sorted)
+	clear(sorted)
+	r.travs2 = sorted[:0]
 }
 
 // plan appends message id's travellers for a move on R×C regions split
@@ -116,14 +162,17 @@ func b2i(b bool) int {
 // all have arrived, and returns the steps taken. A copy's first hop makes
 // a new message; every arrival leaves the destinations it carried.
 func (r *router) travel(ts []trav) (int64, error) {
+	if steps, ok := r.travelBulk(ts); ok {
+		return steps, nil
+	}
 	m := r.m
-	live := make([]int32, len(ts))
-	for i := range live {
-		live[i] = int32(i)
+	live := r.live[:0]
+	for i := range ts {
+		live = append(live, int32(i))
 	}
 	var steps int64
-	var moves []Move
-	var who []int32 // per move: its traveller
+	moves, who := r.moves[:0], r.who[:0] // who: per move, its traveller
+	defer func() { r.live, r.moves, r.who = live[:0], moves[:0], who[:0] }()
 	for len(live) > 0 {
 		steps++
 		moves, who = moves[:0], who[:0]
@@ -165,7 +214,14 @@ func (r *router) travel(ts []trav) (int64, error) {
 		if r.onStep != nil {
 			r.onStep()
 		}
-		live = slicesDeleteDone(live, func(k int) bool { t := &ts[live[k]]; return t.id >= 0 && t.dv == 0 && t.dh == 0 })
+		k := 0 // (the arrived drop out, in order)
+		for _, i := range live {
+			if t := &ts[i]; t.id < 0 || t.dv != 0 || t.dh != 0 {
+				live[k] = i
+				k++
+			}
+		}
+		live = live[:k]
 	}
 	return steps, nil
 }
@@ -177,12 +233,11 @@ func (r *router) arrive(ts []trav, moves []Move, who []int32) error {
 		t := &ts[who[k]]
 		if t.id < 0 {
 			t.id = mv.Msg
-			if mv.Copy {
-				if int(mv.New) != len(r.dests) {
-					return internalf("copy %d made out of order (%d lists)", mv.New, len(r.dests))
-				}
+			if mv.Copy { // (the ILLIAC model makes a step's copies direction by direction)
 				t.id = mv.New
-				r.dests = append(r.dests, nil)
+				for int(mv.New) >= len(r.dests) {
+					r.dests = append(r.dests, nil)
+				}
 			}
 		}
 		if t.dv == 0 && t.dh == 0 && t.dests != nil {

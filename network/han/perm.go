@@ -116,8 +116,11 @@ func ReadPermutationMesh(rd io.Reader, rows, cols int) ([]int32, error) {
 // RandomBroadcast is a random restricted broadcast on an n×n mesh (§1.3.4):
 // k messages (k uniform in 1 … n²) at k random processors, carrying between
 // them L distinct destinations (L uniform in k … n²), each at least one.
-func RandomBroadcast(n int, seed uint64) [][]int32 {
-	N := n * n
+func RandomBroadcast(n int, seed uint64) [][]int32 { return RandomBroadcastMesh(n, n, seed) }
+
+// RandomBroadcastMesh is RandomBroadcast on a rows×cols mesh.
+func RandomBroadcastMesh(rows, cols int, seed uint64) [][]int32 {
+	N := rows * cols
 	rng := rand.New(rand.NewPCG(seed, 0x4842_4341_5354)) // (one seeded source per run)
 	src, dst := rng.Perm(N), rng.Perm(N)
 	k := 1 + rng.IntN(N)

@@ -21,6 +21,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -43,14 +44,29 @@ var Files = []string{
 // LoadKey is the key whose values run along a curve.
 const LoadKey = "traffic.load"
 
+// RatioKey is Chiang's communication ratio R (blocking tasks).
+const RatioKey = "traffic.ratio"
+
 // ClipFactor is where the latency axis is clipped, in multiples of the
 // largest zero-load latency of the curves (or, where the formula does not
 // apply, of the lowest mean latency measured).
 const ClipFactor = 4
 
-// Write draws f's two plots into dir as SVG and PNG (the names in Files).
+// TaskFiles are the names Write adds when the sweep's points measured
+// blocking tasks' system utilisation (traffic.pattern blocking-multicast).
+var TaskFiles = []string{"utilization.svg", "utilization.png"}
+
+// Write draws f's two plots into dir as SVG and PNG (the names in Files),
+// and the utilisation plot (TaskFiles) when a point measured one.
 func Write(dir string, f *sweep.File, o Options) error {
-	for _, kind := range []Kind{Latency, Accepted} {
+	kinds := []Kind{Latency, Accepted}
+	for _, r := range f.Rows {
+		if r.SystemUtilization != nil {
+			kinds = append(kinds, Utilization)
+			break
+		}
+	}
+	for _, kind := range kinds {
 		fig, err := Draw(f, kind, o)
 		if err != nil {
 			return err
@@ -77,6 +93,15 @@ var (
 		func(r *sweep.Row) float64 { return float64(r.LatencyMean) }}
 	Accepted = Kind{"accepted-vs-offered", "Accepted vs offered load", "accepted throughput (flits/node/cycle)",
 		func(r *sweep.Row) float64 { return float64(r.Throughput) }}
+	// Utilization is Chiang's Fig 5.1(b): the share of the time blocking
+	// tasks compute.
+	Utilization = Kind{"utilization", "System utilisation vs offered load", "system utilisation (share of the time computing)",
+		func(r *sweep.Row) float64 {
+			if r.SystemUtilization == nil {
+				return math.NaN()
+			}
+			return float64(*r.SystemUtilization)
+		}}
 )
 
 // Figure is a drawn plot with its legend, which Render sets beside the
@@ -120,7 +145,11 @@ func Draw(f *sweep.File, k Kind, o Options) (*Figure, error) {
 	fig := newFigure(p)
 
 	cs := curves(f)
-	d := &drawing{fig: fig, kind: k}
+	d := &drawing{fig: fig, kind: k, byRatio: loadKey(f) == RatioKey}
+	if d.byRatio {
+		p.Title.Text = strings.Replace(p.Title.Text, "vs offered load", "vs communication ratio R", 1)
+		p.X.Label.Text = "communication ratio R (traffic.ratio)"
+	}
 	if k.file == Latency.file {
 		d.zero, d.whys = zeroLoads(f, cs)
 		d.lo, d.hi = d.latencyRange(cs)
@@ -143,6 +172,9 @@ func Draw(f *sweep.File, k Kind, o Options) (*Figure, error) {
 type drawing struct {
 	fig  *Figure
 	kind Kind
+	// byRatio: a sweep over traffic.ratio, drawn against R as Chiang's
+	// Figs 5.1 and 5.9–5.11 are (R is their load axis).
+	byRatio bool
 	// zero is each curve's zero-load latency (NaN: none), whys why not.
 	zero []float64
 	whys []string
@@ -237,6 +269,9 @@ func (d *drawing) curve(i int, c *curve) error {
 			continue
 		}
 		x, y := float64(r.Offered), d.y(r)
+		if d.byRatio {
+			x, _ = strconv.ParseFloat(r.Value(RatioKey), 64)
+		}
 		if d.unbounded(r) && (d.clip > 0 || d.log) && finite(x) {
 			d.maxX = max(d.maxX, x)
 			d.off.pts = append(d.off.pts, offPoint{x, math.NaN(), curveColor(i), true, r.Incomplete})
@@ -303,16 +338,17 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 			return err
 		}
 	}
-	if d.kind.file == Accepted.file && d.maxX > 0 {
-		ref, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: d.maxX, Y: d.maxX}})
-		if err != nil {
+	if d.byRatio && d.kind.file == Utilization.file {
+		// Without contention a blocking task computes 1 − R of the time.
+		if err := d.reference(plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 0}}, "optimum 1 − R"); err != nil {
 			return err
 		}
-		ref.Color = color.Gray{Y: 150}
-		ref.Width = markWidth
-		ref.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		p.Add(ref)
-		d.fig.Legend.Add("accepted = offered", ref)
+		d.maxX = max(d.maxX, 1)
+	}
+	if d.kind.file == Accepted.file && d.maxX > 0 && !d.byRatio {
+		if err := d.reference(plotter.XYs{{X: 0, Y: 0}, {X: d.maxX, Y: d.maxX}}, "accepted = offered"); err != nil {
+			return err
+		}
 	}
 	offSat, offInc := 0, 0
 	for _, o := range d.off.pts {
@@ -362,6 +398,18 @@ func (d *drawing) finish(f *sweep.File, cs []*curve) error {
 	}
 	d.deadlockEntry()
 	d.axes()
+	return nil
+}
+
+// reference draws a dashed grey reference line, named in the legend.
+func (d *drawing) reference(pts plotter.XYs, label string) error {
+	ref, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 150}, markWidth, []vg.Length{vg.Points(4), vg.Points(3)}
+	d.fig.Plot.Add(ref)
+	d.fig.Legend.Add(label, ref)
 	return nil
 }
 

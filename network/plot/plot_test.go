@@ -180,3 +180,37 @@ func TestFormulaApplies(t *testing.T) {
 		t.Errorf("packet router: %q", why)
 	}
 }
+
+// A sweep of blocking tasks over traffic.ratio is drawn against R and also
+// draws Chiang's Fig 5.1(b): the system utilisation against R, with the optimum 1 − R; other
+// sweeps do not get the file.
+func TestUtilizationPlot(t *testing.T) {
+	dir := t.TempDir()
+	f := file(t, "traffic.clusters=random,cube", "traffic.ratio=0.1:0.7:0.2")
+	if err := Write(dir, f, linear); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "utilization.svg")); err == nil {
+		t.Fatal("a utilisation plot without utilisation figures")
+	}
+	for i := range f.Rows {
+		u := sweep.Float(0.9 - 0.1*float64(i))
+		f.Rows[i].SystemUtilization = &u
+	}
+	if err := Write(dir, f, linear); err != nil {
+		t.Fatal(err)
+	}
+	doc := readSVG(t, filepath.Join(dir, "utilization.svg"))
+	for _, s := range []string{"System utilisation vs communication ratio R", "communication ratio R (traffic.ratio)",
+		"optimum 1 − R", "placement random", "placement cube"} {
+		if !doc.hasText(s) {
+			t.Errorf("utilisation SVG lacks %q", s)
+		}
+	}
+	// R is the sweep's load axis: the latency plot is drawn against it too
+	// (Fig 5.1(a)), without the optimum line.
+	lat := readSVG(t, filepath.Join(dir, "latency-vs-offered.svg"))
+	if !lat.hasText("communication ratio R (traffic.ratio)") || lat.hasText("optimum 1 − R") {
+		t.Errorf("latency SVG of a sweep over traffic.ratio is not drawn against R alone")
+	}
+}

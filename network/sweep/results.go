@@ -45,22 +45,25 @@ type KV struct{ Key, Value string }
 
 // Metrics is the flattened part of a network.Result a sweep keeps.
 type Metrics struct {
-	Offered            Float  `json:"offered"`
-	Throughput         Float  `json:"throughput"`
-	LatencyMean        Float  `json:"latency_mean"`
-	LatencyP50         Float  `json:"latency_p50"`
-	LatencyP95         Float  `json:"latency_p95"`
-	LatencyP99         Float  `json:"latency_p99"`
-	LatencyMax         Float  `json:"latency_max"`
-	LatencyCI95        Float  `json:"latency_ci95"`
-	NetworkLatencyMean Float  `json:"network_latency_mean"`
-	Hops               Float  `json:"hops"`
-	ChannelUtilMean    Float  `json:"channel_util_mean"`
-	ChannelUtilMax     Float  `json:"channel_util_max"`
-	Cycles             int64  `json:"cycles"`
-	DeadlockCycle      *int64 `json:"deadlock_cycle"`
-	Incomplete         bool   `json:"incomplete"`
-	Saturated          bool   `json:"saturated"`
+	Offered            Float `json:"offered"`
+	Throughput         Float `json:"throughput"`
+	LatencyMean        Float `json:"latency_mean"`
+	LatencyP50         Float `json:"latency_p50"`
+	LatencyP95         Float `json:"latency_p95"`
+	LatencyP99         Float `json:"latency_p99"`
+	LatencyMax         Float `json:"latency_max"`
+	LatencyCI95        Float `json:"latency_ci95"`
+	NetworkLatencyMean Float `json:"network_latency_mean"`
+	Hops               Float `json:"hops"`
+	ChannelUtilMean    Float `json:"channel_util_mean"`
+	ChannelUtilMax     Float `json:"channel_util_max"`
+	// SystemUtilization is blocking tasks' share of time computing
+	// (Chiang's ρ; null for other traffic).
+	SystemUtilization *Float `json:"system_utilization"`
+	Cycles            int64  `json:"cycles"`
+	DeadlockCycle     *int64 `json:"deadlock_cycle"`
+	Incomplete        bool   `json:"incomplete"`
+	Saturated         bool   `json:"saturated"`
 	// Status is the run's verdict (network.Judge): ok, incomplete,
 	// saturated, stall, deadlock or interrupted.
 	Status string `json:"status"`
@@ -106,6 +109,10 @@ func NewRow(s *Spec, i int, r *network.Result) Row {
 		NetworkLatencyMean: Float(r.NetworkLatency.Mean), Hops: Float(r.Hops),
 		ChannelUtilMean: Float(r.ChannelUtilMean), ChannelUtilMax: Float(r.ChannelUtilMax),
 		Cycles: r.Cycles, Incomplete: r.Incomplete, Saturated: r.Saturated, Status: r.Status,
+	}
+	if r.SystemUtilization != nil {
+		u := Float(*r.SystemUtilization)
+		row.SystemUtilization = &u
 	}
 	if r.Latency.Count == 0 {
 		// No packet measured: no latency (null, an empty CSV cell), not 0.
@@ -207,6 +214,9 @@ func (r *Row) UnmarshalJSON(b []byte) error {
 			r.Values = append(r.Values, KV{key, v})
 		}
 	}
+	if _, ok := metrics["system_utilization"]; !ok {
+		metrics["system_utilization"] = json.RawMessage("null") // (results written before it existed)
+	}
 	for name := range metricNames {
 		if _, ok := metrics[name]; !ok {
 			return fmt.Errorf("point %d lacks %q", r.Point, name)
@@ -249,10 +259,12 @@ func (r *Row) Cells() []string {
 	for i := 0; i < v.NumField(); i++ {
 		switch x := v.Field(i).Interface().(type) {
 		case Float:
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			c = append(c, floatCell(x))
+		case *Float:
+			if x == nil {
 				c = append(c, "")
 			} else {
-				c = append(c, strconv.FormatFloat(float64(x), 'g', -1, 64))
+				c = append(c, floatCell(*x))
 			}
 		case int64:
 			c = append(c, strconv.FormatInt(x, 10))
@@ -271,6 +283,14 @@ func (r *Row) Cells() []string {
 		}
 	}
 	return c
+}
+
+// floatCell is a CSV cell: empty for a non-finite number.
+func floatCell(x Float) string {
+	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+		return ""
+	}
+	return strconv.FormatFloat(float64(x), 'g', -1, 64)
 }
 
 // WriteCSV writes the header and one line per row.

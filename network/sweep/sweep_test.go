@@ -413,10 +413,10 @@ func TestRowJSONRoundTrip(t *testing.T) {
 	var csv bytes.Buffer
 	g.WriteCSV(&csv)
 	lines := strings.Split(csv.String(), "\n")
-	if lines[0] != "point,routing,traffic.load,switch.reuse,offered,throughput,latency_mean,latency_p50,latency_p95,latency_p99,latency_max,latency_ci95,network_latency_mean,hops,channel_util_mean,channel_util_max,cycles,deadlock_cycle,incomplete,saturated,status" {
+	if lines[0] != "point,routing,traffic.load,switch.reuse,offered,throughput,latency_mean,latency_p50,latency_p95,latency_p99,latency_max,latency_ci95,network_latency_mean,hops,channel_util_mean,channel_util_max,system_utilization,cycles,deadlock_cycle,incomplete,saturated,status" {
 		t.Errorf("CSV header %s", lines[0])
 	}
-	if lines[1] != "0,dor,0.10,true,0.1,,2.5,2,3,3,3,0,0,2,0,0,9,,false,false,ok" || lines[2] != "1,dor,1e-1,true,0.1,,,,,,,,,,0,0,9,77,true,false,deadlock" {
+	if lines[1] != "0,dor,0.10,true,0.1,,2.5,2,3,3,3,0,0,2,0,0,,9,,false,false,ok" || lines[2] != "1,dor,1e-1,true,0.1,,,,,,,,,,0,0,,9,77,true,false,deadlock" {
 		t.Errorf("CSV rows:\n%s", csv.String())
 	}
 }
@@ -529,5 +529,24 @@ func TestFirstLoadErrorInGridOrder(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "--vary traffic.load: 1.001 is not allowed") {
 			t.Fatalf("error %v", err)
 		}
+	}
+}
+
+// system_utilization (blocking tasks' ρ) survives the JSON round trip; a
+// row written before the column existed reads as null.
+func TestSystemUtilizationColumn(t *testing.T) {
+	u := Float(0.69)
+	r := Row{Point: 2, Values: []KV{{"traffic.ratio", "0.3"}}, Metrics: Metrics{SystemUtilization: &u, Status: "ok"}}
+	b, err := r.MarshalJSON()
+	if err != nil || !strings.Contains(string(b), `"system_utilization":0.69`) {
+		t.Fatalf("%s %v", b, err)
+	}
+	var back Row
+	if err := back.UnmarshalJSON(b); err != nil || back.SystemUtilization == nil || *back.SystemUtilization != u {
+		t.Fatalf("%+v %v", back, err)
+	}
+	old := strings.Replace(string(b), `"system_utilization":0.69,`, "", 1)
+	if err := back.UnmarshalJSON([]byte(old)); err != nil || back.SystemUtilization != nil || len(back.Values) != 1 {
+		t.Fatalf("without the column: %+v %v", back, err)
 	}
 }

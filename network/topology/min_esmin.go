@@ -246,11 +246,19 @@ func sizeESMIN(s Spec) Size {
 	return Size{Switches: h * n / 2, Ports: h * n, Terminals: n}
 }
 
-// ESMINTree is the tree algorithm r routes multicasts by, when r is an
-// ESMIN router set to one (ok false otherwise).
-func ESMINTree(r Router) (net *esmintree.Net, alg esmintree.Alg, ok bool) {
-	if e, is := r.(*esminRouter); is && e.tree {
-		return e.net, e.alg, true
+// TreeBlocks reports whether the multicast tree r would route worm w's
+// copies to dests on cannot be built: a Random Branch tree whose branches
+// need one switch output twice (Chiang §6.4.3: a switch cannot merge two
+// copies, so the multicast is unsuccessful). Every other router and tree
+// algorithm builds every tree. Call it after r.Init(w) drew w.Aux.
+func TreeBlocks(r Router, w *flit.Worm, dests []int32) bool {
+	e, is := r.(*esminRouter)
+	if !is || !e.tree || e.alg != esmintree.RB {
+		return false
 	}
-	return nil, 0, false
+	ds := make([]int, len(dests))
+	for i, d := range dests {
+		ds[i] = int(d)
+	}
+	return e.net.Build(e.alg, w.Aux, int(w.Src), ds).Blocked
 }

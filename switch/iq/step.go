@@ -374,8 +374,13 @@ func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model
 	ov := r.ov[iv]
 	og := ov / int32(r.v)
 	w.AtVC = int(ov % int32(r.v))
-	if now < r.saAt[iv] || r.eject[og] || r.cred[ov] > 0 {
+	if now < r.saAt[iv] {
+		w.Kind = model.WaitStage // (the VC allocation's delay)
 		report(w)
+		return
+	}
+	if r.eject[og] || r.cred[ov] > 0 {
+		report(w) // lost the switch allocation
 		return
 	}
 	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]

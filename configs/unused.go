@@ -58,6 +58,14 @@ func (l *loader) unused(c *network.Config) []string {
 			}
 		}
 	}
+	if strings.TrimSpace(c.Router.Model) != "" {
+		for _, key := range []string{"switch.delay", "switch.reuse", "arbiter"} {
+			// (not the embedded default's: the user did not write them)
+			if pos, given := l.where[key]; given && (l.name != DefaultName || pos == inputerr.CommandLine) {
+				warn(key, "router.model replaces the flit crossbar's switch: its router.* keys set it")
+			}
+		}
+	}
 	if _, given := l.where["csr.retry"]; given && csr && c.CSR.Fresh {
 		warn("csr.retry", "csr.fresh drops NACKed packets, so none retries")
 	}

@@ -1,6 +1,9 @@
 package network
 
-import xbar "github.com/flitsim/flitsim/switch"
+import (
+	xbar "github.com/flitsim/flitsim/switch"
+	"github.com/flitsim/flitsim/switch/iq"
+)
 
 // ZeroLoadLatency is the latency, in cycles from generation to delivery, of
 // a packet of f flits that crosses r switches in an otherwise empty network
@@ -30,6 +33,9 @@ import xbar "github.com/flitsim/flitsim/switch"
 // With D = 0 that is Σλ + m·(f−1) for m moves: latency grows with
 // hops × (flits − 1).
 func ZeroLoadLatency(c Config, r, f int) int64 {
+	if p, ok := iqParams(&c); ok {
+		return iq.ZeroLoadLatency(p, r-1, f) // (r routers: r−1 links between them)
+	}
 	L := int64(c.Link.Latency)
 	D := int64(c.Switch.Delay)
 	R := int64(r)

@@ -36,8 +36,9 @@ func TestEveryRegisteredKindRuns(t *testing.T) {
 				// wait for the link its own tail holds: one-flit packets.
 				c.Traffic.Flits = FlitRange{1, 1}
 			}
-			if v := classesOf(t, spec, r.Name); v > 1 {
-				// A routing on VC classes (a dateline) runs on the VC router.
+			if v, iq := classesOf(t, spec, r.Name); iq {
+				// A routing on VC classes (a dateline) or adaptive (one
+				// port of several per head) runs on the VC router.
 				c.Router.Model, c.Buffers.VCs = "iq", &v
 			}
 			res, err := Run(c)
@@ -55,20 +56,20 @@ func TestEveryRegisteredKindRuns(t *testing.T) {
 }
 
 // classesOf is the number of VCs routing needs on spec (1: no classes,
-// no escape VCs).
-func classesOf(t *testing.T, spec topology.Spec, routing string) int {
+// no escape VCs) and whether it needs the VC router.
+func classesOf(t *testing.T, spec topology.Spec, routing string) (int, bool) {
 	spec.Routing = routing
 	topo, err := topology.Build(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr, ok := topo.Router.(topology.ClassRouter); ok {
-		return cr.Classes()
-	}
 	if ar, ok := topo.Router.(topology.AdaptiveRouter); ok {
-		return ar.EscapeVCs() + 1
+		return ar.EscapeVCs() + 1, true
 	}
-	return 1
+	if cr, ok := topo.Router.(topology.ClassRouter); ok {
+		return cr.Classes(), cr.Classes() > 1
+	}
+	return 1, false
 }
 
 // crossesALinkTwice reports whether some route of spec under routing leaves

@@ -11,6 +11,7 @@ import (
 	"github.com/flitsim/flitsim/network/topology"
 	"github.com/flitsim/flitsim/switch/iq"
 	"github.com/flitsim/flitsim/switch/model"
+	"github.com/flitsim/flitsim/traffic"
 )
 
 // RouterConfig selects a switch model registered through the public seam
@@ -86,6 +87,11 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 	if isPacket(c) || isSlotted(c) || IsLockstepMesh(c) || !strings.EqualFold(strings.TrimSpace(c.Switching), "wormhole") {
 		return info, p, false, inputerr.New("switching", c.Switching, "wormhole (or absent) with router.model: %s", name)
 	}
+	if c.Traffic.Trace == "" && len(c.Traffic.Packets) == 0 {
+		if err := checkPublicUnicast(c, nil); err != nil {
+			return info, p, false, err
+		}
+	}
 	if v > 1 && !info.VCs {
 		return info, p, false, inputerr.New("buffers.vcs", v, "1 with router.model: %s (it has no virtual channels)", name)
 	}
@@ -118,12 +124,41 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 	return info, p, true, nil // (an empty vc.release is the model's default)
 }
 
+// checkPublicUnicast refuses hardware multicast with a public model: a
+// model routes a packet to one port (a multicast worm needs the flit
+// crossbar). A software multicast (unicasts) runs. pkts are a trace's or
+// the inline packets, or nil for a pattern.
+func checkPublicUnicast(c *Config, pkts []traffic.Packet) error {
+	if c.Router.Model == "" {
+		return nil
+	}
+	if sc, err := traffic.ParseScheme(c.Multicast.Scheme); err == nil && sc.Software() {
+		return nil
+	}
+	const allowed = "unicast with router.model (a hardware multicast needs the flit crossbar; or multicast.scheme: separate, umin or cmin)"
+	if pkts == nil && traffic.IsMulticastPattern(c.Traffic.Pattern) {
+		return inputerr.New("traffic.pattern", c.Traffic.Pattern, allowed)
+	}
+	for i, p := range pkts {
+		if len(p.Dsts) > 1 {
+			if c.Traffic.Trace != "" {
+				return inputerr.New("traffic.trace", c.Traffic.Trace, "%s; packet %d has %d destinations", allowed, i+1, len(p.Dsts))
+			}
+			return inputerr.New("traffic.packets", fmt.Sprintf("entry %d: %d destinations", i+1, len(p.Dsts)), allowed)
+		}
+	}
+	return nil
+}
+
 // checkClasses refuses a routing function that needs more virtual
 // channels than buffers.vcs gives (a dateline's two classes), whatever
 // the model.
 func checkClasses(c *Config, t *topology.Topology) error {
 	if ar, ok := t.Router.(topology.AdaptiveRouter); ok && (c.VCs() <= ar.EscapeVCs() || c.Router.Model == "") {
 		// (The flit crossbar would take several ports for a multicast.)
+		if ar.EscapeVCs() == 0 { // (a turn model: any VCs)
+			return inputerr.New("routing", c.Routing, "router.model: iq (an adaptive routing: the VC router picks one of its ports)")
+		}
 		return inputerr.New("routing", c.Routing, "buffers.vcs ≥ %d and router.model: iq (escape VCs: %d, and adaptive ones; buffers.vcs is %d)", ar.EscapeVCs()+1, ar.EscapeVCs(), c.VCs())
 	}
 	cr, ok := t.Router.(topology.ClassRouter)
@@ -131,6 +166,17 @@ func checkClasses(c *Config, t *topology.Topology) error {
 		return nil
 	}
 	return inputerr.New("routing", c.Routing, "buffers.vcs ≥ %d and router.model: iq (one virtual channel per class; buffers.vcs is %d)", cr.Classes(), c.VCs())
+}
+
+// iqParams are the iq router's parameters when c runs it (link latency
+// included), for its zero-load latency.
+func iqParams(c *Config) (model.Params, bool) {
+	info, p, ok, err := publicModel(c)
+	if !ok || err != nil || info.Name != "iq" {
+		return p, false
+	}
+	p.LinkLatency = c.Link.Latency
+	return p, true
 }
 
 // RouterText describes the router of a public model (router.model) for

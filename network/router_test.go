@@ -37,16 +37,16 @@ func TestAkitaEndpointsIQ(t *testing.T) {
 	if err := engine.Run(); err != nil {
 		t.Fatal(err)
 	}
-	_, p, _, err := publicModel(&c)
-	if err != nil {
-		t.Fatal(err)
+	p, ok := iqParams(&c)
+	if !ok {
+		t.Fatal("no iq parameters")
 	}
-	p.LinkLatency = c.Link.Latency // (the kernel fills it in)
 	if len(b.got) != 2 {
 		t.Fatalf("B got %d deliveries", len(b.got))
 	}
 	for i, d := range b.got {
-		if want := iq.ZeroLoadLatency(p, 2, 4+i); d.From != 0 || d.Payload != i || d.Latency != want {
+		want := iq.ZeroLoadLatency(p, 2, 4+i)
+		if d.From != 0 || d.Payload != i || d.Latency != want || ZeroLoadLatency(c, 3, 4+i) != want {
 			t.Fatalf("delivery %d: %+v, want latency %d", i, d, want)
 		}
 	}

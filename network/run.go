@@ -255,6 +255,9 @@ func (n *Network) buildTraffic(mode xbar.Mode) error {
 			longest = max(longest, p.Flits)
 		}
 
+		if err := checkPublicUnicast(c, pkts); err != nil {
+			return err
+		}
 		if isPacket(c) && longest > 1 {
 			src, val := "traffic.trace", any(c.Traffic.Trace)
 			if c.Traffic.Trace == "" {

@@ -95,6 +95,10 @@ func ZeroLoadWhyNot(c *Config) string {
 		return "the packet router (switching: packet) is not wormhole, vct or saf"
 	case isSlotted(c):
 		return "the slotted router (switching: slotted) is not wormhole, vct or saf"
+	case c.Router.Model != "":
+		if _, ok := iqParams(c); !ok {
+			return "router.model " + c.Router.Model + " has no closed form here"
+		}
 	}
 	need := c.Link.Latency
 	if !c.ReuseOn() {

@@ -167,10 +167,7 @@ func (p *publicModel) Occupancy(flits int) { p.k.maxOcc = max(p.k.maxOcc, int32(
 // note counts a move of a flit of worm wi.
 func (p *publicModel) note(wi int32) {
 	p.moved++
-	for int(wi) >= len(p.wormAt) {
-		p.wormAt = append(p.wormAt, -1)
-		p.member = append(p.member, false)
-	}
+	p.grow(wi)
 	p.wormAt[wi] = p.k.now
 }
 
@@ -223,6 +220,7 @@ func (p *publicModel) detect() *Deadlock {
 	return dl
 }
 
+// grow makes the per-worm slices cover pool index wi.
 func (p *publicModel) grow(wi int32) {
 	for int(wi) >= len(p.member) {
 		p.wormAt = append(p.wormAt, -1)
@@ -304,6 +302,8 @@ func (p *publicModel) traceBlocked() {
 		gp := k.portBase[w.AtSw] + int32(w.AtOut)
 		reason, at := WaitArb, int32(-1)
 		switch w.Kind {
+		case model.WaitStage:
+			reason = WaitLink // (the tracer's "still on the link or in the routing delay")
 		case model.WaitVC, model.WaitPort:
 			reason, at = WaitPort, gp
 		case model.WaitCredit:

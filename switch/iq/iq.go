@@ -96,6 +96,7 @@ type router struct {
 	classes int
 	cr      topology.ClassRouter    // nil: every VC is open to every packet
 	ar      topology.AdaptiveRouter // adaptive routing with escape VCs, or nil
+	ug      topology.UGALRouter     // UGAL: a choice at the source (ugal.go), or nil
 	nEsc    int                     // with ar: the escape VCs (0 … nEsc−1) of each input
 	tailCr  bool                    // vc.release: tail-credit
 
@@ -133,6 +134,7 @@ type router struct {
 	injVC   []int32          // per terminal: the injection VC its packet holds, or −1
 	occ     []int32          // per switch: flits in its input VCs
 	occVC   []uint64         // per global input port: bit v, VC v holds a flit
+	elig    []uint64         // per global input port, in a switch allocation: bit v, VC v asked
 	needVA  []int32          // per switch: VCs holding a head without an output VC
 	reqs    []int32          // scratch: input VCs that asked in a VC allocation
 	moving  flit.Flit        // scratch: the flit move sends
@@ -150,6 +152,7 @@ func New(h model.Host) (model.Model, error) {
 	r := &router{h: h, t: t, v: p.VCs, d: p.InputDepth, l: int64(p.LinkLatency),
 		rd: int64(p.RoutingDelay), vad: int64(p.VCAllocDelay), sad: int64(p.SWAllocDelay),
 		stf: int64(p.STFinalDelay), cd: int64(p.CreditDelay), classes: 1, tailCr: p.VCRelease == "tail-credit"}
+	r.ug = ugalOf(t)
 	if cr, ok := t.Router.(topology.ClassRouter); ok {
 		r.cr, r.classes = cr, cr.Classes()
 		if r.v < r.classes {
@@ -164,10 +167,14 @@ func New(h model.Host) (model.Model, error) {
 		// Duato's escape works only if a head never waits behind another
 		// packet in an adaptive VC, where it could not reach the escape
 		// VCs: a VC is given again only once the buffer beyond is empty.
-		if p.VCRelease == "tail" {
-			return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+		// (A turn model has no escape VCs and needs none: its channels
+		// close no cycle whoever waits behind whom.)
+		if r.nEsc > 0 {
+			if p.VCRelease == "tail" {
+				return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+			}
+			r.tailCr = true
 		}
-		r.tailCr = true
 	}
 	if err := r.layout(p); err != nil {
 		return nil, err
@@ -259,6 +266,7 @@ func (r *router) layout(p model.Params) error {
 	r.saPtr = make([]int32, r.nGP)
 	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
 	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
+	r.elig = make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
 	for s, sw := range t.Switches {
 		np := len(sw.Out)

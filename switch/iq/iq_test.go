@@ -234,6 +234,8 @@ func TestBadInput(t *testing.T) {
 		{"vc.release", func(c *network.Config) { c.VC.Release = "head" }},
 		{"vc.release", func(c *network.Config) { c.VC.Release, c.Routing = "tail", "adaptive" }},
 		{"buffers.output", func(c *network.Config) { c.Buffers.Output = 4 }},
+		{"traffic.pattern", func(c *network.Config) { c.Traffic.Pattern = "cluster-multicast" }},
+		{"traffic.packets", func(c *network.Config) { c.Traffic.Packets = []string{"0,0,4 5 6,4"} }},
 		{"switching", func(c *network.Config) { c.Switching = "vct" }},
 	} {
 		c := bars(2)

@@ -103,6 +103,9 @@ func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
 // the adaptive VCs of every port Route gives and the escape VCs of the
 // escape port.
 func (r *router) route(s, in int, iv int32, f *flit.Flit) {
+	if r.ug != nil {
+		r.choose(s, in, f.Worm)
+	}
 	ps := r.h.Route(s, in, f.Worm)
 	o := ps.First()
 	lo, hi, esc := 0, r.v, int32(-1)
@@ -124,7 +127,7 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		}
 	case r.cr != nil:
 		share := r.v / r.classes
-		c := r.cr.Class(s, in, o, int(iv%int32(r.v))/share)
+		c := r.class(s, in, o, int(iv%int32(r.v))/share, f.Worm)
 		lo, hi = c*share, (c+1)*share
 	}
 	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
@@ -220,11 +223,14 @@ func (r *router) swAlloc(s int, now int64) {
 	asked := false
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		var want uint64 // outputs this input asked for
+		r.elig[gp] = 0
 		for m := r.occVC[gp]; m != 0; m &= m - 1 {
-			iv := gp*v + int32(bits.TrailingZeros64(m))
+			vc := bits.TrailingZeros64(m)
+			iv := gp*v + int32(vc)
 			if !r.eligible(iv, now) {
 				continue
 			}
+			r.elig[gp] |= 1 << vc
 			if o := r.out[iv]; want>>o&1 == 0 {
 				if !asked {
 					a.Clear()
@@ -246,7 +252,7 @@ func (r *router) swAlloc(s int, now int64) {
 		}
 		// The input's VC for that output, round-robin: the occupied VCs
 		// from the pointer on, then those before it.
-		m := r.occVC[gp]
+		m := r.elig[gp] // (what asked: nothing has moved at this input since)
 		ptr := uint(r.saPtr[gp])
 		for _, part := range [2]uint64{m >> ptr << ptr, m & (1<<ptr - 1)} {
 			if r.pickVC(s, gp, part, int32(o), now) {
@@ -256,14 +262,15 @@ func (r *router) swAlloc(s int, now int64) {
 	}
 }
 
-// pickVC moves the first VC of set part (of global input port gp) whose
-// front asks for output o, and reports whether there was one.
+// pickVC moves the first VC of set part (of global input port gp; VCs that
+// asked for the switch) whose front asks for output o, and reports whether
+// there was one.
 func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 	v := int32(r.v)
 	for ; part != 0; part &= part - 1 {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
-		if r.out[iv] == o && r.eligible(iv, now) {
+		if r.out[iv] == o {
 			r.saPtr[gp] = (vc + 1) % v
 			r.move(s, gp, iv, now)
 			return true
@@ -367,8 +374,13 @@ func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model
 	ov := r.ov[iv]
 	og := ov / int32(r.v)
 	w.AtVC = int(ov % int32(r.v))
-	if now < r.saAt[iv] || r.eject[og] || r.cred[ov] > 0 {
+	if now < r.saAt[iv] {
+		w.Kind = model.WaitStage // (the VC allocation's delay)
 		report(w)
+		return
+	}
+	if r.eject[og] || r.cred[ov] > 0 {
+		report(w) // lost the switch allocation
 		return
 	}
 	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]

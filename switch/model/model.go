@@ -144,9 +144,10 @@ const (
 	WaitCredit                 // a credit: the buffer downstream is full
 	WaitPort                   // an output port held by another packet
 	WaitArb                    // lost an arbitration (passes)
+	WaitStage                  // in a pipeline stage (routing, allocation delay: passes)
 )
 
-var waitKindNames = [...]string{"vc", "credit", "port", "arbitration"}
+var waitKindNames = [...]string{"vc", "credit", "port", "arbitration", "stage"}
 
 func (w WaitKind) String() string { return waitKindNames[w] }
 

@@ -1,0 +1,81 @@
+package topology
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/flitsim/flitsim/flit"
+)
+
+// Walking UGAL's routes hop by hop, as a VC router does, on the 8×8 and
+// 5×6 tori: a minimal packet arrives in the minimal hop count and a
+// non-minimal one in the sum of its legs', passing its intermediate node;
+// a minimal packet and the first leg take classes 0 and 1, the second leg
+// 2 and 3, each moving
+// to its upper class only on a wraparound link and back to its lower only
+// on entering a dimension (dor-dateline per leg).
+func TestUGALRoutes(t *testing.T) {
+	for _, k := range []string{"8", "5,6"} {
+		kind, _ := Kind("torus")
+		spec, _ := kind.Defaults()
+		if err := spec.Set("k", k); err != nil {
+			t.Fatal(err)
+		}
+		spec.Routing = "ugal"
+		topo := mustBuild(t, spec)
+		r := topo.Router.(UGALRouter)
+		rng := rand.New(rand.NewPCG(1, 2))
+		n := topo.Terminals()
+		for range 3000 {
+			w := &flit.Worm{Src: int32(rng.IntN(n)), Dst: int32(rng.IntN(n))}
+			r.Init(w, rng)
+			src := int(w.Src)
+			mp, mh, np, nh, ok := r.Options(src, w)
+			non := ok && rng.IntN(2) == 0
+			r.Choose(w, non)
+			want, first := mh, mp
+			if non {
+				want, first = nh, np
+			}
+			walkUGAL(t, topo, r, w, want, first, non)
+		}
+	}
+}
+
+func walkUGAL(t *testing.T, topo *Topology, r UGALRouter, w *flit.Worm, want, first int, non bool) {
+	t.Helper()
+	sw, in, cls, hops, sawMid := int(w.Src), int(topo.InPort[w.Src]), 0, 0, false
+	m := int(w.Aux >> 32)
+	for {
+		ps := r.RouteHead(sw, in, w, &w.Route)
+		if ps.Count() != 1 {
+			t.Fatalf("%d→%d: %d ports", w.Src, w.Dst, ps.Count())
+		}
+		out := ps.First()
+		if hops == 0 && out != first {
+			t.Fatalf("%d→%d: first port %d, Options said %d", w.Src, w.Dst, out, first)
+		}
+		sawMid = sawMid || sw == m
+		e := topo.Switches[sw].Out[out]
+		if e.ToTerminal() {
+			if int(e.Terminal) != int(w.Dst) || hops != want || non && !sawMid {
+				t.Fatalf("%d→%d via %d (non-minimal %v): ejected at %d after %d hops, want %d", w.Src, w.Dst, m, non, e.Terminal, hops, want)
+			}
+			return
+		}
+		c := r.WormClass(sw, in, out, cls, w)
+		leg := 0 // (minimal, or the first leg: classes 0 and 1)
+		if non && sawMid {
+			leg = 2
+		}
+		wrap := out&1 == 1 && int(e.Switch) < sw || out&1 == 0 && int(e.Switch) > sw
+		newDim := in >= 4 || in/2 != out/2 || cls/2 != leg/2
+		switch {
+		case c/2 != leg/2:
+			t.Fatalf("%d→%d at %d: class %d on leg %d", w.Src, w.Dst, sw, c, leg)
+		case wrap && c != leg+1, !wrap && newDim && c != leg, !wrap && !newDim && c != cls:
+			t.Fatalf("%d→%d at %d port %d: class %d after %d (wrap %v, new dimension %v)", w.Src, w.Dst, sw, out, c, cls, wrap, newDim)
+		}
+		sw, in, cls, hops = int(e.Switch), int(e.Port), c, hops+1
+	}
+}

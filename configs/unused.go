@@ -32,8 +32,21 @@ func (l *loader) unused(c *network.Config) []string {
 			}
 		}
 	}
-	// Keys that only one switch model or traffic mode reads.
-	slotted := strings.EqualFold(strings.TrimSpace(c.Switching), "slotted")
+	if l.unusedByModel(c, warn) {
+		return out // slotted: no traffic pattern either
+	}
+	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 {
+		return out // the trace replaces the pattern
+	}
+	l.unusedByPattern(c, warn)
+	return out
+}
+
+// unusedByModel warns of the keys only another switch model or traffic
+// mode reads; it reports whether the config is slotted (whose packets
+// come from traffic.p0, not from a pattern).
+func (l *loader) unusedByModel(c *network.Config, warn func(key, why string)) (slotted bool) {
+	slotted = strings.EqualFold(strings.TrimSpace(c.Switching), "slotted")
 	csr := slotted && strings.EqualFold(strings.TrimSpace(c.Slotted.Scheme), "csr")
 	for _, g := range []struct {
 		keys []string
@@ -58,10 +71,15 @@ func (l *loader) unused(c *network.Config) []string {
 			}
 		}
 	}
+	// The keys the user wrote (not the embedded default's) that a model
+	// replaces.
+	written := func(key string) bool {
+		pos, given := l.where[key]
+		return given && (l.name != DefaultName || pos == inputerr.CommandLine)
+	}
 	if strings.TrimSpace(c.Router.Model) != "" {
 		for _, key := range []string{"switch.delay", "switch.reuse", "arbiter"} {
-			// (not the embedded default's: the user did not write them)
-			if pos, given := l.where[key]; given && (l.name != DefaultName || pos == inputerr.CommandLine) {
+			if written(key) {
 				warn(key, "router.model replaces the flit crossbar's switch: its router.* keys set it")
 			}
 		}
@@ -71,19 +89,20 @@ func (l *loader) unused(c *network.Config) []string {
 	}
 	if slotted {
 		for _, key := range []string{"traffic.pattern", "traffic.load", "traffic.flits"} {
-			// (not the embedded default's: the user did not write them)
-			if pos, given := l.where[key]; given && (l.name != DefaultName || pos == inputerr.CommandLine) {
+			if written(key) {
 				warn(key, "switching: slotted makes its packets by traffic.p0")
 			}
 		}
-		return out
 	}
-	if c.Traffic.Trace != "" || len(c.Traffic.Packets) > 0 {
-		return out // the trace replaces the pattern
-	}
+	return slotted
+}
+
+// unusedByPattern warns of the pattern parameters the chosen pattern does
+// not read.
+func (l *loader) unusedByPattern(c *network.Config, warn func(key, why string)) {
 	pat, ok := traffic.LookupPattern(c.Traffic.Pattern)
 	if !ok {
-		return out
+		return
 	}
 	readers := map[string][]string{} // pattern parameter key → patterns that read it
 	var keys []string
@@ -100,5 +119,4 @@ func (l *loader) unused(c *network.Config) []string {
 			warn(key, fmt.Sprintf("pattern %s does not read it; %s does", pat.Name, strings.Join(readers[key], ", ")))
 		}
 	}
-	return out
 }

@@ -2,7 +2,6 @@ package network
 
 import (
 	"fmt"
-	"github.com/flitsim/flitsim/internal/kernel"
 	"math"
 	"strings"
 	"sync/atomic"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
-	"github.com/flitsim/flitsim/network/esmintree"
+	"github.com/flitsim/flitsim/internal/kernel"
 	"github.com/flitsim/flitsim/network/topology"
 	xbar "github.com/flitsim/flitsim/switch"
 	"github.com/flitsim/flitsim/traffic"
@@ -123,22 +122,9 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	if err != nil {
 		return kernel.KernelSpec{}, nil, err
 	}
-	mode, err := xbar.ParseMode(c.Switching)
-	model := ""
-	var sspec kernel.SlottedSpec
-	switch {
-	case IsLockstepMesh(c):
-		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted with flitsim run (lockstep-mesh is Han's lock-step mesh: run it with flitsim route)")
-	case isPacket(c):
-		mode, err, model = xbar.SAF, nil, "packet"
-	case isSlotted(c):
-		if sspec, err = slottedSpec(c); err != nil {
-			return kernel.KernelSpec{}, nil, err
-		}
-		mode, model = xbar.SAF, "slotted"
-	}
+	mode, model, sspec, err := switchingOf(c)
 	if err != nil {
-		return kernel.KernelSpec{}, nil, inputerr.New("switching", c.Switching, "wormhole, vct, saf, packet, slotted (lockstep-mesh: with flitsim route)")
+		return kernel.KernelSpec{}, nil, err
 	}
 	pub, pparams, public, err := publicModel(c)
 	if err != nil {
@@ -155,13 +141,8 @@ func kernelSetup(c *Config) (kernel.KernelSpec, *topology.Topology, error) {
 	spec.Routing = c.Routing
 	spec.Seed = c.Run.Seed
 	spec.Tree = c.Multicast.Tree
-	if spec.Tree != "" {
-		if _, ok := esmintree.ParseAlg(spec.Tree); !ok {
-			return kernel.KernelSpec{}, nil, inputerr.New("multicast.tree", spec.Tree, "%s", strings.Join(esmintree.AlgNames(), ", "))
-		}
-		if _, err := topology.ESMINTrees(spec); err != nil {
-			return kernel.KernelSpec{}, nil, inputerr.New("multicast.tree", spec.Tree, "only on an ESMIN with extra stages, and here %v", err)
-		}
+	if err := checkTree(spec); err != nil {
+		return kernel.KernelSpec{}, nil, err
 	}
 	if model == "packet" {
 		packetTies(&spec)

@@ -11,6 +11,7 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/han"
+	"github.com/spf13/pflag"
 )
 
 const routeSynopsis = `Usage: flitsim route --algorithm q|h|greedy|greedy-ff [-c FILE.yaml] [--set key=value]...
@@ -95,17 +96,8 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if rest := fs.Args(); len(rest) > 0 {
 		return fmt.Errorf("route: unexpected argument %q", rest[0])
 	}
-	if *table && *compare {
-		return fmt.Errorf("--table and --compare: give one")
-	}
-	if *plotPath != "" && !*compare {
-		return fmt.Errorf("--plot: needs --compare")
-	}
-	if *table {
-		return routeTables(fs, *sets, *format, stdout)
-	}
-	if *compare {
-		return routeCompare(fs, *sets, *plotPath, *format, stdout)
+	if done, err := routeSummaries(fs, *table, *compare, *plotPath, *sets, *format, stdout); done || err != nil {
+		return err
 	}
 	if !slices.Contains(han.Algorithms, *alg) {
 		return inputerr.New("--algorithm", *alg, strings.Join(han.Algorithms, ", "))
@@ -137,13 +129,7 @@ func cmdRoute(args []string, stdout io.Writer) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
-	var dests [][]int32
-	var name string
-	if rv.v != nil && rv.v.Dims != 0 {
-		dests, name, err = routeDestsKD(*bcast, *perm, &rv, n, *seed)
-	} else {
-		dests, name, err = routeDests(*bcast, *perm, fs.Changed("permutation"), *alg, *variant, rv.v != nil, rows, n, *seed)
-	}
+	dests, name, err := routeDestsFor(&rv, *bcast, *perm, fs.Changed("permutation"), *alg, *variant, rows, n, *seed)
 	if err != nil {
 		return err
 	}
@@ -162,6 +148,32 @@ func cmdRoute(args []string, stdout io.Writer) error {
 		return writeLayoutAny(stdout, r)
 	}
 	return writeRouteTable(stdout, r)
+}
+
+// routeSummaries runs --table or --compare, the commands that route many
+// inputs and print a summary (done), after checking the flags that go with
+// them.
+func routeSummaries(fs *pflag.FlagSet, table, compare bool, plotPath string, sets []string, format string, stdout io.Writer) (done bool, err error) {
+	switch {
+	case table && compare:
+		return true, fmt.Errorf("--table and --compare: give one")
+	case plotPath != "" && !compare:
+		return true, fmt.Errorf("--plot: needs --compare")
+	case table:
+		return true, routeTables(fs, sets, format, stdout)
+	case compare:
+		return true, routeCompare(fs, sets, plotPath, format, stdout)
+	}
+	return false, nil
+}
+
+// routeDestsFor is the messages' destinations and the input's name, on a
+// K-D mesh when the variant rv is one.
+func routeDestsFor(rv *routeVar, bcast, perm string, permGiven bool, alg, variant string, rows, n int, seed uint64) ([][]int32, string, error) {
+	if rv.v != nil && rv.v.Dims != 0 {
+		return routeDestsKD(bcast, perm, rv, n, seed)
+	}
+	return routeDests(bcast, perm, permGiven, alg, variant, rv.v != nil, rows, n, seed)
 }
 
 // routeMesh loads the config (file and --set rest) and returns the mesh's

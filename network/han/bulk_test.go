@@ -10,7 +10,7 @@ import (
 // moves of Q (one and two legs), H's halves (odd sides: two messages at a
 // processor) and greedy's row phase (arrivals piling up, in order).
 func TestBulkTravelMatchesSteps(t *testing.T) {
-	type mk func(r *router) []trav
+	type mk = bulkMaker
 	qMove := func(n int) mk {
 		return func(r *router) []trav {
 			var ts []trav
@@ -49,13 +49,7 @@ func TestBulkTravelMatchesSteps(t *testing.T) {
 		r.sortBySource(ts)
 		return ts
 	}
-	for _, c := range []struct {
-		name       string
-		rows, cols int
-		buffers    int
-		perm       string
-		make       mk
-	}{
+	for _, c := range []bulkCase{
 		{"Q move random 16", 16, 16, 5, "random", qMove(16)},
 		{"Q move transpose 16", 16, 16, 5, "transpose", qMove(16)},
 		{"greedy row transpose 16", 16, 16, 16, "transpose", rowPhase(16)},
@@ -63,46 +57,65 @@ func TestBulkTravelMatchesSteps(t *testing.T) {
 		{"H halves 9×9 two a processor", 9, 9, 3, "stacked", halves},
 		{"Q move overfull (declined: Fig. 3.3)", 8, 8, 4, "fig33", qMove(8)},
 	} {
-		var ms [2]*Machine
-		var tss [2][]trav
-		var errs [2]error
-		for k := range 2 {
-			dests, err := bulkInput(c.perm, c.rows, c.cols)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := newRouter(c.rows, c.cols, c.buffers, dests, Actual)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k == 1 {
-				r.onStep = func() {} // (step by step)
-			}
-			ts := c.make(r)
-			_, errs[k] = r.travel(ts)
-			ms[k], tss[k] = r.m, ts
+		checkBulkCase(t, c)
+	}
+}
+
+// A bulkMaker builds a move's travellers on a fresh router.
+type bulkMaker func(r *router) []trav
+
+// bulkCase is one of TestBulkTravelMatchesSteps's moves.
+type bulkCase struct {
+	name       string
+	rows, cols int
+	buffers    int
+	perm       string
+	make       bulkMaker
+}
+
+// checkBulkCase runs c's move in bulk and step by step and compares the
+// machines (buffers 4: the move must be refused the same way).
+func checkBulkCase(t *testing.T, c bulkCase) {
+	t.Helper()
+	var ms [2]*Machine
+	var tss [2][]trav
+	var errs [2]error
+	for k := range 2 {
+		dests, err := bulkInput(c.perm, c.rows, c.cols)
+		if err != nil {
+			t.Fatal(err)
 		}
-		a, b := ms[0], ms[1]
-		if (errs[0] == nil) != (errs[1] == nil) || errs[0] != nil && errs[0].Error() != errs[1].Error() {
-			t.Errorf("%s: errors %v and %v", c.name, errs[0], errs[1])
-			continue
+		r, err := newRouter(c.rows, c.cols, c.buffers, dests, Actual)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if errs[0] != nil {
-			if c.buffers != 4 {
-				t.Errorf("%s: %v", c.name, errs[0])
-			}
-			continue
+		if k == 1 {
+			r.onStep = func() {} // (step by step)
 		}
-		if c.buffers == 4 {
-			t.Errorf("%s: not refused", c.name)
+		ts := c.make(r)
+		_, errs[k] = r.travel(ts)
+		ms[k], tss[k] = r.m, ts
+	}
+	a, b := ms[0], ms[1]
+	if (errs[0] == nil) != (errs[1] == nil) || errs[0] != nil && errs[0].Error() != errs[1].Error() {
+		t.Errorf("%s: errors %v and %v", c.name, errs[0], errs[1])
+		return
+	}
+	if errs[0] != nil {
+		if c.buffers != 4 {
+			t.Errorf("%s: %v", c.name, errs[0])
 		}
-		if !samePools(a, b) || !reflect.DeepEqual(a.cnt, b.cnt) || !reflect.DeepEqual(a.loc, b.loc) ||
-			a.steps != b.steps || a.DataSteps != b.DataSteps || a.maxHeld != b.maxHeld || a.phaseHeld != b.phaseHeld {
-			t.Errorf("%s: bulk and step-by-step machines differ (steps %d/%d, held %d/%d)", c.name, a.steps, b.steps, a.maxHeld, b.maxHeld)
-		}
-		if !reflect.DeepEqual(tss[0], tss[1]) {
-			t.Errorf("%s: travellers differ", c.name)
-		}
+		return
+	}
+	if c.buffers == 4 {
+		t.Errorf("%s: not refused", c.name)
+	}
+	if !samePools(a, b) || !reflect.DeepEqual(a.cnt, b.cnt) || !reflect.DeepEqual(a.loc, b.loc) ||
+		a.steps != b.steps || a.DataSteps != b.DataSteps || a.maxHeld != b.maxHeld || a.phaseHeld != b.phaseHeld {
+		t.Errorf("%s: bulk and step-by-step machines differ (steps %d/%d, held %d/%d)", c.name, a.steps, b.steps, a.maxHeld, b.maxHeld)
+	}
+	if !reflect.DeepEqual(tss[0], tss[1]) {
+		t.Errorf("%s: travellers differ", c.name)
 	}
 }
 

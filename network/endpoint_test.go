@@ -98,6 +98,17 @@ func TestAkitaEndpointsPacketRouter(t *testing.T) {
 	c := Default()
 	c.Topology = TopologyConfig{Kind: "hypercube", D: 3}
 	c.Switching, c.Traffic.Flits, c.Traffic.Load = "packet", FlitRange{Min: 1, Max: 1}, 0
+	b := sendTwo05(t, c, func(i int) int { return 1 })
+	if len(b.got) != 2 || b.got[0].Latency != 2 || b.got[1].Latency != 2 || b.got[1].Payload != 1 {
+		t.Fatalf("B got %+v", b.got)
+	}
+}
+
+// sendTwo05 builds c's network under Akita with agent A at terminal 0 and
+// B at 5, has A send B two packets (flits(i) flits, payload i) at 10 ns
+// and 500 ns, runs the engine to the end and returns B.
+func sendTwo05(t *testing.T, c Config, flits func(i int) int) *agent {
+	t.Helper()
 	n, err := Build(c)
 	if err != nil {
 		t.Fatal(err)
@@ -112,16 +123,14 @@ func TestAkitaEndpointsPacketRouter(t *testing.T) {
 		eps[[]int{0, 5}[i]].Peer = ag.port
 	}
 	for i, at := range []float64{10e-9, 500e-9} {
-		m := &PacketMsg{To: 5, Flits: 1, Payload: i}
+		m := &PacketMsg{To: 5, Flits: flits(i), Payload: i}
 		m.Src, m.Dst = a.port, eps[0].Port
 		engine.Schedule(sendEvent{sim.NewEventBase(sim.VTimeInSec(at), sender{a}), m})
 	}
 	if err := engine.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if len(b.got) != 2 || b.got[0].Latency != 2 || b.got[1].Latency != 2 || b.got[1].Payload != 1 {
-		t.Fatalf("B got %+v", b.got)
-	}
+	return b
 }
 
 // Packets sent by Akita components are measured whatever run.warmup says:

@@ -120,6 +120,9 @@ func corpus() []corpusRun {
 		{"chiang-fig4-10", fileRun("../../configs/chiang/fig4_10.yaml", chiangShort...)},
 		{"chiang-fig4-11", fileRun("../../configs/chiang/fig4_11.yaml", chiangShort...)},
 		{"chiang-fig4-12", fileRun("../../configs/chiang/fig4_12.yaml", chiangShort...)},
+		{"booksim-mesh88-1vc", fileRun("../../configs/booksim/mesh88_1vc.yaml", "run.warmup=300", "run.measure=1000")},
+		{"booksim-mesh88-2vc", fileRun("../../configs/booksim/mesh88_2vc.yaml", "run.warmup=300", "run.measure=1000")},
+		{"booksim-mesh88-16vc", fileRun("../../configs/booksim/mesh88_16vc.yaml", "run.warmup=300", "run.measure=1000")},
 
 		// Arbiters (unicast on a mesh; clock and grab also in the Chiang runs).
 		{"arbiter-round-robin", run(with(mesh4, []string{"arbiter=round-robin", "traffic.load=0.3"})...)},

@@ -131,7 +131,6 @@ type idPlan struct {
 // every switch on one side with everything that requests its ports.
 func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 	t := k.Topo
-	k.bSw, k.bPort, k.bGroup = nil, nil, nil
 	// Which input ports are fed (by a link or a terminal).
 	fed := make([]bool, np)
 	for _, sw := range t.Switches {
@@ -144,7 +143,23 @@ func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 	for term := range t.InSwitch {
 		fed[k.portBase[t.InSwitch[term]]+t.InPort[term]] = true
 	}
-	pl := &idPlan{inID: fill(int(np), -1), outID: fill(int(np), -1)}
+	outs, outG := k.outBuffers(s, np)
+	outAt, outOrder := bucket(len(t.Switches), outG)
+	srcAt, srcOrder := bucket(len(t.Switches), t.InSwitch) // terminals by first switch
+	nIn := 0
+	if s.InDepth > 0 {
+		for _, f := range fed {
+			if f {
+				nIn++
+			}
+		}
+	}
+	// Sized once: appends grew these through every doubling, a few hundred
+	// MB of garbage at a million nodes and the collector's work with it.
+	nb := nIn + len(outs) + int(t.Terminals()) + int(max(gapLen, 0))
+	pl := &idPlan{inID: fill(int(np), -1), outID: fill(int(np), -1),
+		kinds: make([]uint8, 0, nb), depth: make([]int, 0, nb)}
+	k.bSw, k.bPort, k.bGroup = make([]int32, 0, nb), make([]int32, 0, nb), make([]int32, 0, nb)
 	add := func(kind uint8, sw, port int32, d int, group int32) int32 {
 		id := int32(len(pl.kinds))
 		pl.kinds = append(pl.kinds, kind)
@@ -157,23 +172,6 @@ func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 	nterm := t.Terminals()
 	k.srcBuf = make([]int32, nterm)
 	k.issued = make([]int32, nterm)
-	type spec struct{ sw, port int32 }
-	outs := make([][]spec, len(t.Switches))
-	srcs := make([][]int32, len(t.Switches))
-	for si, sw := range t.Switches {
-		for p, e := range sw.Out {
-			if s.OutDepth > 0 && (e.Switch >= 0 || e.Terminal >= 0) {
-				g := si
-				if s.InDepth == 0 && e.Switch >= 0 {
-					g = int(e.Switch) // routed at the next switch
-				}
-				outs[g] = append(outs[g], spec{int32(si), int32(p)})
-			}
-		}
-	}
-	for term := 0; term < nterm; term++ {
-		srcs[t.InSwitch[term]] = append(srcs[t.InSwitch[term]], int32(term))
-	}
 	for si, sw := range t.Switches {
 		g := int32(si)
 		if int32(len(pl.kinds)) == gapAt {
@@ -186,15 +184,41 @@ func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 				pl.inID[gp] = add(kindIn, g, int32(p), s.InDepth, g)
 			}
 		}
-		for _, o := range outs[si] {
+		for _, i := range outOrder[outAt[si]:outAt[si+1]] {
+			o := outs[i]
 			pl.outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth, g)
 		}
-		for _, term := range srcs[si] {
+		for _, term := range srcOrder[srcAt[si]:srcAt[si+1]] {
 			k.srcBuf[term] = add(kindSource, term, -1, 1, g)
 		}
 	}
 	k.nb = int32(len(pl.kinds))
 	return pl
+}
+
+// swPort is a switch's output port.
+type swPort struct{ sw, port int32 }
+
+// outBuffers lists the output ports that get a buffer (none without
+// output buffers) and the group each is laid out in: its switch's, or with
+// output buffers only, the next switch's, where its worms are routed.
+func (k *Kernel) outBuffers(s KernelSpec, np int32) (outs []swPort, group []int32) {
+	if s.OutDepth <= 0 {
+		return nil, nil
+	}
+	outs, group = make([]swPort, 0, np), make([]int32, 0, np)
+	for si, sw := range k.Topo.Switches {
+		for p, e := range sw.Out {
+			if e.Switch >= 0 || e.Terminal >= 0 {
+				g := int32(si)
+				if s.InDepth == 0 && e.Switch >= 0 {
+					g = e.Switch
+				}
+				outs, group = append(outs, swPort{int32(si), int32(p)}), append(group, g)
+			}
+		}
+	}
+	return outs, group
 }
 
 // makeBuffers allocates the buffers' storage in one array and sets every
@@ -335,6 +359,27 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	k.lastWin = fill64(ns, -1)
 	k.byInput = s.Policy.ByInput()
 	k.moves = make([]int32, 0, nb)
+}
+
+// bucket orders the items 0..len(group)-1 by their group in [0, n),
+// keeping their order within a group: group g's items are
+// order[at[g]:at[g+1]]. (One array for all groups, where a slice per group
+// was an allocation per switch.)
+func bucket(n int, group []int32) (at, order []int32) {
+	at = make([]int32, n+1)
+	for _, g := range group {
+		at[g+1]++
+	}
+	for g := range n {
+		at[g+1] += at[g]
+	}
+	next := slices.Clone(at[:n])
+	order = make([]int32, len(group))
+	for i, g := range group {
+		order[next[g]] = int32(i)
+		next[g]++
+	}
+	return at, order
 }
 
 func fill(n int, v int32) []int32 {

@@ -21,7 +21,7 @@ func DefaultLimit() network.ByteSize {
 }
 
 func physical() int64 {
-	total := meminfo("/proc/meminfo")
+	total := meminfo("/proc/meminfo", "MemTotal")
 	if c := cgroupMax("/sys/fs/cgroup/memory.max"); c > 0 && (total == 0 || c < total) {
 		total = c
 	}
@@ -31,8 +31,12 @@ func physical() int64 {
 	return total
 }
 
-// meminfo reads MemTotal (bytes) from a /proc/meminfo file, 0 if none.
-func meminfo(path string) int64 {
+// Available is the memory the machine can give now, other programs left
+// running (MemAvailable in /proc/meminfo; 0 where it cannot be read).
+func Available() int64 { return meminfo("/proc/meminfo", "MemAvailable") }
+
+// meminfo reads a field (bytes) from a /proc/meminfo file, 0 if none.
+func meminfo(path, field string) int64 {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0
@@ -40,7 +44,7 @@ func meminfo(path string) int64 {
 	defer f.Close()
 	s := bufio.NewScanner(f)
 	for s.Scan() {
-		if rest, ok := strings.CutPrefix(s.Text(), "MemTotal:"); ok {
+		if rest, ok := strings.CutPrefix(s.Text(), field+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err == nil {
 				return kb << 10

@@ -12,11 +12,14 @@ import (
 func TestMeminfoAndCgroup(t *testing.T) {
 	dir := t.TempDir()
 	mi := filepath.Join(dir, "meminfo")
-	os.WriteFile(mi, []byte("MemFree: 1 kB\nMemTotal:       24684092 kB\n"), 0o644)
-	if got := meminfo(mi); got != 24684092<<10 {
+	os.WriteFile(mi, []byte("MemFree: 1 kB\nMemTotal:       24684092 kB\nMemAvailable:   5 kB\n"), 0o644)
+	if got := meminfo(mi, "MemTotal"); got != 24684092<<10 {
 		t.Errorf("meminfo = %d", got)
 	}
-	if got := meminfo(filepath.Join(dir, "none")); got != 0 {
+	if got := meminfo(mi, "MemAvailable"); got != 5<<10 {
+		t.Errorf("MemAvailable = %d", got)
+	}
+	if got := meminfo(filepath.Join(dir, "none"), "MemTotal"); got != 0 {
 		t.Errorf("missing meminfo = %d", got)
 	}
 	cg := filepath.Join(dir, "memory.max")

@@ -27,6 +27,7 @@ type publicModel struct {
 	// names the far input port, or −1.
 	far    []int32
 	moved  int     // flits moved in the cycle being stepped
+	inside int     // flits taken from the sources and not yet delivered (InFlight)
 	wormAt []int64 // per worm pool index: the last cycle a flit of it moved
 	waits  []model.Wait
 	member []bool // deadlock check scratch, per worm pool index
@@ -136,6 +137,7 @@ func (p *publicModel) TakeSource(t int) {
 		k.tr.Move(now, f, b, p.inBuf[gp], x.ch, now+int64(x.lat))
 	}
 	p.note(f.Worm)
+	p.inside++
 	k.afterMove(b, x, &f, f.Kind >= flit.Tail, now)
 }
 
@@ -158,9 +160,15 @@ func (p *publicModel) Send(sw, in, out int, f *flit.Flit, at int64) {
 	}
 	p.note(f.Worm)
 	if d >= k.nb {
+		p.inside--
 		k.eject(d-k.nb, f, at)
 	}
 }
+
+// flitsInside is what the model's buffers and pipelines hold: the flits it
+// took from the sources less those it delivered (the kernel's buffers,
+// which InFlight counts for the flit crossbar, are not the model's).
+func (p *publicModel) flitsInside() int { return p.inside }
 
 func (p *publicModel) Occupancy(flits int) { p.k.maxOcc = max(p.k.maxOcc, int32(flits)) }
 

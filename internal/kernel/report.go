@@ -11,6 +11,9 @@ func (k *Kernel) InFlight() int {
 	if p, ok := k.stepper.(queueModel); ok {
 		return p.inFlight()
 	}
+	if p, ok := k.stepper.(*publicModel); ok {
+		return p.flitsInside()
+	}
 	n := 0
 	for b := int32(0); b < k.nb; b++ {
 		if k.bs[b].kind != kindSource {

@@ -161,13 +161,15 @@ type router struct {
 	copyDir      []Dir     // per message: the last direction a step copies it in (ILLIAC, at copyAt)
 	copyAt       []uint32
 	copyStamp    uint32
-	live, who    []int32 // scratch: travel's travellers under way, and per move its traveller
-	moves        []Move  // and its step's moves
-	travs        []trav  // scratch: a move's travellers
-	bulk         bulk    // travelBulk's
-	keyAt        []int32 // scratch: sortBySource's traveller at each processor (−1 none)
-	travs2       []trav  // and its sorted copy
-	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
+	live, who    []int32   // scratch: travel's travellers under way, and per move its traveller
+	moves        []Move    // and its step's moves (also smoothing's)
+	act          []int32   // scratch: smoothing's active processors or messages
+	sends        []IntSend // scratch: a counting step's integer sends
+	travs        []trav    // scratch: a move's travellers
+	bulk         bulk      // travelBulk's
+	keyAt        []int32   // scratch: sortBySource's traveller at each processor (−1 none)
+	travs2       []trav    // and its sorted copy
+	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
 	winStep      []int64
 	onStep       func() // (tests: called after every data step of a move)
 	schedule     string

@@ -65,7 +65,8 @@ func (r *router) countRegions(g grid) error {
 			steps = max(steps, countSteps(a.n, b.n))
 		}
 	}
-	var sends []IntSend
+	sends := r.sends[:0] // (scratch kept between phases: allocation is a cost at 1024²)
+	defer func() { r.sends = sends[:0] }()
 	for t := 1; t <= steps; t++ {
 		sends = sends[:0]
 		for _, a := range g.rows {
@@ -167,7 +168,8 @@ func (r *router) rowMove(R, C int) (int64, error) { return r.rowMoveRegions(r.ti
 // rowMoveRegions is rowMove on the grid's regions, all at once.
 func (r *router) rowMoveRegions(g grid) (int64, error) {
 	m, k := r.m, r.cnt
-	var active []int32
+	active, moves := r.act[:0], r.moves[:0]
+	defer func() { r.act, r.moves = active[:0], moves[:0] }()
 	g.each(m.Cols, func(p int32, i, j int, a, b span) {
 		q, fc := int32(b.n), int32(j)
 		if i >= a.n/2 {
@@ -186,7 +188,6 @@ func (r *router) rowMoveRegions(g grid) (int64, error) {
 		}
 	})
 	var steps int64
-	var moves []Move
 	for len(active) > 0 {
 		moves = moves[:0]
 		for _, p := range active {
@@ -231,7 +232,8 @@ func (r *router) colMoveRegions(g grid) (int64, error) {
 	if len(r.target) < m.Messages() { // (copies made since)
 		r.target = make([]int32, m.Messages())
 	}
-	var active []int32
+	active := r.act[:0]
+	defer func() { r.act = active[:0] }()
 	g.each(m.Cols, func(p int32, i, j int, a, b span) {
 		q := int32(b.n)
 		for x, id := range m.Pool(p) {
@@ -265,7 +267,8 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 		return abs32(r.target[id]-p/cols) > abs32(r.target[than]-p/cols)
 	}
 	var steps int64
-	var moves []Move
+	moves := r.moves[:0]
+	defer func() { r.moves = moves[:0] }()
 	for len(active) > 0 {
 		steps++
 		r.stamp++

@@ -18,10 +18,17 @@ type bulk struct {
 	t           []bulkTrav // travellers under way, in travel's order
 	fin         []int32    // per traveller (travel's index): where it arrived
 	over, order []int32    // a step's receivers past the occupancy seen; arrivals by step
-	cnt         []int32    // per processor: messages held, as the steps go
-	link        []uint32   // per processor×4+dir: the epoch that used it
+	node        []bulkNode // per processor
 	seen        []uint32   // per message: the epoch that moved it
 	epoch       uint32
+}
+
+// bulkNode is a processor's messages held, as the steps go, and per link
+// direction the epoch that used it: together, so that a hop's departure
+// touches one cache line.
+type bulkNode struct {
+	cnt  int32
+	link [4]uint32
 }
 
 // bulkTrav is a traveller as two straight legs: the one under way (rem
@@ -54,15 +61,16 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 		k, over := 0, b.over[:0]
 		for j := range b.t {
 			x := &b.t[j] // (in place: most steps nobody arrives and nothing shifts)
-			l := int(x.pos)*4 + int(x.dir)
-			if b.link[l] == b.epoch {
+			from := &b.node[x.pos]
+			if from.link[x.dir&3] == b.epoch {
 				return 0, false
 			}
-			b.link[l] = b.epoch
-			b.cnt[x.pos]--
+			from.link[x.dir&3] = b.epoch
+			from.cnt--
 			x.pos += x.delta
-			c := b.cnt[x.pos] + 1
-			b.cnt[x.pos] = c
+			to := &b.node[x.pos]
+			c := to.cnt + 1
+			to.cnt = c
 			if c > held {
 				over = append(over, x.pos)
 			}
@@ -80,7 +88,7 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 		}
 		b.t, b.over = b.t[:k], over
 		for _, q := range over {
-			c := b.cnt[q]
+			c := b.node[q].cnt
 			if c > int32(m.Buffers) {
 				return 0, false
 			}
@@ -97,8 +105,8 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 func (r *router) bulkStart(ts []trav) bool {
 	m, b := r.m, &r.bulk
 	N := m.Processors()
-	if len(b.cnt) < N {
-		b.cnt, b.link = make([]int32, N), make([]uint32, 4*N)
+	if len(b.node) < N {
+		b.node = make([]bulkNode, N)
 		b.epoch = 0
 	}
 	if len(b.seen) < m.Messages() {
@@ -130,7 +138,9 @@ func (r *router) bulkStart(ts []trav) bool {
 		}
 		b.t = append(b.t, x)
 	}
-	copy(b.cnt, m.cnt)
+	for p, c := range m.cnt {
+		b.node[p].cnt = c
+	}
 	return true
 }
 

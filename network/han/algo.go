@@ -147,7 +147,7 @@ func internalf(format string, a ...any) error { return &InternalError{fmt.Sprint
 type router struct {
 	m            *Machine
 	dests        [][]int32 // per message (copies included): the destinations it carries
-	cnt          *counted
+	cnt          []counted // per processor
 	sendE, sendW []int32
 	target       []int32 // per message: its column-movement target row
 	bestN, bestS []int32
@@ -345,7 +345,7 @@ func (r *router) finish(cols int) (*Result, error) {
 func newRouter(rows, cols, buffers int, dests [][]int32, schedule string) (*router, error) {
 	N := rows * cols
 	m := NewMachine(rows, cols, buffers)
-	r := &router{m: m, cnt: newCounted(N), sendE: make([]int32, N), sendW: make([]int32, N),
+	r := &router{m: m, cnt: make([]counted, N), sendE: make([]int32, N), sendW: make([]int32, N),
 		bestN: make([]int32, N), bestS: make([]int32, N), bestStep: make([]int64, N), schedule: schedule,
 		res: &Result{}, stage: &Stage{}}
 	for p, ds := range dests {

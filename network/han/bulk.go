@@ -21,6 +21,7 @@ type bulk struct {
 	node        []bulkNode // per processor
 	seen        []uint32   // per message: the epoch that moved it
 	epoch       uint32
+	step        [4]int32 // per link direction: the processor index it adds
 }
 
 // bulkNode is a processor's messages held, as the steps go, and per link
@@ -32,12 +33,14 @@ type bulkNode struct {
 }
 
 // bulkTrav is a traveller as two straight legs: the one under way (rem
-// hops of step delta over link direction dir) and the next (travel's
-// order: the column leg first unless rowFirst); i is its index in travel's
-// list.
+// hops over link direction dir) and the next (travel's order: the column
+// leg first unless rowFirst); i is its index in travel's list. Sixteen
+// bytes, as every step streams them all (legs over 65535 hops: the step
+// path).
 type bulkTrav struct {
-	pos, rem, delta, rem2, delta2, i int32
-	dir, dir2                        Dir
+	pos, i    int32
+	rem, rem2 uint16
+	dir, dir2 Dir
 }
 
 // travelBulk runs ts in lean passes when it can (ok), and returns the
@@ -67,7 +70,7 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 			}
 			from.link[x.dir&3] = b.epoch
 			from.cnt--
-			x.pos += x.delta
+			x.pos += b.step[x.dir&3]
 			to := &b.node[x.pos]
 			c := to.cnt + 1
 			to.cnt = c
@@ -79,7 +82,7 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 					b.fin[x.i] = x.pos
 					continue
 				}
-				x.rem, x.delta, x.dir, x.rem2 = x.rem2, x.delta2, x.dir2, 0
+				x.rem, x.dir, x.rem2 = x.rem2, x.dir2, 0
 			}
 			if k != j {
 				b.t[k] = *x
@@ -112,6 +115,7 @@ func (r *router) bulkStart(ts []trav) bool {
 	if len(b.seen) < m.Messages() {
 		b.seen = make([]uint32, m.Messages())
 	}
+	b.step = [4]int32{North: -int32(m.Cols), East: 1, South: int32(m.Cols), West: -1}
 	b.t, b.fin, b.order = b.t[:0], grow(b.fin, len(ts)), grow(b.order, len(ts)) // (every traveller arrives: fin is all written)
 	b.epoch++
 	for i := range ts {
@@ -120,18 +124,22 @@ func (r *router) bulkStart(ts []trav) bool {
 			return false
 		}
 		b.seen[t.id] = b.epoch
-		x := bulkTrav{pos: m.loc[t.id], rem: abs32(t.dv), dir: South, delta: int32(m.Cols), rem2: abs32(t.dh), dir2: East, delta2: 1, i: int32(i)}
+		v, h := abs32(t.dv), abs32(t.dh)
+		if v > 0xffff || h > 0xffff {
+			return false
+		}
+		x := bulkTrav{pos: m.loc[t.id], rem: uint16(v), dir: South, rem2: uint16(h), dir2: East, i: int32(i)}
 		if t.dv < 0 {
-			x.dir, x.delta = North, -int32(m.Cols)
+			x.dir = North
 		}
 		if t.dh < 0 {
-			x.dir2, x.delta2 = West, -1
+			x.dir2 = West
 		}
 		if t.rowFirst {
-			x.rem, x.dir, x.delta, x.rem2, x.dir2, x.delta2 = x.rem2, x.dir2, x.delta2, x.rem, x.dir, x.delta
+			x.rem, x.dir, x.rem2, x.dir2 = x.rem2, x.dir2, x.rem, x.dir
 		}
 		if x.rem == 0 {
-			x.rem, x.dir, x.delta, x.rem2 = x.rem2, x.dir2, x.delta2, 0
+			x.rem, x.dir, x.rem2 = x.rem2, x.dir2, 0
 		}
 		if !m.onMesh(x.pos, t.dv, t.dh) {
 			return false // (travel's Data refuses the step that leaves it)

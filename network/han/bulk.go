@@ -24,13 +24,18 @@ type bulk struct {
 	step        [4]int32 // per link direction: the processor index it adds
 }
 
-// bulkNode is a processor's messages held, as the steps go, and per link
-// direction the epoch that used it: together, so that a hop's departure
-// touches one cache line.
+// bulkNode is a processor's messages held, as the steps go, and the link
+// directions used in an epoch: use is the epoch << 4 | a bit a direction.
+// Eight bytes, so that a hop touches little memory (at 1024² the move
+// phases are bound by memory traffic).
 type bulkNode struct {
-	cnt  int32
-	link [4]uint32
+	use uint32
+	cnt int32
 }
+
+// maxEpoch is the last epoch bulkNode.use can hold; bulkStart starts again
+// from 0 before it.
+const maxEpoch = 1<<28 - 1
 
 // bulkTrav is a traveller as two straight legs: the one under way (rem
 // hops over link direction dir) and the next (travel's order: the column
@@ -64,11 +69,14 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 		k, over := 0, b.over[:0]
 		for j := range b.t {
 			x := &b.t[j] // (in place: most steps nobody arrives and nothing shifts)
-			from := &b.node[x.pos]
-			if from.link[x.dir&3] == b.epoch {
+			from, bit := &b.node[x.pos], uint32(1)<<(x.dir&3)
+			if from.use>>4 != b.epoch {
+				from.use = b.epoch << 4
+			}
+			if from.use&bit != 0 {
 				return 0, false
 			}
-			from.link[x.dir&3] = b.epoch
+			from.use |= bit
 			from.cnt--
 			x.pos += b.step[x.dir&3]
 			to := &b.node[x.pos]
@@ -108,9 +116,8 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 func (r *router) bulkStart(ts []trav) bool {
 	m, b := r.m, &r.bulk
 	N := m.Processors()
-	if len(b.node) < N {
-		b.node = make([]bulkNode, N)
-		b.epoch = 0
+	if len(b.node) < N || b.epoch+uint32(m.Rows+m.Cols)+2 > maxEpoch { // (a phase takes fewer steps than rows + columns)
+		b.node, b.seen, b.epoch = make([]bulkNode, N), nil, 0
 	}
 	if len(b.seen) < m.Messages() {
 		b.seen = make([]uint32, m.Messages())

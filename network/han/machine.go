@@ -138,7 +138,8 @@ type Machine struct {
 	maxHeld      int     // the most messages a processor held at a step boundary
 	phaseHeld    int     // the same since the last PhaseStart
 
-	link    []linkUse   // per processor×nd+dir: the last step that used it and what it carried
+	link    []linkUse   // per processor×nd+dir: the last data step that used it and what it carried
+	ilink   []uint32    // per link (intLink's order): the last integer step that used it
 	msgStep []uint32    // per message: the last step that sent it
 	to      []int32     // per move of the step: its receiver
 	delta   []stepDelta // per processor: occupancy change of a step
@@ -174,6 +175,7 @@ func NewMachine(rows, cols, buffers int) *Machine {
 		slots: make([]int32, n*buffers),
 		cnt:   make([]int32, n),
 		link:  make([]linkUse, 4*n),
+		ilink: make([]uint32, 4*n),
 		delta: make([]stepDelta, n),
 	}
 }
@@ -194,7 +196,7 @@ func NewMachineDims(dims []int, buffers int) *Machine {
 	for a := len(dims) - 1; a >= 0; a-- {
 		m.stride[a], st = st, st*dims[a]
 	}
-	m.link = make([]linkUse, m.nd*n)
+	m.link, m.ilink = make([]linkUse, m.nd*n), make([]uint32, m.nd*n)
 	return m
 }
 
@@ -346,18 +348,38 @@ func (m *Machine) refuse(kind string, p int32, problem string, msgs ...int32) *R
 	return r
 }
 
+// intLink is link (p, d)'s index in ilink: on a 2-D mesh the north and
+// south links row by row, the east and west links column by column, as a
+// counting step's row waves send from one column of every row (row by row
+// they would touch a page a row at 1024²).
+func (m *Machine) intLink(p int32, d Dir) int {
+	if m.Dims != nil || d >= 4 {
+		return int(p)*m.nd + int(d)
+	}
+	if d == North || d == South {
+		return int(p)*2 + int(d>>1)
+	}
+	r, c := int(p)/m.Cols, int(p)%m.Cols
+	return 2*len(m.cnt) + (c*m.Rows+r)*2 + int(d>>1)
+}
+
 // checkLink claims link (p, d) for the step, or says why it cannot be.
 func (m *Machine) checkLink(kind string, p int32, d Dir, msg int32) (int32, *Refusal) {
 	to := m.Neighbour(p, d)
 	if to < 0 {
 		return -1, m.refuse(kind, p, "no "+d.String()+" link", msg)
 	}
+	if kind == "integer" {
+		l := m.intLink(p, d)
+		if m.ilink[l] == m.steps {
+			return -1, m.refuse(kind, p, "two integer messages on its "+d.String()+" link")
+		}
+		m.ilink[l] = m.steps
+		return to, nil
+	}
 	l := int(p)*m.nd + int(d)
 	if m.link[l].step == m.steps {
-		if kind == "data" {
-			return -1, m.refuse(kind, p, "two messages on its "+d.String()+" link", m.link[l].msg, msg)
-		}
-		return -1, m.refuse(kind, p, "two integer messages on its "+d.String()+" link")
+		return -1, m.refuse(kind, p, "two messages on its "+d.String()+" link", m.link[l].msg, msg)
 	}
 	m.link[l] = linkUse{m.steps, msg}
 	return to, nil
@@ -476,12 +498,12 @@ func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
 		if m.SIMD && s.Dir != sends[0].Dir {
 			return nil, m.refuse("integer", s.From, "ILLIAC: sends "+s.Dir.String()+" in a step whose instruction sends "+sends[0].Dir.String())
 		}
-		to, l := m.Neighbour(s.From, s.Dir), int(s.From)*m.nd+int(s.Dir)
-		if to < 0 || m.link[l].step == m.steps { // (checkLink inlined on the way through)
+		to, l := m.Neighbour(s.From, s.Dir), m.intLink(s.From, s.Dir)
+		if to < 0 || m.ilink[l] == m.steps { // (checkLink inlined on the way through)
 			_, r := m.checkLink("integer", s.From, s.Dir, -1)
 			return nil, r
 		}
-		m.link[l] = linkUse{m.steps, -1}
+		m.ilink[l] = m.steps
 		m.inbox = append(m.inbox, IntSend{From: to, Dir: s.Dir, Value: s.Value})
 	}
 	m.IntegerSteps++

@@ -147,7 +147,7 @@ func internalf(format string, a ...any) error { return &InternalError{fmt.Sprint
 type router struct {
 	m            *Machine
 	dests        [][]int32 // per message (copies included): the destinations it carries
-	cnt          *counted
+	cnt          []counted // per processor
 	sendE, sendW []int32
 	target       []int32 // per message: its column-movement target row
 	bestN, bestS []int32
@@ -161,13 +161,15 @@ type router struct {
 	copyDir      []Dir     // per message: the last direction a step copies it in (ILLIAC, at copyAt)
 	copyAt       []uint32
 	copyStamp    uint32
-	live, who    []int32 // scratch: travel's travellers under way, and per move its traveller
-	moves        []Move  // and its step's moves
-	travs        []trav  // scratch: a move's travellers
-	bulk         bulk    // travelBulk's
-	keyAt        []int32 // scratch: sortBySource's traveller at each processor (−1 none)
-	travs2       []trav  // and its sorted copy
-	win          []int32 // per processor×4+dir: the k² move's winner of the channel (at winStep)
+	live, who    []int32   // scratch: travel's travellers under way, and per move its traveller
+	moves        []Move    // and its step's moves (also smoothing's)
+	act          []int32   // scratch: smoothing's active processors or messages
+	sends        []IntSend // scratch: a counting step's integer sends
+	travs        []trav    // scratch: a move's travellers
+	bulk         bulk      // travelBulk's
+	keyAt        []int32   // scratch: sortBySource's traveller at each processor (−1 none)
+	travs2       []trav    // and its sorted copy
+	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
 	winStep      []int64
 	onStep       func() // (tests: called after every data step of a move)
 	schedule     string
@@ -343,7 +345,7 @@ func (r *router) finish(cols int) (*Result, error) {
 func newRouter(rows, cols, buffers int, dests [][]int32, schedule string) (*router, error) {
 	N := rows * cols
 	m := NewMachine(rows, cols, buffers)
-	r := &router{m: m, cnt: newCounted(N), sendE: make([]int32, N), sendW: make([]int32, N),
+	r := &router{m: m, cnt: make([]counted, N), sendE: make([]int32, N), sendW: make([]int32, N),
 		bestN: make([]int32, N), bestS: make([]int32, N), bestStep: make([]int64, N), schedule: schedule,
 		res: &Result{}, stage: &Stage{}}
 	for p, ds := range dests {

@@ -15,65 +15,98 @@ package han
 
 // bulk is travelBulk's scratch, kept between phases.
 type bulk struct {
-	t           []bulkTrav
-	live, order []int32  // travellers under way; arrivals by step
-	cnt         []int32  // per processor: messages held, as the steps go
-	link        []uint32 // per processor×4+dir: the epoch that used it
-	seen        []uint32 // per message: the epoch that moved it
+	t           []bulkTrav // travellers under way, in travel's order
+	fin         []int32    // per traveller (travel's index): where it arrived
+	over, order []int32    // a step's receivers past the occupancy seen; arrivals by step
+	node        []bulkNode // per processor
+	seen        []uint32   // per message: the epoch that moved it
 	epoch       uint32
+	step        [4]int32 // per link direction: the processor index it adds
 }
 
+// bulkNode is a processor's messages held, as the steps go, and the link
+// directions used in an epoch: use is the epoch << 4 | a bit a direction.
+// Eight bytes, so that a hop touches little memory (at 1024² the move
+// phases are bound by memory traffic).
+type bulkNode struct {
+	use uint32
+	cnt int32
+}
+
+// maxEpoch is the last epoch bulkNode.use can hold; bulkStart starts again
+// from 0 before it.
+const maxEpoch = 1<<28 - 1
+
 // bulkTrav is a traveller as two straight legs: the one under way (rem
-// hops of step delta over link direction dir) and the next (travel's
-// order: the column leg first unless rowFirst).
+// hops over link direction dir) and the next (travel's order: the column
+// leg first unless rowFirst); i is its index in travel's list. Sixteen
+// bytes, as every step streams them all (legs over 65535 hops: the step
+// path).
 type bulkTrav struct {
-	pos, rem, delta, rem2, delta2 int32
-	dir, dir2                     Dir
+	pos, i    int32
+	rem, rem2 uint16
+	dir, dir2 Dir
 }
 
 // travelBulk runs ts in lean passes when it can (ok), and returns the
 // steps taken. Its link table is a 2-D mesh's (four links a processor):
 // a K-D machine takes the step-by-step path.
+//
+// One pass a step moves every traveller, checks its link and drops the
+// arrived. A pool's count can pass the most seen so far (held, or
+// Buffers) at the step's end only if an arrival took it past on the way,
+// so such receivers are noted and only they are checked at the end.
 func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 	m := r.m
 	if m.SIMD || m.Dims != nil || m.Log != nil || r.onStep != nil || len(ts) == 0 || !r.bulkStart(ts) {
 		return 0, false
 	}
 	b := &r.bulk
-	held := 0
-	for len(b.live) > 0 {
+	held := int32(m.phaseHeld) // (≥ every pool at the phase's start; Data's maxima take it as well)
+	for len(b.t) > 0 {
 		steps++
 		b.epoch++
-		for _, i := range b.live {
-			x := &b.t[i]
-			l := int(x.pos)*4 + int(x.dir)
-			if b.link[l] == b.epoch {
+		k, over := 0, b.over[:0]
+		for j := range b.t {
+			x := &b.t[j] // (in place: most steps nobody arrives and nothing shifts)
+			from, bit := &b.node[x.pos], uint32(1)<<(x.dir&3)
+			if from.use>>4 != b.epoch {
+				from.use = b.epoch << 4
+			}
+			if from.use&bit != 0 {
 				return 0, false
 			}
-			b.link[l] = b.epoch
-			b.cnt[x.pos]--
-			x.pos += x.delta
-			b.cnt[x.pos]++
-			if x.rem--; x.rem == 0 {
-				x.rem, x.delta, x.dir, x.rem2 = x.rem2, x.delta2, x.dir2, 0
+			from.use |= bit
+			from.cnt--
+			x.pos += b.step[x.dir&3]
+			to := &b.node[x.pos]
+			c := to.cnt + 1
+			to.cnt = c
+			if c > held {
+				over = append(over, x.pos)
 			}
+			if x.rem--; x.rem == 0 {
+				if x.rem2 == 0 {
+					b.fin[x.i] = x.pos
+					continue
+				}
+				x.rem, x.dir, x.rem2 = x.rem2, x.dir2, 0
+			}
+			if k != j {
+				b.t[k] = *x
+			}
+			k++
 		}
-		k := 0
-		for _, i := range b.live {
-			x := &b.t[i]
-			c := int(b.cnt[x.pos])
-			if c > m.Buffers {
+		b.t, b.over = b.t[:k], over
+		for _, q := range over {
+			c := b.node[q].cnt
+			if c > int32(m.Buffers) {
 				return 0, false
 			}
 			held = max(held, c)
-			if x.rem > 0 {
-				b.live[k] = i
-				k++
-			}
 		}
-		b.live = b.live[:k]
 	}
-	r.bulkCommit(ts, steps, held)
+	r.bulkCommit(ts, steps, int(held))
 	return steps, true
 }
 
@@ -83,14 +116,14 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 func (r *router) bulkStart(ts []trav) bool {
 	m, b := r.m, &r.bulk
 	N := m.Processors()
-	if len(b.cnt) < N {
-		b.cnt, b.link = make([]int32, N), make([]uint32, 4*N)
-		b.epoch = 0
+	if len(b.node) < N || b.epoch+uint32(m.Rows+m.Cols)+2 > maxEpoch { // (a phase takes fewer steps than rows + columns)
+		b.node, b.seen, b.epoch = make([]bulkNode, N), nil, 0
 	}
 	if len(b.seen) < m.Messages() {
 		b.seen = make([]uint32, m.Messages())
 	}
-	b.t, b.live = b.t[:0], b.live[:0]
+	b.step = [4]int32{North: -int32(m.Cols), East: 1, South: int32(m.Cols), West: -1}
+	b.t, b.fin, b.order = b.t[:0], grow(b.fin, len(ts)), grow(b.order, len(ts)) // (every traveller arrives: fin is all written)
 	b.epoch++
 	for i := range ts {
 		t := &ts[i]
@@ -98,25 +131,31 @@ func (r *router) bulkStart(ts []trav) bool {
 			return false
 		}
 		b.seen[t.id] = b.epoch
-		x := bulkTrav{pos: m.loc[t.id], rem: abs32(t.dv), dir: South, delta: int32(m.Cols), rem2: abs32(t.dh), dir2: East, delta2: 1}
+		v, h := abs32(t.dv), abs32(t.dh)
+		if v > 0xffff || h > 0xffff {
+			return false
+		}
+		x := bulkTrav{pos: m.loc[t.id], rem: uint16(v), dir: South, rem2: uint16(h), dir2: East, i: int32(i)}
 		if t.dv < 0 {
-			x.dir, x.delta = North, -int32(m.Cols)
+			x.dir = North
 		}
 		if t.dh < 0 {
-			x.dir2, x.delta2 = West, -1
+			x.dir2 = West
 		}
 		if t.rowFirst {
-			x.rem, x.dir, x.delta, x.rem2, x.dir2, x.delta2 = x.rem2, x.dir2, x.delta2, x.rem, x.dir, x.delta
+			x.rem, x.dir, x.rem2, x.dir2 = x.rem2, x.dir2, x.rem, x.dir
 		}
 		if x.rem == 0 {
-			x.rem, x.dir, x.delta, x.rem2 = x.rem2, x.dir2, x.delta2, 0
+			x.rem, x.dir, x.rem2 = x.rem2, x.dir2, 0
 		}
 		if !m.onMesh(x.pos, t.dv, t.dh) {
 			return false // (travel's Data refuses the step that leaves it)
 		}
-		b.t, b.live = append(b.t, x), append(b.live, int32(i))
+		b.t = append(b.t, x)
 	}
-	copy(b.cnt, m.cnt)
+	for p, c := range m.cnt {
+		b.node[p].cnt = c
+	}
 	return true
 }
 
@@ -155,7 +194,6 @@ func (r *router) bulkCommit(ts []trav, steps int64, held int) {
 	for s := 1; s < len(first); s++ {
 		first[s] += first[s-1]
 	}
-	b.order = append(b.order[:0], make([]int32, len(ts))...)
 	for i := range ts {
 		h := abs32(ts[i].dv) + abs32(ts[i].dh)
 		b.order[first[h]] = int32(i)
@@ -163,7 +201,7 @@ func (r *router) bulkCommit(ts []trav, steps int64, held int) {
 	}
 	for _, i := range b.order {
 		t := &ts[i]
-		to := b.t[i].pos
+		to := b.fin[i]
 		m.slots[int(to)*m.Buffers+int(m.cnt[to])] = t.id
 		m.cnt[to]++
 		m.loc[t.id] = to
@@ -175,4 +213,13 @@ func (r *router) bulkCommit(ts []trav, steps int64, held int) {
 	m.steps += uint32(steps)
 	m.DataSteps += steps
 	m.held(held)
+}
+
+// grow is s with length n, its old contents kept where it had room (a
+// scratch slice, written before it is read).
+func grow(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
 }

@@ -59,7 +59,7 @@ func TestFig34CountingAndRowMovement(t *testing.T) {
 		p                     int32
 		z, w, e, total, above int32
 	}{{at(0, 3), 2, 3, 7, 12, 0}, {at(1, 2), 3, 7, 11, 21, 12}} {
-		if got := [5]int32{k.z[c.p], k.w[c.p], k.e[c.p], k.total[c.p], k.above[c.p]}; got != [5]int32{c.z, c.w, c.e, c.total, c.above} {
+		if got := [5]int32{k[c.p].z, k[c.p].w, k[c.p].e, k[c.p].total, k[c.p].above}; got != [5]int32{c.z, c.w, c.e, c.total, c.above} {
 			t.Errorf("processor %d: Z, W, E, total, N = %v, want %v", c.p, got, [5]int32{c.z, c.w, c.e, c.total, c.above})
 		}
 	}
@@ -69,8 +69,8 @@ func TestFig34CountingAndRowMovement(t *testing.T) {
 			t.Errorf("no integer %d from %d to %d in the column wave %v", want.value, want.from, want.to, south)
 		}
 	}
-	if len(south) != 3*8 || r.cnt.above[at(3, 0)] != 37 {
-		t.Errorf("%d integers south (want 24, three rows of 8); row 3 knows %d above it, want 37", len(south), r.cnt.above[at(3, 0)])
+	if len(south) != 3*8 || r.cnt[at(3, 0)].above != 37 {
+		t.Errorf("%d integers south (want 24, three rows of 8); row 3 knows %d above it, want 37", len(south), r.cnt[at(3, 0)].above)
 	}
 	if _, err := r.rowMove(8, 8); err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestFig34CountingAndRowMovement(t *testing.T) {
 		t.Errorf("rows 0–2 per column: %v, want [5 5 5 5 5 4 4 4]", cols)
 	}
 	// Fig. 3.6: (1,3) has L = 10 to its west, L′ = 7 finally: it receives 3 from the west.
-	if k.left[at(1, 3)] != 10 || intoWest13 != 3 {
-		t.Errorf("(1,3): L = %d, received %d from the west; want 10 and 3", k.left[at(1, 3)], intoWest13)
+	if k[at(1, 3)].left != 10 || intoWest13 != 3 {
+		t.Errorf("(1,3): L = %d, received %d from the west; want 10 and 3", k[at(1, 3)].left, intoWest13)
 	}
 }

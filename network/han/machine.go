@@ -138,13 +138,12 @@ type Machine struct {
 	maxHeld      int     // the most messages a processor held at a step boundary
 	phaseHeld    int     // the same since the last PhaseStart
 
-	linkStep []uint32  // per processor×nd+dir: the last step that used it
-	linkMsg  []int32   // per processor×nd+dir: the message it carried then
-	msgStep  []uint32  // per message: the last step that sent it
-	to       []int32   // per move of the step: its receiver
-	delta    []int32   // per processor: occupancy change of the step (when deltaAt is the step)
-	deltaAt  []uint32  // per processor: the step delta is of
-	inbox    []IntSend // integer deliveries of the last step (From is the receiver)
+	link    []linkUse   // per processor×nd+dir: the last data step that used it and what it carried
+	ilink   []uint32    // per link (intLink's order): the last integer step that used it
+	msgStep []uint32    // per message: the last step that sent it
+	to      []int32     // per move of the step: its receiver
+	delta   []stepDelta // per processor: occupancy change of a step
+	inbox   []IntSend   // integer deliveries of the last step (From is the receiver)
 
 	phaseSteps uint32 // steps executed when the phase started
 	side       int    // the stage and phase running (PhaseStart)
@@ -154,17 +153,30 @@ type Machine struct {
 	Log func(kind string, moves []Move, sends []IntSend)
 }
 
+// linkUse is a link direction's last step and the message it carried
+// then (−1: an integer); stepDelta a processor's occupancy change d in step
+// at. Each pair is read together, so they share a cache line.
+type (
+	linkUse struct {
+		step uint32
+		msg  int32
+	}
+	stepDelta struct {
+		at uint32
+		d  int32
+	}
+)
+
 // NewMachine is an empty rows×cols mesh with the given pool size.
 func NewMachine(rows, cols, buffers int) *Machine {
 	n := rows * cols
 	return &Machine{
 		Rows: rows, Cols: cols, Buffers: buffers, nd: 4,
-		slots:    make([]int32, n*buffers),
-		cnt:      make([]int32, n),
-		linkStep: make([]uint32, 4*n),
-		linkMsg:  make([]int32, 4*n),
-		delta:    make([]int32, n),
-		deltaAt:  make([]uint32, n),
+		slots: make([]int32, n*buffers),
+		cnt:   make([]int32, n),
+		link:  make([]linkUse, 4*n),
+		ilink: make([]uint32, 4*n),
+		delta: make([]stepDelta, n),
 	}
 }
 
@@ -184,7 +196,7 @@ func NewMachineDims(dims []int, buffers int) *Machine {
 	for a := len(dims) - 1; a >= 0; a-- {
 		m.stride[a], st = st, st*dims[a]
 	}
-	m.linkStep, m.linkMsg = make([]uint32, m.nd*n), make([]int32, m.nd*n)
+	m.link, m.ilink = make([]linkUse, m.nd*n), make([]uint32, m.nd*n)
 	return m
 }
 
@@ -336,20 +348,40 @@ func (m *Machine) refuse(kind string, p int32, problem string, msgs ...int32) *R
 	return r
 }
 
+// intLink is link (p, d)'s index in ilink: on a 2-D mesh the north and
+// south links row by row, the east and west links column by column, as a
+// counting step's row waves send from one column of every row (row by row
+// they would touch a page a row at 1024²).
+func (m *Machine) intLink(p int32, d Dir) int {
+	if m.Dims != nil || d >= 4 {
+		return int(p)*m.nd + int(d)
+	}
+	if d == North || d == South {
+		return int(p)*2 + int(d>>1)
+	}
+	r, c := int(p)/m.Cols, int(p)%m.Cols
+	return 2*len(m.cnt) + (c*m.Rows+r)*2 + int(d>>1)
+}
+
 // checkLink claims link (p, d) for the step, or says why it cannot be.
 func (m *Machine) checkLink(kind string, p int32, d Dir, msg int32) (int32, *Refusal) {
 	to := m.Neighbour(p, d)
 	if to < 0 {
 		return -1, m.refuse(kind, p, "no "+d.String()+" link", msg)
 	}
-	l := int(p)*m.nd + int(d)
-	if m.linkStep[l] == m.steps {
-		if kind == "data" {
-			return -1, m.refuse(kind, p, "two messages on its "+d.String()+" link", m.linkMsg[l], msg)
+	if kind == "integer" {
+		l := m.intLink(p, d)
+		if m.ilink[l] == m.steps {
+			return -1, m.refuse(kind, p, "two integer messages on its "+d.String()+" link")
 		}
-		return -1, m.refuse(kind, p, "two integer messages on its "+d.String()+" link")
+		m.ilink[l] = m.steps
+		return to, nil
 	}
-	m.linkStep[l], m.linkMsg[l] = m.steps, msg
+	l := int(p)*m.nd + int(d)
+	if m.link[l].step == m.steps {
+		return -1, m.refuse(kind, p, "two messages on its "+d.String()+" link", m.link[l].msg, msg)
+	}
+	m.link[l] = linkUse{m.steps, msg}
 	return to, nil
 }
 
@@ -409,11 +441,11 @@ func (m *Machine) evaluate(moves []Move) error {
 			m.msgStep[mv.Msg] = m.steps
 		}
 		to, l := m.Neighbour(p, mv.Dir), int(p)*m.nd+int(mv.Dir)
-		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
+		if to < 0 || m.link[l].step == m.steps { // (checkLink inlined on the way through)
 			_, r := m.checkLink("data", p, mv.Dir, mv.Msg)
 			return r
 		}
-		m.linkStep[l], m.linkMsg[l] = m.steps, mv.Msg
+		m.link[l] = linkUse{m.steps, mv.Msg}
 		m.to = append(m.to, to)
 		if !mv.Copy {
 			m.bump(p, -1)
@@ -421,7 +453,7 @@ func (m *Machine) evaluate(moves []Move) error {
 		m.bump(to, 1)
 	}
 	for _, q := range m.to { // (only a receiver's pool can grow)
-		if int(m.cnt[q])+int(m.delta[q]) > m.Buffers {
+		if int(m.cnt[q])+int(m.delta[q].d) > m.Buffers {
 			return m.poolRefusal(moves)
 		}
 	}
@@ -430,10 +462,11 @@ func (m *Machine) evaluate(moves []Move) error {
 
 // bump adds d to processor q's occupancy change in this step.
 func (m *Machine) bump(q int32, d int32) {
-	if m.deltaAt[q] != m.steps {
-		m.deltaAt[q], m.delta[q] = m.steps, 0
+	x := &m.delta[q]
+	if x.at != m.steps {
+		x.at, x.d = m.steps, 0
 	}
-	m.delta[q] += d
+	x.d += d
 }
 
 // poolRefusal refuses a step that overfills a pool: the first processor,
@@ -442,7 +475,7 @@ func (m *Machine) bump(q int32, d int32) {
 func (m *Machine) poolRefusal(moves []Move) *Refusal {
 	for i, mv := range moves {
 		for _, q := range [2]int32{mv.From, m.to[i]} {
-			if n := int(m.cnt[q]) + int(m.delta[q]); n > m.Buffers && m.deltaAt[q] == m.steps {
+			if n := int(m.cnt[q]) + int(m.delta[q].d); n > m.Buffers && m.delta[q].at == m.steps {
 				in := slices.Clone(m.Pool(q))
 				for k, mv := range moves {
 					if m.to[k] == q {
@@ -465,12 +498,12 @@ func (m *Machine) Integer(sends []IntSend) ([]IntSend, error) {
 		if m.SIMD && s.Dir != sends[0].Dir {
 			return nil, m.refuse("integer", s.From, "ILLIAC: sends "+s.Dir.String()+" in a step whose instruction sends "+sends[0].Dir.String())
 		}
-		to, l := m.Neighbour(s.From, s.Dir), int(s.From)*m.nd+int(s.Dir)
-		if to < 0 || m.linkStep[l] == m.steps { // (checkLink inlined on the way through)
+		to, l := m.Neighbour(s.From, s.Dir), m.intLink(s.From, s.Dir)
+		if to < 0 || m.ilink[l] == m.steps { // (checkLink inlined on the way through)
 			_, r := m.checkLink("integer", s.From, s.Dir, -1)
 			return nil, r
 		}
-		m.linkStep[l], m.linkMsg[l] = m.steps, -1
+		m.ilink[l] = m.steps
 		m.inbox = append(m.inbox, IntSend{From: to, Dir: s.Dir, Value: s.Value})
 	}
 	m.IntegerSteps++

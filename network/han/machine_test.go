@@ -168,3 +168,31 @@ func TestFig21bRowMovement(t *testing.T) {
 		}
 	}
 }
+
+// intLink gives every link direction of a 2-D mesh its own index in ilink
+// (rows by row, east and west by column), so an integer step refuses two
+// sends on one link and only then: on a square and both rectangles.
+func TestIntLinkDistinct(t *testing.T) {
+	for _, rc := range [][2]int{{5, 5}, {3, 7}, {7, 3}} {
+		m := NewMachine(rc[0], rc[1], 1)
+		seen := make([]bool, len(m.ilink))
+		for p := range int32(m.Processors()) {
+			for d := North; d <= West; d++ {
+				l := m.intLink(p, d)
+				if l < 0 || l >= len(seen) || seen[l] {
+					t.Fatalf("%v: link (%d, %v) at %d, out of range or shared", rc, p, d, l)
+				}
+				seen[l] = true
+			}
+		}
+		p := int32(rc[1] + 1) // (row 1, column 1: all four links)
+		for d := North; d <= West; d++ {
+			if _, err := m.Integer([]IntSend{{p, d, 1}, {p, (d + 1) % 4, 1}}); err != nil {
+				t.Errorf("%v: two directions refused: %v", rc, err)
+			}
+			if _, err := m.Integer([]IntSend{{p, d, 1}, {p, d, 2}}); err == nil || !strings.Contains(err.Error(), "two integer messages") {
+				t.Errorf("%v: two on %v: %v", rc, d, err)
+			}
+		}
+	}
+}

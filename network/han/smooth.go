@@ -13,16 +13,12 @@ import "slices"
 // Every number a processor uses comes from the counting waves it took part
 // in (integer steps on the machine), not from a global view.
 
-// counted is what counting leaves at every processor, in its half's frame.
-type counted struct {
-	z, left, total, above []int32 // own count, count to its left in its row, its row's total, total in the rows above
-	w, e                  []int32 // scratch: the row waves' values received from west and east
-}
-
-func newCounted(n int) *counted {
-	return &counted{z: make([]int32, n), left: make([]int32, n), total: make([]int32, n), above: make([]int32, n),
-		w: make([]int32, n), e: make([]int32, n)}
-}
+// counted is what counting leaves at processor p, in its half's frame: its
+// own count, the count to its left in its row, its row's total, the total in
+// the rows above; w and e are scratch, the row waves' values received from
+// west and east. A processor's numbers are read together, so they are kept
+// together.
+type counted struct{ z, left, total, above, w, e int32 }
 
 // span is a band of rows or columns: start … start+n−1.
 type span struct{ start, n int }
@@ -57,7 +53,7 @@ func (r *router) count(R, C int) error { return r.countRegions(r.tile(R, C)) }
 func (r *router) countRegions(g grid) error {
 	m, k := r.m, r.cnt
 	for p := range m.Processors() {
-		k.z[p], k.w[p], k.e[p], k.above[p] = int32(m.Len(int32(p))), 0, 0, 0
+		k[p].z, k[p].w, k[p].e, k[p].above = int32(m.Len(int32(p))), 0, 0, 0
 	}
 	steps := 0
 	for _, a := range g.rows {
@@ -65,7 +61,8 @@ func (r *router) countRegions(g grid) error {
 			steps = max(steps, countSteps(a.n, b.n))
 		}
 	}
-	var sends []IntSend
+	sends := r.sends[:0] // (scratch kept between phases: allocation is a cost at 1024²)
+	defer func() { r.sends = sends[:0] }()
 	for t := 1; t <= steps; t++ {
 		sends = sends[:0]
 		for _, a := range g.rows {
@@ -80,19 +77,19 @@ func (r *router) countRegions(g grid) error {
 		for _, g := range got {
 			switch g.Dir {
 			case East:
-				k.w[g.From] = int32(g.Value)
+				k[g.From].w = int32(g.Value)
 			case West:
-				k.e[g.From] = int32(g.Value)
+				k[g.From].e = int32(g.Value)
 			default: // the column wave: the total in the rows above (in the half's frame)
-				k.above[g.From] = int32(g.Value)
+				k[g.From].above = int32(g.Value)
 			}
 		}
 	}
 	g.each(m.Cols, func(p int32, i, j int, a, b span) {
-		k.total[p] = k.w[p] + k.z[p] + k.e[p]
-		k.left[p] = k.w[p]
+		k[p].total = k[p].w + k[p].z + k[p].e
+		k[p].left = k[p].w
 		if i >= a.n/2 {
-			k.left[p] = k.e[p] // (mirrored: its left is the east)
+			k[p].left = k[p].e // (mirrored: its left is the east)
 		}
 	})
 	return nil
@@ -126,7 +123,7 @@ func (r *router) waveSends(sends []IntSend, a, b span, t int) []IntSend {
 	if t <= C-1 {
 		for i := range R {
 			p, q := at(i, t-1), at(i, C-t)
-			sends = append(sends, IntSend{p, East, int64(k.w[p] + k.z[p])}, IntSend{q, West, int64(k.e[q] + k.z[q])})
+			sends = append(sends, IntSend{p, East, int64(k[p].w + k[p].z)}, IntSend{q, West, int64(k[q].e + k[q].z)})
 		}
 	}
 	top, bottom := R/2, R-R/2
@@ -137,11 +134,11 @@ func (r *router) waveSends(sends []IntSend, a, b span, t int) []IntSend {
 		}
 		if i < top-1 {
 			p := at(i, j)
-			sends = append(sends, IntSend{p, South, int64(k.above[p] + k.w[p] + k.z[p] + k.e[p])})
+			sends = append(sends, IntSend{p, South, int64(k[p].above + k[p].w + k[p].z + k[p].e)})
 		}
 		if i < bottom-1 {
 			q := at(R-1-i, C-1-j)
-			sends = append(sends, IntSend{q, North, int64(k.above[q] + k.w[q] + k.z[q] + k.e[q])})
+			sends = append(sends, IntSend{q, North, int64(k[q].above + k[q].w + k[q].z + k[q].e)})
 		}
 	}
 	return sends
@@ -167,16 +164,17 @@ func (r *router) rowMove(R, C int) (int64, error) { return r.rowMoveRegions(r.ti
 // rowMoveRegions is rowMove on the grid's regions, all at once.
 func (r *router) rowMoveRegions(g grid) (int64, error) {
 	m, k := r.m, r.cnt
-	var active []int32
+	active, moves := r.act[:0], r.moves[:0]
+	defer func() { r.act, r.moves = active[:0], moves[:0] }()
 	g.each(m.Cols, func(p int32, i, j int, a, b span) {
 		q, fc := int32(b.n), int32(j)
 		if i >= a.n/2 {
 			fc = q - 1 - fc
 		}
-		sp, s := k.above[p], k.above[p]+k.total[p]
+		sp, s := k[p].above, k[p].above+k[p].total
 		F := fcp(s, fc, q) - fcp(sp, fc, q)
 		L2 := cum(s, fc, q) - cum(sp, fc, q)
-		right, left := max((k.left[p]+k.z[p])-(L2+F), 0), max(L2-k.left[p], 0)
+		right, left := max((k[p].left+k[p].z)-(L2+F), 0), max(L2-k[p].left, 0)
 		if i >= a.n/2 {
 			right, left = left, right
 		}
@@ -186,7 +184,6 @@ func (r *router) rowMoveRegions(g grid) (int64, error) {
 		}
 	})
 	var steps int64
-	var moves []Move
 	for len(active) > 0 {
 		moves = moves[:0]
 		for _, p := range active {
@@ -231,15 +228,16 @@ func (r *router) colMoveRegions(g grid) (int64, error) {
 	if len(r.target) < m.Messages() { // (copies made since)
 		r.target = make([]int32, m.Messages())
 	}
-	var active []int32
+	active := r.act[:0]
+	defer func() { r.act = active[:0] }()
 	g.each(m.Cols, func(p int32, i, j int, a, b span) {
 		q := int32(b.n)
 		for x, id := range m.Pool(p) {
 			var row int
 			if i < a.n/2 {
-				row = int(fcp(k.above[p], int32(j), q)) + x
+				row = int(fcp(k[p].above, int32(j), q)) + x
 			} else {
-				row = a.n - 1 - int(fcp(k.above[p], q-1-int32(j), q)) - x
+				row = a.n - 1 - int(fcp(k[p].above, q-1-int32(j), q)) - x
 			}
 			r.target[id] = int32(a.start + row)
 			if row != i {
@@ -265,7 +263,8 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 		return abs32(r.target[id]-p/cols) > abs32(r.target[than]-p/cols)
 	}
 	var steps int64
-	var moves []Move
+	moves := r.moves[:0]
+	defer func() { r.moves = moves[:0] }()
 	for len(active) > 0 {
 		steps++
 		r.stamp++

@@ -51,13 +51,15 @@ func catchInterrupts() (release func()) {
 		case <-quit:
 			return
 		}
-		stopRequested.Store(true)
+		// The notice goes out before stopRequested is set, so that it comes
+		// before whatever the command says when it sees the request.
 		var grace <-chan time.Time
 		if watching.Load() {
 			fmt.Fprintf(warnOut, "flitsim: interrupted: %s (interrupt again to quit at once)\n", *stopNotice.Load())
 		} else {
 			grace = time.After(interruptGrace)
 		}
+		stopRequested.Store(true)
 		for {
 			select {
 			case <-ch:

@@ -32,6 +32,10 @@ type Worm struct {
 	Dst   int32  // destination terminal (multicast: the current or first one)
 	Len   int32  // flits, head and tail included (header flits included)
 	Cast  Cast   // unicast or a kind of multicast
+	// Class is the message class (traffic.classes): a packet of class c
+	// uses only the c-th disjoint set of virtual channels. (It fits in the
+	// padding after Cast: the record stays 80 bytes.)
+	Class uint8
 	Dests int32  // number of destinations (1 for unicast)
 	Done  int32  // destinations the tail has reached
 	Hdr   int32  // header flits (address flits and EOH) before the data

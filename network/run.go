@@ -32,7 +32,7 @@ type Network struct {
 	hops0        int64    // the kernel's FlitHops when this batch experiment began
 	util         []uint64 // per port: flits carried in the window
 	stopped      bool
-	replies      *replies // request/reply and per-class statistics, or nil
+	replies      *replies                 // request/reply and per-class statistics, or nil
 	external     bool                     // driven by Akita endpoints (see AttachEndpoints)
 	stopAt       int64                    // if > 0, stop at this cycle (benchmarks)
 	lastProgress int64                    // last cycle a flit moved (or nothing waited)

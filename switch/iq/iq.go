@@ -93,9 +93,9 @@ type router struct {
 	sad     int64
 	stf     int64
 	cd      int64
-	classes int // the routing's VC classes (a dateline's two), inside each message class
-	msgs    int // traffic.classes: message classes
-	share   int // VCs per message class: message class m has VCs m·share … (m+1)·share − 1
+	classes int                     // the routing's VC classes (a dateline's two), inside each message class
+	msgs    int                     // traffic.classes: message classes
+	share   int                     // VCs per message class: message class m has VCs m·share … (m+1)·share − 1
 	cr      topology.ClassRouter    // nil: every VC is open to every packet
 	ar      topology.AdaptiveRouter // adaptive routing with escape VCs, or nil
 	ug      topology.UGALRouter     // UGAL: a choice at the source (ugal.go), or nil

@@ -12,6 +12,13 @@
 // ejection port has as many output VCs as any other, with unbounded
 // credits (the terminal always accepts).
 //
+// # Message classes
+//
+// With traffic.classes N (Params.Classes), message class c (flit.Worm.Class)
+// owns VCs c·V/N … (c+1)·V/N − 1 of every port, injection and ejection
+// included, and a routing's own classes (dateline, escape VCs) are laid out
+// inside that share as in a router of V/N VCs (splitClasses).
+//
 // # One cycle, t (evaluate on the state registered at the end of t−1)
 //
 //  1. Credits due at t are added (and, with vc.release: tail-credit, an

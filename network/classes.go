@@ -8,13 +8,13 @@ import (
 	"github.com/flitsim/flitsim/switch/iq"
 )
 
-// Classes is traffic.classes, 1 when absent: the message classes, each on
+// classes is traffic.classes, 1 when absent: the message classes, each on
 // its own disjoint set of virtual channels (the iq router's layout).
-func (c *Config) Classes() int { return max(1, c.Traffic.Classes) }
+func (c *Config) classes() int { return max(1, c.Traffic.Classes) }
 
-// ReplyClass is the class a reply travels on: 1 with two classes or more,
+// replyClass is the class a reply travels on: 1 with two classes or more,
 // else 0 (sharing the requests' VCs, which can deadlock).
-func (c *Config) ReplyClass() uint8 { return uint8(min(1, c.Classes()-1)) }
+func (c *Config) replyClass() uint8 { return uint8(min(1, c.classes()-1)) }
 
 // checkMsgClasses refuses traffic.classes and traffic.reply_flits that the
 // router cannot run: message classes need virtual channels (router.model
@@ -77,11 +77,11 @@ type pendingReply struct {
 // the fast paths stay as they are).
 func (n *Network) hookClasses() {
 	c := &n.Cfg
-	if c.Classes() == 1 && c.Traffic.ReplyFlits == 0 {
+	if c.classes() == 1 && c.Traffic.ReplyFlits == 0 {
 		return
 	}
-	r := &replies{flits: c.Traffic.ReplyFlits, class: c.ReplyClass(), req: map[uint64]int64{},
-		sum: make([]int64, c.Classes()), cnt: make([]int64, c.Classes())}
+	r := &replies{flits: c.Traffic.ReplyFlits, class: c.replyClass(), req: map[uint64]int64{},
+		sum: make([]int64, c.classes()), cnt: make([]int64, c.classes())}
 	n.replies = r
 	prev := n.k.Hooks.Delivered
 	n.k.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
@@ -165,8 +165,8 @@ func (n *Network) classResult(res *Result) {
 // checkClass refuses a message class outside traffic.classes (an Akita
 // PacketMsg's Class).
 func (c *Config) checkClass(class int) error {
-	if class < 0 || class >= c.Classes() {
-		return fmt.Errorf("PacketMsg.Class %d: allowed 0 to %d (traffic.classes is %d)", class, c.Classes()-1, c.Classes())
+	if class < 0 || class >= c.classes() {
+		return fmt.Errorf("PacketMsg.Class %d: allowed 0 to %d (traffic.classes is %d)", class, c.classes()-1, c.classes())
 	}
 	return nil
 }

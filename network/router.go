@@ -99,7 +99,7 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 		return info, p, false, inputerr.New("buffers.vcs", v, "1 with router.model: %s (it has no virtual channels)", name)
 	}
 	r := c.Router
-	p = model.Params{VCs: v, Classes: c.Classes(), Routing: c.Routing, RoutingDelay: r.RoutingDelay, CreditDelay: r.CreditDelay,
+	p = model.Params{VCs: v, Classes: c.classes(), Routing: c.Routing, RoutingDelay: r.RoutingDelay, CreditDelay: r.CreditDelay,
 		VCAllocator: r.VCAllocator, SWAllocator: r.SWAllocator, VCRelease: c.VC.Release}
 	ints := []struct {
 		field  string

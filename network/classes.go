@@ -170,3 +170,20 @@ func (c *Config) checkClass(class int) error {
 	}
 	return nil
 }
+
+// nextDue is the next cycle something is due to enter the network: a
+// generated packet or a reply (so that an idle network neither skips past
+// a reply nor sleeps or ends before it).
+func (n *Network) nextDue(now int64) int64 {
+	next := n.gen.NextAt(now)
+	if r := n.replies; r != nil {
+		for _, p := range r.pend {
+			next = min(next, max(p.at, now))
+		}
+	}
+	return next
+}
+
+// repliesPending reports whether replies wait to be queued.
+func (n *Network) repliesPending() bool { return n.replies != nil && len(n.replies.pend) > 0 }
+

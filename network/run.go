@@ -412,7 +412,7 @@ func (n *Network) finished() bool {
 		if k.SlottedDrained() {
 			return true
 		}
-	} else if st.MeasuredDone+st.MeasuredDropped == st.Measured {
+	} else if st.MeasuredDone+st.MeasuredDropped == st.Measured && !n.repliesPending() {
 		return true
 	}
 	return k.Now() >= n.end+n.Cfg.Run.Drain
@@ -441,7 +441,7 @@ func (n *Network) skipIdle() int64 {
 	if !k.Idle() {
 		return -1
 	}
-	next := n.gen.NextAt(k.Now())
+	next := n.nextDue(k.Now())
 	if next == math.MaxInt64 || next <= k.Now() {
 		return -1
 	}

@@ -186,4 +186,3 @@ func (n *Network) nextDue(now int64) int64 {
 
 // repliesPending reports whether replies wait to be queued.
 func (n *Network) repliesPending() bool { return n.replies != nil && len(n.replies.pend) > 0 }
-

@@ -6,6 +6,7 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/switch/iq"
+	"github.com/flitsim/flitsim/traffic"
 )
 
 // classes is traffic.classes, 1 when absent: the message classes, each on
@@ -30,8 +31,10 @@ func checkMsgClasses(c *Config, model string, vcs bool) error {
 	if t.ReplyFlits < 0 || t.ReplyFlits > 1<<16 {
 		return inputerr.New("traffic.reply_flits", t.ReplyFlits, "an integer from 0 (no replies) to 65536")
 	}
-	if t.ReplyFlits > 0 && (t.Trace != "" || len(t.Packets) > 0 || isPacket(c) || isSlotted(c)) {
-		return inputerr.New("traffic.reply_flits", t.ReplyFlits, "0 with a trace, inline packets, switching: packet or slotted (replies answer pattern traffic on wormhole networks)")
+	sc, _ := traffic.ParseScheme(c.Multicast.Scheme)
+	if t.ReplyFlits > 0 && (t.Trace != "" || len(t.Packets) > 0 || isPacket(c) || isSlotted(c) ||
+		traffic.IsMulticastPattern(t.Pattern) || sc.Software()) {
+		return inputerr.New("traffic.reply_flits", t.ReplyFlits, "0 with a trace, inline packets, a multicast, switching: packet or slotted (replies answer unicast pattern traffic on wormhole networks)")
 	}
 	return nil
 }

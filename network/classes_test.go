@@ -103,6 +103,10 @@ func TestClassesRefused(t *testing.T) {
 		{"dateline", func(c *Config) {
 			c.Topology, c.Routing = TopologyConfig{Kind: "torus", K: 4, N: 2}, "dor-dateline"
 		}, "traffic.classes"},
+		{"reply to a multicast", func(c *Config) {
+			c.Traffic.ReplyFlits, c.Router.Model, c.Buffers.VCs, c.Traffic.Classes = 2, "", nil, 1
+			c.Traffic.Pattern = "cluster-multicast"
+		}, "traffic.reply_flits"},
 		{"reply with a trace", func(c *Config) {
 			c.Traffic.ReplyFlits, c.Traffic.Packets = 2, []string{"0,0,1,2"}
 		}, "traffic.reply_flits"},

@@ -27,16 +27,20 @@ func (c Cast) String() string { return castNames[c] }
 // timestamps the statistics need. Wormhole switching calls a packet a worm
 // because its flits stretch over several buffers.
 type Worm struct {
-	ID    uint64 // serial number, unique over a run (for reports and traces)
-	Src   int32  // source terminal
-	Dst   int32  // destination terminal (multicast: the current or first one)
-	Len   int32  // flits, head and tail included (header flits included)
-	Cast  Cast   // unicast or a kind of multicast
-	Dests int32  // number of destinations (1 for unicast)
-	Done  int32  // destinations the tail has reached
-	Hdr   int32  // header flits (address flits and EOH) before the data
-	Recvd int32  // flits delivered at the destination
-	Hops  int32  // switches the head has crossed (a unicast's: set when the head arrives)
+	ID   uint64 // serial number, unique over a run (for reports and traces)
+	Src  int32  // source terminal
+	Dst  int32  // destination terminal (multicast: the current or first one)
+	Len  int32  // flits, head and tail included (header flits included)
+	Cast Cast   // unicast or a kind of multicast
+	// Class is the message class (traffic.classes): a packet of class c
+	// uses only the c-th disjoint set of virtual channels. (It fits in the
+	// padding after Cast: the record stays 80 bytes.)
+	Class uint8
+	Dests int32 // number of destinations (1 for unicast)
+	Done  int32 // destinations the tail has reached
+	Hdr   int32 // header flits (address flits and EOH) before the data
+	Recvd int32 // flits delivered at the destination
+	Hops  int32 // switches the head has crossed (a unicast's: set when the head arrives)
 
 	// Aux is routing state fixed when the packet is created (for example a
 	// random start dimension or an extra-stage path choice); routers own it.

@@ -39,7 +39,7 @@ func (c *Component) Tick(now sim.VTimeInSec) bool {
 	if n.Done() {
 		return false
 	}
-	if n.external && n.k.Idle() && n.gen.NextAt(n.k.Now()) == math.MaxInt64 {
+	if n.external && n.k.Idle() && n.nextDue(n.k.Now()) == math.MaxInt64 {
 		return false // asleep until an endpoint hands over a packet
 	}
 	if next := n.skipIdle(); next >= 0 {

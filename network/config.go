@@ -181,6 +181,13 @@ type TrafficConfig struct {
 	Fanout    int    `yaml:"fanout" json:"fanout,omitempty" allowed:"a power of two from 1 to N, of d on the d-shuffle (destinations per multi-read; 0: random wildcard sets, each digit * with probability 1/2)" default:"0"`
 	Locations int    `yaml:"locations" json:"locations,omitempty" allowed:"an integer from 1 to h·N (memory locations a multi-write batch writes; 1: all to one, the OR of N)" default:"1"`
 	Combine   string `yaml:"combine" json:"combine,omitempty" allowed:"or, and, sum, lowest, random (aliases lowest-writer, random-winner)" default:"or"`
+	// Classes is the number of message classes, each on a disjoint set of
+	// virtual channels (router.model: iq; docs/vc.md).
+	Classes int `yaml:"classes" json:"classes,omitempty" allowed:"an integer from 1 to 64 dividing buffers.vcs (message classes on disjoint VC sets; more than 1 with router.model: iq)" default:"1"`
+	// ReplyFlits > 0 makes request/reply traffic: every delivered packet of
+	// class 0 (a request) makes its destination send a reply of this many
+	// flits back to its source, on class 1 (on class 0 with one class).
+	ReplyFlits int `yaml:"reply_flits" json:"reply_flits,omitempty" allowed:"an integer from 0 (no replies) to 65536 (flits of the reply each delivered request gets)" default:"0"`
 	// P0 is the slotted router's load: the probability that a free link
 	// buffer takes a new packet in a slot (2d buffers per node).
 	P0 float64 `yaml:"p0" json:"p0,omitempty" allowed:"a probability from 0 to 1 (new packet per free link buffer per slot, switching: slotted)" default:"0"`

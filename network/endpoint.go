@@ -13,8 +13,12 @@ import (
 // components send it to an Endpoint's port.
 type PacketMsg struct {
 	sim.MsgMeta
-	To      int // destination terminal
-	Flits   int // packet length
+	To    int // destination terminal
+	Flits int // packet length
+	// Class is the packet's message class, from 0 to traffic.classes − 1:
+	// its virtual channels are that class's disjoint set (docs/vc.md), so
+	// that replies on class 1 never wait behind requests on class 0.
+	Class   int
 	Payload any // carried to the destination untouched
 }
 
@@ -27,6 +31,7 @@ type DeliveryMsg struct {
 	sim.MsgMeta
 	From  int // source terminal
 	Flits int // packet length
+	Class int // message class
 	// Latency is the packet's latency in network cycles, as
 	// Result.Latency counts it: from the cycle in which the endpoint took
 	// the PacketMsg from its port (the message's arrival time rounded to
@@ -100,7 +105,7 @@ func AttachEndpoints(c *Component) []*Endpoint {
 			return
 		}
 		delete(payload, w.ID)
-		eps[w.Dst].deliver(&DeliveryMsg{From: int(w.Src), Flits: int(w.Len), Latency: cycle - w.GenCycle, Payload: p})
+		eps[w.Dst].deliver(&DeliveryMsg{From: int(w.Src), Flits: int(w.Len), Class: int(w.Class), Latency: cycle - w.GenCycle, Payload: p})
 	}
 	return eps
 }
@@ -135,8 +140,17 @@ func (e *Endpoint) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
 		if !ok {
 			continue
 		}
+		if err := n.Cfg.checkClass(m.Class); err != nil {
+			// (The engine cannot take an error here: the run stops and
+			// Result reports it, as a refused multicast.)
+			if n.emitErr == nil {
+				n.emitErr, n.stopped = err, true
+			}
+			continue
+		}
 		n.k.SkipTo(int64(e.host.Freq.Cycle(now)))
 		wi := n.k.EnqueueMeasured(e.term, m.To, m.Flits)
+		n.k.Pool.Worms[wi].Class = uint8(m.Class)
 		n.payloads[n.k.Pool.Worms[wi].ID] = m.Payload
 	}
 	e.host.TickNow(e.host.Freq.ThisTick(now))
@@ -162,3 +176,7 @@ func (e *Endpoint) flush(now sim.VTimeInSec) {
 		e.pending = e.pending[1:]
 	}
 }
+
+// Err is the first packet the endpoints refused (a PacketMsg.Class outside
+// traffic.classes), which stopped the run, or nil.
+func (n *Network) Err() error { return n.emitErr }

@@ -64,6 +64,11 @@ type Result struct {
 	PerPair          []PairStats      `json:"per_pair,omitempty" csv:"-"`
 	LatencyHistogram []HistogramBin   `json:"latency_histogram,omitempty" csv:"-"`
 	Routers          []RouterActivity `json:"routers,omitempty" csv:"-"`
+	// Classes is every message class's measured packets and latency
+	// (traffic.classes > 1 or traffic.reply_flits > 0), RoundTrip the
+	// request/reply round trip (traffic.reply_flits > 0).
+	Classes   []ClassStats `json:"classes,omitempty" csv:"-"`
+	RoundTrip *RoundTrip   `json:"round_trip,omitempty" csv:"-"`
 	// MaxBufferOccupancy is the most flits any switch buffer held (slots
 	// reserved by flits still on the link count).
 	MaxBufferOccupancy int `json:"max_buffer_occupancy"`

@@ -74,14 +74,17 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 		return model.Info{}, p, false, inputerr.New("buffers.vcs", v, "an integer from 1 to %d", iq.MaxVCs)
 	}
 	name := strings.ToLower(strings.TrimSpace(c.Router.Model))
+	info, known := model.Lookup(name)
+	if err := checkMsgClasses(c, name, known && info.VCs); err != nil {
+		return model.Info{}, p, false, err
+	}
 	if name == "" {
 		if v > 1 {
 			return model.Info{}, p, false, inputerr.New("buffers.vcs", v, "1 unless router.model names a model with virtual channels (router.model: iq)")
 		}
 		return model.Info{}, p, false, nil
 	}
-	info, ok := model.Lookup(name)
-	if !ok {
+	if !known {
 		return info, p, false, inputerr.New("router.model", c.Router.Model, "%s", strings.Join(model.Names(), ", "))
 	}
 	if isPacket(c) || isSlotted(c) || IsLockstepMesh(c) || !strings.EqualFold(strings.TrimSpace(c.Switching), "wormhole") {
@@ -96,7 +99,7 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 		return info, p, false, inputerr.New("buffers.vcs", v, "1 with router.model: %s (it has no virtual channels)", name)
 	}
 	r := c.Router
-	p = model.Params{VCs: v, Routing: c.Routing, RoutingDelay: r.RoutingDelay, CreditDelay: r.CreditDelay,
+	p = model.Params{VCs: v, Classes: c.classes(), Routing: c.Routing, RoutingDelay: r.RoutingDelay, CreditDelay: r.CreditDelay,
 		VCAllocator: r.VCAllocator, SWAllocator: r.SWAllocator, VCRelease: c.VC.Release}
 	ints := []struct {
 		field  string

@@ -32,6 +32,7 @@ type Network struct {
 	hops0        int64    // the kernel's FlitHops when this batch experiment began
 	util         []uint64 // per port: flits carried in the window
 	stopped      bool
+	replies      *replies                 // request/reply and per-class statistics, or nil
 	external     bool                     // driven by Akita endpoints (see AttachEndpoints)
 	stopAt       int64                    // if > 0, stop at this cycle (benchmarks)
 	lastProgress int64                    // last cycle a flit moved (or nothing waited)
@@ -215,6 +216,7 @@ func (n *Network) instrument() {
 	n.flow = shortfall{start: n.start, end: n.end}
 	n.maxLive = n.backlogLimit()
 	n.hookTasks()
+	n.hookClasses()
 	if n.scheme.Software() {
 		n.gen = newSWDriver(n, n.gen, n.scheme)
 	}
@@ -336,6 +338,7 @@ func (n *Network) Cycle() {
 	if n.gen.NextAt(now) == now && !k.EmitPresampled(now) {
 		n.gen.Generate(now, n)
 	}
+	n.flushReplies(now)
 	k.Presample(now + 1) // (drawn while this cycle waits for the helper)
 	k.CheckDeadlock = now%n.Cfg.Run.DeadlockCheck == 0
 	k.Step()
@@ -409,7 +412,7 @@ func (n *Network) finished() bool {
 		if k.SlottedDrained() {
 			return true
 		}
-	} else if st.MeasuredDone+st.MeasuredDropped == st.Measured {
+	} else if st.MeasuredDone+st.MeasuredDropped == st.Measured && !n.repliesPending() {
 		return true
 	}
 	return k.Now() >= n.end+n.Cfg.Run.Drain
@@ -438,7 +441,7 @@ func (n *Network) skipIdle() int64 {
 	if !k.Idle() {
 		return -1
 	}
-	next := n.gen.NextAt(k.Now())
+	next := n.nextDue(k.Now())
 	if next == math.MaxInt64 || next <= k.Now() {
 		return -1
 	}
@@ -509,6 +512,7 @@ func (n *Network) Result() *Result {
 		r.Dropped, r.MeasuredDropped = &st.Dropped, st.MeasuredDropped
 	}
 	n.blockedResult(r)
+	n.classResult(r)
 	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())
 	switch {

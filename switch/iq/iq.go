@@ -12,6 +12,13 @@
 // ejection port has as many output VCs as any other, with unbounded
 // credits (the terminal always accepts).
 //
+// # Message classes
+//
+// With traffic.classes N (Params.Classes), message class c (flit.Worm.Class)
+// owns VCs c·V/N … (c+1)·V/N − 1 of every port, injection and ejection
+// included, and a routing's own classes (dateline, escape VCs) are laid out
+// inside that share as in a router of V/N VCs (splitClasses).
+//
 // # One cycle, t (evaluate on the state registered at the end of t−1)
 //
 //  1. Credits due at t are added (and, with vc.release: tail-credit, an
@@ -93,7 +100,9 @@ type router struct {
 	sad     int64
 	stf     int64
 	cd      int64
-	classes int
+	classes int                     // the routing's VC classes (a dateline's two), inside each message class
+	msgs    int                     // traffic.classes: message classes
+	share   int                     // VCs per message class: message class m has VCs m·share … (m+1)·share − 1
 	cr      topology.ClassRouter    // nil: every VC is open to every packet
 	ar      topology.AdaptiveRouter // adaptive routing with escape VCs, or nil
 	ug      topology.UGALRouter     // UGAL: a choice at the source (ugal.go), or nil
@@ -153,16 +162,25 @@ func New(h model.Host) (model.Model, error) {
 		rd: int64(p.RoutingDelay), vad: int64(p.VCAllocDelay), sad: int64(p.SWAllocDelay),
 		stf: int64(p.STFinalDelay), cd: int64(p.CreditDelay), classes: 1, tailCr: p.VCRelease == "tail-credit"}
 	r.ug = ugalOf(t)
+	if err := r.splitClasses(p); err != nil {
+		return nil, err
+	}
 	if cr, ok := t.Router.(topology.ClassRouter); ok {
 		r.cr, r.classes = cr, cr.Classes()
 		if r.v < r.classes {
 			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (one virtual channel per class)", r.classes, p.Routing)
+		}
+		if r.share < r.classes {
+			return nil, classesErr(p, r.classes, "one virtual channel per routing class in each message class")
 		}
 	}
 	if ar, ok := t.Router.(topology.AdaptiveRouter); ok {
 		r.ar, r.nEsc = ar, ar.EscapeVCs()
 		if r.v <= r.nEsc {
 			return nil, inputerr.New("buffers.vcs", r.v, "at least %d with routing: %s (%d escape VCs and adaptive ones)", r.nEsc+1, p.Routing, r.nEsc)
+		}
+		if r.share <= r.nEsc {
+			return nil, classesErr(p, r.nEsc+1, "escape VCs and adaptive ones in each message class")
 		}
 		// Duato's escape works only if a head never waits behind another
 		// packet in an adaptive VC, where it could not reach the escape
@@ -180,6 +198,25 @@ func New(h model.Host) (model.Model, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// splitClasses divides the VCs of every port among the message classes
+// (traffic.classes): message class m owns VCs m·share … (m+1)·share − 1,
+// and a routing's own classes (dateline, escape) are laid out inside that
+// share as they would be in a router of share VCs.
+func (r *router) splitClasses(p model.Params) error {
+	r.msgs = max(1, p.Classes)
+	if r.msgs > r.v || r.v%r.msgs != 0 {
+		return inputerr.New("traffic.classes", p.Classes, "a divisor of buffers.vcs (%d): each message class takes an equal, disjoint share of the virtual channels", r.v)
+	}
+	r.share = r.v / r.msgs
+	return nil
+}
+
+// classesErr refuses traffic.classes when a message class's share of the
+// VCs is less than the routing needs.
+func classesErr(p model.Params, need int, why string) error {
+	return inputerr.New("traffic.classes", p.Classes, "at most %d with buffers.vcs: %d and routing: %s (each class needs %d VCs: %s)", p.VCs/need, p.VCs, p.Routing, need, why)
 }
 
 // check refuses parameters the router cannot run with, naming the key.

@@ -53,13 +53,15 @@ func (r *router) inject(term int, now int64) {
 	}
 	ob := (r.nGP + int32(term)) * int32(r.v)
 	if r.injVC[term] < 0 {
-		// A head takes a free VC of class 0, round-robin.
-		share := int32(r.v / r.classes)
+		// A head takes a free VC of routing class 0 in its message
+		// class's share, round-robin.
+		share := int32(r.share / r.classes)
+		mb := int32(r.h.Packet(f.Worm).Class) * int32(r.share)
 		for i := range share {
-			u := (r.injPtr[term] + i) % share
+			u := mb + (r.injPtr[term]+i)%share
 			if r.owner[ob+u] == -1 {
 				r.owner[ob+u], r.holder[ob+u] = terminalOwner, f.Worm
-				r.injVC[term], r.injPtr[term] = u, (u+1)%share
+				r.injVC[term], r.injPtr[term] = u, (u-mb+1)%share
 				break
 			}
 		}
@@ -108,27 +110,31 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 	}
 	ps := r.h.Route(s, in, f.Worm)
 	o := ps.First()
-	lo, hi, esc := 0, r.v, int32(-1)
+	// Everything below is within the packet's message class: VCs mb …
+	// mb+share−1, numbered from 0 there (local).
+	mb := int(r.h.Packet(f.Worm).Class) * r.share
+	local := int(iv%int32(r.v)) - mb
+	lo, hi, esc := mb, mb+r.share, int32(-1)
 	switch {
 	case r.eject[r.base[s]+int32(o)]:
-		ps = xbar.Port(o) // (all VCs of the ejection port)
+		ps = xbar.Port(o) // (all VCs of its class at the ejection port)
 	case r.ar != nil:
-		lo, esc = r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
-		r.escLo[iv], r.escHi[iv] = 0, uint8(r.nEsc)
+		lo, esc = mb+r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+		r.escLo[iv], r.escHi[iv] = uint8(mb), uint8(mb+r.nEsc)
 		if r.cr != nil {
 			// The escape VCs are the dateline's classes, one VC each; a
 			// packet on an adaptive VC enters them on class 0.
 			cls := 0
-			if v := int(iv % int32(r.v)); v < r.nEsc {
-				cls = v
+			if local < r.nEsc {
+				cls = local
 			}
 			c := r.cr.Class(s, in, int(esc), cls)
-			r.escLo[iv], r.escHi[iv] = uint8(c), uint8(c+1)
+			r.escLo[iv], r.escHi[iv] = uint8(mb+c), uint8(mb+c+1)
 		}
 	case r.cr != nil:
-		share := r.v / r.classes
-		c := r.class(s, in, o, int(iv%int32(r.v))/share, f.Worm)
-		lo, hi = c*share, (c+1)*share
+		share := r.share / r.classes
+		c := r.class(s, in, o, local/share, f.Worm)
+		lo, hi = mb+c*share, mb+(c+1)*share
 	}
 	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
 	r.lo[iv], r.hi[iv] = uint8(lo), uint8(hi)

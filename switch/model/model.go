@@ -59,6 +59,7 @@ type Params struct {
 	InputDepth  int    // buffers.input: flits per input buffer (per virtual channel)
 	OutputDepth int    // buffers.output: flits per output buffer
 	VCs         int    // buffers.vcs: virtual channels per input (1 when absent)
+	Classes     int    // traffic.classes: message classes on disjoint VC sets (flit.Worm.Class; 0 or 1: one)
 	LinkLatency int    // link.latency: cycles a flit spends on a link (≥ 1)
 	Routing     string // the routing key as given (its function is Topology().Router)
 	Seed        uint64 // run.seed

@@ -29,7 +29,10 @@ func (a *islip) AddRequest(in, out, pri int) { a.add(in, out, pri) }
 
 func (a *islip) Allocate() {
 	ins, outs := int32(a.inputs), int32(a.outputs)
-	for iter := 0; iter < a.iters; iter++ {
+	// Once every input or every output that asked is matched no later
+	// round can match more: stopping then changes nothing.
+	left := min(len(a.inOcc), len(a.outOcc))
+	for iter := 0; iter < a.iters && left > 0; iter++ {
 		for _, out := range a.outOcc {
 			a.grants[out] = -1
 			if a.outMatch[out] >= 0 {
@@ -59,6 +62,7 @@ func (a *islip) Allocate() {
 			}
 			a.match(in, best)
 			matched = true
+			left--
 			if iter == 0 {
 				a.gptr[best] = (in + 1) % ins
 				a.aptr[in] = (best + 1) % outs

@@ -162,11 +162,8 @@ func (r *router) vcAlloc(s int, now int64) {
 	r.reqs = r.reqs[:0]
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		in := int(gp - r.base[s])
-		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+		for m := r.occVC[gp] &^ r.act[gp]; m != 0; m &= m - 1 {
 			iv := gp*v + int32(bits.TrailingZeros64(m))
-			if r.state[iv] == stActive {
-				continue
-			}
 			f := r.buf[iv].Front()
 			if r.state[iv] == stIdle {
 				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
@@ -204,14 +201,15 @@ func (r *router) vcAlloc(s int, now int64) {
 		ov := r.base[s]*v + int32(g)
 		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
 		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, int32(g)/v, stActive, now+r.vad
+		r.act[iv/v] |= 1 << (iv % v)
 		r.needVA[s]--
 	}
 }
 
-// eligible reports whether input VC iv's front flit may ask for the
-// switch in cycle now.
+// eligible reports whether active, occupied input VC iv's front flit may
+// ask for the switch in cycle now.
 func (r *router) eligible(iv int32, now int64) bool {
-	if r.state[iv] != stActive || r.buf[iv].Empty() || now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
+	if now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
 		return false
 	}
 	return r.cred[r.ov[iv]] > 0 || r.eject[r.ov[iv]/int32(r.v)]
@@ -220,32 +218,34 @@ func (r *router) eligible(iv int32, now int64) bool {
 // swAlloc allocates switch s's crossbar and moves the winners.
 func (r *router) swAlloc(s int, now int64) {
 	a, v := r.sa[s], int32(r.v)
-	asked := false
+	r.saIn = r.saIn[:0] // the input ports that ask
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-		var want uint64 // outputs this input asked for
-		r.elig[gp] = 0
-		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+		var want, elig uint64 // outputs this input asked for; its VCs that asked
+		for m := r.occVC[gp] & r.act[gp]; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
 			iv := gp*v + int32(vc)
 			if !r.eligible(iv, now) {
 				continue
 			}
-			r.elig[gp] |= 1 << vc
+			elig |= 1 << vc
 			if o := r.out[iv]; want>>o&1 == 0 {
-				if !asked {
+				if len(r.saIn) == 0 {
 					a.Clear()
-					asked = true
+				}
+				if want == 0 {
+					r.saIn = append(r.saIn, gp)
 				}
 				want |= 1 << o
 				a.AddRequest(int(gp-r.base[s]), int(o), 0)
 			}
 		}
+		r.elig[gp] = elig
 	}
-	if !asked {
+	if len(r.saIn) == 0 {
 		return
 	}
 	a.Allocate()
-	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+	for _, gp := range r.saIn {
 		o := a.OutputFor(int(gp - r.base[s]))
 		if o < 0 {
 			continue
@@ -301,6 +301,7 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 	}
 	if f.IsTail() {
 		r.state[iv], r.ov[iv] = stIdle, -1
+		r.act[gp] &^= 1 << (iv % int32(r.v))
 		r.release(ov, r.eject[og])
 		if !b.Empty() {
 			r.since[iv] = now + 1

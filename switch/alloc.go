@@ -88,7 +88,8 @@ func NewAllocator(kind string, inputs, outputs, iters int) (Allocator, error) {
 // of ports that asked, so that Clear undoes only what the cycle touched.
 type requests struct {
 	inputs, outputs int
-	has             []bool  // in*outputs+out: asked this cycle
+	has             []uint32 // in*outputs+out: asked this cycle when equal to epoch
+	epoch           uint32   // this cycle's mark: Clear moves it on instead of wiping has
 	pri             []int   // in*outputs+out: its priority, valid where has
 	inReq           []int32 // in*outputs+k: the k-th output in asked for
 	inN             []int32 // per input: its requests
@@ -102,7 +103,8 @@ type requests struct {
 func newRequests(inputs, outputs int) requests {
 	r := requests{
 		inputs: inputs, outputs: outputs,
-		has:      make([]bool, inputs*outputs),
+		has:      make([]uint32, inputs*outputs),
+		epoch:    1,
 		pri:      make([]int, inputs*outputs),
 		inReq:    make([]int32, inputs*outputs),
 		inN:      make([]int32, inputs),
@@ -123,11 +125,11 @@ func newRequests(inputs, outputs int) requests {
 }
 
 func (r *requests) Clear() {
+	if r.epoch++; r.epoch == 0 { // (wrapped: a stale mark could read as this cycle's)
+		clear(r.has)
+		r.epoch = 1
+	}
 	for _, in := range r.inOcc {
-		row := int(in) * r.outputs
-		for _, out := range r.inReq[row : row+int(r.inN[in])] {
-			r.has[row+int(out)] = false
-		}
 		r.inN[in] = 0
 		r.inMatch[in] = -1
 	}
@@ -145,11 +147,11 @@ func (r *requests) add(in, out, pri int) bool {
 		panic(fmt.Sprintf("xbar: allocator request %d→%d outside %d×%d", in, out, r.inputs, r.outputs))
 	}
 	i := in*r.outputs + out
-	if r.has[i] {
+	if r.has[i] == r.epoch {
 		r.pri[i] = max(r.pri[i], pri)
 		return false
 	}
-	r.has[i], r.pri[i] = true, pri
+	r.has[i], r.pri[i] = r.epoch, pri
 	if r.inN[in] == 0 {
 		r.inOcc = append(r.inOcc, int32(in))
 	}

@@ -29,6 +29,9 @@ func (a *islip) AddRequest(in, out, pri int) { a.add(in, out, pri) }
 
 func (a *islip) Allocate() {
 	ins, outs := int32(a.inputs), int32(a.outputs)
+	if a.single(ins, outs) {
+		return
+	}
 	// Once every input or every output that asked is matched no later
 	// round can match more: stopping then changes nothing.
 	left := min(len(a.inOcc), len(a.outOcc))
@@ -73,4 +76,38 @@ func (a *islip) Allocate() {
 			return
 		}
 	}
+}
+
+// single computes the matching when one input or one output asked (most
+// cycles at low load), as the first round would, and reports whether it
+// did: with one input every output it asked for offers itself to it and it
+// accepts the first from its pointer; with one output the output offers
+// itself to the first input from its pointer, which accepts the only offer.
+func (a *islip) single(ins, outs int32) bool {
+	var in, out int32
+	switch {
+	case len(a.inOcc) == 1:
+		in, out = a.inOcc[0], -1
+		for _, o := range a.outputsOf(in) {
+			if out < 0 || rrDist(o, a.aptr[in], outs) < rrDist(out, a.aptr[in], outs) {
+				out = o
+			}
+		}
+	case len(a.outOcc) == 1:
+		in, out = -1, a.outOcc[0]
+		for _, i := range a.inputsOf(out) {
+			if in < 0 || rrDist(i, a.gptr[out], ins) < rrDist(in, a.gptr[out], ins) {
+				in = i
+			}
+		}
+	default:
+		return false
+	}
+	if a.inMatch[in] >= 0 || a.outMatch[out] >= 0 {
+		return true // (Allocate again without Clear: the lone pair is matched already)
+	}
+	a.match(in, out)
+	a.gptr[out] = (in + 1) % ins
+	a.aptr[in] = (out + 1) % outs
+	return true
 }

@@ -90,14 +90,14 @@ type requests struct {
 	inputs, outputs int
 	has             []uint32 // in*outputs+out: asked this cycle when equal to epoch
 	epoch           uint32   // this cycle's mark: Clear moves it on instead of wiping has
-	pri             []int   // in*outputs+out: its priority, valid where has
-	inReq           []int32 // in*outputs+k: the k-th output in asked for
-	inN             []int32 // per input: its requests
-	outReq          []int32 // out*inputs+k: the k-th input that asked out
-	outN            []int32 // per output: its requests
-	inOcc, outOcc   []int32 // ports with requests, in order of first request
-	inMatch         []int32 // per input: granted output or -1
-	outMatch        []int32 // per output: granted input or -1
+	pri             []int    // in*outputs+out: its priority, valid where has
+	inReq           []int32  // in*outputs+k: the k-th output in asked for
+	inN             []int32  // per input: its requests
+	outReq          []int32  // out*inputs+k: the k-th input that asked out
+	outN            []int32  // per output: its requests
+	inOcc, outOcc   []int32  // ports with requests, in order of first request
+	inMatch         []int32  // per input: granted output or -1
+	outMatch        []int32  // per output: granted input or -1
 }
 
 func newRequests(inputs, outputs int) requests {

@@ -67,8 +67,8 @@ func (a *islip) Allocate() {
 			matched = true
 			left--
 			if iter == 0 {
-				a.gptr[best] = (in + 1) % ins
-				a.aptr[in] = (best + 1) % outs
+				a.gptr[best] = After(in, ins)
+				a.aptr[in] = After(best, outs)
 			}
 		}
 		// A round that matched nothing leaves every later one the same.
@@ -107,7 +107,7 @@ func (a *islip) single(ins, outs int32) bool {
 		return true // (Allocate again without Clear: the lone pair is matched already)
 	}
 	a.match(in, out)
-	a.gptr[out] = (in + 1) % ins
-	a.aptr[in] = (out + 1) % outs
+	a.gptr[out] = After(in, ins)
+	a.aptr[in] = After(out, outs)
 	return true
 }

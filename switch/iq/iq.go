@@ -304,7 +304,8 @@ func fill(n int, v int32) []int32 {
 
 // creditQueue holds the credits on their way back, in the order they are
 // due (every credit takes the same time, so that is the order they were
-// sent): a ring that grows by doubling and then never allocates.
+// sent): a ring that grows by doubling and then never allocates. Its
+// size is a power of two, so an index wraps with a mask.
 type creditQueue struct {
 	ov        []int32
 	due       []int64
@@ -316,12 +317,12 @@ func (q *creditQueue) push(ov int32, due int64) {
 		n := max(64, 2*len(q.ov))
 		ov, due := make([]int32, n), make([]int64, n)
 		for i := range q.len {
-			j := (q.head + i) % len(q.ov)
+			j := (q.head + i) & (len(q.ov) - 1)
 			ov[i], due[i] = q.ov[j], q.due[j]
 		}
 		q.ov, q.due, q.head = ov, due, 0
 	}
-	j := (q.head + q.len) % len(q.ov)
+	j := (q.head + q.len) & (len(q.ov) - 1)
 	q.ov[j], q.due[j] = ov, due
 	q.len++
 }
@@ -332,7 +333,7 @@ func (q *creditQueue) pop(now int64) int32 {
 		return -1
 	}
 	ov := q.ov[q.head]
-	q.head = (q.head + 1) % len(q.ov)
+	q.head = (q.head + 1) & (len(q.ov) - 1)
 	q.len--
 	return ov
 }

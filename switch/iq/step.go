@@ -74,23 +74,26 @@ func (r *router) inject(term int, now int64) {
 	r.h.TakeSource(term)
 	r.cred[ob+u]--
 	in := r.base[r.t.InSwitch[term]] + r.t.InPort[term]
-	r.arrive(in*int32(r.v)+u, &f, now+r.l)
+	r.arrive(in, u, &f, now+r.l)
 	if f.IsTail() {
 		r.injVC[term] = -1
 		r.release(ob+u, false)
 	}
 }
 
-// arrive puts flit f into input VC iv, ready at cycle at.
-func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
+// arrive puts flit f into VC vc of global input port gp, ready at cycle
+// at. (The hot paths pass port and VC apart: a division by a VC count
+// that is not a constant costs tens of cycles.)
+func (r *router) arrive(gp, vc int32, f *flit.Flit, at int64) {
+	iv := gp*int32(r.v) + vc
 	b := &r.buf[iv]
 	if b.Empty() {
 		r.since[iv] = at
-		r.occVC[iv/int32(r.v)] |= 1 << (iv % int32(r.v))
-		r.needVA[r.swOf[iv/int32(r.v)]]++ // (its state is idle: a head)
+		r.occVC[gp] |= 1 << vc
+		r.needVA[r.swOf[gp]]++ // (its state is idle: a head)
 	}
 	b.PushReady(f, at)
-	r.occ[r.swOf[iv/int32(r.v)]]++
+	r.occ[r.swOf[gp]]++
 	if b.Len() > r.maxOcc {
 		r.maxOcc = b.Len()
 		r.h.Occupancy(r.maxOcc)
@@ -271,7 +274,7 @@ func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
 		if r.out[iv] == o {
-			r.saPtr[gp] = (vc + 1) % v
+			r.saPtr[gp] = xbar.After(vc, v)
 			r.move(s, gp, iv, now)
 			return true
 		}
@@ -286,22 +289,23 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 	r.moving = b.Pop() // (a field: a local passed to the host would escape, a heap object per flit)
 	f := &r.moving
 	r.occ[s]--
+	vc := iv - gp*int32(r.v)
 	if b.Empty() {
-		r.occVC[gp] &^= 1 << (iv % int32(r.v))
+		r.occVC[gp] &^= 1 << vc
 	}
 	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
-	r.credits.push(r.upOV[gp]+iv%int32(r.v), now+r.l+r.cd)
+	r.credits.push(r.upOV[gp]+vc, now+r.l+r.cd)
 	ov := r.ov[iv]
-	og := ov / int32(r.v)
+	og := r.base[s] + r.out[iv] // (the port of ov)
 	at := now + r.sad + r.stf + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), f, at)
+	r.h.Send(s, int(gp-r.base[s]), int(r.out[iv]), f, at)
 	if !r.eject[og] {
 		r.cred[ov]--
-		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), f, at)
+		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
 	}
 	if f.IsTail() {
 		r.state[iv], r.ov[iv] = stIdle, -1
-		r.act[gp] &^= 1 << (iv % int32(r.v))
+		r.act[gp] &^= 1 << vc
 		r.release(ov, r.eject[og])
 		if !b.Empty() {
 			r.since[iv] = now + 1

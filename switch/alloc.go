@@ -143,8 +143,8 @@ func (r *requests) Clear() {
 
 // add records a request and reports whether the pair is new this cycle.
 func (r *requests) add(in, out, pri int) bool {
-	if in < 0 || in >= r.inputs || out < 0 || out >= r.outputs {
-		panic(fmt.Sprintf("xbar: allocator request %d→%d outside %d×%d", in, out, r.inputs, r.outputs))
+	if uint(in) >= uint(r.inputs) || uint(out) >= uint(r.outputs) { // (negatives wrap past the end)
+		r.outside(in, out)
 	}
 	i := in*r.outputs + out
 	if r.has[i] == r.epoch {
@@ -152,17 +152,23 @@ func (r *requests) add(in, out, pri int) bool {
 		return false
 	}
 	r.has[i], r.pri[i] = r.epoch, pri
-	if r.inN[in] == 0 {
+	n, m := r.inN[in], r.outN[out]
+	if n == 0 {
 		r.inOcc = append(r.inOcc, int32(in))
 	}
-	if r.outN[out] == 0 {
+	if m == 0 {
 		r.outOcc = append(r.outOcc, int32(out))
 	}
-	r.inReq[i-out+int(r.inN[in])] = int32(out)
-	r.inN[in]++
-	r.outReq[out*r.inputs+int(r.outN[out])] = int32(in)
-	r.outN[out]++
+	r.inReq[i-out+int(n)] = int32(out)
+	r.inN[in] = n + 1
+	r.outReq[out*r.inputs+int(m)] = int32(in)
+	r.outN[out] = m + 1
 	return true
+}
+
+// outside panics on a request outside the allocator (a caller's bug).
+func (r *requests) outside(in, out int) {
+	panic(fmt.Sprintf("xbar: allocator request %d→%d outside %d×%d", in, out, r.inputs, r.outputs))
 }
 
 // outputsOf lists the outputs in asked for this cycle (unordered).

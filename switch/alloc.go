@@ -88,21 +88,23 @@ func NewAllocator(kind string, inputs, outputs, iters int) (Allocator, error) {
 // of ports that asked, so that Clear undoes only what the cycle touched.
 type requests struct {
 	inputs, outputs int
-	has             []bool  // in*outputs+out: asked this cycle
-	pri             []int   // in*outputs+out: its priority, valid where has
-	inReq           []int32 // in*outputs+k: the k-th output in asked for
-	inN             []int32 // per input: its requests
-	outReq          []int32 // out*inputs+k: the k-th input that asked out
-	outN            []int32 // per output: its requests
-	inOcc, outOcc   []int32 // ports with requests, in order of first request
-	inMatch         []int32 // per input: granted output or -1
-	outMatch        []int32 // per output: granted input or -1
+	has             []uint32 // in*outputs+out: asked this cycle when equal to epoch
+	epoch           uint32   // this cycle's mark: Clear moves it on instead of wiping has
+	pri             []int    // in*outputs+out: its priority, valid where has
+	inReq           []int32  // in*outputs+k: the k-th output in asked for
+	inN             []int32  // per input: its requests
+	outReq          []int32  // out*inputs+k: the k-th input that asked out
+	outN            []int32  // per output: its requests
+	inOcc, outOcc   []int32  // ports with requests, in order of first request
+	inMatch         []int32  // per input: granted output or -1
+	outMatch        []int32  // per output: granted input or -1
 }
 
 func newRequests(inputs, outputs int) requests {
 	r := requests{
 		inputs: inputs, outputs: outputs,
-		has:      make([]bool, inputs*outputs),
+		has:      make([]uint32, inputs*outputs),
+		epoch:    1,
 		pri:      make([]int, inputs*outputs),
 		inReq:    make([]int32, inputs*outputs),
 		inN:      make([]int32, inputs),
@@ -123,11 +125,11 @@ func newRequests(inputs, outputs int) requests {
 }
 
 func (r *requests) Clear() {
+	if r.epoch++; r.epoch == 0 { // (wrapped: a stale mark could read as this cycle's)
+		clear(r.has)
+		r.epoch = 1
+	}
 	for _, in := range r.inOcc {
-		row := int(in) * r.outputs
-		for _, out := range r.inReq[row : row+int(r.inN[in])] {
-			r.has[row+int(out)] = false
-		}
 		r.inN[in] = 0
 		r.inMatch[in] = -1
 	}
@@ -141,26 +143,32 @@ func (r *requests) Clear() {
 
 // add records a request and reports whether the pair is new this cycle.
 func (r *requests) add(in, out, pri int) bool {
-	if in < 0 || in >= r.inputs || out < 0 || out >= r.outputs {
-		panic(fmt.Sprintf("xbar: allocator request %d→%d outside %d×%d", in, out, r.inputs, r.outputs))
+	if uint(in) >= uint(r.inputs) || uint(out) >= uint(r.outputs) { // (negatives wrap past the end)
+		r.outside(in, out)
 	}
 	i := in*r.outputs + out
-	if r.has[i] {
+	if r.has[i] == r.epoch {
 		r.pri[i] = max(r.pri[i], pri)
 		return false
 	}
-	r.has[i], r.pri[i] = true, pri
-	if r.inN[in] == 0 {
+	r.has[i], r.pri[i] = r.epoch, pri
+	n, m := r.inN[in], r.outN[out]
+	if n == 0 {
 		r.inOcc = append(r.inOcc, int32(in))
 	}
-	if r.outN[out] == 0 {
+	if m == 0 {
 		r.outOcc = append(r.outOcc, int32(out))
 	}
-	r.inReq[i-out+int(r.inN[in])] = int32(out)
-	r.inN[in]++
-	r.outReq[out*r.inputs+int(r.outN[out])] = int32(in)
-	r.outN[out]++
+	r.inReq[i-out+int(n)] = int32(out)
+	r.inN[in] = n + 1
+	r.outReq[out*r.inputs+int(m)] = int32(in)
+	r.outN[out] = m + 1
 	return true
+}
+
+// outside panics on a request outside the allocator (a caller's bug).
+func (r *requests) outside(in, out int) {
+	panic(fmt.Sprintf("xbar: allocator request %d→%d outside %d×%d", in, out, r.inputs, r.outputs))
 }
 
 // outputsOf lists the outputs in asked for this cycle (unordered).
@@ -198,4 +206,13 @@ func rrDist(port, ptr, size int32) int32 {
 // or equal and a comes first in the scan from ptr.
 func supersedes(a int32, pa int, b int32, pb int, ptr, size int32) bool {
 	return pa > pb || pa == pb && rrDist(a, ptr, size) < rrDist(b, ptr, size)
+}
+
+// After is the port after p in a round of size ports (a pointer's move
+// past a winner), without a division: tens of cycles saved per grant.
+func After(p, size int32) int32 {
+	if p++; p == size {
+		return 0
+	}
+	return p
 }

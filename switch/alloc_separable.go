@@ -83,8 +83,8 @@ func (s *separable) allocate(first, second, fPtr, sPtr []int32, fSize, sSize int
 		} else {
 			s.match(f, sc)
 		}
-		fPtr[f] = (sc + 1) % fSize
-		sPtr[sc] = (f + 1) % sSize
+		fPtr[f] = After(sc, fSize)
+		sPtr[sc] = After(f, sSize)
 	}
 }
 

@@ -74,7 +74,7 @@ func (w *wavefront) sweep(lv int) {
 			if in >= w.inputs || out >= w.outputs || w.inMatch[in] >= 0 || w.outMatch[out] >= 0 {
 				continue
 			}
-			if i := in*w.outputs + out; w.has[i] && w.pri[i] == lv {
+			if i := in*w.outputs + out; w.has[i] == w.epoch && w.pri[i] == lv {
 				w.match(int32(in), int32(out))
 			}
 		}

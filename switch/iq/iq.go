@@ -143,9 +143,11 @@ type router struct {
 	injVC   []int32          // per terminal: the injection VC its packet holds, or −1
 	occ     []int32          // per switch: flits in its input VCs
 	occVC   []uint64         // per global input port: bit v, VC v holds a flit
+	act     []uint64         // per global input port: bit v, VC v holds an output VC (stActive)
 	elig    []uint64         // per global input port, in a switch allocation: bit v, VC v asked
 	needVA  []int32          // per switch: VCs holding a head without an output VC
 	reqs    []int32          // scratch: input VCs that asked in a VC allocation
+	saIn    []int32          // scratch: global input ports that asked in a switch allocation
 	moving  flit.Flit        // scratch: the flit move sends
 	cbuf    []int32          // scratch: candidates
 	maxOcc  int              // the most flits a VC has held
@@ -303,7 +305,7 @@ func (r *router) layout(p model.Params) error {
 	r.saPtr = make([]int32, r.nGP)
 	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
 	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
-	r.elig = make([]uint64, r.nGP)
+	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
 	for s, sw := range t.Switches {
 		np := len(sw.Out)
@@ -339,7 +341,8 @@ func fill(n int, v int32) []int32 {
 
 // creditQueue holds the credits on their way back, in the order they are
 // due (every credit takes the same time, so that is the order they were
-// sent): a ring that grows by doubling and then never allocates.
+// sent): a ring that grows by doubling and then never allocates. Its
+// size is a power of two, so an index wraps with a mask.
 type creditQueue struct {
 	ov        []int32
 	due       []int64
@@ -351,12 +354,12 @@ func (q *creditQueue) push(ov int32, due int64) {
 		n := max(64, 2*len(q.ov))
 		ov, due := make([]int32, n), make([]int64, n)
 		for i := range q.len {
-			j := (q.head + i) % len(q.ov)
+			j := (q.head + i) & (len(q.ov) - 1)
 			ov[i], due[i] = q.ov[j], q.due[j]
 		}
 		q.ov, q.due, q.head = ov, due, 0
 	}
-	j := (q.head + q.len) % len(q.ov)
+	j := (q.head + q.len) & (len(q.ov) - 1)
 	q.ov[j], q.due[j] = ov, due
 	q.len++
 }
@@ -367,7 +370,7 @@ func (q *creditQueue) pop(now int64) int32 {
 		return -1
 	}
 	ov := q.ov[q.head]
-	q.head = (q.head + 1) % len(q.ov)
+	q.head = (q.head + 1) & (len(q.ov) - 1)
 	q.len--
 	return ov
 }

@@ -76,23 +76,26 @@ func (r *router) inject(term int, now int64) {
 	r.h.TakeSource(term)
 	r.cred[ob+u]--
 	in := r.base[r.t.InSwitch[term]] + r.t.InPort[term]
-	r.arrive(in*int32(r.v)+u, &f, now+r.l)
+	r.arrive(in, u, &f, now+r.l)
 	if f.IsTail() {
 		r.injVC[term] = -1
 		r.release(ob+u, false)
 	}
 }
 
-// arrive puts flit f into input VC iv, ready at cycle at.
-func (r *router) arrive(iv int32, f *flit.Flit, at int64) {
+// arrive puts flit f into VC vc of global input port gp, ready at cycle
+// at. (The hot paths pass port and VC apart: a division by a VC count
+// that is not a constant costs tens of cycles.)
+func (r *router) arrive(gp, vc int32, f *flit.Flit, at int64) {
+	iv := gp*int32(r.v) + vc
 	b := &r.buf[iv]
 	if b.Empty() {
 		r.since[iv] = at
-		r.occVC[iv/int32(r.v)] |= 1 << (iv % int32(r.v))
-		r.needVA[r.swOf[iv/int32(r.v)]]++ // (its state is idle: a head)
+		r.occVC[gp] |= 1 << vc
+		r.needVA[r.swOf[gp]]++ // (its state is idle: a head)
 	}
 	b.PushReady(f, at)
-	r.occ[r.swOf[iv/int32(r.v)]]++
+	r.occ[r.swOf[gp]]++
 	if b.Len() > r.maxOcc {
 		r.maxOcc = b.Len()
 		r.h.Occupancy(r.maxOcc)
@@ -168,11 +171,8 @@ func (r *router) vcAlloc(s int, now int64) {
 	r.reqs = r.reqs[:0]
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		in := int(gp - r.base[s])
-		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+		for m := r.occVC[gp] &^ r.act[gp]; m != 0; m &= m - 1 {
 			iv := gp*v + int32(bits.TrailingZeros64(m))
-			if r.state[iv] == stActive {
-				continue
-			}
 			f := r.buf[iv].Front()
 			if r.state[iv] == stIdle {
 				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
@@ -210,14 +210,15 @@ func (r *router) vcAlloc(s int, now int64) {
 		ov := r.base[s]*v + int32(g)
 		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
 		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, int32(g)/v, stActive, now+r.vad
+		r.act[iv/v] |= 1 << (iv % v)
 		r.needVA[s]--
 	}
 }
 
-// eligible reports whether input VC iv's front flit may ask for the
-// switch in cycle now.
+// eligible reports whether active, occupied input VC iv's front flit may
+// ask for the switch in cycle now.
 func (r *router) eligible(iv int32, now int64) bool {
-	if r.state[iv] != stActive || r.buf[iv].Empty() || now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
+	if now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
 		return false
 	}
 	return r.cred[r.ov[iv]] > 0 || r.eject[r.ov[iv]/int32(r.v)]
@@ -226,32 +227,34 @@ func (r *router) eligible(iv int32, now int64) bool {
 // swAlloc allocates switch s's crossbar and moves the winners.
 func (r *router) swAlloc(s int, now int64) {
 	a, v := r.sa[s], int32(r.v)
-	asked := false
+	r.saIn = r.saIn[:0] // the input ports that ask
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-		var want uint64 // outputs this input asked for
-		r.elig[gp] = 0
-		for m := r.occVC[gp]; m != 0; m &= m - 1 {
+		var want, elig uint64 // outputs this input asked for; its VCs that asked
+		for m := r.occVC[gp] & r.act[gp]; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
 			iv := gp*v + int32(vc)
 			if !r.eligible(iv, now) {
 				continue
 			}
-			r.elig[gp] |= 1 << vc
+			elig |= 1 << vc
 			if o := r.out[iv]; want>>o&1 == 0 {
-				if !asked {
+				if len(r.saIn) == 0 {
 					a.Clear()
-					asked = true
+				}
+				if want == 0 {
+					r.saIn = append(r.saIn, gp)
 				}
 				want |= 1 << o
 				a.AddRequest(int(gp-r.base[s]), int(o), 0)
 			}
 		}
+		r.elig[gp] = elig
 	}
-	if !asked {
+	if len(r.saIn) == 0 {
 		return
 	}
 	a.Allocate()
-	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
+	for _, gp := range r.saIn {
 		o := a.OutputFor(int(gp - r.base[s]))
 		if o < 0 {
 			continue
@@ -277,7 +280,7 @@ func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
 		if r.out[iv] == o {
-			r.saPtr[gp] = (vc + 1) % v
+			r.saPtr[gp] = xbar.After(vc, v)
 			r.move(s, gp, iv, now)
 			return true
 		}
@@ -292,21 +295,23 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 	r.moving = b.Pop() // (a field: a local passed to the host would escape, a heap object per flit)
 	f := &r.moving
 	r.occ[s]--
+	vc := iv - gp*int32(r.v)
 	if b.Empty() {
-		r.occVC[gp] &^= 1 << (iv % int32(r.v))
+		r.occVC[gp] &^= 1 << vc
 	}
 	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
-	r.credits.push(r.upOV[gp]+iv%int32(r.v), now+r.l+r.cd)
+	r.credits.push(r.upOV[gp]+vc, now+r.l+r.cd)
 	ov := r.ov[iv]
-	og := ov / int32(r.v)
+	og := r.base[s] + r.out[iv] // (the port of ov)
 	at := now + r.sad + r.stf + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), f, at)
+	r.h.Send(s, int(gp-r.base[s]), int(r.out[iv]), f, at)
 	if !r.eject[og] {
 		r.cred[ov]--
-		r.arrive(r.downIn[og]*int32(r.v)+ov%int32(r.v), f, at)
+		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
 	}
 	if f.IsTail() {
 		r.state[iv], r.ov[iv] = stIdle, -1
+		r.act[gp] &^= 1 << vc
 		r.release(ov, r.eject[og])
 		if !b.Empty() {
 			r.since[iv] = now + 1

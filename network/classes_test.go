@@ -159,10 +159,7 @@ func TestAkitaRequestReplyClasses(t *testing.T) {
 	b.port = sim.NewLimitNumMsgPort(b, 4, "B.Port")
 	for i, port := range []sim.Port{a.port, b.port} {
 		ep := eps[[]int{0, 5}[i]]
-		conn := sim.NewDirectConnection([]string{"A", "B"}[i]+"Conn", engine, 1*sim.GHz)
-		conn.PlugIn(port, 4)
-		conn.PlugIn(ep.Port, 4)
-		ep.Peer = port
+		wire(engine, []string{"A", "B"}[i]+"Conn", port, ep)
 	}
 	for i, at := range []float64{10e-9, 20e-9} {
 		m := &PacketMsg{To: 5, Flits: 4, Payload: i}
@@ -198,10 +195,7 @@ func TestAkitaClassOutOfRange(t *testing.T) {
 	host := NewComponent("Net", engine, n)
 	eps := AttachEndpoints(host)
 	a := newAgent("A")
-	conn := sim.NewDirectConnection("AConn", engine, 1*sim.GHz)
-	conn.PlugIn(a.port, 4)
-	conn.PlugIn(eps[0].Port, 4)
-	eps[0].Peer = a.port
+	wire(engine, "AConn", a.port, eps[0])
 	m := &PacketMsg{To: 5, Flits: 4, Class: 2}
 	m.Src, m.Dst = a.port, eps[0].Port
 	engine.Schedule(sendEvent{sim.NewEventBase(10e-9, sender{a}), m})

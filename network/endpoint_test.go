@@ -64,10 +64,7 @@ func TestAkitaEndpointsCarryPackets(t *testing.T) {
 	a, b := newAgent("A"), newAgent("B")
 	for i, ag := range []*agent{a, b} {
 		ep := eps[[]int{0, 5}[i]]
-		conn := sim.NewDirectConnection(ag.Name()+"Conn", engine, 1*sim.GHz)
-		conn.PlugIn(ag.port, 4)
-		conn.PlugIn(ep.Port, 4)
-		ep.Peer = ag.port
+		wire(engine, ag.Name()+"Conn", ag.port, ep)
 	}
 	for i, at := range []float64{10e-9, 500e-9} {
 		m := &PacketMsg{To: 5, Flits: 4 + i, Payload: i}
@@ -104,6 +101,15 @@ func TestAkitaEndpointsPacketRouter(t *testing.T) {
 	}
 }
 
+// wire connects port to endpoint ep by a direct connection named name and
+// makes port ep's peer.
+func wire(engine sim.Engine, name string, port sim.Port, ep *Endpoint) {
+	conn := sim.NewDirectConnection(name, engine, 1*sim.GHz)
+	conn.PlugIn(port, 4)
+	conn.PlugIn(ep.Port, 4)
+	ep.Peer = port
+}
+
 // sendTwo05 builds c's network under Akita with agent A at terminal 0 and
 // B at 5, has A send B two packets (flits(i) flits, payload i) at 10 ns
 // and 500 ns, runs the engine to the end and returns B.
@@ -117,10 +123,7 @@ func sendTwo05(t *testing.T, c Config, flits func(i int) int) *agent {
 	eps := AttachEndpoints(NewComponent("Net", engine, n))
 	a, b := newAgent("A"), newAgent("B")
 	for i, ag := range []*agent{a, b} {
-		conn := sim.NewDirectConnection(ag.Name()+"Conn", engine, 1*sim.GHz)
-		conn.PlugIn(ag.port, 4)
-		conn.PlugIn(eps[[]int{0, 5}[i]].Port, 4)
-		eps[[]int{0, 5}[i]].Peer = ag.port
+		wire(engine, ag.Name()+"Conn", ag.port, eps[[]int{0, 5}[i]])
 	}
 	for i, at := range []float64{10e-9, 500e-9} {
 		m := &PacketMsg{To: 5, Flits: flits(i), Payload: i}
@@ -154,10 +157,7 @@ func TestAkitaEndpointPacketsMeasuredBeforeWarmup(t *testing.T) {
 		a, b := newAgent("A"), newAgent("B")
 		for i, ag := range []*agent{a, b} {
 			ep := eps[[]int{0, 5}[i]]
-			conn := sim.NewDirectConnection(ag.Name()+"Conn", engine, 1*sim.GHz)
-			conn.PlugIn(ag.port, 4)
-			conn.PlugIn(ep.Port, 4)
-			ep.Peer = ag.port
+			wire(engine, ag.Name()+"Conn", ag.port, ep)
 		}
 		for _, at := range []float64{10e-9, 1500e-9} {
 			m := &PacketMsg{To: 5, Flits: 1}
@@ -198,10 +198,7 @@ func TestAkitaEndpointsWithSyntheticTrafficEnd(t *testing.T) {
 	host := NewComponent("Net", engine, n)
 	eps := AttachEndpoints(host)
 	a := newAgent("A")
-	conn := sim.NewDirectConnection("Conn", engine, 1*sim.GHz)
-	conn.PlugIn(a.port, 4)
-	conn.PlugIn(eps[0].Port, 4)
-	eps[0].Peer = a.port
+	wire(engine, "Conn", a.port, eps[0])
 	m := &PacketMsg{To: 0, Flits: 4} // sent to itself, from cycle 2000 (after the window)
 	m.Src, m.Dst = a.port, eps[0].Port
 	engine.Schedule(sendEvent{sim.NewEventBase(2000e-9, sender{a}), m})

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/network/han"
 	"github.com/flitsim/flitsim/network/plot"
 )
@@ -34,16 +32,10 @@ func routeCompare(fs *pflag.FlagSet, sets []string, plotPath, format string, std
 	if err := routeOwnInputs(fs, "compare"); err != nil {
 		return err
 	}
-	top := routeCompareSide
-	for _, s := range sets {
-		k, v, _ := strings.Cut(s, "=")
-		if strings.TrimSpace(k) != "topology.k" {
-			return inputerr.New("--set", s, "topology.k=N with --compare")
-		}
-		var err error
-		if top, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || han.CompareSides([]int{top}) != nil {
-			return (&inputerr.Error{Key: "topology.k", Value: strings.TrimSpace(v), Allowed: fmt.Sprintf("a power of two from 8 to %d with --compare", han.MaxSide(han.AlgGreedy))}).At(inputerr.CommandLine)
-		}
+	top, err := routeSummarySide(sets, "compare", routeCompareSide, func(n int) bool { return han.CompareSides([]int{n}) == nil },
+		fmt.Sprintf("a power of two from 8 to %d", han.MaxSide(han.AlgGreedy)))
+	if err != nil {
+		return err
 	}
 	var sides []int
 	for n := 8; n <= top; n *= 2 {

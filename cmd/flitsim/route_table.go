@@ -22,16 +22,10 @@ func routeTables(fs *pflag.FlagSet, sets []string, format string, stdout io.Writ
 	if err := routeOwnInputs(fs, "table"); err != nil {
 		return err
 	}
-	n := routeTableSide
-	for _, s := range sets {
-		k, v, _ := strings.Cut(s, "=")
-		if strings.TrimSpace(k) != "topology.k" {
-			return inputerr.New("--set", s, "topology.k=N with --table")
-		}
-		var err error
-		if n, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 16 || n > 1024 || n&(n-1) != 0 {
-			return (&inputerr.Error{Key: "topology.k", Value: strings.TrimSpace(v), Allowed: "a power of two from 16 to 1024 with --table"}).At(inputerr.CommandLine)
-		}
+	n, err := routeSummarySide(sets, "table", routeTableSide, func(n int) bool { return n >= 16 && n <= 1024 && n&(n-1) == 0 },
+		"a power of two from 16 to 1024")
+	if err != nil {
+		return err
 	}
 	rows, err := han.Tables(n)
 	if err != nil {
@@ -80,4 +74,22 @@ func writeRouteTables(w io.Writer, n int, rows []han.TableRow) error {
 			fmt.Sprintf("%d+%d", r.StaticData, r.StaticInteger), bound, r.MaxBuffer, ok)
 	}
 	return nil
+}
+
+// routeSummarySide is the side --table or --compare (mode) runs up to: the
+// only key they take is topology.k (--set topology.k=N), which ok must
+// accept; def without it.
+func routeSummarySide(sets []string, mode string, def int, ok func(int) bool, allowed string) (int, error) {
+	n := def
+	for _, s := range sets {
+		k, v, _ := strings.Cut(s, "=")
+		if strings.TrimSpace(k) != "topology.k" {
+			return 0, inputerr.New("--set", s, "topology.k=N with --"+mode)
+		}
+		var err error
+		if n, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || !ok(n) {
+			return 0, (&inputerr.Error{Key: "topology.k", Value: strings.TrimSpace(v), Allowed: allowed + " with --" + mode}).At(inputerr.CommandLine)
+		}
+	}
+	return n, nil
 }

@@ -30,7 +30,8 @@ type publicModel struct {
 	inside int     // flits taken from the sources and not yet delivered (InFlight)
 	wormAt []int64 // per worm pool index: the last cycle a flit of it moved
 	waits  []model.Wait
-	member []bool // deadlock check scratch, per worm pool index
+	member []bool       // deadlock check scratch, per worm pool index
+	rq     *replyQueues // the terminals' reply queues (traffic.reply_queue), or nil
 }
 
 // newPublic builds the host of registered model info for kernel k, whose
@@ -161,6 +162,9 @@ func (p *publicModel) Send(sw, in, out int, f *flit.Flit, at int64) {
 	p.note(f.Worm)
 	if d >= k.nb {
 		p.inside--
+		if p.rq != nil && f.IsTail() {
+			p.rq.delivered(f.Worm)
+		}
 		k.eject(d-k.nb, f, at)
 	}
 }
@@ -186,7 +190,12 @@ func (p *publicModel) collectWaits() []model.Wait {
 	now := p.k.now
 	p.m.Waits(func(w model.Wait) {
 		wi := w.Flit.Worm
-		if w.For < 0 || w.For == wi || int(wi) < len(p.wormAt) && p.wormAt[wi] == now {
+		if w.Kind == model.WaitTerminal {
+			w.For = p.rq.waitsFor(p.terminalOf(w.AtSw, w.AtOut))
+		}
+		// (Without reply queues no packet waits for a source register,
+		// so its waits close no cycle.)
+		if w.Source && p.rq == nil || w.For < 0 || w.For == wi || int(wi) < len(p.wormAt) && p.wormAt[wi] == now {
 			return
 		}
 		p.waits = append(p.waits, w)
@@ -281,6 +290,9 @@ func (p *publicModel) report(ws []model.Wait) *Deadlock {
 // virtual channel) and what for.
 func (p *publicModel) describe(e model.Wait) string {
 	k := p.k
+	if e.Source {
+		return p.describeSource(e)
+	}
 	w := &k.Pool.Worms[e.Flit.Worm]
 	at := fmt.Sprintf("worm %d (%d→%d) at %s", w.ID, w.Src, w.Dst, k.Topo.Switches[e.Sw].Label)
 	if e.In >= 0 {
@@ -292,6 +304,8 @@ func (p *publicModel) describe(e model.Wait) string {
 	}
 	held := k.Pool.Worms[e.For].ID
 	switch e.Kind {
+	case model.WaitTerminal:
+		return p.describeTerminal(at, e)
 	case model.WaitCredit:
 		return fmt.Sprintf("%s waits for a credit of %s: the buffer beyond is full (front: worm %d)", at, what, held)
 	case model.WaitVC:
@@ -307,12 +321,15 @@ func (p *publicModel) traceBlocked() {
 	p.waits = p.waits[:0]
 	p.m.Waits(func(w model.Wait) { p.waits = append(p.waits, w) })
 	for _, w := range p.waits {
+		if w.Source {
+			continue // (no buffer of the tracer's holds it)
+		}
 		gp := k.portBase[w.AtSw] + int32(w.AtOut)
 		reason, at := WaitArb, int32(-1)
 		switch w.Kind {
 		case model.WaitStage:
 			reason = WaitLink // (the tracer's "still on the link or in the routing delay")
-		case model.WaitVC, model.WaitPort:
+		case model.WaitVC, model.WaitPort, model.WaitTerminal:
 			reason, at = WaitPort, gp
 		case model.WaitCredit:
 			reason, at = WaitSpace, p.far[gp]

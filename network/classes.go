@@ -41,8 +41,8 @@ func checkMsgClasses(c *Config, name string, info model.Info) error {
 	switch q := t.ReplyQueue; {
 	case q < 0 || q > 1<<16:
 		return inputerr.New("traffic.reply_queue", q, "an integer from 0 (none) to 65536")
-	case q > 0 && t.ReplyFlits == 0:
-		return inputerr.New("traffic.reply_queue", q, "0 unless traffic.reply_flits > 0 (a reply queue holds replies)")
+	case q > 0 && t.ReplyFlits == 0 && (t.Load > 0 || t.Trace != "" || len(t.Packets) > 0):
+		return inputerr.New("traffic.reply_queue", q, "0 unless traffic.reply_flits > 0 (a reply queue holds replies), or traffic.load is 0 (replies Akita agents send: PacketMsg.Reply)")
 	case q > 0 && (name == "" || !info.Replies):
 		return inputerr.New("traffic.reply_queue", q, "0 unless router.model names a model whose terminals may refuse a packet (router.model: iq)")
 	}
@@ -90,15 +90,15 @@ type pendingReply struct {
 // the fast paths stay as they are).
 func (n *Network) hookClasses() {
 	c := &n.Cfg
+	if q := c.Traffic.ReplyQueue; q > 0 && !n.k.SetReplyQueue(q, c.Traffic.ReplyFlits > 0) {
+		panic("traffic.reply_queue: the switch model has no reply queues") // (checkMsgClasses refused that)
+	}
 	if c.classes() == 1 && c.Traffic.ReplyFlits == 0 {
 		return
 	}
 	r := &replies{flits: c.Traffic.ReplyFlits, class: c.replyClass(), req: map[uint64]int64{},
 		sum: make([]int64, c.classes()), cnt: make([]int64, c.classes())}
 	n.replies = r
-	if q := c.Traffic.ReplyQueue; q > 0 && !n.k.SetReplyQueue(q) {
-		panic("traffic.reply_queue: the switch model has no reply queues") // (checkMsgClasses refused that)
-	}
 	prev := n.k.Hooks.Delivered
 	n.k.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 		if prev != nil {

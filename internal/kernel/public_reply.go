@@ -16,7 +16,10 @@ import (
 // protocol deadlock of real terminals when requests and replies share
 // virtual channels.
 type replyQueues struct {
-	depth    int32
+	depth   int32
+	answers bool // the network answers requests (traffic.reply_flits): a request takes a place when accepted
+	// accept is the terminals' own say (an Akita endpoint's Accept), or nil
+	accept   func(term int32, w *flit.Worm) bool
 	q        []wormQueue // per terminal: its replies, front first
 	issued   []int32     // per terminal: flits of the front reply taken
 	takenAt  []int64     // per terminal: the last cycle a reply flit was taken
@@ -26,15 +29,17 @@ type replyQueues struct {
 }
 
 // SetReplyQueue gives every terminal a reply queue of depth places (a
-// public model that declares model.Info.Replies; see replyQueues). It
-// reports false for a kernel whose switch model has none.
-func (k *Kernel) SetReplyQueue(depth int) bool {
+// public model that declares model.Info.Replies; see replyQueues), for
+// the replies the network makes (answers: traffic.reply_flits) or those
+// Akita agents hand over (QueueReply). It reports false for a kernel
+// whose switch model has none.
+func (k *Kernel) SetReplyQueue(depth int, answers bool) bool {
 	p, ok := k.stepper.(*publicModel)
 	if !ok || depth < 1 {
 		return false
 	}
 	n := k.Topo.Terminals()
-	p.rq = &replyQueues{depth: int32(depth), q: make([]wormQueue, n), issued: make([]int32, n),
+	p.rq = &replyQueues{depth: int32(depth), answers: answers, q: make([]wormQueue, n), issued: make([]int32, n),
 		takenAt: make([]int64, n), held: make([]int32, n)}
 	for t := range p.rq.takenAt {
 		p.rq.takenAt[t] = -1
@@ -70,10 +75,35 @@ func (k *Kernel) EnqueueReply(src, dst, flits int, measured bool) int32 {
 	return wi
 }
 
+// SetTerminalAccept gives the terminals a say in what they take: f is
+// asked once a packet's head is bound for terminal term, until it says
+// true (Accept). It reports false without reply queues (SetReplyQueue).
+func (k *Kernel) SetTerminalAccept(f func(term int32, w *flit.Worm) bool) bool {
+	p, ok := k.stepper.(*publicModel)
+	if !ok || p.rq == nil {
+		return false
+	}
+	p.rq.accept = f
+	return true
+}
+
+// QueueReply is EnqueueReply for a reply an Akita agent hands over
+// (measured): it takes a place in src's reply queue, and reports false,
+// queueing nothing, when every place is taken.
+func (k *Kernel) QueueReply(src, dst, flits int) (int32, bool) {
+	p, _ := k.stepper.(*publicModel)
+	if p == nil || p.rq == nil || p.rq.held[src] >= p.rq.depth {
+		return -1, false
+	}
+	p.rq.held[src]++
+	return k.EnqueueReply(src, dst, flits, true), true
+}
+
 // request reports whether packet wi makes a reply where it is delivered:
-// every packet of class 0 that is not itself a reply (network/classes.go).
+// every packet of class 0 that is not itself a reply, when the network
+// answers requests (network/classes.go).
 func (rq *replyQueues) request(k *Kernel, wi int32) bool {
-	return k.Pool.Worms[wi].Class == 0 && (int(wi) >= len(rq.reply) || !rq.reply[wi])
+	return rq.answers && k.Pool.Worms[wi].Class == 0 && (int(wi) >= len(rq.reply) || !rq.reply[wi])
 }
 
 func (p *publicModel) Accept(t int, wi int32) bool {
@@ -84,13 +114,16 @@ func (p *publicModel) Accept(t int, wi int32) bool {
 	for int(wi) >= len(rq.reply) {
 		rq.reply, rq.accepted = append(rq.reply, false), append(rq.accepted, false)
 	}
-	if rq.accepted[wi] || !rq.request(p.k, wi) {
+	if rq.accepted[wi] {
 		return true
 	}
-	if rq.held[t] >= rq.depth {
+	req := rq.request(p.k, wi)
+	if req && rq.held[t] >= rq.depth || rq.accept != nil && !rq.accept(int32(t), &p.k.Pool.Worms[wi]) {
 		return false
 	}
-	rq.held[t]++
+	if req {
+		rq.held[t]++
+	}
 	rq.accepted[wi] = true
 	return true
 }
@@ -147,11 +180,12 @@ func (rq *replyQueues) delivered(wi int32) {
 	}
 }
 
-// waitsFor is what a head that terminal t refuses waits for: t's next
-// reply, whose tail leaving frees a place (−1 when t has none queued: its
-// places are taken by replies due, which pass).
+// waitsFor is what a head that terminal t refuses waits for: while its
+// reply queue is full, t's next reply, whose tail leaving frees a place
+// (−1 when none is queued: its places are taken by replies due, which
+// pass; or when a place is free: an agent refuses, for its own reasons).
 func (rq *replyQueues) waitsFor(t int32) int32 {
-	if rq == nil || rq.q[t].n == 0 {
+	if rq == nil || rq.q[t].n == 0 || rq.held[t] < rq.depth {
 		return -1
 	}
 	return rq.q[t].front()

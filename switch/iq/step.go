@@ -200,7 +200,7 @@ func (r *router) vcAlloc(s int, now int64) {
 				}
 				r.route(s, in, iv, f)
 			}
-			if og := r.base[s] + r.out[iv]; r.eject[og] && !r.h.Accept(int(r.term[og]), f.Worm) {
+			if og := r.base[s] + r.out[iv]; r.replyQ && r.eject[og] && !r.h.Accept(int(r.term[og]), f.Worm) {
 				r.refused[iv] = now // (the terminal's reply queue is full)
 				continue
 			}

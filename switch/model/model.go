@@ -118,10 +118,12 @@ type Host interface {
 	// when a model's own maximum grows.
 	Occupancy(flits int)
 
-	// Terminals that answer requests (traffic.reply_queue, or an Akita
-	// endpoint's Accept; a model that declares Info.Replies) may refuse a
-	// packet, and keep their replies in a queue of their own. Without
-	// them, Accept is always true and the reply register always empty.
+	// Terminals with reply queues (traffic.reply_queue, Params.ReplyQueue
+	// > 0; a model that declares Info.Replies) may refuse a packet (a
+	// request while the queue is full, or what an Akita endpoint's Accept
+	// refuses), and send their replies from a register of their own.
+	// Without them, Accept is always true (a model may skip it) and the
+	// reply register always empty.
 
 	// Accept asks terminal t to take packet p, whose head is bound for
 	// its ejection port: true commits t to take every flit of p (a

@@ -32,6 +32,13 @@ type publicModel struct {
 	waits  []model.Wait
 	member []bool       // deadlock check scratch, per worm pool index
 	rq     *replyQueues // the terminals' reply queues (traffic.reply_queue), or nil
+	// Escaped cycles (public_escape.go): the checks that found one, the
+	// first, and scratch.
+	escaped     int64
+	firstEscape *EscapedCycle
+	noEsc       []model.Wait
+	escAll      []model.Wait
+	movedWaits  []model.Wait // waits of packets some flit of which moved in the cycle
 }
 
 // newPublic builds the host of registered model info for kernel k, whose
@@ -186,7 +193,7 @@ func (p *publicModel) note(wi int32) {
 // collectWaits asks the model for its waits (lasting ones only, each of a
 // packet that did not move in this cycle, on another packet).
 func (p *publicModel) collectWaits() []model.Wait {
-	p.waits = p.waits[:0]
+	p.waits, p.movedWaits = p.waits[:0], p.movedWaits[:0]
 	now := p.k.now
 	p.m.Waits(func(w model.Wait) {
 		wi := w.Flit.Worm
@@ -195,7 +202,13 @@ func (p *publicModel) collectWaits() []model.Wait {
 		}
 		// (Without reply queues no packet waits for a source register,
 		// so its waits close no cycle.)
-		if w.Source && p.rq == nil || w.For < 0 || w.For == wi || int(wi) < len(p.wormAt) && p.wormAt[wi] == now {
+		// (An escape VC that is free, For −1, is kept: it lets the
+		// packet out of the set, and escapes() needs to know.)
+		if w.Source && p.rq == nil || w.For < 0 && !w.Escape || w.For == wi {
+			return
+		}
+		if int(wi) < len(p.wormAt) && p.wormAt[wi] == now {
+			p.movedWaits = append(p.movedWaits, w) // (for escapes only)
 			return
 		}
 		p.waits = append(p.waits, w)
@@ -211,19 +224,16 @@ func (p *publicModel) collectWaits() []model.Wait {
 // cycle in it, or nil.
 func (p *publicModel) detect() *Deadlock {
 	ws := p.collectWaits()
+	esc := false
 	for _, w := range ws {
 		p.grow(max(w.Flit.Worm, w.For))
 		p.member[w.Flit.Worm] = true
+		esc = esc || w.Escape
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, w := range ws {
-			if p.member[w.Flit.Worm] && !p.member[w.For] {
-				p.member[w.Flit.Worm] = false
-				changed = true
-			}
-		}
+	for _, w := range p.movedWaits {
+		esc = esc || w.Escape
 	}
+	p.settleMembers(ws)
 	var dl *Deadlock
 	for _, w := range ws {
 		if p.member[w.Flit.Worm] {
@@ -234,7 +244,24 @@ func (p *publicModel) detect() *Deadlock {
 	for _, w := range ws {
 		p.member[w.Flit.Worm] = false
 	}
+	if dl == nil && esc {
+		p.escapes(ws)
+	}
 	return dl
+}
+
+// settleMembers takes out of the set (member) every packet one of whose
+// waits ws is on a packet outside it, until none is left to take.
+func (p *publicModel) settleMembers(ws []model.Wait) {
+	for changed := true; changed; {
+		changed = false
+		for _, w := range ws {
+			if p.member[w.Flit.Worm] && (w.For < 0 || !p.member[w.For]) {
+				p.member[w.Flit.Worm] = false
+				changed = true
+			}
+		}
+	}
 }
 
 // grow makes the per-worm slices cover pool index wi.
@@ -248,13 +275,19 @@ func (p *publicModel) grow(wi int32) {
 // report names a cycle of the deadlocked set: its packets, and for each
 // the wait on the next (maps only here, off the hot path).
 func (p *publicModel) report(ws []model.Wait) *Deadlock {
+	dl, _ := p.cycleReport(ws)
+	return dl
+}
+
+// cycleReport is report, also giving the cycle's packets (pool indices).
+func (p *publicModel) cycleReport(ws []model.Wait) (*Deadlock, []int32) {
 	k := p.k
 	next := map[int32][]int32{}
 	first := map[[2]int32]model.Wait{}
 	var worms []int32
 	for _, w := range ws {
 		a := w.Flit.Worm
-		if !p.member[a] || !p.member[w.For] {
+		if w.For < 0 || !p.member[a] || !p.member[w.For] {
 			continue
 		}
 		if len(next[a]) == 0 {
@@ -283,7 +316,7 @@ func (p *publicModel) report(ws []model.Wait) *Deadlock {
 		dl.Since = max(dl.Since, p.wormAt[wi]+1)
 	}
 	slices.Sort(dl.Switches)
-	return dl
+	return dl, cycle
 }
 
 // describe words wait e: where the flit waits (switch, input port,
@@ -320,9 +353,15 @@ func (p *publicModel) traceBlocked() {
 	now := k.now
 	p.waits = p.waits[:0]
 	p.m.Waits(func(w model.Wait) { p.waits = append(p.waits, w) })
+	escFlit := flit.Flit{Worm: -1}
 	for _, w := range p.waits {
-		if w.Source {
-			continue // (no buffer of the tracer's holds it)
+		if w.Source || w.Flit == escFlit {
+			continue // (no buffer of the tracer's holds it; or see below)
+		}
+		if w.Escape && w.For < 0 {
+			// It passes by its free escape VC: one event, as a lost
+			// arbitration, not the adaptive VCs' holders after it.
+			escFlit, w.AtOut = w.Flit, -1
 		}
 		gp := k.portBase[w.AtSw] + int32(w.AtOut)
 		reason, at := WaitArb, int32(-1)

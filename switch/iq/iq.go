@@ -112,6 +112,9 @@ type router struct {
 	ug      topology.UGALRouter     // UGAL: a choice at the source (ugal.go), or nil
 	nEsc    int                     // with ar: the escape VCs (0 … nEsc−1) of each input
 	tailCr  bool                    // vc.release: tail-credit
+	// noEscape: a head never asks for an escape VC (set by a test only,
+	// to show that the escape path is what breaks the cycles)
+	noEscape bool
 
 	base   []int32 // per switch: its first global port
 	swOf   []int32 // per global port: its switch

@@ -143,6 +143,9 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		ps = xbar.Port(o) // (all VCs of its class at the ejection port)
 	case r.ar != nil:
 		lo, esc = mb+r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+		if r.noEscape {
+			esc = -1 // (a test's router without Duato's escape path)
+		}
 		r.escLo[iv], r.escHi[iv] = uint8(mb), uint8(mb+r.nEsc)
 		if r.cr != nil {
 			// The escape VCs are the dateline's classes, one VC each; a
@@ -387,17 +390,30 @@ func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
 	v := int32(r.v)
 	w.Kind = model.WaitVC
 	cands := r.candidates(w.Sw, iv)
-	for _, ov := range cands {
-		if r.vcHolder(ov/v, ov) < 0 {
-			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
-			report(w) // a free VC, or one freed when its credits are back: it passes
-			return
-		}
-	}
 	// The escape VCs come last (candidates).
 	adaptive := len(cands)
 	if r.esc[iv] >= 0 {
 		adaptive -= int(r.escHi[iv] - r.escLo[iv])
+	}
+	escFree := -1
+	for i, ov := range cands {
+		switch {
+		case r.vcHolder(ov/v, ov) >= 0:
+		case i < adaptive:
+			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
+			report(w) // a free VC, or one freed when its credits are back: it passes
+			return
+		case escFree < 0:
+			escFree = i
+		}
+	}
+	if escFree >= 0 {
+		// Every adaptive VC held, an escape VC free: it goes on by the
+		// escape path, and says so first (For −1), with the holders.
+		ov := cands[escFree]
+		w.Kind, w.For, w.AtOut, w.AtVC, w.Escape = model.WaitArb, -1, int(ov/v-r.base[w.Sw]), int(ov%v), true
+		report(w)
+		cands, w.Kind, w.Escape = cands[:adaptive], model.WaitVC, false
 	}
 	for i, ov := range cands {
 		w.For, w.AtOut, w.AtVC = r.vcHolder(ov/v, ov), int(ov/v-r.base[w.Sw]), int(ov%v)

@@ -172,7 +172,11 @@ type Wait struct {
 	// (WaitCredit).
 	Source bool
 	// Escape: the waited-for VC is an escape VC of a packet that may also
-	// take adaptive ones (Duato's escape path: routing: adaptive).
+	// take adaptive ones (Duato's escape path: routing: adaptive). With
+	// Kind WaitArb and For −1 it says that the escape VC is free while
+	// every adaptive VC is held: the flit passes by the escape path, and
+	// the waits reported after it for the same flit name the adaptive
+	// VCs' holders (the host counts the cycles escape VCs broke).
 	Escape bool
 }
 

@@ -17,13 +17,18 @@ func (r *router) Step() {
 			r.free(ov)
 		}
 	}
-	for term := range r.nTerm {
-		// A terminal sends one flit a cycle: a reply first (its tail frees
-		// a place in the reply queue), else its own packet.
-		if r.replyQ && r.inject(term, r.nTerm+term, now) {
-			continue
+	if r.replyQ {
+		for term := range r.nTerm {
+			// A terminal sends one flit a cycle: a reply first (its tail
+			// frees a place in the reply queue), else its own packet.
+			if !r.inject(term, r.nTerm+term, now) {
+				r.inject(term, term, now)
+			}
 		}
-		r.inject(term, term, now)
+	} else {
+		for term := range r.nTerm {
+			r.inject(term, term, now)
+		}
 	}
 	for s := range r.occ {
 		if r.occ[s] > 0 {
@@ -54,7 +59,13 @@ func (r *router) release(ov int32, eject bool) {
 // source register; nTerm + term: its reply register) into its router, and
 // reports whether it did.
 func (r *router) inject(term, lane int, now int64) bool {
-	f, ok := r.src(term, lane)
+	var f flit.Flit
+	var ok bool
+	if lane == term { // (src's, written out: a call per terminal and cycle)
+		f, ok = r.h.Source(term)
+	} else {
+		f, ok = r.h.ReplySource(term)
+	}
 	if !ok {
 		return false
 	}
@@ -92,6 +103,18 @@ func (r *router) inject(term, lane int, now int64) bool {
 		r.injVC[lane] = -1
 		r.release(ob+u, false)
 	}
+	return true
+}
+
+// refuses reports whether the routed head (packet wi) at input VC iv of
+// switch s is bound for a terminal that refuses it in cycle now (Accept):
+// it asks for no VC, and Waits reports it as WaitTerminal.
+func (r *router) refuses(s int, iv, wi int32, now int64) bool {
+	og := r.base[s] + r.out[iv]
+	if !r.eject[og] || r.h.Accept(int(r.term[og]), wi) {
+		return false
+	}
+	r.refused[iv] = now
 	return true
 }
 
@@ -203,8 +226,7 @@ func (r *router) vcAlloc(s int, now int64) {
 				}
 				r.route(s, in, iv, f)
 			}
-			if og := r.base[s] + r.out[iv]; r.replyQ && r.eject[og] && !r.h.Accept(int(r.term[og]), f.Worm) {
-				r.refused[iv] = now // (the terminal's reply queue is full)
+			if r.replyQ && r.refuses(s, iv, f.Worm, now) {
 				continue
 			}
 			for _, ov := range r.candidates(s, iv) {

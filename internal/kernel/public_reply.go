@@ -25,7 +25,7 @@ type replyQueues struct {
 	takenAt  []int64     // per terminal: the last cycle a reply flit was taken
 	held     []int32     // per terminal: places taken
 	reply    []bool      // per worm pool index: a reply (it answers nothing and is always accepted)
-	accepted []bool      // per worm pool index: a request its destination has accepted
+	accepted []bool      // per worm pool index: its destination has accepted it (Accept asks once)
 }
 
 // SetReplyQueue gives every terminal a reply queue of depth places (a

@@ -11,9 +11,9 @@ import (
 // 5×6 tori: a minimal packet arrives in the minimal hop count and a
 // non-minimal one in the sum of its legs', passing its intermediate node;
 // a minimal packet and the first leg take classes 0 and 1, the second leg
-// 2 and 3, each moving
-// to its upper class only on a wraparound link and back to its lower only
-// on entering a dimension (dor-dateline per leg).
+// 2 and 3, each taking its upper class for a dimension exactly when its
+// run along that ring crosses the wraparound link, and keeping it to the
+// end of the run (dor-dateline per leg).
 func TestUGALRoutes(t *testing.T) {
 	for _, k := range []string{"8", "5,6"} {
 		kind, _ := Kind("torus")
@@ -46,6 +46,12 @@ func walkUGAL(t *testing.T, topo *Topology, r UGALRouter, w *flit.Worm, want, fi
 	t.Helper()
 	sw, in, cls, hops, sawMid := int(w.Src), int(topo.InPort[w.Src]), 0, 0, false
 	m := int(w.Aux >> 32)
+	runCls, runWrap := -1, false // the current run along one ring: its class, whether it wrapped
+	endRun := func() {
+		if runCls >= 0 && runCls%2 != b2i(runWrap) {
+			t.Fatalf("%d→%d via %d: a run on class %d, wrapping %v", w.Src, w.Dst, m, runCls, runWrap)
+		}
+	}
 	for {
 		ps := r.RouteHead(sw, in, w, &w.Route)
 		if ps.Count() != 1 {
@@ -61,20 +67,26 @@ func walkUGAL(t *testing.T, topo *Topology, r UGALRouter, w *flit.Worm, want, fi
 			if int(e.Terminal) != int(w.Dst) || hops != want || non && !sawMid {
 				t.Fatalf("%d→%d via %d (non-minimal %v): ejected at %d after %d hops, want %d", w.Src, w.Dst, m, non, e.Terminal, hops, want)
 			}
+			endRun()
 			return
 		}
-		c := r.WormClass(sw, in, out, cls, w)
+		c := r.Class(sw, in, out, cls, w)
 		leg := 0 // (minimal, or the first leg: classes 0 and 1)
 		if non && sawMid {
 			leg = 2
 		}
 		wrap := out&1 == 1 && int(e.Switch) < sw || out&1 == 0 && int(e.Switch) > sw
-		newDim := in >= 4 || in/2 != out/2 || cls/2 != leg/2
+		newRun := in >= 4 || in/2 != out/2 || cls/2 != leg/2
+		if newRun {
+			endRun()
+			runCls, runWrap = c, false
+		}
+		runWrap = runWrap || wrap
 		switch {
 		case c/2 != leg/2:
 			t.Fatalf("%d→%d at %d: class %d on leg %d", w.Src, w.Dst, sw, c, leg)
-		case wrap && c != leg+1, !wrap && newDim && c != leg, !wrap && !newDim && c != cls:
-			t.Fatalf("%d→%d at %d port %d: class %d after %d (wrap %v, new dimension %v)", w.Src, w.Dst, sw, out, c, cls, wrap, newDim)
+		case !newRun && c != cls:
+			t.Fatalf("%d→%d at %d port %d: class %d after %d on along the ring", w.Src, w.Dst, sw, out, c, cls)
 		}
 		sw, in, cls, hops = int(e.Switch), int(e.Port), c, hops+1
 	}

@@ -36,7 +36,7 @@ type VCConfig struct {
 	// Release: tail frees an output VC when the packet's tail leaves
 	// through it; tail-credit when the tail's credit has come back
 	// (BookSim's wait_for_tail_credit = 1).
-	Release string `yaml:"release" json:"release,omitempty" allowed:"tail, tail-credit (router.model: iq; routing: adaptive needs tail-credit)" default:"tail (tail-credit with routing: adaptive)"`
+	Release string `yaml:"release" json:"release,omitempty" allowed:"tail, tail-credit (router.model: iq; routing: adaptive refuses tail)" default:"tail (with routing: adaptive, tail-credit on the adaptive VCs and tail on the escape ones)"`
 }
 
 // routerTag is tag (default, allowed, yaml) of RouterConfig's field: an

@@ -115,6 +115,7 @@ type router struct {
 	// noEscape: a head never asks for an escape VC (set by a test only,
 	// to show that the escape path is what breaks the cycles)
 	noEscape bool
+	escTail  bool // with tailCr: the escape VCs are given again at the tail all the same
 
 	base   []int32 // per switch: its first global port
 	swOf   []int32 // per global port: its switch
@@ -198,14 +199,21 @@ func New(h model.Host) (model.Model, error) {
 		}
 		// Duato's escape works only if a head never waits behind another
 		// packet in an adaptive VC, where it could not reach the escape
-		// VCs: a VC is given again only once the buffer beyond is empty.
-		// (A turn model has no escape VCs and needs none: its channels
-		// close no cycle whoever waits behind whom.)
+		// VCs: an adaptive VC is given again only once the buffer beyond
+		// is empty. An escape VC may take a head behind another packet's
+		// tail, as under plain dimension order: the packet ahead goes on
+		// by the escape routing, or its head is at the front of an
+		// adaptive VC, from where it may. So unless vc.release says
+		// tail-credit for all, the escape VCs are released at the tail
+		// (holding them to the last credit cost tornado traffic on the
+		// 8×8 torus half its throughput: docs/vc.md). (A turn model has
+		// no escape VCs and needs none: its channels close no cycle
+		// whoever waits behind whom.)
 		if r.nEsc > 0 {
 			if p.VCRelease == "tail" {
-				return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+				return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: an adaptive VC is given again only when the buffer beyond is empty", p.Routing)
 			}
-			r.tailCr = true
+			r.escTail, r.tailCr = p.VCRelease == "", true
 		}
 	}
 	if err := r.layout(p); err != nil {

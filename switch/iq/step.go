@@ -46,9 +46,10 @@ func (r *router) free(ov int32) {
 
 // release gives up output VC ov after its tail has been sent: at once
 // with vc.release: tail, when its credits are all back with tail-credit
-// (an ejection VC, whose credits never run out, at once in both).
+// (an ejection VC, whose credits never run out, at once in both; an escape
+// VC at once under adaptive routing's default: escTail).
 func (r *router) release(ov int32, eject bool) {
-	if r.tailCr && !eject {
+	if r.tailCr && !eject && !(r.escTail && int(ov%int32(r.v))%r.share < r.nEsc) {
 		r.tailOut[ov] = true
 		return
 	}
@@ -172,17 +173,17 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		r.escLo[iv], r.escHi[iv] = uint8(mb), uint8(mb+r.nEsc)
 		if r.cr != nil {
 			// The escape VCs are the dateline's classes, one VC each; a
-			// packet on an adaptive VC enters them on class 0.
-			cls := 0
+			// packet on an adaptive VC enters them as if injected at s.
+			cls := -1
 			if local < r.nEsc {
 				cls = local
 			}
-			c := r.cr.Class(s, in, int(esc), cls)
+			c := r.cr.Class(s, in, int(esc), cls, r.h.Packet(f.Worm))
 			r.escLo[iv], r.escHi[iv] = uint8(mb+c), uint8(mb+c+1)
 		}
 	case r.cr != nil:
 		share := r.share / r.classes
-		c := r.class(s, in, o, local/share, f.Worm)
+		c := r.cr.Class(s, in, o, local/share, r.h.Packet(f.Worm))
 		lo, hi = mb+c*share, mb+(c+1)*share
 	}
 	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
@@ -229,7 +230,7 @@ func (r *router) vcAlloc(s int, now int64) {
 			if r.replyQ && r.refuses(s, iv, f.Worm, now) {
 				continue
 			}
-			for _, ov := range r.candidates(s, iv) {
+			for _, ov := range r.asks(s, iv) {
 				if r.owner[ov] != -1 {
 					continue
 				}

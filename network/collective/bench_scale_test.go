@@ -26,14 +26,15 @@ var collScaleCases = []collScaleCase{{"te", 8}, {"te", 12}, {"te", 14}, {"mnb", 
 const teBytesPerPacket = 24 + 4
 
 // collScaleEstimate is the case's peak memory by its largest terms: TE's
-// N(N−1) packets; MNB's registers (2 bytes and a bit per node each, about
-// 0.28·N of them) and the checker's bit per (node, origin).
+// N(N−1) packets; MNB's registers (a valid bit per node each, about 0.28·N
+// of them: their keys are kept as one offset per register) and the
+// checker's bit per (node, origin).
 func collScaleEstimate(c collScaleCase) float64 {
 	n := float64(int64(1) << c.d)
 	if c.task == "te" {
 		return n * (n - 1) * teBytesPerPacket
 	}
-	return 0.28*n*n*(2+1.0/8) + n*n/8
+	return 0.28*n*n/8 + n*n/8
 }
 
 // BenchmarkCollectiveScale runs TE on the scheduled packet router

@@ -25,7 +25,7 @@ import (
 //
 // Scheduled packets are a different piece of hardware from Brebner's
 // routing queues and live in a compact store of their own (sched_store.go):
-// a packet is an int32 index of a 24-byte record (origin, destination,
+// a packet is an int32 index of a 20-byte record (origin, destination,
 // aux, the node holding it) in fixed pages, recycled when it leaves, with
 // no flit.Worm record and no per-packet queue entry. A node's packets are known by the node
 // each packet is at; the router keeps per node only a count.

@@ -23,7 +23,7 @@ var collScaleCases = []collScaleCase{{"te", 8}, {"te", 12}, {"te", 14}, {"mnb", 
 
 // teBytesPerPacket is what TE holds per packet at its peak (every packet
 // exists at slot 0): the router's record and the schedule's row slot.
-const teBytesPerPacket = 24 + 4
+const teBytesPerPacket = 20 + 4
 
 // collScaleEstimate is the case's peak memory by its largest terms: TE's
 // N(N−1) packets; MNB's registers (a valid bit per node each, about 0.28·N

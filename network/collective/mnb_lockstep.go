@@ -28,7 +28,7 @@ import (
 var mnbHardware = []string{"lockstep", "router"}
 
 // maxDRouterMNB is the largest d the router runs MNB on (by memory: a
-// 24-byte record per packet copy held, 0.28·N per node; d = 14 takes
+// 20-byte record per packet copy held, 0.28·N per node; d = 14 takes
 // about 2 GB).
 const maxDRouterMNB = 14
 

@@ -87,6 +87,7 @@ func newLane(lo, hi, nb int32) lane {
 		srcs:    make([]int32, hi-lo),
 	}
 	l.memo = make([]uint32, nb)
+	adviseHuge(l.memo)
 	return l
 }
 

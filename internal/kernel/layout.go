@@ -227,11 +227,13 @@ func (k *Kernel) outBuffers(s KernelSpec, np int32) (outs []swPort, group []int3
 func (k *Kernel) makeBuffers(pl *idPlan) {
 	nb := k.nb
 	k.bs = make([]bufState, nb, int(nb)+k.Topo.Terminals())
+	adviseHuge(k.bs)
 	total := 0
 	for _, d := range pl.depth {
 		total += d
 	}
 	storage := make([]flit.Flit, total+1)
+	adviseHuge(storage)
 	off := 0
 	for i, d := range pl.depth {
 		k.bs[i].Init(storage[off : off+d : off+d])
@@ -263,6 +265,7 @@ func (k *Kernel) wire(s KernelSpec, np int32, pl *idPlan) {
 	}
 	k.pDest = fill(int(np), -1)
 	k.chans = make([]link.Link, int(np)+nterm)
+	adviseHuge(k.chans)
 	for i := range k.chans {
 		k.chans[i] = link.New(s.Latency)
 	}
@@ -348,6 +351,7 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	k.active = newBitset(nb)
 	k.alloc = newBitset(nb)
 	k.moved = make([]int64, nb)
+	adviseHuge(k.moved)
 	k.whole = newLane(0, nb, nb)
 	k.cutAt = nb
 	k.parked = newBitset(nb)

@@ -19,6 +19,7 @@ import (
 // cycle; the general path interleaves them in buffer order, which differs
 // only if a Hooks callback enqueued packets, and hooks must not.)
 func (k *Kernel) leave(l *lane) {
+	l.roomLeave(len(l.moves))
 	moves, tails, srcs := l.moves, l.tails[:cap(l.tails)], l.srcs[:cap(l.srcs)]
 	popped := l.popped[:len(moves)]
 	nt, hops := k.pop(moves, popped, tails)

@@ -75,20 +75,38 @@ type arrival struct {
 }
 
 func newLane(lo, hi, nb int32) lane {
-	c := hi - lo
-	out := make([]int32, 3*c)
-	l := lane{lo: lo, hi: hi, gate: newGate(),
-		flowOut: out,
-		moves:   out[0:0:c],
-		ejm:     out[c : c : 2*c],
-		wait:    out[2*c : 2*c : 3*c],
-		popped:  make([]flit.Flit, 0, hi-lo),
-		tails:   make([]int32, hi-lo),
-		srcs:    make([]int32, hi-lo),
-	}
+	l := lane{lo: lo, hi: hi, gate: newGate()}
+	l.roomFlow(min(hi-lo, laneRoom0))
+	l.roomLeave(int(min(hi-lo, laneRoom0)))
 	l.memo = make([]uint32, nb)
 	adviseHuge(l.memo)
 	return l
+}
+
+// laneRoom0 is the room a lane's lists start with; they grow with the busy
+// set (roomFlow, roomLeave), where room for every buffer of a large network
+// was 40 bytes per buffer of which a light load uses a few percent.
+const laneRoom0 = 256
+
+// roomFlow makes room in flow's lists (moves, ejm, wait: out's thirds) for
+// n buffers each, n at most the lane's buffers; it allocates only when n
+// exceeds every earlier busy set (the room doubles).
+func (l *lane) roomFlow(n int32) {
+	if c := int32(cap(l.moves)); c >= n && l.flowOut != nil {
+		return
+	}
+	c := min(max(n, 2*int32(cap(l.moves))), l.hi-l.lo)
+	out := make([]int32, 3*c)
+	l.flowOut, l.moves, l.ejm, l.wait = out, out[0:0:c], out[c:c:2*c], out[2*c:2*c:3*c]
+}
+
+// roomLeave makes room in leave's lists for n moves.
+func (l *lane) roomLeave(n int) {
+	if cap(l.popped) >= n && l.tails != nil {
+		return
+	}
+	c := max(n, 2*cap(l.popped))
+	l.popped, l.tails, l.srcs = make([]flit.Flit, 0, c), make([]int32, c), make([]int32, c)
 }
 
 // laneOf is the lane buffer b belongs to.

@@ -362,7 +362,7 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	}
 	k.lastWin = fill64(ns, -1)
 	k.byInput = s.Policy.ByInput()
-	k.moves = make([]int32, 0, nb)
+	k.moves = nil // (the general path's flow appends; the fast path's are the lane's)
 }
 
 // bucket orders the items 0..len(group)-1 by their group in [0, n),

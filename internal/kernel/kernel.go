@@ -117,11 +117,14 @@ type Kernel struct {
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer
 	// (one or two cache lines); cold data lives in side arrays.
-	bs     []bufState
-	bSw    []int32 // switch the buffer belongs to (terminal for sources)
-	bPort  []int32 // port at that switch
-	bGroup []int32 // switch whose group of buffers b is laid out in (layout.go)
-	nb     int32
+	bs    []bufState
+	bSw   []int32 // switch the buffer belongs to (terminal for sources)
+	bPort []int32 // port at that switch
+	// Switch g's group of buffers (layout.go) is ids [grpAt[g], grpAt[g+1]),
+	// a gap before a lane's cut counted in the group before it. (An array
+	// per switch where one per buffer said the same.)
+	grpAt []int32
+	nb    int32
 
 	// Ports: global port id = portBase[s] + port.
 	portBase []int32

@@ -142,8 +142,10 @@ func (k *Kernel) SetWorkers(n int) int {
 	k.pair = []lane{newLane(0, c, k.nb), newLane(c, k.nb, k.nb)}
 	k.pairCut = c
 	k.swLane = make([]uint8, len(k.sw))
-	for b := c; b < k.nb; b++ {
-		k.swLane[k.bGroup[b]] = 1
+	for g := range k.sw {
+		if lo, hi := k.grpAt[g], k.grpAt[g+1]; lo >= c && hi > lo {
+			k.swLane[g] = 1 // (a group lies on one side of the cut)
+		}
 	}
 	if auto {
 		k.tuner = newTuner()
@@ -170,8 +172,8 @@ func (k *Kernel) useLanes(two bool) {
 // returns -1 when none splits.
 func (k *Kernel) cut() int32 {
 	var cand []int32
-	for b := int32(1); b < k.nb; b++ {
-		if k.bGroup[b] != k.bGroup[b-1] {
+	for _, b := range k.grpAt {
+		if b > 0 && b < k.nb && (len(cand) == 0 || cand[len(cand)-1] != b) {
 			cand = append(cand, b)
 		}
 	}

@@ -159,13 +159,13 @@ func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 	nb := nIn + len(outs) + int(t.Terminals()) + int(max(gapLen, 0))
 	pl := &idPlan{inID: fill(int(np), -1), outID: fill(int(np), -1),
 		kinds: make([]uint8, 0, nb), depth: make([]int, 0, nb)}
-	k.bSw, k.bPort, k.bGroup = make([]int32, 0, nb), make([]int32, 0, nb), make([]int32, 0, nb)
-	add := func(kind uint8, sw, port int32, d int, group int32) int32 {
+	k.bSw, k.bPort = make([]int32, 0, nb), make([]int32, 0, nb)
+	k.grpAt = make([]int32, len(t.Switches)+1)
+	add := func(kind uint8, sw, port int32, d int) int32 {
 		id := int32(len(pl.kinds))
 		pl.kinds = append(pl.kinds, kind)
 		k.bSw = append(k.bSw, sw)
 		k.bPort = append(k.bPort, port)
-		k.bGroup = append(k.bGroup, group)
 		pl.depth = append(pl.depth, d)
 		return id
 	}
@@ -176,23 +176,25 @@ func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 		g := int32(si)
 		if int32(len(pl.kinds)) == gapAt {
 			for range gapLen {
-				add(kindGap, g-1, -1, 0, g-1) // (the group before the boundary)
+				add(kindGap, g-1, -1, 0) // (in the group before the boundary)
 			}
 		}
+		k.grpAt[si] = int32(len(pl.kinds))
 		for p := range sw.Out {
 			if gp := k.portBase[si] + int32(p); s.InDepth > 0 && fed[gp] {
-				pl.inID[gp] = add(kindIn, g, int32(p), s.InDepth, g)
+				pl.inID[gp] = add(kindIn, g, int32(p), s.InDepth)
 			}
 		}
 		for _, i := range outOrder[outAt[si]:outAt[si+1]] {
 			o := outs[i]
-			pl.outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth, g)
+			pl.outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth)
 		}
 		for _, term := range srcOrder[srcAt[si]:srcAt[si+1]] {
-			k.srcBuf[term] = add(kindSource, term, -1, 1, g)
+			k.srcBuf[term] = add(kindSource, term, -1, 1)
 		}
 	}
 	k.nb = int32(len(pl.kinds))
+	k.grpAt[len(t.Switches)] = k.nb
 	return pl
 }
 
@@ -336,9 +338,7 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	k.sinkWorm = fill(nterm, -1)
 	k.sinkSeq = fill(nterm, -1)
 	k.injOwner = fill(nterm, -1)
-	k.rolledAt = fill64(int(np), -1)
-	k.rolledB = fill64(int(nb), -1)
-	k.rolledBy = fill(int(np), -1)
+	k.rolledAt, k.rolledB, k.rolledBy = nil, nil, nil // (makeRolled)
 	k.sw = make([]xbar.Switch, ns)
 	k.owner = make([]int32, np)
 	for i, sw := range t.Switches {

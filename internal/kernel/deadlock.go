@@ -344,7 +344,7 @@ func (k *Kernel) describeWaitRep(dl *Deadlock, seen map[string]bool, r waitRep) 
 	if r.e.kind == waitPort {
 		addSwitch(k.switchOf(r.e.port))
 	}
-	if since := k.moved[r.b] + 1; since > dl.Since {
+	if since := k.bs[r.b].moved + 1; since > dl.Since {
 		dl.Since = since
 	}
 }

@@ -350,8 +350,6 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	k.queues = make([]wormQueue, nterm)
 	k.active = newBitset(nb)
 	k.alloc = newBitset(nb)
-	k.moved = make([]int64, nb)
-	adviseHuge(k.moved)
 	k.whole = newLane(0, nb, nb)
 	k.cutAt = nb
 	k.parked = newBitset(nb)

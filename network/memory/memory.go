@@ -64,29 +64,32 @@ import (
 
 // Per-item costs in bytes (the formula above).
 const (
-	Base    = 16e6
-	PerPort = 750
-	PerSlot = 4
-	// The flit crossbar (flitKernel), from the live heap after the build
-	// (the 12- and 16-cube, a 32×32 torus; internal/kernel's
-	// BenchmarkScale reports it per port) with room for what a run adds:
-	// 230 B a port built, up to 56 B of request lists a switch makes when
-	// its first request is posted (policies that rank more than inputs,
-	// multicast) and the lanes' lists, which grow with the busy buffers.
+	Base          = 16e6
+	PerPort       = 750
+	PerSlot       = 4
+	PerBuiltPort  = 400
+	PerPacket     = 700
+	PerNodeDetail = 16.5e3
+	PerPair       = 16
+	PerScheduled  = 24
+	PerTraced     = 550
+	PerDeferred   = 100
+	// SlottedPlace is a place for a packet in the slotted router (a link
+	// register, its next-slot copy, or a FIFO place): 8 bytes.
+	SlottedPlace = 8
+)
+
+// The flit crossbar's costs (flitKernel), from the live heap after the
+// build (the 12- and 16-cube, a 32×32 torus; internal/kernel's
+// BenchmarkScale reports it per port) with room for what a run adds: 230 B
+// a port built, up to 56 B of request lists a switch makes when its first
+// request is posted (policies that rank more than inputs, multicast) and the
+// lanes' lists, which grow with the busy buffers.
+const (
 	KernelPort     = 290
 	FlitSlot       = 16
 	KernelBuffer   = 170
 	KernelTerminal = 640
-	PerBuiltPort   = 400
-	PerPacket      = 700
-	PerNodeDetail  = 16.5e3
-	PerPair        = 16
-	PerScheduled   = 24
-	PerTraced      = 550
-	PerDeferred    = 100
-	// SlottedPlace is a place for a packet in the slotted router (a link
-	// register, its next-slot copy, or a FIFO place): 8 bytes.
-	SlottedPlace = 8
 )
 
 // Term is one part of an estimate.

@@ -133,7 +133,7 @@ func (p *publicModel) TakeSource(t int) {
 	b := k.srcBuf[t]
 	x := &k.bs[b]
 	f := x.Pop()
-	k.moved[b] = now
+	k.bs[b].moved = now
 	if f.Seq == 0 {
 		k.Pool.Worms[f.Worm].InjCycle = now
 	}

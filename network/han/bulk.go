@@ -63,6 +63,12 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 	}
 	b := &r.bulk
 	held := int32(m.phaseHeld) // (≥ every pool at the phase's start; Data's maxima take it as well)
+	if b.straightLegs() {
+		if steps, held, ok = r.straightBulk(held); ok {
+			r.bulkCommit(ts, steps, int(held))
+		}
+		return steps, ok
+	}
 	for len(b.t) > 0 {
 		steps++
 		b.epoch++

@@ -168,6 +168,7 @@ type router struct {
 	travs        []trav    // scratch: a move's travellers
 	bulk         bulk      // travelBulk's
 	straight     straight  // and straightBulk's
+	rowBulk      rowBulk   // rowMoveBulk's
 	keyAt        []int32   // scratch: sortBySource's traveller at each processor (−1 none)
 	travs2       []trav    // and its sorted copy
 	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)

@@ -164,8 +164,8 @@ func (r *router) rowMove(R, C int) (int64, error) { return r.rowMoveRegions(r.ti
 // rowMoveRegions is rowMove on the grid's regions, all at once.
 func (r *router) rowMoveRegions(g grid) (int64, error) {
 	m, k := r.m, r.cnt
-	active, moves := r.act[:0], r.moves[:0]
-	defer func() { r.act, r.moves = active[:0], moves[:0] }()
+	active := r.act[:0]
+	defer func() { r.act = active[:0] }()
 	g.each(m.Cols, func(p int32, i, j int, a, b span) {
 		q, fc := int32(b.n), int32(j)
 		if i >= a.n/2 {
@@ -183,6 +183,18 @@ func (r *router) rowMoveRegions(g grid) (int64, error) {
 			active = append(active, p)
 		}
 	})
+	return r.rowSteps(active)
+}
+
+// rowSteps sends the active processors' flows (r.sendE, r.sendW; in
+// processor order) along their rows, a message a link a step, and returns
+// the steps taken.
+func (r *router) rowSteps(active []int32) (int64, error) {
+	if steps, ok := r.rowMoveBulk(active); ok {
+		return steps, nil
+	}
+	m, moves := r.m, r.moves[:0]
+	defer func() { r.moves = moves[:0] }()
 	var steps int64
 	for len(active) > 0 {
 		moves = moves[:0]

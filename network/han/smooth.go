@@ -63,6 +63,9 @@ func (r *router) countRegions(g grid) error {
 	}
 	sends := r.sends[:0] // (scratch kept between phases: allocation is a cost at 1024²)
 	defer func() { r.sends = sends[:0] }()
+	if r.countBulk(g, steps) {
+		steps = 0 // (the waves' values written, their steps counted)
+	}
 	for t := 1; t <= steps; t++ {
 		sends = sends[:0]
 		for _, a := range g.rows {

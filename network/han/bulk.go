@@ -49,14 +49,15 @@ type bulkTrav struct {
 }
 
 // travelBulk runs ts in lean passes when it can (ok), and returns the
-// steps taken. Its link table is a 2-D mesh's (four links a processor):
+// steps taken; unless sorted (ts in sortBySource's order), only a
+// straight phase, which does not need the order. Its link table is a 2-D mesh's (four links a processor):
 // a K-D machine takes the step-by-step path.
 //
 // One pass a step moves every traveller, checks its link and drops the
 // arrived. A pool's count can pass the most seen so far (held, or
 // Buffers) at the step's end only if an arrival took it past on the way,
 // so such receivers are noted and only they are checked at the end.
-func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
+func (r *router) travelBulk(ts []trav, sorted bool) (steps int64, ok bool) {
 	m := r.m
 	if m.SIMD || m.Dims != nil || m.Log != nil || r.onStep != nil || len(ts) == 0 || !r.bulkStart(ts) {
 		return 0, false
@@ -64,10 +65,13 @@ func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
 	b := &r.bulk
 	held := int32(m.phaseHeld) // (≥ every pool at the phase's start; Data's maxima take it as well)
 	if b.straightLegs() {
-		if steps, held, ok = r.straightBulk(held); ok {
-			r.bulkCommit(ts, steps, int(held))
-		}
-		return steps, ok
+		return r.straightBulk(ts, held)
+	}
+	if !sorted {
+		return 0, false
+	}
+	for p, c := range m.cnt {
+		b.node[p].cnt = c
 	}
 	for len(b.t) > 0 {
 		steps++
@@ -158,9 +162,6 @@ func (r *router) bulkStart(ts []trav) bool {
 			return false // (travel's Data refuses the step that leaves it)
 		}
 		b.t = append(b.t, x)
-	}
-	for p, c := range m.cnt {
-		b.node[p].cnt = c
 	}
 	return true
 }

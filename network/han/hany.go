@@ -135,10 +135,8 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 		}
 		ts = append(ts, t)
 	}
-	// (In the order of their processors, as move does: a step then walks
-	// the machine's arrays forwards.)
-	r.sortBySource(ts)
-	return r.moveAll(ts, gridName(g), int64(static))
+	// (In the order of their processors, as move does, when a path needs it.)
+	return r.moveAll(ts, gridName(g), int64(static), false)
 }
 
 // gridName is a grid's regions for a phase's region field: every

@@ -12,13 +12,17 @@ package han
 // {x: S(x) ≥ k}, some pool holds k or more iff G_k ∪ (G_{k−1} ∩ (E ∪ W))
 // ∪ (G_{k−2} ∩ E ∩ W) is not empty; a step costs a few word operations a
 // 64 processors. Any broken rule: ok false, nothing changed (travel then
-// runs the phase step by step and Data refuses it).
+// runs the phase step by step and Data refuses it). The pools are then
+// committed line by line as Data leaves them: the travellers leave, and
+// arrive by step, at one processor in one step the one from the lower
+// row or column first (Data's order: the travellers', by source
+// processor), so the travellers need not be sorted.
 
 // straight is straightBulk's scratch, kept between phases.
 type straight struct {
-	first, idx []int32  // travellers by line: idx[first[l]:first[l+1]]
-	at         []int32  // a line's arrivals by step: at[atFirst[t]:atFirst[t+1]] (x << 1 | plus)
-	atFirst    []int32  //
+	first, idx []int32  // travellers by line (b.t's indices), in arrival order once checked
+	at, atT    []int32  // a line's arrivals by step, plus-bound first: x << 1 | plus, and b.t's index
+	atFirst    []int32  // (counting sort offsets: at[atFirst[2t−1]:atFirst[2t+1]] arrive at step t)
 	s          []int32  // per position of the line: messages staying or arrived
 	lv         []uint64 // G_1 … G_{Buffers+1}, words a level
 	e, w       []uint64 // passing travellers, plus and minus bound
@@ -37,10 +41,10 @@ func (b *bulk) straightLegs() bool {
 	return true
 }
 
-// straightBulk runs b.t (bulkStart's, one leg each) line by line; it
-// writes b.fin and returns the steps taken and the most messages a pool
-// held (from held, the phase's start).
-func (r *router) straightBulk(held int32) (steps int64, _ int32, ok bool) {
+// straightBulk runs b.t (bulkStart's for ts, one leg each) line by line
+// and, when no rule broke, commits it and returns the steps taken; held is
+// the most messages a pool held at the phase's start.
+func (r *router) straightBulk(ts []trav, held int32) (steps int64, ok bool) {
 	m, b, s := r.m, &r.bulk, &r.straight
 	s.Runs++
 	horiz := b.t[0].dir == East || b.t[0].dir == West
@@ -67,19 +71,58 @@ func (r *router) straightBulk(held int32) (steps int64, _ int32, ok bool) {
 	words := (n + 63) / 64
 	s.s, s.e, s.w = grow(s.s, n), growU(s.e, words), growU(s.w, words)
 	s.lv = growU(s.lv, (m.Buffers+1)*words)
-	s.atFirst = grow(s.atFirst, int(steps)+2)
+	s.atFirst = grow(s.atFirst, 2*int(steps)+3)
 	start := int32(0)
 	for l := range lines {
 		end := s.first[l] // (line l's end, after the placing pass)
 		if end > start {
 			var fine bool
 			if held, fine = r.straightLine(l, s.idx[start:end], horiz, held); !fine {
-				return 0, 0, false
+				return 0, false
 			}
 		}
 		start = end
 	}
-	return steps, held, true
+	r.straightCommit(ts, lines)
+	m.steps += uint32(steps)
+	m.DataSteps += steps
+	m.held(int(held))
+	return steps, true
+}
+
+// straightCommit moves the messages, line by line: the travellers leave
+// their pools, then arrive in s.idx's order.
+func (r *router) straightCommit(ts []trav, lines int) {
+	m, b, s := r.m, &r.bulk, &r.straight
+	start := int32(0)
+	for l := range lines {
+		end := s.first[l]
+		for _, j := range s.idx[start:end] {
+			x := &b.t[j]
+			pool := m.Pool(x.pos)
+			id, k := ts[x.i].id, 0
+			for pool[k] != id {
+				k++
+			}
+			copy(pool[k:], pool[k+1:])
+			m.cnt[x.pos]--
+		}
+		for _, j := range s.idx[start:end] {
+			t := &ts[b.t[j].i]
+			to := b.fin[b.t[j].i]
+			m.slots[int(to)*m.Buffers+int(m.cnt[to])] = t.id
+			m.cnt[to]++
+			m.loc[t.id] = to
+		}
+		start = end
+	}
+	for i := range ts {
+		t := &ts[i]
+		t.dv, t.dh = 0, 0
+		if t.dests != nil {
+			r.dests[t.id] = t.dests
+		}
+	}
 }
 
 func lineOf(m *Machine, p int32, horiz bool) int {
@@ -107,7 +150,10 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 		s.s[x] = m.cnt[p0+int32(x)*stride]
 	}
 	T := int32(0)
-	clear(s.atFirst)
+	for _, i := range ts {
+		T = max(T, int32(b.t[i].rem))
+	}
+	clear(s.atFirst[:2*T+3])
 	for _, i := range ts {
 		t := &b.t[i]
 		x := (t.pos - p0) / stride
@@ -121,18 +167,17 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 		}
 		set[x>>6] |= 1 << (x & 63)
 		s.s[x]--
-		T = max(T, int32(t.rem))
-		s.atFirst[t.rem+1]++
+		s.atFirst[2*int32(t.rem)+int32(b2i(!plus))+1]++
 	}
 	for x := range n {
 		for k := int32(1); k <= s.s[x]; k++ {
 			lv[int(k-1)*words+x>>6] |= 1 << (x & 63)
 		}
 	}
-	for t := 1; t <= int(T)+1; t++ {
-		s.atFirst[t] += s.atFirst[t-1]
+	for k := 1; k <= 2*int(T)+2; k++ {
+		s.atFirst[k] += s.atFirst[k-1]
 	}
-	s.at = grow(s.at, len(ts))
+	s.at, s.atT = grow(s.at, len(ts)), grow(s.atT, len(ts))
 	for _, i := range ts {
 		t := &b.t[i]
 		x := (t.pos - p0) / stride
@@ -140,15 +185,17 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 		if !plus {
 			d = -d
 		}
-		s.at[s.atFirst[t.rem]] = (x+d)<<1 | int32(b2i(plus))
-		s.atFirst[t.rem]++
+		k := &s.atFirst[2*int32(t.rem)+int32(b2i(!plus))]
+		s.at[*k], s.atT[*k] = (x+d)<<1|int32(b2i(plus)), i
+		*k++
 		b.fin[t.i] = t.pos + d*stride
 	}
-	// (atFirst[t] is now step t's arrivals' end, atFirst[t−1] their start)
+	copy(ts, s.atT[:len(ts)]) // (the commit's order)
+	// (atFirst[k] is now key k's end: step t's arrivals are keys 2t and 2t + 1)
 	for t := int32(1); t <= T; t++ {
 		shiftUp(e)
 		shiftDown(w)
-		for _, a := range s.at[s.atFirst[t-1]:s.atFirst[t]] {
+		for _, a := range s.at[s.atFirst[2*t-1]:s.atFirst[2*t+1]] {
 			x := a >> 1
 			if a&1 != 0 {
 				e[x>>6] &^= 1 << (x & 63)

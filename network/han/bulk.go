@@ -16,7 +16,7 @@ package han
 // bulk is travelBulk's scratch, kept between phases.
 type bulk struct {
 	t           []bulkTrav // travellers under way, in travel's order
-	fin         []int32    // per traveller (travel's index): where it arrived
+	fin, id     []int32    // per traveller (travel's index): where it arrived, its message
 	over, order []int32    // a step's receivers past the occupancy seen; arrivals by step
 	node        []bulkNode // per processor
 	seen        []uint32   // per message: the epoch that moved it
@@ -134,13 +134,14 @@ func (r *router) bulkStart(ts []trav) bool {
 	}
 	b.step = [4]int32{North: -int32(m.Cols), East: 1, South: int32(m.Cols), West: -1}
 	b.t, b.fin, b.order = b.t[:0], grow(b.fin, len(ts)), grow(b.order, len(ts)) // (every traveller arrives: fin is all written)
+	b.id = grow(b.id, len(ts))
 	b.epoch++
 	for i := range ts {
 		t := &ts[i]
 		if t.id < 0 || t.parent >= 0 || t.copy || t.wait != 0 || t.banHi > 0 || t.dv == 0 && t.dh == 0 || b.seen[t.id] == b.epoch {
 			return false
 		}
-		b.seen[t.id] = b.epoch
+		b.seen[t.id], b.id[i] = b.epoch, t.id
 		v, h := abs32(t.dv), abs32(t.dh)
 		if v > 0xffff || h > 0xffff {
 			return false

@@ -13,21 +13,35 @@ package han
 // ∪ (G_{k−2} ∩ E ∩ W) is not empty; a step costs a few word operations a
 // 64 processors. Any broken rule: ok false, nothing changed (travel then
 // runs the phase step by step and Data refuses it). The pools are then
-// committed line by line as Data leaves them: the travellers leave, and
-// arrive by step, at one processor in one step the one from the lower
-// row or column first (Data's order: the travellers', by source
-// processor), so the travellers need not be sorted.
+// committed as Data leaves them: the travellers leave, and arrive by
+// step, at one processor in one step the one from the lower row or
+// column first (Data's order: the travellers', by source processor), so
+// travel's list need not be sorted.
 
 // straight is straightBulk's scratch, kept between phases.
 type straight struct {
-	first, idx []int32  // travellers by line (b.t's indices), in arrival order once checked
-	at, atT    []int32  // a line's arrivals by step, plus-bound first: x << 1 | plus, and b.t's index
+	tr         []strav  // the travellers, by source processor
+	first, idx []int32  // travellers by line (tr's indices)
+	byP        []int32  // (counting sort by processor)
+	spare      []strav  // (and its output)
+	at         []int32  // a line's arrivals by step, plus-bound first: x << 1 | plus
 	atFirst    []int32  // (counting sort offsets: at[atFirst[2t−1]:atFirst[2t+1]] arrive at step t)
 	s          []int32  // per position of the line: messages staying or arrived
 	lv         []uint64 // G_1 … G_{Buffers+1}, words a level
 	e, w       []uint64 // passing travellers, plus and minus bound
 	Runs       int      // (tests: phases tried here)
 }
+
+// strav is a straight traveller: its message, from and to, hops and
+// direction along its line (plus: east or south).
+type strav struct {
+	pos, id, to int32
+	rem         uint16
+	plus        bool
+}
+
+// key orders arrivals: by step, the plus-bound first.
+func (t *strav) key() int32 { return 2*int32(t.rem) + int32(b2i(!t.plus)) }
 
 // straightLegs says whether bulkStart's travellers go straight, one leg
 // each, all along rows or all along columns.
@@ -45,26 +59,25 @@ func (b *bulk) straightLegs() bool {
 // and, when no rule broke, commits it and returns the steps taken; held is
 // the most messages a pool held at the phase's start.
 func (r *router) straightBulk(ts []trav, held int32) (steps int64, ok bool) {
-	m, b, s := r.m, &r.bulk, &r.straight
+	m, s := r.m, &r.straight
 	s.Runs++
-	horiz := b.t[0].dir == East || b.t[0].dir == West
+	horiz := r.bulk.t[0].dir == East || r.bulk.t[0].dir == West
+	steps = r.straightTravellers(horiz)
 	lines, n := m.Rows, m.Cols // (a row: its processors are the line's positions)
 	if !horiz {
 		lines, n = m.Cols, m.Rows
 	}
 	s.first = grow(s.first, lines+1)
 	clear(s.first)
-	for i := range b.t {
-		x := &b.t[i]
-		s.first[lineOf(m, x.pos, horiz)+1]++
-		steps = max(steps, int64(x.rem))
+	for i := range s.tr {
+		s.first[lineOf(m, s.tr[i].pos, horiz)+1]++
 	}
 	for l := 1; l <= lines; l++ {
 		s.first[l] += s.first[l-1]
 	}
-	s.idx = grow(s.idx, len(b.t))
-	for i := range b.t { // (first[l] is line l's next free place, then its end)
-		l := lineOf(m, b.t[i].pos, horiz)
+	s.idx = grow(s.idx, len(s.tr))
+	for i := range s.tr { // (first[l] is line l's next free place, then its end)
+		l := lineOf(m, s.tr[i].pos, horiz)
 		s.idx[s.first[l]] = int32(i)
 		s.first[l]++
 	}
@@ -83,38 +96,91 @@ func (r *router) straightBulk(ts []trav, held int32) (steps int64, ok bool) {
 		}
 		start = end
 	}
-	r.straightCommit(ts, lines)
+	r.straightCommit(ts, steps)
 	m.steps += uint32(steps)
 	m.DataSteps += steps
 	m.held(int(held))
 	return steps, true
 }
 
-// straightCommit moves the messages, line by line: the travellers leave
-// their pools, then arrive in s.idx's order.
-func (r *router) straightCommit(ts []trav, lines int) {
+// straightTravellers fills s.tr from b.t in the order of their source
+// processors (a counting sort, unless b.t is in that order), so that the
+// passes over them walk the machine's arrays forwards, and returns the
+// most hops one takes.
+func (r *router) straightTravellers(horiz bool) (steps int64) {
 	m, b, s := r.m, &r.bulk, &r.straight
-	start := int32(0)
-	for l := range lines {
-		end := s.first[l]
-		for _, j := range s.idx[start:end] {
-			x := &b.t[j]
-			pool := m.Pool(x.pos)
-			id, k := ts[x.i].id, 0
-			for pool[k] != id {
-				k++
-			}
-			copy(pool[k:], pool[k+1:])
-			m.cnt[x.pos]--
+	stride := int32(1)
+	if !horiz {
+		stride = int32(m.Cols)
+	}
+	s.tr = s.tr[:0]
+	sorted := true
+	for j := range b.t {
+		x := &b.t[j]
+		t := strav{pos: x.pos, id: b.id[x.i], rem: x.rem, plus: x.dir == East || x.dir == South}
+		t.to = x.pos + int32(x.rem)*stride
+		if !t.plus {
+			t.to = x.pos - int32(x.rem)*stride
 		}
-		for _, j := range s.idx[start:end] {
-			t := &ts[b.t[j].i]
-			to := b.fin[b.t[j].i]
-			m.slots[int(to)*m.Buffers+int(m.cnt[to])] = t.id
-			m.cnt[to]++
-			m.loc[t.id] = to
+		sorted = sorted && (j == 0 || x.pos >= b.t[j-1].pos)
+		s.tr = append(s.tr, t)
+		steps = max(steps, int64(x.rem))
+	}
+	if sorted {
+		return steps
+	}
+	N := m.Processors()
+	s.byP = grow(s.byP, N+1)
+	clear(s.byP)
+	for j := range b.t {
+		s.byP[b.t[j].pos+1]++
+	}
+	for p := 1; p <= N; p++ {
+		s.byP[p] += s.byP[p-1]
+	}
+	tr := growS(s.spare, len(s.tr))
+	for _, t := range s.tr {
+		tr[s.byP[t.pos]] = t
+		s.byP[t.pos]++
+	}
+	s.spare, s.tr = s.tr, tr
+	return steps
+}
+
+// straightCommit moves the messages: the travellers leave their pools (in
+// processor order), then arrive by step, plus-bound first (a processor
+// takes at most one traveller a step from each side).
+func (r *router) straightCommit(ts []trav, steps int64) {
+	m, s := r.m, &r.straight
+	for i := range s.tr {
+		t := &s.tr[i]
+		pool := m.Pool(t.pos)
+		k := 0
+		for pool[k] != t.id {
+			k++
 		}
-		start = end
+		copy(pool[k:], pool[k+1:])
+		m.cnt[t.pos]--
+	}
+	first := grow(s.atFirst, 2*int(steps)+3)
+	clear(first)
+	for i := range s.tr {
+		first[s.tr[i].key()+1]++
+	}
+	for k := 1; k < len(first); k++ {
+		first[k] += first[k-1]
+	}
+	s.idx = grow(s.idx, len(s.tr))
+	for i := range s.tr {
+		k := &first[s.tr[i].key()]
+		s.idx[*k] = int32(i)
+		*k++
+	}
+	for _, i := range s.idx {
+		t := &s.tr[i]
+		m.slots[int(t.to)*m.Buffers+int(m.cnt[t.to])] = t.id
+		m.cnt[t.to]++
+		m.loc[t.id] = t.to
 	}
 	for i := range ts {
 		t := &ts[i]
@@ -132,11 +198,10 @@ func lineOf(m *Machine, p int32, horiz bool) int {
 	return int(p) % m.Cols
 }
 
-// straightLine checks line l's travellers (travel's indices into b.t)
-// step by step and writes where they arrive; held grows to the most a
-// pool of the line held.
+// straightLine checks line l's travellers (indices into s.tr) step by
+// step; held grows to the most a pool of the line held.
 func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32, bool) {
-	m, b, s := r.m, &r.bulk, &r.straight
+	m, s := r.m, &r.straight
 	n, p0, stride := m.Cols, int32(l*m.Cols), int32(1)
 	if !horiz {
 		n, p0, stride = m.Rows, int32(l), int32(m.Cols)
@@ -151,15 +216,14 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 	}
 	T := int32(0)
 	for _, i := range ts {
-		T = max(T, int32(b.t[i].rem))
+		T = max(T, int32(s.tr[i].rem))
 	}
 	clear(s.atFirst[:2*T+3])
 	for _, i := range ts {
-		t := &b.t[i]
+		t := &s.tr[i]
 		x := (t.pos - p0) / stride
-		plus := t.dir == East || t.dir == South
 		set := w
-		if plus {
+		if t.plus {
 			set = e
 		}
 		if set[x>>6]&(1<<(x&63)) != 0 {
@@ -167,7 +231,7 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 		}
 		set[x>>6] |= 1 << (x & 63)
 		s.s[x]--
-		s.atFirst[2*int32(t.rem)+int32(b2i(!plus))+1]++
+		s.atFirst[t.key()+1]++
 	}
 	for x := range n {
 		for k := int32(1); k <= s.s[x]; k++ {
@@ -177,20 +241,13 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 	for k := 1; k <= 2*int(T)+2; k++ {
 		s.atFirst[k] += s.atFirst[k-1]
 	}
-	s.at, s.atT = grow(s.at, len(ts)), grow(s.atT, len(ts))
+	s.at = grow(s.at, len(ts))
 	for _, i := range ts {
-		t := &b.t[i]
-		x := (t.pos - p0) / stride
-		d, plus := int32(t.rem), t.dir == East || t.dir == South
-		if !plus {
-			d = -d
-		}
-		k := &s.atFirst[2*int32(t.rem)+int32(b2i(!plus))]
-		s.at[*k], s.atT[*k] = (x+d)<<1|int32(b2i(plus)), i
+		t := &s.tr[i]
+		k := &s.atFirst[t.key()]
+		s.at[*k] = (t.to-p0)/stride<<1 | int32(b2i(t.plus))
 		*k++
-		b.fin[t.i] = t.pos + d*stride
 	}
-	copy(ts, s.atT[:len(ts)]) // (the commit's order)
 	// (atFirst[k] is now key k's end: step t's arrivals are keys 2t and 2t + 1)
 	for t := int32(1); t <= T; t++ {
 		shiftUp(e)
@@ -261,6 +318,14 @@ func shiftDown(a []uint64) {
 	for i := len(a) - 1; i >= 0; i-- {
 		a[i], c = a[i]>>1|c, a[i]<<63
 	}
+}
+
+// growS is grow for straight travellers.
+func growS(s []strav, n int) []strav {
+	if cap(s) < n {
+		return make([]strav, n)
+	}
+	return s[:n]
 }
 
 // growU is grow for bit sets.

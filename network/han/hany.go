@@ -105,6 +105,9 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 		}
 		return int(p) % m.Cols
 	}
+	if cap(r.travs) < len(r.dests) { // (a traveller a message at most; append's growth would copy it over and over)
+		r.travs = make([]trav, 0, len(r.dests))
+	}
 	ts := r.travs[:0] // (reused: moveAll hands it back)
 	static := 0
 	for id := range int32(len(r.dests)) {

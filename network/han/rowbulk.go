@@ -86,30 +86,43 @@ func (r *router) rowLine(row int32, act []int32, held *int32) (steps int64, ok b
 	for _, p := range act {
 		fe[p-p0], fw[p-p0] = r.sendE[p], r.sendW[p]
 	}
-	for len(b.act) > 0 {
-		sends := b.sends[:0]
-		for _, p := range b.act {
+	for {
+		sends, k := b.sends[:0], 0
+		for _, p := range b.act { // (dropping those with no flow left, and taking the step's flow)
+			x := p - p0
+			if fe[x]+fw[x] == 0 {
+				continue
+			}
+			b.act[k] = p
+			k++
 			s := rowSend{x: p, e: -1, w: -1}
 			c, pool := b.cnt[p], b.slots[p*B:]
-			if fe[p-p0] > 0 && s.k < c {
+			if fe[x] > 0 && s.k < c {
 				s.e, s.k = pool[0], 1
+				fe[x]--
 			}
-			if fw[p-p0] > 0 && s.k < c {
+			if fw[x] > 0 && s.k < c {
 				s.w = pool[s.k]
 				s.k++
+				fw[x]--
 			}
 			if s.k > 0 {
 				sends = append(sends, s)
 			}
 		}
-		b.sends = sends
+		b.act, b.sends = b.act[:k], sends
+		if k == 0 {
+			break
+		}
 		if len(sends) == 0 {
 			return 0, false // (stuck: the step path reports it)
 		}
 		steps++
 		for _, s := range sends { // (the senders drop their first k)
 			pool := b.slots[s.x*B : s.x*B+b.cnt[s.x]]
-			copy(pool, pool[s.k:])
+			for i := s.k; i < int32(len(pool)); i++ { // (a few: no memmove call)
+				pool[i-s.k] = pool[i]
+			}
 			b.cnt[s.x] -= s.k
 		}
 		for _, s := range sends { // (arrivals in the moves' order)
@@ -117,21 +130,7 @@ func (r *router) rowLine(row int32, act []int32, held *int32) (steps int64, ok b
 				s.w >= 0 && !r.rowArrive(s.x, -1, s.w, row, cols, B, held) {
 				return 0, false
 			}
-			if s.e >= 0 {
-				fe[s.x-p0]--
-			}
-			if s.w >= 0 {
-				fw[s.x-p0]--
-			}
 		}
-		k := 0
-		for _, p := range b.act {
-			if fe[p-p0]+fw[p-p0] > 0 {
-				b.act[k] = p
-				k++
-			}
-		}
-		b.act = b.act[:k]
 	}
 	return steps, true
 }

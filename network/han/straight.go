@@ -20,10 +20,8 @@ package han
 
 // straight is straightBulk's scratch, kept between phases.
 type straight struct {
-	tr         []strav  // the travellers, by source processor
-	first, idx []int32  // travellers by line (tr's indices)
-	byP        []int32  // (counting sort by processor)
-	spare      []strav  // (and its output)
+	tr         []strav  // the travellers, by line: line l's end at first[l]
+	first, idx []int32  // (idx: the commit's arrival order, tr's indices)
 	at         []int32  // a line's arrivals by step, plus-bound first: x << 1 | plus
 	atFirst    []int32  // (counting sort offsets: at[atFirst[2t−1]:atFirst[2t+1]] arrive at step t)
 	s          []int32  // per position of the line: messages staying or arrived
@@ -62,25 +60,11 @@ func (r *router) straightBulk(ts []trav, held int32) (steps int64, ok bool) {
 	m, s := r.m, &r.straight
 	s.Runs++
 	horiz := r.bulk.t[0].dir == East || r.bulk.t[0].dir == West
-	steps = r.straightTravellers(horiz)
 	lines, n := m.Rows, m.Cols // (a row: its processors are the line's positions)
 	if !horiz {
 		lines, n = m.Cols, m.Rows
 	}
-	s.first = grow(s.first, lines+1)
-	clear(s.first)
-	for i := range s.tr {
-		s.first[lineOf(m, s.tr[i].pos, horiz)+1]++
-	}
-	for l := 1; l <= lines; l++ {
-		s.first[l] += s.first[l-1]
-	}
-	s.idx = grow(s.idx, len(s.tr))
-	for i := range s.tr { // (first[l] is line l's next free place, then its end)
-		l := lineOf(m, s.tr[i].pos, horiz)
-		s.idx[s.first[l]] = int32(i)
-		s.first[l]++
-	}
+	steps = r.straightTravellers(horiz, lines)
 	words := (n + 63) / 64
 	s.s, s.e, s.w = grow(s.s, n), growU(s.e, words), growU(s.w, words)
 	s.lv = growU(s.lv, (m.Buffers+1)*words)
@@ -90,7 +74,7 @@ func (r *router) straightBulk(ts []trav, held int32) (steps int64, ok bool) {
 		end := s.first[l] // (line l's end, after the placing pass)
 		if end > start {
 			var fine bool
-			if held, fine = r.straightLine(l, s.idx[start:end], horiz, held); !fine {
+			if held, fine = r.straightLine(l, s.tr[start:end], horiz, held); !fine {
 				return 0, false
 			}
 		}
@@ -103,52 +87,42 @@ func (r *router) straightBulk(ts []trav, held int32) (steps int64, ok bool) {
 	return steps, true
 }
 
-// straightTravellers fills s.tr from b.t in the order of their source
-// processors (a counting sort, unless b.t is in that order), so that the
-// passes over them walk the machine's arrays forwards, and returns the
-// most hops one takes.
-func (r *router) straightTravellers(horiz bool) (steps int64) {
+// straightTravellers fills s.tr from b.t by line (a counting sort: a
+// line's pools are a few kilobytes, so the passes over a line's
+// travellers stay in cache), with s.first[l] line l's end, and returns
+// the most hops one takes.
+func (r *router) straightTravellers(horiz bool, lines int) (steps int64) {
 	m, b, s := r.m, &r.bulk, &r.straight
 	stride := int32(1)
 	if !horiz {
 		stride = int32(m.Cols)
 	}
-	s.tr = s.tr[:0]
-	sorted := true
+	s.first = grow(s.first, lines+1)
+	clear(s.first)
 	for j := range b.t {
+		s.first[lineOf(m, b.t[j].pos, horiz)+1]++
+	}
+	for l := 1; l <= lines; l++ {
+		s.first[l] += s.first[l-1]
+	}
+	s.tr = growS(s.tr, len(b.t))
+	for j := range b.t { // (first[l] is line l's next free place, then its end)
 		x := &b.t[j]
 		t := strav{pos: x.pos, id: b.id[x.i], rem: x.rem, plus: x.dir == East || x.dir == South}
 		t.to = x.pos + int32(x.rem)*stride
 		if !t.plus {
 			t.to = x.pos - int32(x.rem)*stride
 		}
-		sorted = sorted && (j == 0 || x.pos >= b.t[j-1].pos)
-		s.tr = append(s.tr, t)
+		l := lineOf(m, x.pos, horiz)
+		s.tr[s.first[l]] = t
+		s.first[l]++
 		steps = max(steps, int64(x.rem))
 	}
-	if sorted {
-		return steps
-	}
-	N := m.Processors()
-	s.byP = grow(s.byP, N+1)
-	clear(s.byP)
-	for j := range b.t {
-		s.byP[b.t[j].pos+1]++
-	}
-	for p := 1; p <= N; p++ {
-		s.byP[p] += s.byP[p-1]
-	}
-	tr := growS(s.spare, len(s.tr))
-	for _, t := range s.tr {
-		tr[s.byP[t.pos]] = t
-		s.byP[t.pos]++
-	}
-	s.spare, s.tr = s.tr, tr
 	return steps
 }
 
-// straightCommit moves the messages: the travellers leave their pools (in
-// processor order), then arrive by step, plus-bound first (a processor
+// straightCommit moves the messages: the travellers leave their pools (line
+// by line), then arrive by step, plus-bound first (a processor
 // takes at most one traveller a step from each side).
 func (r *router) straightCommit(ts []trav, steps int64) {
 	m, s := r.m, &r.straight
@@ -198,9 +172,9 @@ func lineOf(m *Machine, p int32, horiz bool) int {
 	return int(p) % m.Cols
 }
 
-// straightLine checks line l's travellers (indices into s.tr) step by
-// step; held grows to the most a pool of the line held.
-func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32, bool) {
+// straightLine checks line l's travellers step by step; held grows to
+// the most a pool of the line held.
+func (r *router) straightLine(l int, ts []strav, horiz bool, held int32) (int32, bool) {
 	m, s := r.m, &r.straight
 	n, p0, stride := m.Cols, int32(l*m.Cols), int32(1)
 	if !horiz {
@@ -215,12 +189,12 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 		s.s[x] = m.cnt[p0+int32(x)*stride]
 	}
 	T := int32(0)
-	for _, i := range ts {
-		T = max(T, int32(s.tr[i].rem))
+	for i := range ts {
+		T = max(T, int32(ts[i].rem))
 	}
 	clear(s.atFirst[:2*T+3])
-	for _, i := range ts {
-		t := &s.tr[i]
+	for i := range ts {
+		t := &ts[i]
 		x := (t.pos - p0) / stride
 		set := w
 		if t.plus {
@@ -242,8 +216,8 @@ func (r *router) straightLine(l int, ts []int32, horiz bool, held int32) (int32,
 		s.atFirst[k] += s.atFirst[k-1]
 	}
 	s.at = grow(s.at, len(ts))
-	for _, i := range ts {
-		t := &s.tr[i]
+	for i := range ts {
+		t := &ts[i]
 		k := &s.atFirst[t.key()]
 		s.at[*k] = (t.to-p0)/stride<<1 | int32(b2i(t.plus))
 		*k++

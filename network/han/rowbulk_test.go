@@ -157,3 +157,66 @@ func TestRowBulkRefusesAsData(t *testing.T) {
 		}
 	}
 }
+
+// Column movement's steps through dataColumns leave the machine as Data's
+// do, and a step that would overfill a pool or leave the mesh is refused
+// by Data with the same words: targets set here (8×8, pools of 2, a
+// message at every processor of columns 0 and 3, two at (1,0) and (4,3)).
+func TestColumnStepsMatchData(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		targets map[int32]int32 // processor → its first message's target row (others: their own row)
+		want    string          // ("": moves)
+	}{
+		{"farthest first, both ways", map[int32]int32{0: 3, 8: 0, 24: 7, 27: 0, 59: 2, 35: 6}, ""},
+		{"overfilled at step 2", map[int32]int32{24: 0, 32: 1}, "refused data step 2 at processor (1,0): its pool of 2 buffers would hold 3"},
+		{"off the mesh", map[int32]int32{3: -1}, "no north link"},
+	} {
+		var errs [2]error
+		var ms [2]*Machine
+		for k := range 2 {
+			d := make([]int32, 64)
+			for p := range d {
+				d[p] = -1
+				if p%8 == 0 || p%8 == 3 {
+					d[p] = int32(p)
+				}
+			}
+			r, err := newRouter(8, 8, 2, Lists(d), Static)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []int32{8, 35} {
+				if _, err := r.m.Load(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if k == 1 {
+				r.m.Log = func(string, []Move, []IntSend) {} // (through Data)
+			}
+			r.target = make([]int32, r.m.Messages())
+			var active []int32
+			for id := range int32(r.m.Messages()) {
+				p := r.m.Loc(id)
+				r.target[id] = p / 8
+				if to, ok := c.targets[p]; ok && r.m.Pool(p)[0] == id {
+					r.target[id] = to
+					active = append(active, id)
+				}
+			}
+			_, errs[k] = r.columnSteps(active, false)
+			ms[k] = r.m
+		}
+		if (errs[0] == nil) != (errs[1] == nil) || errs[0] != nil && errs[0].Error() != errs[1].Error() {
+			t.Errorf("%s: errors %v and %v", c.name, errs[0], errs[1])
+			continue
+		}
+		if c.want == "" && errs[0] != nil || c.want != "" && (errs[0] == nil || !strings.Contains(errs[0].Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, errs[0], c.want)
+		}
+		a, b := ms[0], ms[1]
+		if !samePools(a, b) || !reflect.DeepEqual(a.loc, b.loc) || a.steps != b.steps || a.DataSteps != b.DataSteps || a.maxHeld != b.maxHeld {
+			t.Errorf("%s: machines differ (steps %d/%d)", c.name, a.steps, b.steps)
+		}
+	}
+}

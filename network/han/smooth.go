@@ -305,8 +305,10 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 				moves = append(moves, Move{From: p, Dir: South, Msg: id})
 			}
 		}
-		if err := r.data(moves); err != nil {
-			return steps, err
+		if !m.dataColumns(moves) {
+			if err := r.data(moves); err != nil {
+				return steps, err
+			}
 		}
 		active = slices.DeleteFunc(active, func(id int32) bool { return m.Loc(id)/cols == r.target[id] })
 	}

@@ -1,5 +1,7 @@
 package han
 
+import "slices"
+
 // A move phase whose travellers all leave at step 1 with their own
 // message (no copies, no waits) and hop every step until they arrive —
 // H's moves, Q's permutation moves, greedy's row phase — is run here in
@@ -133,7 +135,7 @@ func (r *router) bulkStart(ts []trav) bool {
 		b.seen = make([]uint32, m.Messages())
 	}
 	b.step = [4]int32{North: -int32(m.Cols), East: 1, South: int32(m.Cols), West: -1}
-	b.t, b.fin, b.order = b.t[:0], grow(b.fin, len(ts)), grow(b.order, len(ts)) // (every traveller arrives: fin is all written)
+	b.t, b.fin, b.order = slices.Grow(b.t[:0], len(ts)), grow(b.fin, len(ts)), grow(b.order, len(ts)) // (every traveller arrives: fin is all written)
 	b.id = grow(b.id, len(ts))
 	b.epoch++
 	for i := range ts {

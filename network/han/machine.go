@@ -407,7 +407,7 @@ func (m *Machine) dataColumns(moves []Move) bool {
 		return false
 	}
 	m.steps++ // (the step's stamp for bump; taken back if the step is not done here)
-	m.to = m.to[:0]
+	m.to = slices.Grow(m.to[:0], len(moves))
 	cols, ok := int32(m.Cols), true
 	for _, mv := range moves {
 		to := mv.From + cols

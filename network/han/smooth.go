@@ -278,7 +278,7 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 		return abs32(r.target[id]-p/cols) > abs32(r.target[than]-p/cols)
 	}
 	var steps int64
-	moves := r.moves[:0]
+	moves := slices.Grow(r.moves[:0], len(active)) // (a move an active message at most: append's growth copies)
 	defer func() { r.moves = moves[:0] }()
 	for len(active) > 0 {
 		steps++

@@ -20,6 +20,7 @@ type rowBulk struct {
 	slots, cnt []int32   // the pools being worked on (swapped with the machine's)
 	act        []int32   // a row's processors with flow left
 	fe, fw     []int32   // per column of the row: east and west flow left
+	stay       []int32   // per processor: how many of its pool's first messages never moved
 	sends      []rowSend // a step's senders
 	Runs       int       // (tests: phases tried here)
 }
@@ -38,7 +39,7 @@ func (r *router) rowMoveBulk(active []int32) (steps int64, ok bool) {
 	}
 	b.Runs++
 	b.slots, b.cnt = grow(b.slots, len(m.slots)), grow(b.cnt, len(m.cnt))
-	b.fe, b.fw = grow(b.fe, m.Cols), grow(b.fw, m.Cols)
+	b.fe, b.fw, b.stay = grow(b.fe, m.Cols), grow(b.fw, m.Cols), grow(b.stay, len(m.cnt))
 	copy(b.slots, m.slots)
 	copy(b.cnt, m.cnt)
 	cols := int32(m.Cols)
@@ -59,7 +60,7 @@ func (r *router) rowMoveBulk(active []int32) (steps int64, ok bool) {
 	for i := 0; i < len(active); { // (the moved messages' places)
 		row := active[i] / cols
 		for p := row * cols; p < (row+1)*cols; p++ {
-			for _, id := range m.Pool(p) {
+			for _, id := range m.Pool(p)[b.stay[p]:] {
 				m.loc[id] = p
 			}
 		}
@@ -83,6 +84,8 @@ func (r *router) rowLine(row int32, act []int32, held *int32) (steps int64, ok b
 	B, cols := int32(m.Buffers), int32(m.Cols)
 	b.act = append(b.act[:0], act...)
 	fe, fw, p0 := b.fe, b.fw, row*cols // (only act's columns are read)
+	stay := b.stay[p0 : p0+cols]       // (a pool's first messages: those that stayed, then the arrivals)
+	copy(stay, b.cnt[p0:p0+cols])
 	for _, p := range act {
 		fe[p-p0], fw[p-p0] = r.sendE[p], r.sendW[p]
 	}
@@ -124,6 +127,7 @@ func (r *router) rowLine(row int32, act []int32, held *int32) (steps int64, ok b
 				pool[i-s.k] = pool[i]
 			}
 			b.cnt[s.x] -= s.k
+			stay[s.x-p0] = max(stay[s.x-p0]-s.k, 0)
 		}
 		for _, s := range sends { // (arrivals in the moves' order)
 			if s.e >= 0 && !r.rowArrive(s.x, 1, s.e, row, cols, B, held) ||

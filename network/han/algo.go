@@ -167,6 +167,8 @@ type router struct {
 	sends        []IntSend // scratch: a counting step's integer sends
 	travs        []trav    // scratch: a move's travellers
 	bulk         bulk      // travelBulk's
+	straight     straight  // and straightBulk's
+	rowBulk      rowBulk   // rowMoveBulk's
 	keyAt        []int32   // scratch: sortBySource's traveller at each processor (−1 none)
 	travs2       []trav    // and its sorted copy
 	win          []int32   // per processor×4+dir: the k² move's winner of the channel (at winStep)
@@ -348,6 +350,7 @@ func newRouter(rows, cols, buffers int, dests [][]int32, schedule string) (*rout
 	r := &router{m: m, cnt: make([]counted, N), sendE: make([]int32, N), sendW: make([]int32, N),
 		bestN: make([]int32, N), bestS: make([]int32, N), bestStep: make([]int64, N), schedule: schedule,
 		res: &Result{}, stage: &Stage{}}
+	r.dests, m.loc, m.msgStep = make([][]int32, 0, N), make([]int32, 0, N), make([]uint32, 0, N) // (a message a processor, the copies on top)
 	for p, ds := range dests {
 		if len(ds) == 0 {
 			continue

@@ -1,5 +1,7 @@
 package han
 
+import "slices"
+
 // A move phase whose travellers all leave at step 1 with their own
 // message (no copies, no waits) and hop every step until they arrive —
 // H's moves, Q's permutation moves, greedy's row phase — is run here in
@@ -16,7 +18,7 @@ package han
 // bulk is travelBulk's scratch, kept between phases.
 type bulk struct {
 	t           []bulkTrav // travellers under way, in travel's order
-	fin         []int32    // per traveller (travel's index): where it arrived
+	fin, id     []int32    // per traveller (travel's index): where it arrived, its message
 	over, order []int32    // a step's receivers past the occupancy seen; arrivals by step
 	node        []bulkNode // per processor
 	seen        []uint32   // per message: the epoch that moved it
@@ -49,20 +51,30 @@ type bulkTrav struct {
 }
 
 // travelBulk runs ts in lean passes when it can (ok), and returns the
-// steps taken. Its link table is a 2-D mesh's (four links a processor):
+// steps taken; unless sorted (ts in sortBySource's order), only a
+// straight phase, which does not need the order. Its link table is a 2-D mesh's (four links a processor):
 // a K-D machine takes the step-by-step path.
 //
 // One pass a step moves every traveller, checks its link and drops the
 // arrived. A pool's count can pass the most seen so far (held, or
 // Buffers) at the step's end only if an arrival took it past on the way,
 // so such receivers are noted and only they are checked at the end.
-func (r *router) travelBulk(ts []trav) (steps int64, ok bool) {
+func (r *router) travelBulk(ts []trav, sorted bool) (steps int64, ok bool) {
 	m := r.m
 	if m.SIMD || m.Dims != nil || m.Log != nil || r.onStep != nil || len(ts) == 0 || !r.bulkStart(ts) {
 		return 0, false
 	}
 	b := &r.bulk
 	held := int32(m.phaseHeld) // (≥ every pool at the phase's start; Data's maxima take it as well)
+	if b.straightLegs() {
+		return r.straightBulk(ts, held)
+	}
+	if !sorted {
+		return 0, false
+	}
+	for p, c := range m.cnt {
+		b.node[p].cnt = c
+	}
 	for len(b.t) > 0 {
 		steps++
 		b.epoch++
@@ -123,14 +135,15 @@ func (r *router) bulkStart(ts []trav) bool {
 		b.seen = make([]uint32, m.Messages())
 	}
 	b.step = [4]int32{North: -int32(m.Cols), East: 1, South: int32(m.Cols), West: -1}
-	b.t, b.fin, b.order = b.t[:0], grow(b.fin, len(ts)), grow(b.order, len(ts)) // (every traveller arrives: fin is all written)
+	b.t, b.fin, b.order = slices.Grow(b.t[:0], len(ts)), grow(b.fin, len(ts)), grow(b.order, len(ts)) // (every traveller arrives: fin is all written)
+	b.id = grow(b.id, len(ts))
 	b.epoch++
 	for i := range ts {
 		t := &ts[i]
 		if t.id < 0 || t.parent >= 0 || t.copy || t.wait != 0 || t.banHi > 0 || t.dv == 0 && t.dh == 0 || b.seen[t.id] == b.epoch {
 			return false
 		}
-		b.seen[t.id] = b.epoch
+		b.seen[t.id], b.id[i] = b.epoch, t.id
 		v, h := abs32(t.dv), abs32(t.dh)
 		if v > 0xffff || h > 0xffff {
 			return false
@@ -152,9 +165,6 @@ func (r *router) bulkStart(ts []trav) bool {
 			return false // (travel's Data refuses the step that leaves it)
 		}
 		b.t = append(b.t, x)
-	}
-	for p, c := range m.cnt {
-		b.node[p].cnt = c
 	}
 	return true
 }

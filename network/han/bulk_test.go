@@ -1,7 +1,9 @@
 package han
 
 import (
+	"cmp"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -49,7 +51,48 @@ func TestBulkTravelMatchesSteps(t *testing.T) {
 		r.sortBySource(ts)
 		return ts
 	}
+	// H's halves along rows or columns (straightBulk), from the tiling
+	// moveHalves uses; extra adds a second message at (i, 1) for the
+	// first rows, bound for column (or row) n−1: two travellers leave one
+	// processor in one direction (the step must be refused).
+	straightHalves := func(n int, vertical bool, extra int) mk {
+		return func(r *router) []trav {
+			for i := range int32(extra) {
+				if _, err := r.m.Load(i*int32(n) + 1); err != nil {
+					t.Fatal(err)
+				}
+				r.dests = append(r.dests, []int32{i*int32(n) + int32(n) - 1})
+			}
+			line := func(p int32) int32 { return p % int32(n) }
+			if vertical {
+				line = func(p int32) int32 { return p / int32(n) }
+			}
+			var ts []trav
+			for id := range int32(len(r.dests)) {
+				at, to, l := line(r.m.Loc(id)), line(r.dests[id][0]), int32(n-n/2)
+				if (at < l) == (to < l) {
+					continue
+				}
+				hops := l
+				if at >= l {
+					hops = -l
+				}
+				tr := trav{id: id, src: id, parent: -1, dh: hops}
+				if vertical {
+					tr.dh, tr.dv = 0, hops
+				}
+				ts = append(ts, tr)
+			}
+			r.sortBySource(ts)
+			return ts
+		}
+	}
 	for _, c := range []bulkCase{
+		{"H halves rows random 16", 16, 16, 3, "random", straightHalves(16, false, 0)},
+		{"H halves columns random 64", 64, 64, 3, "random", straightHalves(64, true, 0)},
+		{"H halves columns rot180 16", 16, 16, 3, "rot180", straightHalves(16, true, 0)},
+		{"H halves rows 2 a processor (declined: a link twice)", 16, 16, 4, "random", straightHalves(16, false, 3)},
+		{"greedy row transpose 16 (declined: 5 at step 2)", 16, 16, 4, "transpose", rowPhase(16)},
 		{"Q move random 16", 16, 16, 5, "random", qMove(16)},
 		{"Q move transpose 16", 16, 16, 5, "transpose", qMove(16)},
 		{"greedy row transpose 16", 16, 16, 16, "transpose", rowPhase(16)},
@@ -57,7 +100,24 @@ func TestBulkTravelMatchesSteps(t *testing.T) {
 		{"H halves 9×9 two a processor", 9, 9, 3, "stacked", halves},
 		{"Q move overfull (declined: Fig. 3.3)", 8, 8, 4, "fig33", qMove(8)},
 	} {
-		checkBulkCase(t, c)
+		checkBulkCase(t, c, true)
+	}
+	// moveHalves leaves its travellers unsorted (a straight phase does not
+	// need the order; the step path sorts them first): here in reverse.
+	for _, c := range []bulkCase{
+		{"H halves columns random 32, unsorted", 32, 32, 3, "random", reversed(straightHalves(32, true, 0))},
+		{"H halves rows 2 a processor, unsorted (declined: a link twice)", 16, 16, 4, "random", reversed(straightHalves(16, false, 3))},
+	} {
+		checkBulkCase(t, c, false)
+	}
+}
+
+// reversed is mk's travellers in reverse order.
+func reversed(mk bulkMaker) bulkMaker {
+	return func(r *router) []trav {
+		ts := mk(r)
+		slices.Reverse(ts)
+		return ts
 	}
 }
 
@@ -74,8 +134,9 @@ type bulkCase struct {
 }
 
 // checkBulkCase runs c's move in bulk and step by step and compares the
-// machines (buffers 4: the move must be refused the same way).
-func checkBulkCase(t *testing.T, c bulkCase) {
+// machines (buffers 4: the move must be refused the same way); sorted
+// says whether c's travellers are in sortBySource's order.
+func checkBulkCase(t *testing.T, c bulkCase, sorted bool) {
 	t.Helper()
 	var ms [2]*Machine
 	var tss [2][]trav
@@ -93,8 +154,13 @@ func checkBulkCase(t *testing.T, c bulkCase) {
 			r.onStep = func() {} // (step by step)
 		}
 		ts := c.make(r)
-		_, errs[k] = r.travel(ts)
+		straight := straightTravs(ts)
+		_, errs[k] = r.travel(ts, sorted)
+		slices.SortStableFunc(ts, func(a, b trav) int { return cmp.Compare(a.id, b.id) }) // (to compare them)
 		ms[k], tss[k] = r.m, ts
+		if k == 0 && straight != (r.straight.Runs > 0) {
+			t.Errorf("%s: straight legs %v, straightBulk ran %d times", c.name, straight, r.straight.Runs)
+		}
 	}
 	a, b := ms[0], ms[1]
 	if (errs[0] == nil) != (errs[1] == nil) || errs[0] != nil && errs[0].Error() != errs[1].Error() {
@@ -149,4 +215,15 @@ func samePools(a, b *Machine) bool {
 		}
 	}
 	return true
+}
+
+// straightTravs says whether every traveller has one leg, all along rows
+// or all along columns (straightBulk's phases).
+func straightTravs(ts []trav) bool {
+	for _, x := range ts {
+		if (x.dv == 0) == (x.dh == 0) || (x.dv == 0) != (ts[0].dv == 0) {
+			return false
+		}
+	}
+	return len(ts) > 0
 }

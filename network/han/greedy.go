@@ -25,7 +25,7 @@ func (r *router) runGreedy(n int, ff bool) error {
 	}
 	region := fmt.Sprintf("%dx%d", n, n)
 	m.PhaseStart(n, "row")
-	steps, err := r.travel(ts)
+	steps, err := r.travel(ts, true)
 	if err != nil {
 		return err
 	}

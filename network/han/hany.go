@@ -105,6 +105,9 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 		}
 		return int(p) % m.Cols
 	}
+	if cap(r.travs) < len(r.dests) { // (a traveller a message at most; append's growth would copy it over and over)
+		r.travs = make([]trav, 0, len(r.dests))
+	}
 	ts := r.travs[:0] // (reused: moveAll hands it back)
 	static := 0
 	for id := range int32(len(r.dests)) {
@@ -135,10 +138,8 @@ func (r *router) moveHalves(g grid, vertical bool) error {
 		}
 		ts = append(ts, t)
 	}
-	// (In the order of their processors, as move does: a step then walks
-	// the machine's arrays forwards.)
-	r.sortBySource(ts)
-	return r.moveAll(ts, gridName(g), int64(static))
+	// (In the order of their processors, as move does, when a path needs it.)
+	return r.moveAll(ts, gridName(g), int64(static), false)
 }
 
 // gridName is a grid's regions for a phase's region field: every

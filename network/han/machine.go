@@ -392,6 +392,53 @@ func (m *Machine) Data(moves []Move) error {
 	if err := m.evaluate(moves); err != nil {
 		return err
 	}
+	m.commit(moves)
+	return nil
+}
+
+// dataColumns runs a data step whose moves send, north or south, messages
+// their senders hold, each once and at most one a link direction — column
+// movement's steps, by construction — checking only what such a step can
+// break: the mesh's ends and the pools. It does nothing and returns false
+// when one would break (Data then refuses the step and words why), on the
+// ILLIAC model, with wraparound or on a K-D machine, or with a step log.
+func (m *Machine) dataColumns(moves []Move) bool {
+	if m.SIMD || m.Wrap || m.Dims != nil || m.Log != nil {
+		return false
+	}
+	m.steps++ // (the step's stamp for bump; taken back if the step is not done here)
+	m.to = slices.Grow(m.to[:0], len(moves))
+	cols, ok := int32(m.Cols), true
+	for _, mv := range moves {
+		to := mv.From + cols
+		if mv.Dir == North {
+			to = mv.From - cols
+		}
+		if mv.Copy || mv.Dir != North && mv.Dir != South || to < 0 || to >= int32(len(m.cnt)) {
+			ok = false
+			break
+		}
+		m.to = append(m.to, to)
+		m.bump(mv.From, -1)
+		m.bump(to, 1)
+	}
+	for _, q := range m.to {
+		ok = ok && int(m.cnt[q])+int(m.delta[q].d) <= m.Buffers
+	}
+	if !ok {
+		for i := range m.to { // (Data stamps the step afresh)
+			m.delta[moves[i].From].at, m.delta[m.to[i]].at = 0, 0
+		}
+		m.steps--
+		return false
+	}
+	m.commit(moves)
+	return true
+}
+
+// commit carries out a step evaluated into m.to: the senders drop what
+// they sent, then the arrivals come in the moves' order.
+func (m *Machine) commit(moves []Move) {
 	m.DataSteps++
 	for _, mv := range moves {
 		if mv.Copy {
@@ -421,7 +468,6 @@ func (m *Machine) Data(moves []Move) error {
 	if m.Log != nil {
 		m.Log("data", moves, nil)
 	}
-	return nil
 }
 
 func (m *Machine) evaluate(moves []Move) error {

@@ -26,15 +26,16 @@ func (r *router) move(R, C, sh, sw int, static int64) error {
 	if !slices.ContainsFunc(ts, func(t trav) bool { return t.parent >= 0 }) {
 		r.sortBySource(ts)
 	}
-	return r.moveAll(ts, fmt.Sprintf("%dx%d", R, C), static)
+	return r.moveAll(ts, fmt.Sprintf("%dx%d", R, C), static, true)
 }
 
 // moveAll runs a move phase of travellers ts on the machine and records it
-// as region's, with its static (worst-case) length.
-func (r *router) moveAll(ts []trav, region string, static int64) error {
+// as region's, with its static (worst-case) length; unless sorted, ts are
+// put in sortBySource's order when a path needs it.
+func (r *router) moveAll(ts []trav, region string, static int64, sorted bool) error {
 	m := r.m
 	m.PhaseStart(r.stage.Side, "move")
-	steps, err := r.travel(ts)
+	steps, err := r.travel(ts, sorted)
 	clear(ts) // (its destination lists, before the next move reuses it)
 	r.travs = ts[:0]
 	if err != nil {
@@ -163,10 +164,18 @@ func b2i(b bool) int {
 
 // travel moves every traveller one hop a step once its wait is over, until
 // all have arrived, and returns the steps taken. A copy's first hop makes
-// a new message; every arrival leaves the destinations it carried.
-func (r *router) travel(ts []trav) (int64, error) {
-	if steps, ok := r.travelBulk(ts); ok {
+// a new message; every arrival leaves the destinations it carried. Unless
+// sorted, ts are put in sortBySource's order first, but for a straight
+// phase (travelBulk).
+func (r *router) travel(ts []trav, sorted bool) (int64, error) {
+	if steps, ok := r.travelBulk(ts, sorted); ok {
 		return steps, nil
+	}
+	if !sorted {
+		r.sortBySource(ts)
+		if steps, ok := r.travelBulk(ts, true); ok {
+			return steps, nil
+		}
 	}
 	m := r.m
 	live := r.live[:0]

@@ -63,6 +63,9 @@ func (r *router) countRegions(g grid) error {
 	}
 	sends := r.sends[:0] // (scratch kept between phases: allocation is a cost at 1024²)
 	defer func() { r.sends = sends[:0] }()
+	if r.countBulk(g, steps) {
+		steps = 0 // (the waves' values written, their steps counted)
+	}
 	for t := 1; t <= steps; t++ {
 		sends = sends[:0]
 		for _, a := range g.rows {
@@ -164,8 +167,8 @@ func (r *router) rowMove(R, C int) (int64, error) { return r.rowMoveRegions(r.ti
 // rowMoveRegions is rowMove on the grid's regions, all at once.
 func (r *router) rowMoveRegions(g grid) (int64, error) {
 	m, k := r.m, r.cnt
-	active, moves := r.act[:0], r.moves[:0]
-	defer func() { r.act, r.moves = active[:0], moves[:0] }()
+	active := r.act[:0]
+	defer func() { r.act = active[:0] }()
 	g.each(m.Cols, func(p int32, i, j int, a, b span) {
 		q, fc := int32(b.n), int32(j)
 		if i >= a.n/2 {
@@ -183,6 +186,18 @@ func (r *router) rowMoveRegions(g grid) (int64, error) {
 			active = append(active, p)
 		}
 	})
+	return r.rowSteps(active)
+}
+
+// rowSteps sends the active processors' flows (r.sendE, r.sendW; in
+// processor order) along their rows, a message a link a step, and returns
+// the steps taken.
+func (r *router) rowSteps(active []int32) (int64, error) {
+	if steps, ok := r.rowMoveBulk(active); ok {
+		return steps, nil
+	}
+	m, moves := r.m, r.moves[:0]
+	defer func() { r.moves = moves[:0] }()
 	var steps int64
 	for len(active) > 0 {
 		moves = moves[:0]
@@ -263,7 +278,7 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 		return abs32(r.target[id]-p/cols) > abs32(r.target[than]-p/cols)
 	}
 	var steps int64
-	moves := r.moves[:0]
+	moves := slices.Grow(r.moves[:0], len(active)) // (a move an active message at most: append's growth copies)
 	defer func() { r.moves = moves[:0] }()
 	for len(active) > 0 {
 		steps++
@@ -290,8 +305,10 @@ func (r *router) columnSteps(active []int32, fifo bool) (int64, error) {
 				moves = append(moves, Move{From: p, Dir: South, Msg: id})
 			}
 		}
-		if err := r.data(moves); err != nil {
-			return steps, err
+		if !m.dataColumns(moves) {
+			if err := r.data(moves); err != nil {
+				return steps, err
+			}
 		}
 		active = slices.DeleteFunc(active, func(id int32) bool { return m.Loc(id)/cols == r.target[id] })
 	}

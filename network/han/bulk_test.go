@@ -51,42 +51,7 @@ func TestBulkTravelMatchesSteps(t *testing.T) {
 		r.sortBySource(ts)
 		return ts
 	}
-	// H's halves along rows or columns (straightBulk), from the tiling
-	// moveHalves uses; extra adds a second message at (i, 1) for the
-	// first rows, bound for column (or row) n−1: two travellers leave one
-	// processor in one direction (the step must be refused).
-	straightHalves := func(n int, vertical bool, extra int) mk {
-		return func(r *router) []trav {
-			for i := range int32(extra) {
-				if _, err := r.m.Load(i*int32(n) + 1); err != nil {
-					t.Fatal(err)
-				}
-				r.dests = append(r.dests, []int32{i*int32(n) + int32(n) - 1})
-			}
-			line := func(p int32) int32 { return p % int32(n) }
-			if vertical {
-				line = func(p int32) int32 { return p / int32(n) }
-			}
-			var ts []trav
-			for id := range int32(len(r.dests)) {
-				at, to, l := line(r.m.Loc(id)), line(r.dests[id][0]), int32(n-n/2)
-				if (at < l) == (to < l) {
-					continue
-				}
-				hops := l
-				if at >= l {
-					hops = -l
-				}
-				tr := trav{id: id, src: id, parent: -1, dh: hops}
-				if vertical {
-					tr.dh, tr.dv = 0, hops
-				}
-				ts = append(ts, tr)
-			}
-			r.sortBySource(ts)
-			return ts
-		}
-	}
+	straightHalves := func(n int, vertical bool, extra int) mk { return straightHalvesMaker(t, n, vertical, extra) }
 	for _, c := range []bulkCase{
 		{"H halves rows random 16", 16, 16, 3, "random", straightHalves(16, false, 0)},
 		{"H halves columns random 64", 64, 64, 3, "random", straightHalves(64, true, 0)},
@@ -109,6 +74,43 @@ func TestBulkTravelMatchesSteps(t *testing.T) {
 		{"H halves rows 2 a processor, unsorted (declined: a link twice)", 16, 16, 4, "random", reversed(straightHalves(16, false, 3))},
 	} {
 		checkBulkCase(t, c, false)
+	}
+}
+
+// straightHalvesMaker makes H's halves along rows or columns (straightBulk), from the tiling
+// moveHalves uses; extra adds a second message at (i, 1) for the
+// first rows, bound for column (or row) n−1: two travellers leave one
+// processor in one direction (the step must be refused).
+func straightHalvesMaker(t *testing.T, n int, vertical bool, extra int) bulkMaker {
+	return func(r *router) []trav {
+		for i := range int32(extra) {
+			if _, err := r.m.Load(i*int32(n) + 1); err != nil {
+				t.Fatal(err)
+			}
+			r.dests = append(r.dests, []int32{i*int32(n) + int32(n) - 1})
+		}
+		line := func(p int32) int32 { return p % int32(n) }
+		if vertical {
+			line = func(p int32) int32 { return p / int32(n) }
+		}
+		var ts []trav
+		for id := range int32(len(r.dests)) {
+			at, to, l := line(r.m.Loc(id)), line(r.dests[id][0]), int32(n-n/2)
+			if (at < l) == (to < l) {
+				continue
+			}
+			hops := l
+			if at >= l {
+				hops = -l
+			}
+			tr := trav{id: id, src: id, parent: -1, dh: hops}
+			if vertical {
+				tr.dh, tr.dv = 0, hops
+			}
+			ts = append(ts, tr)
+		}
+		r.sortBySource(ts)
+		return ts
 	}
 }
 

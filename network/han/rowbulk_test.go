@@ -45,14 +45,7 @@ func TestRowBulkMatchesSteps(t *testing.T) {
 			g := grid{rows: []span{{0, c.rows}}, cols: []span{{0, c.cols}}}
 			switch {
 			case c.input == "stacked":
-				for p := range int32(c.rows * c.cols) {
-					if int(p)%c.cols < c.cols/2 {
-						if _, err := r.m.Load(p); err != nil {
-							t.Fatal(err)
-						}
-						r.dests = append(r.dests, []int32{p})
-					}
-				}
+				loadStacked(t, r, c.rows, c.cols)
 			case c.alg == AlgH:
 				err = r.moveHalves(g, false)
 				g.cols = halve(g.cols)
@@ -90,6 +83,19 @@ func TestRowBulkMatchesSteps(t *testing.T) {
 		if steps[0] != steps[1] || !samePools(a, b) || !reflect.DeepEqual(a.cnt, b.cnt) || !reflect.DeepEqual(a.loc, b.loc) ||
 			a.steps != b.steps || a.DataSteps != b.DataSteps || a.maxHeld != b.maxHeld || a.phaseHeld != b.phaseHeld {
 			t.Errorf("%s: bulk and step-by-step machines differ (steps %d/%d, held %d/%d)", name, steps[0], steps[1], a.maxHeld, b.maxHeld)
+		}
+	}
+}
+
+// loadStacked puts a second message, bound for its own processor, at
+// every processor of each row's left half.
+func loadStacked(t *testing.T, r *router, rows, cols int) {
+	for p := range int32(rows * cols) {
+		if int(p)%cols < cols/2 {
+			if _, err := r.m.Load(p); err != nil {
+				t.Fatal(err)
+			}
+			r.dests = append(r.dests, []int32{p})
 		}
 	}
 }

@@ -146,6 +146,7 @@ type router struct {
 	act     []uint64         // per global input port: bit v, VC v holds an output VC (stActive)
 	elig    []uint64         // per global input port, in a switch allocation: bit v, VC v asked
 	needVA  []int32          // per switch: VCs holding a head without an output VC
+	vaAt    []int64          // per switch: no VC allocation has work before this cycle
 	reqs    []int32          // scratch: input VCs that asked in a VC allocation
 	saIn    []int32          // scratch: global input ports that asked in a switch allocation
 	moving  flit.Flit        // scratch: the flit move sends
@@ -305,6 +306,7 @@ func (r *router) layout(p model.Params) error {
 	r.saPtr = make([]int32, r.nGP)
 	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
 	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
+	r.vaAt = make([]int64, ns)
 	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
 	for s, sw := range t.Switches {

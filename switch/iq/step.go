@@ -1,6 +1,7 @@
 package iq
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
@@ -22,7 +23,7 @@ func (r *router) Step() {
 	}
 	for s := range r.occ {
 		if r.occ[s] > 0 {
-			if r.needVA[s] > 0 {
+			if r.needVA[s] > 0 && now >= r.vaAt[s] {
 				r.vcAlloc(s, now)
 			}
 			r.swAlloc(s, now)
@@ -92,7 +93,9 @@ func (r *router) arrive(gp, vc int32, f *flit.Flit, at int64) {
 	if b.Empty() {
 		r.since[iv] = at
 		r.occVC[gp] |= 1 << vc
-		r.needVA[r.swOf[gp]]++ // (its state is idle: a head)
+		s := r.swOf[gp]
+		r.needVA[s]++ // (its state is idle: a head)
+		r.vaAt[s] = min(r.vaAt[s], at+r.rd)
 	}
 	b.PushReady(f, at)
 	r.occ[r.swOf[gp]]++
@@ -165,10 +168,13 @@ func (r *router) candidates(s int, iv int32) []int32 {
 
 // vcAlloc routes the heads that are due and allocates output VCs at
 // switch s. Under adaptive routing a request's priority is the room the
-// VC has downstream (its credits), the adaptive choice by credits.
+// VC has downstream (its credits), the adaptive choice by credits. It
+// leaves in r.vaAt[s] the first cycle it may have work again, so that
+// Step skips the cycles before (the heads that arrive meanwhile lower it).
 func (r *router) vcAlloc(s int, now int64) {
 	a, v := r.va[s], int32(r.v)
 	r.reqs = r.reqs[:0]
+	next := int64(math.MaxInt64)
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		in := int(gp - r.base[s])
 		for m := r.occVC[gp] &^ r.act[gp]; m != 0; m &= m - 1 {
@@ -176,10 +182,14 @@ func (r *router) vcAlloc(s int, now int64) {
 			f := r.buf[iv].Front()
 			if r.state[iv] == stIdle {
 				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
+					// (its ready cycle, from ReadyAt's wrapped distance to now)
+					at := max(r.since[iv], now+int64(int32(f.ReadyAt-uint32(now)))) + r.rd
+					next = min(next, at)
 					continue
 				}
 				r.route(s, in, iv, f)
 			}
+			next = now + 1 // (routed: it asks until it is granted)
 			for _, ov := range r.candidates(s, iv) {
 				if r.owner[ov] != -1 {
 					continue
@@ -198,6 +208,7 @@ func (r *router) vcAlloc(s int, now int64) {
 			}
 		}
 	}
+	r.vaAt[s] = next
 	if len(r.reqs) == 0 {
 		return
 	}
@@ -316,6 +327,7 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 		if !b.Empty() {
 			r.since[iv] = now + 1
 			r.needVA[s]++
+			r.vaAt[s] = min(r.vaAt[s], now+1+r.rd)
 		}
 	}
 }

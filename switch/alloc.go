@@ -23,6 +23,16 @@ type Allocator interface {
 	InputFor(out int) int        // the input granted out, or -1
 }
 
+// A SetRequester takes several requests of one input at once: an
+// allocator that keeps its requests as bit sets adds a set in a few word
+// operations.
+type SetRequester interface {
+	// AddRequestSet asks, for input in, for output first+b for every bit b
+	// of set, at priority 0: what AddRequest(in, first+b, 0) for each
+	// would.
+	AddRequestSet(in, first int, set uint64)
+}
+
 // allocKinds is the one list of allocator names: NewAllocator's switch,
 // AllocatorNames and the error message read it.
 var allocKinds = []struct {

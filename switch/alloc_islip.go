@@ -93,6 +93,28 @@ func (a *islip) AddRequest(in, out, pri int) {
 	a.outs[out>>6] |= 1 << (out & 63)
 }
 
+func (a *islip) AddRequestSet(in, first int, set uint64) {
+	if set == 0 {
+		return
+	}
+	if last := first + 63 - bits.LeadingZeros64(set); uint(in) >= uint(a.inputs) || first < 0 || last >= a.outputs {
+		panic(fmt.Sprintf("xbar: allocator requests %d→%d…%d outside %d×%d", in, first, last, a.inputs, a.outputs))
+	}
+	k, sh := first>>6, uint(first&63)
+	row := a.reqIn[in*a.w : (in+1)*a.w]
+	row[k] |= set << sh
+	a.outs[k] |= set << sh
+	if sh != 0 && k+1 < a.w {
+		row[k+1] |= set >> (64 - sh)
+		a.outs[k+1] |= set >> (64 - sh)
+	}
+	a.ins[in>>6] |= 1 << (in & 63)
+	for x := set; x != 0; x &= x - 1 {
+		out := first + bits.TrailingZeros64(x)
+		a.reqOut[out*a.w+in>>6] |= 1 << (in & 63)
+	}
+}
+
 func (a *islip) OutputFor(in int) int { return int(a.inMatch[in]) }
 func (a *islip) InputFor(out int) int { return int(a.outMatch[out]) }
 

@@ -132,26 +132,28 @@ type router struct {
 
 	// Output VCs.
 	cred    []int32
-	owner   []int32 // the input VC holding it, terminalOwner, or −1
-	holder  []int32 // the packet holding it, or −1
-	tailOut []bool  // tail-credit: its tail has left; freed when its credits are back
+	owner   []int32  // the input VC holding it, terminalOwner, or −1
+	holder  []int32  // the packet holding it, or −1
+	tailOut []bool   // tail-credit: its tail has left; freed when its credits are back
+	freeOV  []uint64 // per output port (global, then the terminals' injection ports): bit u, its VC u is free
 
 	credits creditQueue
-	va, sa  []xbar.Allocator // per switch
-	saPtr   []int32          // per global input port: round-robin pointer over its VCs
-	injPtr  []int32          // per terminal
-	injVC   []int32          // per terminal: the injection VC its packet holds, or −1
-	occ     []int32          // per switch: flits in its input VCs
-	occVC   []uint64         // per global input port: bit v, VC v holds a flit
-	act     []uint64         // per global input port: bit v, VC v holds an output VC (stActive)
-	elig    []uint64         // per global input port, in a switch allocation: bit v, VC v asked
-	needVA  []int32          // per switch: VCs holding a head without an output VC
-	vaAt    []int64          // per switch: no VC allocation has work before this cycle
-	reqs    []int32          // scratch: input VCs that asked in a VC allocation
-	saIn    []int32          // scratch: global input ports that asked in a switch allocation
-	moving  flit.Flit        // scratch: the flit move sends
-	cbuf    []int32          // scratch: candidates
-	maxOcc  int              // the most flits a VC has held
+	va, sa  []xbar.Allocator    // per switch
+	vaSet   []xbar.SetRequester // per switch: va's, where it takes a port's requests at once, or nil
+	saPtr   []int32             // per global input port: round-robin pointer over its VCs
+	injPtr  []int32             // per terminal
+	injVC   []int32             // per terminal: the injection VC its packet holds, or −1
+	occ     []int32             // per switch: flits in its input VCs
+	occVC   []uint64            // per global input port: bit v, VC v holds a flit
+	act     []uint64            // per global input port: bit v, VC v holds an output VC (stActive)
+	elig    []uint64            // per global input port, in a switch allocation: bit v, VC v asked
+	needVA  []int32             // per switch: VCs holding a head without an output VC
+	vaAt    []int64             // per switch: no VC allocation has work before this cycle
+	reqs    []int32             // scratch: input VCs that asked in a VC allocation
+	saIn    []int32             // scratch: global input ports that asked in a switch allocation
+	moving  flit.Flit           // scratch: the flit move sends
+	cbuf    []int32             // scratch: candidates
+	maxOcc  int                 // the most flits a VC has held
 }
 
 // New builds the routers of the network host shows.
@@ -303,18 +305,24 @@ func (r *router) layout(p model.Params) error {
 	}
 	r.cred, r.owner, r.holder = fill(nOV, int32(r.d)), fill(nOV, -1), fill(nOV, -1)
 	r.tailOut = make([]bool, nOV)
+	r.freeOV = make([]uint64, int(r.nGP)+t.Terminals())
+	for i := range r.freeOV {
+		r.freeOV[i] = ^uint64(0) >> (64 - r.v)
+	}
 	r.saPtr = make([]int32, r.nGP)
 	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
 	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
 	r.vaAt = make([]int64, ns)
 	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
+	r.vaSet = make([]xbar.SetRequester, ns)
 	for s, sw := range t.Switches {
 		np := len(sw.Out)
 		var err error
 		if r.va[s], err = xbar.NewAllocator(p.VCAllocator, np*r.v, np*r.v, p.AllocIters); err != nil {
 			return inputerr.New("router.vc_allocator", p.VCAllocator, "%s", allocNames())
 		}
+		r.vaSet[s], _ = r.va[s].(xbar.SetRequester)
 		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np, np, p.AllocIters); err != nil {
 			return inputerr.New("router.sw_allocator", p.SWAllocator, "%s", allocNames())
 		}

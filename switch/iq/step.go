@@ -15,7 +15,8 @@ func (r *router) Step() {
 	for ov := r.credits.pop(now); ov >= 0; ov = r.credits.pop(now) {
 		r.cred[ov]++
 		if r.tailOut[ov] && r.cred[ov] == int32(r.d) {
-			r.free(ov)
+			v := int32(r.v)
+			r.free(ov/v, ov%v) // (a division, once a packet and hop)
 		}
 	}
 	for term := range r.injVC {
@@ -31,19 +32,32 @@ func (r *router) Step() {
 	}
 }
 
-func (r *router) free(ov int32) {
-	r.owner[ov], r.holder[ov], r.tailOut[ov] = -1, -1, false
+// hold gives VC vc of output port op (a global output port, or nGP +
+// terminal for an injection port) to input VC (or terminalOwner) owner
+// and packet p.
+func (r *router) hold(op, vc, owner, p int32) {
+	ov := op*int32(r.v) + vc
+	r.owner[ov], r.holder[ov] = owner, p
+	r.freeOV[op] &^= 1 << vc
 }
 
-// release gives up output VC ov after its tail has been sent: at once
-// with vc.release: tail, when its credits are all back with tail-credit
-// (an ejection VC, whose credits never run out, at once in both).
-func (r *router) release(ov int32, eject bool) {
+// free makes VC vc of output port op free again.
+func (r *router) free(op, vc int32) {
+	ov := op*int32(r.v) + vc
+	r.owner[ov], r.holder[ov], r.tailOut[ov] = -1, -1, false
+	r.freeOV[op] |= 1 << vc
+}
+
+// release gives up VC vc of output port op after its tail has been sent:
+// at once with vc.release: tail, when its credits are all back with
+// tail-credit (an ejection VC, whose credits never run out, at once in
+// both).
+func (r *router) release(op, vc int32, eject bool) {
 	if r.tailCr && !eject {
-		r.tailOut[ov] = true
+		r.tailOut[op*int32(r.v)+vc] = true
 		return
 	}
-	r.free(ov)
+	r.free(op, vc)
 }
 
 // inject sends terminal term's ready source flit into its router.
@@ -52,7 +66,8 @@ func (r *router) inject(term int, now int64) {
 	if !ok {
 		return
 	}
-	ob := (r.nGP + int32(term)) * int32(r.v)
+	op := r.nGP + int32(term)
+	ob := op * int32(r.v)
 	if r.injVC[term] < 0 {
 		// A head takes a free VC of routing class 0 in its message
 		// class's share, round-robin.
@@ -61,7 +76,7 @@ func (r *router) inject(term int, now int64) {
 		for i := range share {
 			u := mb + (r.injPtr[term]+i)%share
 			if r.owner[ob+u] == -1 {
-				r.owner[ob+u], r.holder[ob+u] = terminalOwner, f.Worm
+				r.hold(op, u, terminalOwner, f.Worm)
 				r.injVC[term], r.injPtr[term] = u, (u-mb+1)%share
 				break
 			}
@@ -80,7 +95,7 @@ func (r *router) inject(term int, now int64) {
 	r.arrive(in, u, &f, now+r.l)
 	if f.IsTail() {
 		r.injVC[term] = -1
-		r.release(ob+u, false)
+		r.release(op, u, false)
 	}
 }
 
@@ -190,22 +205,7 @@ func (r *router) vcAlloc(s int, now int64) {
 				r.route(s, in, iv, f)
 			}
 			next = now + 1 // (routed: it asks until it is granted)
-			for _, ov := range r.candidates(s, iv) {
-				if r.owner[ov] != -1 {
-					continue
-				}
-				if len(r.reqs) == 0 {
-					a.Clear()
-				}
-				if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
-					r.reqs = append(r.reqs, iv)
-				}
-				pri := 0
-				if r.ar != nil {
-					pri = int(r.cred[ov])
-				}
-				a.AddRequest(int(iv-r.base[s]*v), int(ov-r.base[s]*v), pri)
-			}
+			r.askVCs(s, iv)
 		}
 	}
 	r.vaAt[s] = next
@@ -219,10 +219,52 @@ func (r *router) vcAlloc(s int, now int64) {
 			continue
 		}
 		ov := r.base[s]*v + int32(g)
-		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
-		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, int32(g)/v, stActive, now+r.vad
+		o := int32(g) / v
+		r.hold(r.base[s]+o, int32(g)-o*v, iv, r.buf[iv].Front().Worm)
+		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, o, stActive, now+r.vad
 		r.act[iv/v] |= 1 << (iv % v)
 		r.needVA[s]--
+	}
+}
+
+// askVCs adds input VC iv's requests to switch s's VC allocation: every
+// free output VC it may take, a port's at once (r.freeOV).
+func (r *router) askVCs(s int, iv int32) {
+	for m := r.cand[iv]; m != 0; {
+		r.askPort(s, iv, int32(m.Next()), r.lo[iv], r.hi[iv])
+	}
+	if e := r.esc[iv]; e >= 0 {
+		r.askPort(s, iv, e, r.escLo[iv], r.escHi[iv])
+	}
+}
+
+// askPort asks for the free VCs lo … hi−1 of switch s's output port o.
+func (r *router) askPort(s int, iv, o int32, lo, hi uint8) {
+	v := int32(r.v)
+	set := r.freeOV[r.base[s]+o] & (uint64(1)<<hi - 1) >> lo << lo
+	if set == 0 {
+		return
+	}
+	if len(r.reqs) == 0 {
+		r.va[s].Clear()
+	}
+	if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
+		r.reqs = append(r.reqs, iv)
+	}
+	in := int(iv - r.base[s]*v)
+	if sr := r.vaSet[s]; sr != nil && r.ar == nil {
+		sr.AddRequestSet(in, int(o*v), set)
+		return
+	}
+	// One by one: adaptive routing's priority is the VC's credits.
+	ob := (r.base[s] + o) * v
+	for ; set != 0; set &= set - 1 {
+		u := int32(bits.TrailingZeros64(set))
+		pri := 0
+		if r.ar != nil {
+			pri = int(r.cred[ob+u])
+		}
+		r.va[s].AddRequest(in, int(o*v+u), pri)
 	}
 }
 
@@ -323,7 +365,7 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 	if f.IsTail() {
 		r.state[iv], r.ov[iv] = stIdle, -1
 		r.act[gp] &^= 1 << vc
-		r.release(ov, r.eject[og])
+		r.release(og, ov-og*int32(r.v), r.eject[og])
 		if !b.Empty() {
 			r.since[iv] = now + 1
 			r.needVA[s]++

@@ -168,8 +168,24 @@ func (a *islip) Allocate() {
 // on a 5-port switch): what Allocate does, without the loops over words.
 func (a *islip) allocate1() {
 	ins, outs := a.ins[0], a.outs[0]
-	if bits.OnesCount64(ins) == 1 || bits.OnesCount64(outs) == 1 {
-		a.single()
+	if ins == 0 {
+		return
+	}
+	// One input or one output asked: single's matching, in one word.
+	if ins&(ins-1) == 0 || outs&(outs-1) == 0 {
+		var in, out int
+		if ins&(ins-1) == 0 {
+			in = bits.TrailingZeros64(ins)
+			out = first1(a.reqIn[in], a.aptr[in])
+		} else {
+			out = bits.TrailingZeros64(outs)
+			in = first1(a.reqOut[out], a.gptr[out])
+		}
+		if a.inMatch[in] < 0 && a.outMatch[out] < 0 { // (Allocate again without Clear: matched already)
+			a.inMatch[in], a.outMatch[out] = int32(out), int32(in)
+			a.gptr[out] = After(int32(in), int32(a.inputs))
+			a.aptr[in] = After(int32(out), int32(a.outputs))
+		}
 		return
 	}
 	freeIn, freeOut := ins, outs

@@ -140,6 +140,9 @@ type router struct {
 	credits creditQueue
 	va, sa  []xbar.Allocator    // per switch
 	vaSet   []xbar.SetRequester // per switch: va's, where it takes a port's requests at once, or nil
+	saSet   []xbar.SetRequester // per switch: sa's, likewise
+	swPorts []uint64            // per switch: bit p, a VC of input port p holds a flit and an output VC
+	portOf  []int32             // per local VC number (port·V + VC): its port, without a division
 	saPtr   []int32             // per global input port: round-robin pointer over its VCs
 	injPtr  []int32             // per terminal
 	injVC   []int32             // per terminal: the injection VC its packet holds, or −1
@@ -315,7 +318,11 @@ func (r *router) layout(p model.Params) error {
 	r.vaAt = make([]int64, ns)
 	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
-	r.vaSet = make([]xbar.SetRequester, ns)
+	r.vaSet, r.saSet, r.swPorts = make([]xbar.SetRequester, ns), make([]xbar.SetRequester, ns), make([]uint64, ns)
+	r.portOf = make([]int32, xbar.MaxPorts*r.v)
+	for g := range r.portOf {
+		r.portOf[g] = int32(g / r.v)
+	}
 	for s, sw := range t.Switches {
 		np := len(sw.Out)
 		var err error
@@ -323,6 +330,7 @@ func (r *router) layout(p model.Params) error {
 			return inputerr.New("router.vc_allocator", p.VCAllocator, "%s", allocNames())
 		}
 		r.vaSet[s], _ = r.va[s].(xbar.SetRequester)
+		r.saSet[s], _ = r.sa[s].(xbar.SetRequester)
 		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np, np, p.AllocIters); err != nil {
 			return inputerr.New("router.sw_allocator", p.SWAllocator, "%s", allocNames())
 		}

@@ -105,15 +105,16 @@ func (r *router) inject(term int, now int64) {
 func (r *router) arrive(gp, vc int32, f *flit.Flit, at int64) {
 	iv := gp*int32(r.v) + vc
 	b := &r.buf[iv]
+	s := r.swOf[gp]
 	if b.Empty() {
 		r.since[iv] = at
 		r.occVC[gp] |= 1 << vc
-		s := r.swOf[gp]
 		r.needVA[s]++ // (its state is idle: a head)
 		r.vaAt[s] = min(r.vaAt[s], at+r.rd)
+		r.syncPort(int(s), gp)
 	}
 	b.PushReady(f, at)
-	r.occ[r.swOf[gp]]++
+	r.occ[s]++
 	if b.Len() > r.maxOcc {
 		r.maxOcc = b.Len()
 		r.h.Occupancy(r.maxOcc)
@@ -219,10 +220,12 @@ func (r *router) vcAlloc(s int, now int64) {
 			continue
 		}
 		ov := r.base[s]*v + int32(g)
-		o := int32(g) / v
-		r.hold(r.base[s]+o, int32(g)-o*v, iv, r.buf[iv].Front().Worm)
+		o, u := r.portOf[g], int32(g)-r.portOf[g]*v
+		r.hold(r.base[s]+o, u, iv, r.buf[iv].Front().Worm)
 		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, o, stActive, now+r.vad
-		r.act[iv/v] |= 1 << (iv % v)
+		gp := r.base[s] + r.portOf[iv-r.base[s]*v]
+		r.act[gp] |= 1 << (iv - gp*v)
+		r.syncPort(s, gp)
 		r.needVA[s]--
 	}
 }
@@ -277,31 +280,49 @@ func (r *router) eligible(iv int32, now int64) bool {
 	return r.cred[r.ov[iv]] > 0 || r.eject[r.ov[iv]/int32(r.v)]
 }
 
+// syncPort keeps bit gp−base[s] of r.swPorts[s] set exactly when a VC
+// of global input port gp holds a flit and an output VC: the ports whose
+// VCs may ask for the switch.
+func (r *router) syncPort(s int, gp int32) {
+	bit := uint64(1) << uint(gp-r.base[s])
+	if r.occVC[gp]&r.act[gp] != 0 {
+		r.swPorts[s] |= bit
+	} else {
+		r.swPorts[s] &^= bit
+	}
+}
+
 // swAlloc allocates switch s's crossbar and moves the winners.
 func (r *router) swAlloc(s int, now int64) {
 	a, v := r.sa[s], int32(r.v)
 	r.saIn = r.saIn[:0] // the input ports that ask
-	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-		var want, elig uint64 // outputs this input asked for; its VCs that asked
+	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
+		in := bits.TrailingZeros64(pm)
+		gp := r.base[s] + int32(in)
+		var want, elig uint64 // outputs this input asks for; its VCs that ask
 		for m := r.occVC[gp] & r.act[gp]; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
 			iv := gp*v + int32(vc)
-			if !r.eligible(iv, now) {
-				continue
-			}
-			elig |= 1 << vc
-			if o := r.out[iv]; want>>o&1 == 0 {
-				if len(r.saIn) == 0 {
-					a.Clear()
-				}
-				if want == 0 {
-					r.saIn = append(r.saIn, gp)
-				}
-				want |= 1 << o
-				a.AddRequest(int(gp-r.base[s]), int(o), 0)
+			if r.eligible(iv, now) {
+				elig |= 1 << vc
+				want |= 1 << r.out[iv]
 			}
 		}
 		r.elig[gp] = elig
+		if want == 0 {
+			continue
+		}
+		if len(r.saIn) == 0 {
+			a.Clear()
+		}
+		r.saIn = append(r.saIn, gp)
+		if sr := r.saSet[s]; sr != nil {
+			sr.AddRequestSet(in, 0, want)
+			continue
+		}
+		for ; want != 0; want &= want - 1 {
+			a.AddRequest(in, bits.TrailingZeros64(want), 0)
+		}
 	}
 	if len(r.saIn) == 0 {
 		return
@@ -351,6 +372,7 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 	vc := iv - gp*int32(r.v)
 	if b.Empty() {
 		r.occVC[gp] &^= 1 << vc
+		r.syncPort(s, gp)
 	}
 	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
 	r.credits.push(r.upOV[gp]+vc, now+r.l+r.cd)
@@ -365,6 +387,7 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 	if f.IsTail() {
 		r.state[iv], r.ov[iv] = stIdle, -1
 		r.act[gp] &^= 1 << vc
+		r.syncPort(s, gp)
 		r.release(og, ov-og*int32(r.v), r.eject[og])
 		if !b.Empty() {
 			r.since[iv] = now + 1

@@ -33,6 +33,15 @@ type SetRequester interface {
 	AddRequestSet(in, first int, set uint64)
 }
 
+// A SingleGranter grants at once when one input asks: GrantSingle(in,
+// first, set) returns the output that Clear, AddRequestSet(in, first, set)
+// and Allocate would grant it, and moves the allocator's pointers as they
+// would, without filling the request matrix (OutputFor and InputFor then
+// answer for an earlier cycle: do not ask them). set must not be empty.
+type SingleGranter interface {
+	GrantSingle(in, first int, set uint64) int
+}
+
 // allocKinds is the one list of allocator names: NewAllocator's switch,
 // AllocatorNames and the error message read it.
 var allocKinds = []struct {

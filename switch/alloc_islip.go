@@ -100,6 +100,15 @@ func (a *islip) AddRequestSet(in, first int, set uint64) {
 	if last := first + 63 - bits.LeadingZeros64(set); uint(in) >= uint(a.inputs) || first < 0 || last >= a.outputs {
 		panic(fmt.Sprintf("xbar: allocator requests %d→%d…%d outside %d×%d", in, first, last, a.inputs, a.outputs))
 	}
+	if a.w == 1 {
+		a.reqIn[in] |= set << first
+		a.outs[0] |= set << first
+		a.ins[0] |= 1 << in
+		for x := set; x != 0; x &= x - 1 {
+			a.reqOut[first+bits.TrailingZeros64(x)] |= 1 << in
+		}
+		return
+	}
 	k, sh := first>>6, uint(first&63)
 	row := a.reqIn[in*a.w : (in+1)*a.w]
 	row[k] |= set << sh
@@ -113,6 +122,23 @@ func (a *islip) AddRequestSet(in, first int, set uint64) {
 		out := first + bits.TrailingZeros64(x)
 		a.reqOut[out*a.w+in>>6] |= 1 << (in & 63)
 	}
+}
+
+func (a *islip) GrantSingle(in, first int, set uint64) int {
+	if last := first + 63 - bits.LeadingZeros64(set); set == 0 || uint(in) >= uint(a.inputs) || first < 0 || last >= a.outputs {
+		panic(fmt.Sprintf("xbar: lone grant %d→%d+%#x outside %d×%d", in, first, set, a.inputs, a.outputs))
+	}
+	// The first output of the set from the accept pointer on (single's
+	// choice), the set being outputs first … first+63.
+	out := first + bits.TrailingZeros64(set)
+	if rel := int(a.aptr[in]) - first; rel > 0 && rel < 64 {
+		if hi := set >> uint(rel) << uint(rel); hi != 0 {
+			out = first + bits.TrailingZeros64(hi)
+		}
+	}
+	a.gptr[out] = After(int32(in), int32(a.inputs))
+	a.aptr[in] = After(int32(out), int32(a.outputs))
+	return out
 }
 
 func (a *islip) OutputFor(in int) int { return int(a.inMatch[in]) }

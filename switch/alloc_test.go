@@ -380,3 +380,43 @@ func TestISLIPRequestSet(t *testing.T) {
 		}
 	}
 }
+
+// GrantSingle is Clear, AddRequestSet and Allocate for a lone input: two
+// iSLIPs, one granting lone inputs at once, the other allocating every
+// cycle, agree cycle after cycle (pointers included) when lone-input
+// cycles mix with crowded ones.
+func TestISLIPGrantSingle(t *testing.T) {
+	for _, n := range []int{10, 80} {
+		a, b := mustAlloc(t, "islip", n, n, 2), mustAlloc(t, "islip", n, n, 2)
+		r := rand.New(rand.NewPCG(9, uint64(n)))
+		lone := 0
+		for c := range 600 {
+			asking := 1 + r.IntN(3)*r.IntN(2)*n/4
+			a.Clear()
+			b.Clear()
+			var in, first int
+			var set uint64
+			for range asking {
+				in, first = r.IntN(n), r.IntN(n)
+				set = (r.Uint64() | 1) & (^uint64(0) >> max(0, 64-(n-first)))
+				a.(SetRequester).AddRequestSet(in, first, set)
+				b.(SetRequester).AddRequestSet(in, first, set)
+			}
+			b.Allocate()
+			if asking > 1 {
+				a.Allocate()
+				if ga, gb := grantsOf(a, n), grantsOf(b, n); !slices.Equal(ga, gb) {
+					t.Fatalf("%d×%d cycle %d: grants %v and %v", n, n, c, ga, gb)
+				}
+				continue
+			}
+			lone++
+			if got := a.(SingleGranter).GrantSingle(in, first, set); got != b.OutputFor(in) {
+				t.Fatalf("%d×%d cycle %d: lone input %d granted %d, Allocate %d", n, n, c, in, got, b.OutputFor(in))
+			}
+		}
+		if lone < 100 {
+			t.Fatalf("%d×%d: %d lone-input cycles, want at least 100", n, n, lone)
+		}
+	}
+}

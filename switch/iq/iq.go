@@ -138,25 +138,35 @@ type router struct {
 	freeOV  []uint64 // per output port (global, then the terminals' injection ports): bit u, its VC u is free
 
 	credits creditQueue
-	va, sa  []xbar.Allocator    // per switch
-	vaSet   []xbar.SetRequester // per switch: va's, where it takes a port's requests at once, or nil
-	saSet   []xbar.SetRequester // per switch: sa's, likewise
-	swPorts []uint64            // per switch: bit p, a VC of input port p holds a flit and an output VC
-	portOf  []int32             // per local VC number (port·V + VC): its port, without a division
-	saPtr   []int32             // per global input port: round-robin pointer over its VCs
-	injPtr  []int32             // per terminal
-	injVC   []int32             // per terminal: the injection VC its packet holds, or −1
-	occ     []int32             // per switch: flits in its input VCs
-	occVC   []uint64            // per global input port: bit v, VC v holds a flit
-	act     []uint64            // per global input port: bit v, VC v holds an output VC (stActive)
-	elig    []uint64            // per global input port, in a switch allocation: bit v, VC v asked
-	needVA  []int32             // per switch: VCs holding a head without an output VC
-	vaAt    []int64             // per switch: no VC allocation has work before this cycle
-	reqs    []int32             // scratch: input VCs that asked in a VC allocation
-	saIn    []int32             // scratch: global input ports that asked in a switch allocation
-	moving  flit.Flit           // scratch: the flit move sends
-	cbuf    []int32             // scratch: candidates
-	maxOcc  int                 // the most flits a VC has held
+	va, sa  []xbar.Allocator     // per switch
+	vaSet   []xbar.SetRequester  // per switch: va's, where it takes a port's requests at once, or nil
+	vaOne   []xbar.SingleGranter // per switch: va's, where it grants a lone input at once, or nil
+	saOne   []xbar.SingleGranter // per switch: sa's, likewise
+	vaQ     []vaReq              // scratch: the requests of a VC allocation
+	saWant  []uint64             // scratch: per r.saIn, the outputs it asks for
+	swPorts []uint64             // per switch: bit p, a VC of input port p holds a flit and an output VC
+	portOf  []int32              // per local VC number (port·V + VC): its port, without a division
+	saPtr   []int32              // per global input port: round-robin pointer over its VCs
+	injPtr  []int32              // per terminal
+	injVC   []int32              // per terminal: the injection VC its packet holds, or −1
+	occ     []int32              // per switch: flits in its input VCs
+	occVC   []uint64             // per global input port: bit v, VC v holds a flit
+	act     []uint64             // per global input port: bit v, VC v holds an output VC (stActive)
+	elig    []uint64             // per global input port, in a switch allocation: bit v, VC v asked
+	needVA  []int32              // per switch: VCs holding a head without an output VC
+	vaAt    []int64              // per switch: no VC allocation has work before this cycle
+	reqs    []int32              // scratch: input VCs that asked in a VC allocation
+	saIn    []int32              // scratch: global input ports that asked in a switch allocation
+	moving  flit.Flit            // scratch: the flit move sends
+	cbuf    []int32              // scratch: candidates
+	maxOcc  int                  // the most flits a VC has held
+}
+
+// vaReq is a head's request, in a VC allocation, for the free VCs set of
+// output port o.
+type vaReq struct {
+	iv, o int32
+	set   uint64
 }
 
 // New builds the routers of the network host shows.
@@ -318,7 +328,8 @@ func (r *router) layout(p model.Params) error {
 	r.vaAt = make([]int64, ns)
 	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
-	r.vaSet, r.saSet, r.swPorts = make([]xbar.SetRequester, ns), make([]xbar.SetRequester, ns), make([]uint64, ns)
+	r.vaSet, r.swPorts = make([]xbar.SetRequester, ns), make([]uint64, ns)
+	r.vaOne, r.saOne = make([]xbar.SingleGranter, ns), make([]xbar.SingleGranter, ns)
 	r.portOf = make([]int32, xbar.MaxPorts*r.v)
 	for g := range r.portOf {
 		r.portOf[g] = int32(g / r.v)
@@ -329,11 +340,12 @@ func (r *router) layout(p model.Params) error {
 		if r.va[s], err = xbar.NewAllocator(p.VCAllocator, np*r.v, np*r.v, p.AllocIters); err != nil {
 			return inputerr.New("router.vc_allocator", p.VCAllocator, "%s", allocNames())
 		}
-		r.vaSet[s], _ = r.va[s].(xbar.SetRequester)
-		r.saSet[s], _ = r.sa[s].(xbar.SetRequester)
 		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np, np, p.AllocIters); err != nil {
 			return inputerr.New("router.sw_allocator", p.SWAllocator, "%s", allocNames())
 		}
+		r.vaSet[s], _ = r.va[s].(xbar.SetRequester)
+		r.vaOne[s], _ = r.va[s].(xbar.SingleGranter)
+		r.saOne[s], _ = r.sa[s].(xbar.SingleGranter)
 	}
 	return nil
 }

@@ -189,7 +189,7 @@ func (r *router) candidates(s int, iv int32) []int32 {
 // Step skips the cycles before (the heads that arrive meanwhile lower it).
 func (r *router) vcAlloc(s int, now int64) {
 	a, v := r.va[s], int32(r.v)
-	r.reqs = r.reqs[:0]
+	r.reqs, r.vaQ = r.reqs[:0], r.vaQ[:0]
 	next := int64(math.MaxInt64)
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		in := int(gp - r.base[s])
@@ -210,24 +210,38 @@ func (r *router) vcAlloc(s int, now int64) {
 		}
 	}
 	r.vaAt[s] = next
-	if len(r.reqs) == 0 {
+	switch {
+	case len(r.vaQ) == 0:
 		return
+	case len(r.vaQ) == 1 && r.vaOne[s] != nil:
+		q := r.vaQ[0]
+		r.grantVC(s, q.iv, r.vaOne[s].GrantSingle(int(q.iv-r.base[s]*v), int(q.o*v), q.set), now)
+		return
+	}
+	a.Clear()
+	for _, q := range r.vaQ {
+		r.addVA(s, q)
 	}
 	a.Allocate()
 	for _, iv := range r.reqs {
-		g := a.OutputFor(int(iv - r.base[s]*v))
-		if g < 0 {
-			continue
+		if g := a.OutputFor(int(iv - r.base[s]*v)); g >= 0 {
+			r.grantVC(s, iv, g, now)
 		}
-		ov := r.base[s]*v + int32(g)
-		o, u := r.portOf[g], int32(g)-r.portOf[g]*v
-		r.hold(r.base[s]+o, u, iv, r.buf[iv].Front().Worm)
-		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, o, stActive, now+r.vad
-		gp := r.base[s] + r.portOf[iv-r.base[s]*v]
-		r.act[gp] |= 1 << (iv - gp*v)
-		r.syncPort(s, gp)
-		r.needVA[s]--
 	}
+}
+
+// grantVC gives input VC iv of switch s the output VC numbered g there
+// (port·V + VC).
+func (r *router) grantVC(s int, iv int32, g int, now int64) {
+	v := int32(r.v)
+	ov := r.base[s]*v + int32(g)
+	o, u := r.portOf[g], int32(g)-r.portOf[g]*v
+	r.hold(r.base[s]+o, u, iv, r.buf[iv].Front().Worm)
+	r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, o, stActive, now+r.vad
+	gp := r.base[s] + r.portOf[iv-r.base[s]*v]
+	r.act[gp] |= 1 << (iv - gp*v)
+	r.syncPort(s, gp)
+	r.needVA[s]--
 }
 
 // askVCs adds input VC iv's requests to switch s's VC allocation: every
@@ -241,33 +255,37 @@ func (r *router) askVCs(s int, iv int32) {
 	}
 }
 
-// askPort asks for the free VCs lo … hi−1 of switch s's output port o.
+// askPort asks for the free VCs lo … hi−1 of switch s's output port o
+// (noted in r.vaQ: when it is the only request, an allocator that grants
+// a lone input at once needs no request matrix).
 func (r *router) askPort(s int, iv, o int32, lo, hi uint8) {
-	v := int32(r.v)
 	set := r.freeOV[r.base[s]+o] & (uint64(1)<<hi - 1) >> lo << lo
 	if set == 0 {
 		return
 	}
-	if len(r.reqs) == 0 {
-		r.va[s].Clear()
-	}
 	if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
 		r.reqs = append(r.reqs, iv)
 	}
-	in := int(iv - r.base[s]*v)
+	r.vaQ = append(r.vaQ, vaReq{iv, o, set})
+}
+
+// addVA adds request q to switch s's VC allocator.
+func (r *router) addVA(s int, q vaReq) {
+	v := int32(r.v)
+	in := int(q.iv - r.base[s]*v)
 	if sr := r.vaSet[s]; sr != nil && r.ar == nil {
-		sr.AddRequestSet(in, int(o*v), set)
+		sr.AddRequestSet(in, int(q.o*v), q.set)
 		return
 	}
 	// One by one: adaptive routing's priority is the VC's credits.
-	ob := (r.base[s] + o) * v
-	for ; set != 0; set &= set - 1 {
+	ob := (r.base[s] + q.o) * v
+	for set := q.set; set != 0; set &= set - 1 {
 		u := int32(bits.TrailingZeros64(set))
 		pri := 0
 		if r.ar != nil {
 			pri = int(r.cred[ob+u])
 		}
-		r.va[s].AddRequest(in, int(o*v+u), pri)
+		r.va[s].AddRequest(in, int(q.o*v+u), pri)
 	}
 }
 
@@ -295,7 +313,7 @@ func (r *router) syncPort(s int, gp int32) {
 // swAlloc allocates switch s's crossbar and moves the winners.
 func (r *router) swAlloc(s int, now int64) {
 	a, v := r.sa[s], int32(r.v)
-	r.saIn = r.saIn[:0] // the input ports that ask
+	r.saIn, r.saWant = r.saIn[:0], r.saWant[:0] // the input ports that ask, and their outputs
 	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
 		in := bits.TrailingZeros64(pm)
 		gp := r.base[s] + int32(in)
@@ -309,39 +327,42 @@ func (r *router) swAlloc(s int, now int64) {
 			}
 		}
 		r.elig[gp] = elig
-		if want == 0 {
-			continue
-		}
-		if len(r.saIn) == 0 {
-			a.Clear()
-		}
-		r.saIn = append(r.saIn, gp)
-		if sr := r.saSet[s]; sr != nil {
-			sr.AddRequestSet(in, 0, want)
-			continue
-		}
-		for ; want != 0; want &= want - 1 {
-			a.AddRequest(in, bits.TrailingZeros64(want), 0)
+		if want != 0 {
+			r.saIn, r.saWant = append(r.saIn, gp), append(r.saWant, want)
 		}
 	}
-	if len(r.saIn) == 0 {
+	switch {
+	case len(r.saIn) == 0:
 		return
+	case len(r.saIn) == 1 && r.saOne[s] != nil:
+		gp := r.saIn[0]
+		r.grantSwitch(s, gp, r.saOne[s].GrantSingle(int(gp-r.base[s]), 0, r.saWant[0]), now)
+		return
+	}
+	a.Clear()
+	for i, gp := range r.saIn {
+		// (An input asks for one output nearly always: one request at a
+		// time costs less than a set.)
+		for want := r.saWant[i]; want != 0; want &= want - 1 {
+			a.AddRequest(int(gp-r.base[s]), bits.TrailingZeros64(want), 0)
+		}
 	}
 	a.Allocate()
 	for _, gp := range r.saIn {
-		o := a.OutputFor(int(gp - r.base[s]))
-		if o < 0 {
-			continue
+		if o := a.OutputFor(int(gp - r.base[s])); o >= 0 {
+			r.grantSwitch(s, gp, o, now)
 		}
-		// The input's VC for that output, round-robin: the occupied VCs
-		// from the pointer on, then those before it.
-		m := r.elig[gp] // (what asked: nothing has moved at this input since)
-		ptr := uint(r.saPtr[gp])
-		for _, part := range [2]uint64{m >> ptr << ptr, m & (1<<ptr - 1)} {
-			if r.pickVC(s, gp, part, int32(o), now) {
-				break
-			}
-		}
+	}
+}
+
+// grantSwitch moves, from global input port gp of switch s, granted
+// output o, the flit of the VC that asked for o, round-robin: the VCs
+// that asked from the port's pointer on, then those before it.
+func (r *router) grantSwitch(s int, gp int32, o int, now int64) {
+	m := r.elig[gp] // (what asked: nothing has moved at this input since)
+	ptr := uint(r.saPtr[gp])
+	if !r.pickVC(s, gp, m>>ptr<<ptr, int32(o), now) {
+		r.pickVC(s, gp, m&(1<<ptr-1), int32(o), now)
 	}
 }
 

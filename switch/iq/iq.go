@@ -115,27 +115,12 @@ type router struct {
 	downIn []int32 // per global output port: the global input port it leads to, or −1
 	eject  []bool  // per global output port: it leads to a terminal
 
-	// Input VCs.
-	buf   []flit.Buffer
-	state []uint8
-	since []int64        // the cycle from which its front head may be routed
-	out   []int32        // the output port (local): the routed one, then the granted one
-	cand  []xbar.PortSet // the ports it may take
-	lo    []uint8        // the range of their VCs it may take: [lo, hi)
-	hi    []uint8
-	esc   []int32 // adaptive: the escape port, or −1
-	escLo []uint8 // and the range of its VCs it may take: [escLo, escHi) within 0 … nEsc−1
-	escHi []uint8
-	ov    []int32 // the output VC it holds, or −1
-	saAt  []int64 // the first cycle its front may ask for the switch
-	mvAt  []int64 // the last cycle a flit left it
+	vc []inputVC // the input VCs, one record each (what a move touches, together)
 
 	// Output VCs.
-	cred    []int32
-	owner   []int32  // the input VC holding it, terminalOwner, or −1
-	holder  []int32  // the packet holding it, or −1
-	tailOut []bool   // tail-credit: its tail has left; freed when its credits are back
-	freeOV  []uint64 // per output port (global, then the terminals' injection ports): bit u, its VC u is free
+	cred   []int32    // per output VC: its credits, the free room of the VC it leads to
+	ovs    []outputVC // per output VC: who holds it
+	freeOV []uint64   // per output port (global, then the terminals' injection ports): bit u, its VC u is free
 
 	credits creditQueue
 	va, sa  []xbar.Allocator     // per switch
@@ -160,6 +145,30 @@ type router struct {
 	moving  flit.Flit            // scratch: the flit move sends
 	cbuf    []int32              // scratch: candidates
 	maxOcc  int                  // the most flits a VC has held
+}
+
+// inputVC is the state of one input VC.
+type inputVC struct {
+	buf   flit.Buffer
+	saAt  int64 // the first cycle its front may ask for the switch
+	ov    int32 // the output VC it holds, or −1
+	out   int32 // the output port (local): the routed one, then the granted one
+	state uint8
+	lo    uint8 // the range of the VCs of its ports it may take: [lo, hi)
+	hi    uint8
+	escLo uint8 // and of its escape port's: [escLo, escHi) within 0 … nEsc−1
+	escHi uint8
+	esc   int32        // adaptive: the escape port, or −1
+	cand  xbar.PortSet // the ports it may take
+	since int64        // the cycle from which its front head may be routed
+	mvAt  int64        // the last cycle a flit left it
+}
+
+// outputVC is who holds an output VC (or a terminal's injection VC).
+type outputVC struct {
+	owner   int32 // the input VC holding it, terminalOwner, or −1
+	holder  int32 // the packet holding it, or −1
+	tailOut bool  // tail-credit: its tail has left; freed when its credits are back
 }
 
 // vaReq is a head's request, in a VC allocation, for the free VCs set of
@@ -303,21 +312,17 @@ func (r *router) layout(p model.Params) error {
 		in := r.base[t.InSwitch[term]] + t.InPort[term]
 		r.upOV[in] = (r.nGP + int32(term)) * int32(r.v)
 	}
-	r.buf = make([]flit.Buffer, nIV)
+	r.vc = make([]inputVC, nIV)
 	slab := make([]flit.Flit, nIV*r.d)
-	for i := range r.buf {
-		r.buf[i].Init(slab[i*r.d : (i+1)*r.d])
+	for i := range r.vc {
+		c := &r.vc[i]
+		c.buf.Init(slab[i*r.d : (i+1)*r.d])
+		c.ov, c.esc, c.mvAt = -1, -1, -1
 	}
-	r.state, r.since, r.out = make([]uint8, nIV), make([]int64, nIV), make([]int32, nIV)
-	r.lo, r.hi, r.ov = make([]uint8, nIV), make([]uint8, nIV), fill(nIV, -1)
-	r.cand, r.esc = make([]xbar.PortSet, nIV), fill(nIV, -1)
-	r.escLo, r.escHi = make([]uint8, nIV), make([]uint8, nIV)
-	r.saAt, r.mvAt = make([]int64, nIV), make([]int64, nIV)
-	for i := range r.mvAt {
-		r.mvAt[i] = -1
+	r.cred, r.ovs = fill(nOV, int32(r.d)), make([]outputVC, nOV)
+	for i := range r.ovs {
+		r.ovs[i] = outputVC{owner: -1, holder: -1}
 	}
-	r.cred, r.owner, r.holder = fill(nOV, int32(r.d)), fill(nOV, -1), fill(nOV, -1)
-	r.tailOut = make([]bool, nOV)
 	r.freeOV = make([]uint64, int(r.nGP)+t.Terminals())
 	for i := range r.freeOV {
 		r.freeOV[i] = ^uint64(0) >> (64 - r.v)

@@ -14,7 +14,7 @@ func (r *router) Step() {
 	now := r.h.Now()
 	for ov := r.credits.pop(now); ov >= 0; ov = r.credits.pop(now) {
 		r.cred[ov]++
-		if r.tailOut[ov] && r.cred[ov] == int32(r.d) {
+		if r.ovs[ov].tailOut && r.cred[ov] == int32(r.d) {
 			v := int32(r.v)
 			r.free(ov/v, ov%v) // (a division, once a packet and hop)
 		}
@@ -37,14 +37,14 @@ func (r *router) Step() {
 // and packet p.
 func (r *router) hold(op, vc, owner, p int32) {
 	ov := op*int32(r.v) + vc
-	r.owner[ov], r.holder[ov] = owner, p
+	r.ovs[ov].owner, r.ovs[ov].holder = owner, p
 	r.freeOV[op] &^= 1 << vc
 }
 
 // free makes VC vc of output port op free again.
 func (r *router) free(op, vc int32) {
 	ov := op*int32(r.v) + vc
-	r.owner[ov], r.holder[ov], r.tailOut[ov] = -1, -1, false
+	r.ovs[ov].owner, r.ovs[ov].holder, r.ovs[ov].tailOut = -1, -1, false
 	r.freeOV[op] |= 1 << vc
 }
 
@@ -54,7 +54,7 @@ func (r *router) free(op, vc int32) {
 // both).
 func (r *router) release(op, vc int32, eject bool) {
 	if r.tailCr && !eject {
-		r.tailOut[op*int32(r.v)+vc] = true
+		r.ovs[op*int32(r.v)+vc].tailOut = true
 		return
 	}
 	r.free(op, vc)
@@ -75,7 +75,7 @@ func (r *router) inject(term int, now int64) {
 		mb := int32(r.h.Packet(f.Worm).Class) * int32(r.share)
 		for i := range share {
 			u := mb + (r.injPtr[term]+i)%share
-			if r.owner[ob+u] == -1 {
+			if r.ovs[ob+u].owner == -1 {
 				r.hold(op, u, terminalOwner, f.Worm)
 				r.injVC[term], r.injPtr[term] = u, (u-mb+1)%share
 				break
@@ -103,11 +103,11 @@ func (r *router) inject(term int, now int64) {
 // at. (The hot paths pass port and VC apart: a division by a VC count
 // that is not a constant costs tens of cycles.)
 func (r *router) arrive(gp, vc int32, f *flit.Flit, at int64) {
-	iv := gp*int32(r.v) + vc
-	b := &r.buf[iv]
+	c := &r.vc[gp*int32(r.v)+vc]
+	b := &c.buf
 	s := r.swOf[gp]
 	if b.Empty() {
-		r.since[iv] = at
+		c.since = at
 		r.occVC[gp] |= 1 << vc
 		r.needVA[s]++ // (its state is idle: a head)
 		r.vaAt[s] = min(r.vaAt[s], at+r.rd)
@@ -142,7 +142,7 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		ps = xbar.Port(o) // (all VCs of its class at the ejection port)
 	case r.ar != nil:
 		lo, esc = mb+r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
-		r.escLo[iv], r.escHi[iv] = uint8(mb), uint8(mb+r.nEsc)
+		r.vc[iv].escLo, r.vc[iv].escHi = uint8(mb), uint8(mb+r.nEsc)
 		if r.cr != nil {
 			// The escape VCs are the dateline's classes, one VC each; a
 			// packet on an adaptive VC enters them on class 0.
@@ -151,16 +151,16 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 				cls = local
 			}
 			c := r.cr.Class(s, in, int(esc), cls)
-			r.escLo[iv], r.escHi[iv] = uint8(mb+c), uint8(mb+c+1)
+			r.vc[iv].escLo, r.vc[iv].escHi = uint8(mb+c), uint8(mb+c+1)
 		}
 	case r.cr != nil:
 		share := r.share / r.classes
 		c := r.class(s, in, o, local/share, f.Worm)
 		lo, hi = mb+c*share, mb+(c+1)*share
 	}
-	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
-	r.lo[iv], r.hi[iv] = uint8(lo), uint8(hi)
-	r.state[iv] = stVA
+	r.vc[iv].out, r.vc[iv].cand, r.vc[iv].esc = int32(o), ps, esc
+	r.vc[iv].lo, r.vc[iv].hi = uint8(lo), uint8(hi)
+	r.vc[iv].state = stVA
 }
 
 // candidates lists in r.cbuf the output VCs (global) the routed head of
@@ -168,14 +168,14 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 func (r *router) candidates(s int, iv int32) []int32 {
 	v := int32(r.v)
 	r.cbuf = r.cbuf[:0]
-	for m := r.cand[iv]; m != 0; {
+	for m := r.vc[iv].cand; m != 0; {
 		ob := (r.base[s] + int32(m.Next())) * v
-		for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+		for u := int32(r.vc[iv].lo); u < int32(r.vc[iv].hi); u++ {
 			r.cbuf = append(r.cbuf, ob+u)
 		}
 	}
-	if e := r.esc[iv]; e >= 0 {
-		for u := int32(r.escLo[iv]); u < int32(r.escHi[iv]); u++ {
+	if e := r.vc[iv].esc; e >= 0 {
+		for u := int32(r.vc[iv].escLo); u < int32(r.vc[iv].escHi); u++ {
 			r.cbuf = append(r.cbuf, (r.base[s]+e)*v+u)
 		}
 	}
@@ -195,11 +195,11 @@ func (r *router) vcAlloc(s int, now int64) {
 		in := int(gp - r.base[s])
 		for m := r.occVC[gp] &^ r.act[gp]; m != 0; m &= m - 1 {
 			iv := gp*v + int32(bits.TrailingZeros64(m))
-			f := r.buf[iv].Front()
-			if r.state[iv] == stIdle {
-				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
+			f := r.vc[iv].buf.Front()
+			if r.vc[iv].state == stIdle {
+				if now-r.rd < r.vc[iv].since || !f.Ready(now-r.rd) {
 					// (its ready cycle, from ReadyAt's wrapped distance to now)
-					at := max(r.since[iv], now+int64(int32(f.ReadyAt-uint32(now)))) + r.rd
+					at := max(r.vc[iv].since, now+int64(int32(f.ReadyAt-uint32(now)))) + r.rd
 					next = min(next, at)
 					continue
 				}
@@ -236,8 +236,8 @@ func (r *router) grantVC(s int, iv int32, g int, now int64) {
 	v := int32(r.v)
 	ov := r.base[s]*v + int32(g)
 	o, u := r.portOf[g], int32(g)-r.portOf[g]*v
-	r.hold(r.base[s]+o, u, iv, r.buf[iv].Front().Worm)
-	r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, o, stActive, now+r.vad
+	r.hold(r.base[s]+o, u, iv, r.vc[iv].buf.Front().Worm)
+	r.vc[iv].ov, r.vc[iv].out, r.vc[iv].state, r.vc[iv].saAt = ov, o, stActive, now+r.vad
 	gp := r.base[s] + r.portOf[iv-r.base[s]*v]
 	r.act[gp] |= 1 << (iv - gp*v)
 	r.syncPort(s, gp)
@@ -247,11 +247,11 @@ func (r *router) grantVC(s int, iv int32, g int, now int64) {
 // askVCs adds input VC iv's requests to switch s's VC allocation: every
 // free output VC it may take, a port's at once (r.freeOV).
 func (r *router) askVCs(s int, iv int32) {
-	for m := r.cand[iv]; m != 0; {
-		r.askPort(s, iv, int32(m.Next()), r.lo[iv], r.hi[iv])
+	for m := r.vc[iv].cand; m != 0; {
+		r.askPort(s, iv, int32(m.Next()), r.vc[iv].lo, r.vc[iv].hi)
 	}
-	if e := r.esc[iv]; e >= 0 {
-		r.askPort(s, iv, e, r.escLo[iv], r.escHi[iv])
+	if e := r.vc[iv].esc; e >= 0 {
+		r.askPort(s, iv, e, r.vc[iv].escLo, r.vc[iv].escHi)
 	}
 }
 
@@ -289,13 +289,13 @@ func (r *router) addVA(s int, q vaReq) {
 	}
 }
 
-// eligible reports whether active, occupied input VC iv's front flit may
+// eligible reports whether active, occupied input VC c's front flit (at switch s) may
 // ask for the switch in cycle now.
-func (r *router) eligible(iv int32, now int64) bool {
-	if now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
+func (r *router) eligible(s int, c *inputVC, now int64) bool {
+	if now < c.saAt || !c.buf.Front().Ready(now) {
 		return false
 	}
-	return r.cred[r.ov[iv]] > 0 || r.eject[r.ov[iv]/int32(r.v)]
+	return r.cred[c.ov] > 0 || r.eject[r.base[s]+c.out]
 }
 
 // syncPort keeps bit gp−base[s] of r.swPorts[s] set exactly when a VC
@@ -320,10 +320,9 @@ func (r *router) swAlloc(s int, now int64) {
 		var want, elig uint64 // outputs this input asks for; its VCs that ask
 		for m := r.occVC[gp] & r.act[gp]; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
-			iv := gp*v + int32(vc)
-			if r.eligible(iv, now) {
+			if c := &r.vc[gp*v+int32(vc)]; r.eligible(s, c, now) {
 				elig |= 1 << vc
-				want |= 1 << r.out[iv]
+				want |= 1 << c.out
 			}
 		}
 		r.elig[gp] = elig
@@ -374,9 +373,9 @@ func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 	for ; part != 0; part &= part - 1 {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
-		if r.out[iv] == o {
+		if c := &r.vc[iv]; c.out == o {
 			r.saPtr[gp] = xbar.After(vc, v)
-			r.move(s, gp, iv, now)
+			r.move(s, gp, iv, c, now)
 			return true
 		}
 	}
@@ -385,8 +384,8 @@ func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 
 // move sends the front flit of input VC iv (global input port gp of
 // switch s) out through its output VC.
-func (r *router) move(s int, gp, iv int32, now int64) {
-	b := &r.buf[iv]
+func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
+	b := &c.buf
 	r.moving = b.Pop() // (a field: a local passed to the host would escape, a heap object per flit)
 	f := &r.moving
 	r.occ[s]--
@@ -395,23 +394,23 @@ func (r *router) move(s int, gp, iv int32, now int64) {
 		r.occVC[gp] &^= 1 << vc
 		r.syncPort(s, gp)
 	}
-	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
+	c.mvAt, c.saAt = now, now+r.sad
 	r.credits.push(r.upOV[gp]+vc, now+r.l+r.cd)
-	ov := r.ov[iv]
-	og := r.base[s] + r.out[iv] // (the port of ov)
+	ov := c.ov
+	og := r.base[s] + c.out // (the port of ov)
 	at := now + r.sad + r.stf + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(r.out[iv]), f, at)
+	r.h.Send(s, int(gp-r.base[s]), int(c.out), f, at)
 	if !r.eject[og] {
 		r.cred[ov]--
 		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
 	}
 	if f.IsTail() {
-		r.state[iv], r.ov[iv] = stIdle, -1
+		c.state, c.ov = stIdle, -1
 		r.act[gp] &^= 1 << vc
 		r.syncPort(s, gp)
 		r.release(og, ov-og*int32(r.v), r.eject[og])
 		if !b.Empty() {
-			r.since[iv] = now + 1
+			c.since = now + 1
 			r.needVA[s]++
 			r.vaAt[s] = min(r.vaAt[s], now+1+r.rd)
 		}
@@ -431,13 +430,13 @@ func (r *router) Waits(report func(model.Wait)) {
 		}
 		for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 			for iv := gp * v; iv < (gp+1)*v; iv++ {
-				b := &r.buf[iv]
-				if b.Empty() || r.mvAt[iv] == now || !b.Front().Ready(now) || r.state[iv] == stIdle {
+				b := &r.vc[iv].buf
+				if b.Empty() || r.vc[iv].mvAt == now || !b.Front().Ready(now) || r.vc[iv].state == stIdle {
 					continue
 				}
 				w := model.Wait{Flit: *b.Front(), Sw: s, In: int(gp - r.base[s]), VC: int(iv % v),
-					AtSw: s, AtOut: int(r.out[iv]), AtVC: -1, For: -1, Kind: model.WaitArb}
-				if r.state[iv] == stVA {
+					AtSw: s, AtOut: int(r.vc[iv].out), AtVC: -1, For: -1, Kind: model.WaitArb}
+				if r.vc[iv].state == stVA {
 					r.vcWaits(w, iv, report)
 				} else {
 					r.creditWait(w, iv, now, report)
@@ -469,10 +468,10 @@ func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
 // packet at the front of the VC it leads to, whose flits keep its credits
 // (−1 when that is empty: the credits are on their way, or the VC is free).
 func (r *router) vcHolder(og, ov int32) int32 {
-	if !r.tailOut[ov] {
-		return r.holder[ov]
+	if !r.ovs[ov].tailOut {
+		return r.ovs[ov].holder
 	}
-	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
+	down := &r.vc[r.downIn[og]*int32(r.v)+ov%int32(r.v)].buf
 	if down.Empty() {
 		return -1
 	}
@@ -480,10 +479,10 @@ func (r *router) vcHolder(og, ov int32) int32 {
 }
 
 func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model.Wait)) {
-	ov := r.ov[iv]
+	ov := r.vc[iv].ov
 	og := ov / int32(r.v)
 	w.AtVC = int(ov % int32(r.v))
-	if now < r.saAt[iv] {
+	if now < r.vc[iv].saAt {
 		w.Kind = model.WaitStage // (the VC allocation's delay)
 		report(w)
 		return
@@ -492,7 +491,7 @@ func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model
 		report(w) // lost the switch allocation
 		return
 	}
-	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
+	down := &r.vc[r.downIn[og]*int32(r.v)+ov%int32(r.v)].buf
 	if down.Len() < r.d {
 		return // a credit is on its way back
 	}

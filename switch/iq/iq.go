@@ -116,6 +116,7 @@ type router struct {
 	eject  []bool  // per global output port: it leads to a terminal
 
 	vc []inputVC // the input VCs, one record each (what a move touches, together)
+	ip []inPort  // per global input port: its VCs' sets
 
 	// Output VCs.
 	cred   []int32    // per output VC: its credits, the free room of the VC it leads to
@@ -131,13 +132,9 @@ type router struct {
 	saWant  []uint64             // scratch: per r.saIn, the outputs it asks for
 	swPorts []uint64             // per switch: bit p, a VC of input port p holds a flit and an output VC
 	portOf  []int32              // per local VC number (port·V + VC): its port, without a division
-	saPtr   []int32              // per global input port: round-robin pointer over its VCs
 	injPtr  []int32              // per terminal
 	injVC   []int32              // per terminal: the injection VC its packet holds, or −1
 	occ     []int32              // per switch: flits in its input VCs
-	occVC   []uint64             // per global input port: bit v, VC v holds a flit
-	act     []uint64             // per global input port: bit v, VC v holds an output VC (stActive)
-	elig    []uint64             // per global input port, in a switch allocation: bit v, VC v asked
 	needVA  []int32              // per switch: VCs holding a head without an output VC
 	vaAt    []int64              // per switch: no VC allocation has work before this cycle
 	reqs    []int32              // scratch: input VCs that asked in a VC allocation
@@ -162,6 +159,14 @@ type inputVC struct {
 	cand  xbar.PortSet // the ports it may take
 	since int64        // the cycle from which its front head may be routed
 	mvAt  int64        // the last cycle a flit left it
+}
+
+// inPort is the state of one input port's VCs, as bit sets (bit v: VC v).
+type inPort struct {
+	occ   uint64 // the VCs holding a flit
+	act   uint64 // those holding an output VC (stActive)
+	elig  uint64 // in a switch allocation: the VCs that asked
+	saPtr int32  // round-robin pointer over its VCs
 }
 
 // outputVC is who holds an output VC (or a terminal's injection VC).
@@ -327,11 +332,9 @@ func (r *router) layout(p model.Params) error {
 	for i := range r.freeOV {
 		r.freeOV[i] = ^uint64(0) >> (64 - r.v)
 	}
-	r.saPtr = make([]int32, r.nGP)
 	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
-	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
+	r.occ, r.needVA, r.ip = make([]int32, ns), make([]int32, ns), make([]inPort, r.nGP)
 	r.vaAt = make([]int64, ns)
-	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
 	r.vaSet, r.swPorts = make([]xbar.SetRequester, ns), make([]uint64, ns)
 	r.vaOne, r.saOne = make([]xbar.SingleGranter, ns), make([]xbar.SingleGranter, ns)

@@ -108,7 +108,7 @@ func (r *router) arrive(gp, vc int32, f *flit.Flit, at int64) {
 	s := r.swOf[gp]
 	if b.Empty() {
 		c.since = at
-		r.occVC[gp] |= 1 << vc
+		r.ip[gp].occ |= 1 << vc
 		r.needVA[s]++ // (its state is idle: a head)
 		r.vaAt[s] = min(r.vaAt[s], at+r.rd)
 		r.syncPort(int(s), gp)
@@ -193,7 +193,7 @@ func (r *router) vcAlloc(s int, now int64) {
 	next := int64(math.MaxInt64)
 	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
 		in := int(gp - r.base[s])
-		for m := r.occVC[gp] &^ r.act[gp]; m != 0; m &= m - 1 {
+		for m := r.ip[gp].occ &^ r.ip[gp].act; m != 0; m &= m - 1 {
 			iv := gp*v + int32(bits.TrailingZeros64(m))
 			f := r.vc[iv].buf.Front()
 			if r.vc[iv].state == stIdle {
@@ -239,7 +239,7 @@ func (r *router) grantVC(s int, iv int32, g int, now int64) {
 	r.hold(r.base[s]+o, u, iv, r.vc[iv].buf.Front().Worm)
 	r.vc[iv].ov, r.vc[iv].out, r.vc[iv].state, r.vc[iv].saAt = ov, o, stActive, now+r.vad
 	gp := r.base[s] + r.portOf[iv-r.base[s]*v]
-	r.act[gp] |= 1 << (iv - gp*v)
+	r.ip[gp].act |= 1 << (iv - gp*v)
 	r.syncPort(s, gp)
 	r.needVA[s]--
 }
@@ -303,7 +303,7 @@ func (r *router) eligible(s int, c *inputVC, now int64) bool {
 // VCs may ask for the switch.
 func (r *router) syncPort(s int, gp int32) {
 	bit := uint64(1) << uint(gp-r.base[s])
-	if r.occVC[gp]&r.act[gp] != 0 {
+	if p := &r.ip[gp]; p.occ&p.act != 0 {
 		r.swPorts[s] |= bit
 	} else {
 		r.swPorts[s] &^= bit
@@ -318,14 +318,15 @@ func (r *router) swAlloc(s int, now int64) {
 		in := bits.TrailingZeros64(pm)
 		gp := r.base[s] + int32(in)
 		var want, elig uint64 // outputs this input asks for; its VCs that ask
-		for m := r.occVC[gp] & r.act[gp]; m != 0; m &= m - 1 {
+		p := &r.ip[gp]
+		for m := p.occ & p.act; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
 			if c := &r.vc[gp*v+int32(vc)]; r.eligible(s, c, now) {
 				elig |= 1 << vc
 				want |= 1 << c.out
 			}
 		}
-		r.elig[gp] = elig
+		p.elig = elig
 		if want != 0 {
 			r.saIn, r.saWant = append(r.saIn, gp), append(r.saWant, want)
 		}
@@ -358,8 +359,9 @@ func (r *router) swAlloc(s int, now int64) {
 // output o, the flit of the VC that asked for o, round-robin: the VCs
 // that asked from the port's pointer on, then those before it.
 func (r *router) grantSwitch(s int, gp int32, o int, now int64) {
-	m := r.elig[gp] // (what asked: nothing has moved at this input since)
-	ptr := uint(r.saPtr[gp])
+	p := &r.ip[gp]
+	m := p.elig // (what asked: nothing has moved at this input since)
+	ptr := uint(p.saPtr)
 	if !r.pickVC(s, gp, m>>ptr<<ptr, int32(o), now) {
 		r.pickVC(s, gp, m&(1<<ptr-1), int32(o), now)
 	}
@@ -374,7 +376,7 @@ func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
 		if c := &r.vc[iv]; c.out == o {
-			r.saPtr[gp] = xbar.After(vc, v)
+			r.ip[gp].saPtr = xbar.After(vc, v)
 			r.move(s, gp, iv, c, now)
 			return true
 		}
@@ -391,7 +393,7 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 	r.occ[s]--
 	vc := iv - gp*int32(r.v)
 	if b.Empty() {
-		r.occVC[gp] &^= 1 << vc
+		r.ip[gp].occ &^= 1 << vc
 		r.syncPort(s, gp)
 	}
 	c.mvAt, c.saAt = now, now+r.sad
@@ -406,7 +408,7 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 	}
 	if f.IsTail() {
 		c.state, c.ov = stIdle, -1
-		r.act[gp] &^= 1 << vc
+		r.ip[gp].act &^= 1 << vc
 		r.syncPort(s, gp)
 		r.release(og, ov-og*int32(r.v), r.eject[og])
 		if !b.Empty() {

@@ -38,6 +38,11 @@ type SetRequester interface {
 // and Allocate would grant it, and moves the allocator's pointers as they
 // would, without filling the request matrix (OutputFor and InputFor then
 // answer for an earlier cycle: do not ask them). set must not be empty.
+// An allocator implements it only if, in a cycle where the inputs that ask
+// ask for pairwise disjoint sets of outputs, each input is granted what it
+// would be granted alone, pointers included (iSLIP: each output has one
+// requester, which it offers itself to; each input accepts as if alone),
+// so that such a cycle may be a GrantSingle per input.
 type SingleGranter interface {
 	GrantSingle(in, first int, set uint64) int
 }

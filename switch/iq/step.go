@@ -213,9 +213,10 @@ func (r *router) vcAlloc(s int, now int64) {
 	switch {
 	case len(r.vaQ) == 0:
 		return
-	case len(r.vaQ) == 1 && r.vaOne[s] != nil:
-		q := r.vaQ[0]
-		r.grantVC(s, q.iv, r.vaOne[s].GrantSingle(int(q.iv-r.base[s]*v), int(q.o*v), q.set), now)
+	case r.vaOne[s] != nil && r.vaDisjoint():
+		for _, q := range r.vaQ {
+			r.grantVC(s, q.iv, r.vaOne[s].GrantSingle(int(q.iv-r.base[s]*v), int(q.o*v), q.set), now)
+		}
 		return
 	}
 	a.Clear()
@@ -228,6 +229,25 @@ func (r *router) vcAlloc(s int, now int64) {
 			r.grantVC(s, iv, g, now)
 		}
 	}
+}
+
+// vaDisjoint reports whether the VC allocation's requests come from
+// distinct input VCs, one port each, for disjoint sets of output VCs (so
+// that each is granted as if alone: xbar.SingleGranter). Only a few are
+// compared, pair by pair; more take the allocator's path.
+func (r *router) vaDisjoint() bool {
+	q := r.vaQ
+	if len(r.reqs) != len(q) || len(q) > 4 {
+		return false
+	}
+	for i := range q {
+		for j := i + 1; j < len(q); j++ {
+			if q[i].o == q[j].o && q[i].set&q[j].set != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // grantVC gives input VC iv of switch s the output VC numbered g there
@@ -314,6 +334,8 @@ func (r *router) syncPort(s int, gp int32) {
 func (r *router) swAlloc(s int, now int64) {
 	a, v := r.sa[s], int32(r.v)
 	r.saIn, r.saWant = r.saIn[:0], r.saWant[:0] // the input ports that ask, and their outputs
+	var asked uint64                            // the outputs asked for
+	disjoint := true                            // no output asked for twice
 	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
 		in := bits.TrailingZeros64(pm)
 		gp := r.base[s] + int32(in)
@@ -329,14 +351,18 @@ func (r *router) swAlloc(s int, now int64) {
 		p.elig = elig
 		if want != 0 {
 			r.saIn, r.saWant = append(r.saIn, gp), append(r.saWant, want)
+			disjoint = disjoint && want&asked == 0
+			asked |= want
 		}
 	}
 	switch {
 	case len(r.saIn) == 0:
 		return
-	case len(r.saIn) == 1 && r.saOne[s] != nil:
-		gp := r.saIn[0]
-		r.grantSwitch(s, gp, r.saOne[s].GrantSingle(int(gp-r.base[s]), 0, r.saWant[0]), now)
+	case disjoint && r.saOne[s] != nil:
+		// Each input is alone on its outputs: granted as if alone.
+		for i, gp := range r.saIn {
+			r.grantSwitch(s, gp, r.saOne[s].GrantSingle(int(gp-r.base[s]), 0, r.saWant[i]), now)
+		}
 		return
 	}
 	a.Clear()

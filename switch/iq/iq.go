@@ -131,6 +131,7 @@ type router struct {
 	vaQ     []vaReq              // scratch: the requests of a VC allocation
 	saWant  []uint64             // scratch: per r.saIn, the outputs it asks for
 	swPorts []uint64             // per switch: bit p, a VC of input port p holds a flit and an output VC
+	vaPorts []uint64             // per switch: bit p, a VC of input port p holds a flit and no output VC
 	portOf  []int32              // per local VC number (port·V + VC): its port, without a division
 	injPtr  []int32              // per terminal
 	injVC   []int32              // per terminal: the injection VC its packet holds, or −1
@@ -336,7 +337,7 @@ func (r *router) layout(p model.Params) error {
 	r.occ, r.needVA, r.ip = make([]int32, ns), make([]int32, ns), make([]inPort, r.nGP)
 	r.vaAt = make([]int64, ns)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
-	r.vaSet, r.swPorts = make([]xbar.SetRequester, ns), make([]uint64, ns)
+	r.vaSet, r.swPorts, r.vaPorts = make([]xbar.SetRequester, ns), make([]uint64, ns), make([]uint64, ns)
 	r.vaOne, r.saOne = make([]xbar.SingleGranter, ns), make([]xbar.SingleGranter, ns)
 	r.portOf = make([]int32, xbar.MaxPorts*r.v)
 	for g := range r.portOf {

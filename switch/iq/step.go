@@ -191,8 +191,9 @@ func (r *router) vcAlloc(s int, now int64) {
 	a, v := r.va[s], int32(r.v)
 	r.reqs, r.vaQ = r.reqs[:0], r.vaQ[:0]
 	next := int64(math.MaxInt64)
-	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-		in := int(gp - r.base[s])
+	for pm := r.vaPorts[s]; pm != 0; pm &= pm - 1 {
+		in := bits.TrailingZeros64(pm)
+		gp := r.base[s] + int32(in)
 		for m := r.ip[gp].occ &^ r.ip[gp].act; m != 0; m &= m - 1 {
 			iv := gp*v + int32(bits.TrailingZeros64(m))
 			f := r.vc[iv].buf.Front()
@@ -319,14 +320,21 @@ func (r *router) eligible(s int, c *inputVC, now int64) bool {
 }
 
 // syncPort keeps bit gp−base[s] of r.swPorts[s] set exactly when a VC
-// of global input port gp holds a flit and an output VC: the ports whose
-// VCs may ask for the switch.
+// of global input port gp holds a flit and an output VC (the ports whose
+// VCs may ask for the switch), and of r.vaPorts[s] when one holds a flit
+// and no output VC (those whose VCs may ask for one).
 func (r *router) syncPort(s int, gp int32) {
 	bit := uint64(1) << uint(gp-r.base[s])
-	if p := &r.ip[gp]; p.occ&p.act != 0 {
+	p := &r.ip[gp]
+	if p.occ&p.act != 0 {
 		r.swPorts[s] |= bit
 	} else {
 		r.swPorts[s] &^= bit
+	}
+	if p.occ&^p.act != 0 {
+		r.vaPorts[s] |= bit
+	} else {
+		r.vaPorts[s] &^= bit
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/flitsim/flitsim/flit"
 	xbar "github.com/flitsim/flitsim/switch"
-	"github.com/flitsim/flitsim/switch/model"
 )
 
 // Step simulates one cycle (the package documentation states its rule).
@@ -19,8 +18,18 @@ func (r *router) Step() {
 			r.free(ov/v, ov%v) // (a division, once a packet and hop)
 		}
 	}
-	for term := range r.injVC {
-		r.inject(term, now)
+	if r.replyQ {
+		for term := range r.nTerm {
+			// A terminal sends one flit a cycle: a reply first (its tail
+			// frees a place in the reply queue), else its own packet.
+			if !r.inject(term, r.nTerm+term, now) {
+				r.inject(term, term, now)
+			}
+		}
+	} else {
+		for term := range r.nTerm {
+			r.inject(term, term, now)
+		}
 	}
 	for s := range r.occ {
 		if r.occ[s] > 0 {
@@ -51,24 +60,32 @@ func (r *router) free(op, vc int32) {
 // release gives up VC vc of output port op after its tail has been sent:
 // at once with vc.release: tail, when its credits are all back with
 // tail-credit (an ejection VC, whose credits never run out, at once in
-// both).
+// both; an escape VC at once under adaptive routing's default: escTail).
 func (r *router) release(op, vc int32, eject bool) {
-	if r.tailCr && !eject {
+	if r.tailCr && !eject && !(r.escTail && int(vc)%r.share < r.nEsc) {
 		r.ovs[op*int32(r.v)+vc].tailOut = true
 		return
 	}
 	r.free(op, vc)
 }
 
-// inject sends terminal term's ready source flit into its router.
-func (r *router) inject(term int, now int64) {
-	f, ok := r.h.Source(term)
+// inject sends terminal term's ready flit of register lane (term: its
+// source register; nTerm + term: its reply register) into its router, and
+// reports whether it did.
+func (r *router) inject(term, lane int, now int64) bool {
+	var f flit.Flit
+	var ok bool
+	if lane == term { // (src's, written out: a call per terminal and cycle)
+		f, ok = r.h.Source(term)
+	} else {
+		f, ok = r.h.ReplySource(term)
+	}
 	if !ok {
-		return
+		return false
 	}
 	op := r.nGP + int32(term)
 	ob := op * int32(r.v)
-	if r.injVC[term] < 0 {
+	if r.injVC[lane] < 0 {
 		// A head takes a free VC of routing class 0 in its message
 		// class's share, round-robin.
 		share := int32(r.share / r.classes)
@@ -77,26 +94,51 @@ func (r *router) inject(term int, now int64) {
 			u := mb + (r.injPtr[term]+i)%share
 			if r.ovs[ob+u].owner == -1 {
 				r.hold(op, u, terminalOwner, f.Worm)
-				r.injVC[term], r.injPtr[term] = u, (u-mb+1)%share
+				r.injVC[lane], r.injPtr[term] = u, (u-mb+1)%share
 				break
 			}
 		}
-		if r.injVC[term] < 0 {
-			return
+		if r.injVC[lane] < 0 {
+			return false
 		}
 	}
-	u := r.injVC[term]
+	u := r.injVC[lane]
 	if r.cred[ob+u] <= 0 {
-		return
+		return false
 	}
-	r.h.TakeSource(term)
+	if lane == term {
+		r.h.TakeSource(term)
+	} else {
+		r.h.TakeReply(term)
+	}
 	r.cred[ob+u]--
 	in := r.base[r.t.InSwitch[term]] + r.t.InPort[term]
 	r.arrive(in, u, &f, now+r.l)
 	if f.IsTail() {
-		r.injVC[term] = -1
+		r.injVC[lane] = -1
 		r.release(op, u, false)
 	}
+	return true
+}
+
+// refuses reports whether the routed head (packet wi) at input VC iv of
+// switch s is bound for a terminal that refuses it in cycle now (Accept):
+// it asks for no VC, and Waits reports it as WaitTerminal.
+func (r *router) refuses(s int, iv, wi int32, now int64) bool {
+	og := r.base[s] + r.vc[iv].out
+	if !r.eject[og] || r.h.Accept(int(r.term[og]), wi) {
+		return false
+	}
+	r.vc[iv].refused = now
+	return true
+}
+
+// src is the flit in terminal term's register lane (inject's).
+func (r *router) src(term, lane int) (flit.Flit, bool) {
+	if lane == term {
+		return r.h.Source(term)
+	}
+	return r.h.ReplySource(term)
 }
 
 // arrive puts flit f into VC vc of global input port gp, ready at cycle
@@ -142,20 +184,23 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		ps = xbar.Port(o) // (all VCs of its class at the ejection port)
 	case r.ar != nil:
 		lo, esc = mb+r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+		if r.noEscape {
+			esc = -1 // (a test's router without Duato's escape path)
+		}
 		r.vc[iv].escLo, r.vc[iv].escHi = uint8(mb), uint8(mb+r.nEsc)
 		if r.cr != nil {
 			// The escape VCs are the dateline's classes, one VC each; a
-			// packet on an adaptive VC enters them on class 0.
-			cls := 0
+			// packet on an adaptive VC enters them as if injected at s.
+			cls := -1
 			if local < r.nEsc {
 				cls = local
 			}
-			c := r.cr.Class(s, in, int(esc), cls)
+			c := r.cr.Class(s, in, int(esc), cls, r.h.Packet(f.Worm))
 			r.vc[iv].escLo, r.vc[iv].escHi = uint8(mb+c), uint8(mb+c+1)
 		}
 	case r.cr != nil:
 		share := r.share / r.classes
-		c := r.class(s, in, o, local/share, f.Worm)
+		c := r.cr.Class(s, in, o, local/share, r.h.Packet(f.Worm))
 		lo, hi = mb+c*share, mb+(c+1)*share
 	}
 	r.vc[iv].out, r.vc[iv].cand, r.vc[iv].esc = int32(o), ps, esc
@@ -207,6 +252,9 @@ func (r *router) vcAlloc(s int, now int64) {
 				r.route(s, in, iv, f)
 			}
 			next = now + 1 // (routed: it asks until it is granted)
+			if r.replyQ && r.refuses(s, iv, f.Worm, now) {
+				continue
+			}
 			r.askVCs(s, iv)
 		}
 	}
@@ -263,17 +311,6 @@ func (r *router) grantVC(s int, iv int32, g int, now int64) {
 	r.ip[gp].act |= 1 << (iv - gp*v)
 	r.syncPort(s, gp)
 	r.needVA[s]--
-}
-
-// askVCs adds input VC iv's requests to switch s's VC allocation: every
-// free output VC it may take, a port's at once (r.freeOV).
-func (r *router) askVCs(s int, iv int32) {
-	for m := r.vc[iv].cand; m != 0; {
-		r.askPort(s, iv, int32(m.Next()), r.vc[iv].lo, r.vc[iv].hi)
-	}
-	if e := r.vc[iv].esc; e >= 0 {
-		r.askPort(s, iv, e, r.vc[iv].escLo, r.vc[iv].escHi)
-	}
 }
 
 // askPort asks for the free VCs lo … hi−1 of switch s's output port o
@@ -451,86 +488,4 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 			r.vaAt[s] = min(r.vaAt[s], now+1+r.rd)
 		}
 	}
-}
-
-// Waits reports, for every ready front flit that did not move this cycle,
-// the lasting reasons: every output VC it may take held (WaitVC, by each
-// holder), no credit while the buffer downstream is full (WaitCredit, by
-// the packet at its front); a lost arbitration is reported with For −1.
-func (r *router) Waits(report func(model.Wait)) {
-	now := r.h.Now()
-	v := int32(r.v)
-	for s := range r.occ {
-		if r.occ[s] == 0 {
-			continue
-		}
-		for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-			for iv := gp * v; iv < (gp+1)*v; iv++ {
-				b := &r.vc[iv].buf
-				if b.Empty() || r.vc[iv].mvAt == now || !b.Front().Ready(now) || r.vc[iv].state == stIdle {
-					continue
-				}
-				w := model.Wait{Flit: *b.Front(), Sw: s, In: int(gp - r.base[s]), VC: int(iv % v),
-					AtSw: s, AtOut: int(r.vc[iv].out), AtVC: -1, For: -1, Kind: model.WaitArb}
-				if r.vc[iv].state == stVA {
-					r.vcWaits(w, iv, report)
-				} else {
-					r.creditWait(w, iv, now, report)
-				}
-			}
-		}
-	}
-}
-
-func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
-	v := int32(r.v)
-	w.Kind = model.WaitVC
-	cands := r.candidates(w.Sw, iv)
-	for _, ov := range cands {
-		if r.vcHolder(ov/v, ov) < 0 {
-			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
-			report(w) // a free VC, or one freed when its credits are back: it passes
-			return
-		}
-	}
-	for _, ov := range cands {
-		w.For, w.AtOut, w.AtVC = r.vcHolder(ov/v, ov), int(ov/v-r.base[w.Sw]), int(ov%v)
-		report(w)
-	}
-}
-
-// vcHolder is the packet whose progress frees output VC ov of global port
-// og: its holder, or, once the holder's tail has left (tail-credit), the
-// packet at the front of the VC it leads to, whose flits keep its credits
-// (−1 when that is empty: the credits are on their way, or the VC is free).
-func (r *router) vcHolder(og, ov int32) int32 {
-	if !r.ovs[ov].tailOut {
-		return r.ovs[ov].holder
-	}
-	down := &r.vc[r.downIn[og]*int32(r.v)+ov%int32(r.v)].buf
-	if down.Empty() {
-		return -1
-	}
-	return down.Front().Worm
-}
-
-func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model.Wait)) {
-	ov := r.vc[iv].ov
-	og := ov / int32(r.v)
-	w.AtVC = int(ov % int32(r.v))
-	if now < r.vc[iv].saAt {
-		w.Kind = model.WaitStage // (the VC allocation's delay)
-		report(w)
-		return
-	}
-	if r.eject[og] || r.cred[ov] > 0 {
-		report(w) // lost the switch allocation
-		return
-	}
-	down := &r.vc[r.downIn[og]*int32(r.v)+ov%int32(r.v)].buf
-	if down.Len() < r.d {
-		return // a credit is on its way back
-	}
-	w.Kind, w.For = model.WaitCredit, down.Front().Worm
-	report(w)
 }

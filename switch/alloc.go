@@ -23,6 +23,30 @@ type Allocator interface {
 	InputFor(out int) int        // the input granted out, or -1
 }
 
+// A SetRequester takes several requests of one input at once: an
+// allocator that keeps its requests as bit sets adds a set in a few word
+// operations.
+type SetRequester interface {
+	// AddRequestSet asks, for input in, for output first+b for every bit b
+	// of set, at priority 0: what AddRequest(in, first+b, 0) for each
+	// would.
+	AddRequestSet(in, first int, set uint64)
+}
+
+// A SingleGranter grants at once when one input asks: GrantSingle(in,
+// first, set) returns the output that Clear, AddRequestSet(in, first, set)
+// and Allocate would grant it, and moves the allocator's pointers as they
+// would, without filling the request matrix (OutputFor and InputFor then
+// answer for an earlier cycle: do not ask them). set must not be empty.
+// An allocator implements it only if, in a cycle where the inputs that ask
+// ask for pairwise disjoint sets of outputs, each input is granted what it
+// would be granted alone, pointers included (iSLIP: each output has one
+// requester, which it offers itself to; each input accepts as if alone),
+// so that such a cycle may be a GrantSingle per input.
+type SingleGranter interface {
+	GrantSingle(in, first int, set uint64) int
+}
+
 // allocKinds is the one list of allocator names: NewAllocator's switch,
 // AllocatorNames and the error message read it.
 var allocKinds = []struct {

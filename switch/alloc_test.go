@@ -2,6 +2,7 @@ package xbar
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -269,6 +270,185 @@ func TestAllocatorOrderIndependent(t *testing.T) {
 			b.Allocate()
 			if ga, gb := grantsOf(a, 8), grantsOf(b, 8); !slices.Equal(ga, gb) {
 				t.Fatalf("%s cycle %d: grants %v in one order, %v in another", kind, c, ga, gb)
+			}
+		}
+	}
+}
+
+// refISLIP is iSLIP written plainly over a request matrix (what
+// alloc_islip.go computes with bit sets, as it did before them): the
+// reference for shapes wider than one 64-bit word, which the BookSim
+// streams do not reach.
+type refISLIP struct {
+	in, out, iters int
+	req            [][]bool
+	gptr, aptr     []int
+	inM, outM      []int
+}
+
+func (r *refISLIP) allocate() {
+	for i := range r.inM {
+		r.inM[i] = -1
+	}
+	for o := range r.outM {
+		r.outM[o] = -1
+	}
+	for iter := range r.iters {
+		grant := make([]int, r.out)
+		for o := range grant {
+			grant[o] = -1
+			for d := 0; d < r.in && r.outM[o] < 0; d++ {
+				if i := (r.gptr[o] + d) % r.in; r.req[i][o] && r.inM[i] < 0 {
+					grant[o] = i
+					break
+				}
+			}
+		}
+		for i := range r.in {
+			for d := 0; d < r.out && r.inM[i] < 0; d++ {
+				if o := (r.aptr[i] + d) % r.out; grant[o] == i {
+					r.inM[i], r.outM[o] = o, i
+					if iter == 0 {
+						r.gptr[o], r.aptr[i] = (i+1)%r.in, (o+1)%r.out
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestISLIPWideMatchesReference runs the bit-set iSLIP and refISLIP on the
+// same random requests, cycle after cycle, on shapes of one, two and three
+// words (a 16-VC router's 80×80 VC allocator among them).
+func TestISLIPWideMatchesReference(t *testing.T) {
+	for _, sh := range [][3]int{{80, 80, 2}, {70, 130, 3}, {150, 65, 1}, {64, 64, 2}} {
+		in, out, iters := sh[0], sh[1], sh[2]
+		a := mustAlloc(t, "islip", in, out, iters)
+		ref := &refISLIP{in: in, out: out, iters: iters, gptr: make([]int, out), aptr: make([]int, in),
+			inM: make([]int, in), outM: make([]int, out)}
+		r := rand.New(rand.NewPCG(uint64(in), uint64(out)))
+		for c := range 200 {
+			ref.req = make([][]bool, in)
+			a.Clear()
+			p := []float64{0.002, 0.02, 0.2}[c%3]
+			for i := range in {
+				ref.req[i] = make([]bool, out)
+				for o := range out {
+					if r.Float64() < p {
+						ref.req[i][o] = true
+						a.AddRequest(i, o, 0)
+					}
+				}
+			}
+			a.Allocate()
+			ref.allocate()
+			if got := grantsOf(a, in); !slices.Equal(got, ref.inM) {
+				t.Fatalf("%d×%d cycle %d: grants %v, reference %v", in, out, c, got, ref.inM)
+			}
+		}
+	}
+}
+
+// AddRequestSet is AddRequest for each output of the set: two iSLIPs fed
+// the same requests, one by sets and one pair by pair, agree cycle after
+// cycle, on one word and across a word boundary.
+func TestISLIPRequestSet(t *testing.T) {
+	for _, n := range []int{10, 80, 130} {
+		a, b := mustAlloc(t, "islip", n, n, 2), mustAlloc(t, "islip", n, n, 2)
+		sr := a.(SetRequester)
+		r := rand.New(rand.NewPCG(5, uint64(n)))
+		for c := range 300 {
+			a.Clear()
+			b.Clear()
+			for in := range n {
+				if r.IntN(3) != 0 {
+					continue
+				}
+				first := r.IntN(n)
+				set := r.Uint64() >> r.IntN(64)
+				set &= ^uint64(0) >> max(0, 64-(n-first)) // (outputs up to n−1)
+				sr.AddRequestSet(in, first, set)
+				for x := set; x != 0; x &= x - 1 {
+					b.AddRequest(in, first+bits.TrailingZeros64(x), 0)
+				}
+			}
+			a.Allocate()
+			b.Allocate()
+			if ga, gb := grantsOf(a, n), grantsOf(b, n); !slices.Equal(ga, gb) {
+				t.Fatalf("%d×%d cycle %d: grants %v by sets, %v pair by pair", n, n, c, ga, gb)
+			}
+		}
+	}
+}
+
+// GrantSingle is Clear, AddRequestSet and Allocate for a lone input: two
+// iSLIPs, one granting lone inputs at once, the other allocating every
+// cycle, agree cycle after cycle (pointers included) when lone-input
+// cycles mix with crowded ones.
+func TestISLIPGrantSingle(t *testing.T) {
+	for _, n := range []int{10, 80} {
+		a, b := mustAlloc(t, "islip", n, n, 2), mustAlloc(t, "islip", n, n, 2)
+		r := rand.New(rand.NewPCG(9, uint64(n)))
+		lone := 0
+		for c := range 600 {
+			asking := 1 + r.IntN(3)*r.IntN(2)*n/4
+			a.Clear()
+			b.Clear()
+			var in, first int
+			var set uint64
+			for range asking {
+				in, first = r.IntN(n), r.IntN(n)
+				set = (r.Uint64() | 1) & (^uint64(0) >> max(0, 64-(n-first)))
+				a.(SetRequester).AddRequestSet(in, first, set)
+				b.(SetRequester).AddRequestSet(in, first, set)
+			}
+			b.Allocate()
+			if asking > 1 {
+				a.Allocate()
+				if ga, gb := grantsOf(a, n), grantsOf(b, n); !slices.Equal(ga, gb) {
+					t.Fatalf("%d×%d cycle %d: grants %v and %v", n, n, c, ga, gb)
+				}
+				continue
+			}
+			lone++
+			if got := a.(SingleGranter).GrantSingle(in, first, set); got != b.OutputFor(in) {
+				t.Fatalf("%d×%d cycle %d: lone input %d granted %d, Allocate %d", n, n, c, in, got, b.OutputFor(in))
+			}
+		}
+		if lone < 100 {
+			t.Fatalf("%d×%d: %d lone-input cycles, want at least 100", n, n, lone)
+		}
+	}
+}
+
+// A cycle whose inputs ask for pairwise disjoint sets of outputs is a
+// GrantSingle per input (SingleGranter's promise): an iSLIP granting so
+// and one allocating agree cycle after cycle, pointers included.
+func TestISLIPGrantSingleDisjoint(t *testing.T) {
+	for _, n := range []int{10, 80} {
+		a, b := mustAlloc(t, "islip", n, n, 2), mustAlloc(t, "islip", n, n, 2)
+		r := rand.New(rand.NewPCG(11, uint64(n)))
+		for c := range 500 {
+			b.Clear()
+			ins := r.Perm(n)[:1+r.IntN(4)]
+			outs := r.Perm(n) // dealt out: disjoint sets
+			var grants [][2]int
+			for k, in := range ins {
+				share := outs[k*n/len(ins) : (k+1)*n/len(ins)]
+				first, set := share[0], uint64(0)
+				for _, o := range share[:1+r.IntN(len(share))] {
+					if o >= first && o-first < 64 {
+						set |= 1 << (o - first)
+					}
+				}
+				b.(SetRequester).AddRequestSet(in, first, set)
+				grants = append(grants, [2]int{in, a.(SingleGranter).GrantSingle(in, first, set)})
+			}
+			b.Allocate()
+			for _, g := range grants {
+				if got := b.OutputFor(g[0]); got != g[1] {
+					t.Fatalf("%d×%d cycle %d: input %d granted %d alone, %d by Allocate", n, n, c, g[0], g[1], got)
+				}
 			}
 		}
 	}

@@ -123,47 +123,78 @@ type router struct {
 	downIn []int32 // per global output port: the global input port it leads to, or −1
 	eject  []bool  // per global output port: it leads to a terminal
 
-	// Input VCs.
-	buf   []flit.Buffer
-	state []uint8
-	since []int64        // the cycle from which its front head may be routed
-	out   []int32        // the output port (local): the routed one, then the granted one
-	cand  []xbar.PortSet // the ports it may take
-	lo    []uint8        // the range of their VCs it may take: [lo, hi)
-	hi    []uint8
-	esc   []int32 // adaptive: the escape port, or −1
-	escLo []uint8 // and the range of its VCs it may take: [escLo, escHi) within 0 … nEsc−1
-	escHi []uint8
-	ov    []int32 // the output VC it holds, or −1
-	saAt  []int64 // the first cycle its front may ask for the switch
-	mvAt  []int64 // the last cycle a flit left it
-	// refused: the last cycle its head's terminal refused it (Host.Accept)
-	refused []int64
+	vc []inputVC // the input VCs, one record each (what a move touches, together)
+	ip []inPort  // per global input port: its VCs' sets
 
 	// Output VCs.
-	cred    []int32
-	owner   []int32 // the input VC holding it, terminalOwner, or −1
-	holder  []int32 // the packet holding it, or −1
-	tailOut []bool  // tail-credit: its tail has left; freed when its credits are back
+	cred   []int32    // per output VC: its credits, the free room of the VC it leads to
+	ovs    []outputVC // per output VC: who holds it
+	freeOV []uint64   // per output port (global, then the terminals' injection ports): bit u, its VC u is free
 
 	credits creditQueue
-	va, sa  []xbar.Allocator // per switch
-	saPtr   []int32          // per global input port: round-robin pointer over its VCs
-	injPtr  []int32          // per terminal
-	injVC   []int32          // per register lane (terminal; then, with replyQ, nTerm + terminal: its reply register): the injection VC its packet holds, or −1
-	nTerm   int              // terminals
-	replyQ  bool             // traffic.reply_queue: terminals refuse requests (Host.Accepts) and send replies from a register of their own
-	term    []int32          // per global output port: the terminal it leads to, or −1
-	occ     []int32          // per switch: flits in its input VCs
-	occVC   []uint64         // per global input port: bit v, VC v holds a flit
-	act     []uint64         // per global input port: bit v, VC v holds an output VC (stActive)
-	elig    []uint64         // per global input port, in a switch allocation: bit v, VC v asked
-	needVA  []int32          // per switch: VCs holding a head without an output VC
-	reqs    []int32          // scratch: input VCs that asked in a VC allocation
-	saIn    []int32          // scratch: global input ports that asked in a switch allocation
-	moving  flit.Flit        // scratch: the flit move sends
-	cbuf    []int32          // scratch: candidates
-	maxOcc  int              // the most flits a VC has held
+	va, sa  []xbar.Allocator     // per switch
+	vaSet   []xbar.SetRequester  // per switch: va's, where it takes a port's requests at once, or nil
+	vaOne   []xbar.SingleGranter // per switch: va's, where it grants a lone input at once, or nil
+	saOne   []xbar.SingleGranter // per switch: sa's, likewise
+	vaQ     []vaReq              // scratch: the requests of a VC allocation
+	saWant  []uint64             // scratch: per r.saIn, the outputs it asks for
+	swPorts []uint64             // per switch: bit p, a VC of input port p holds a flit and an output VC
+	vaPorts []uint64             // per switch: bit p, a VC of input port p holds a flit and no output VC
+	portOf  []int32              // per local VC number (port·V + VC): its port, without a division
+	injPtr  []int32              // per terminal
+	injVC   []int32              // per register lane (terminal; then, with replyQ, nTerm + terminal: its reply register): the injection VC its packet holds, or −1
+	nTerm   int                  // terminals
+	replyQ  bool                 // traffic.reply_queue: terminals refuse requests (Host.Accepts) and send replies from a register of their own
+	term    []int32              // per global output port: the terminal it leads to, or −1
+	occ     []int32              // per switch: flits in its input VCs
+	needVA  []int32              // per switch: VCs holding a head without an output VC
+	vaAt    []int64              // per switch: no VC allocation has work before this cycle
+	reqs    []int32              // scratch: input VCs that asked in a VC allocation
+	saIn    []int32              // scratch: global input ports that asked in a switch allocation
+	moving  flit.Flit            // scratch: the flit move sends
+	cbuf    []int32              // scratch: candidates
+	maxOcc  int                  // the most flits a VC has held
+}
+
+// inputVC is the state of one input VC.
+type inputVC struct {
+	buf   flit.Buffer
+	saAt  int64 // the first cycle its front may ask for the switch
+	ov    int32 // the output VC it holds, or −1
+	out   int32 // the output port (local): the routed one, then the granted one
+	state uint8
+	lo    uint8 // the range of the VCs of its ports it may take: [lo, hi)
+	hi    uint8
+	escLo uint8 // and of its escape port's: [escLo, escHi) within 0 … nEsc−1
+	escHi uint8
+	esc   int32        // adaptive: the escape port, or −1
+	cand  xbar.PortSet // the ports it may take
+	since int64        // the cycle from which its front head may be routed
+	mvAt  int64        // the last cycle a flit left it
+	// refused: the last cycle its head's terminal refused it (Host.Accept)
+	refused int64
+}
+
+// inPort is the state of one input port's VCs, as bit sets (bit v: VC v).
+type inPort struct {
+	occ   uint64 // the VCs holding a flit
+	act   uint64 // those holding an output VC (stActive)
+	elig  uint64 // in a switch allocation: the VCs that asked
+	saPtr int32  // round-robin pointer over its VCs
+}
+
+// outputVC is who holds an output VC (or a terminal's injection VC).
+type outputVC struct {
+	owner   int32 // the input VC holding it, terminalOwner, or −1
+	holder  int32 // the packet holding it, or −1
+	tailOut bool  // tail-credit: its tail has left; freed when its credits are back
+}
+
+// vaReq is a head's request, in a VC allocation, for the free VCs set of
+// output port o.
+type vaReq struct {
+	iv, o int32
+	set   uint64
 }
 
 // New builds the routers of the network host shows.
@@ -307,23 +338,7 @@ func (r *router) layout(p model.Params) error {
 		in := r.base[t.InSwitch[term]] + t.InPort[term]
 		r.upOV[in] = (r.nGP + int32(term)) * int32(r.v)
 	}
-	r.buf = make([]flit.Buffer, nIV)
-	slab := make([]flit.Flit, nIV*r.d)
-	for i := range r.buf {
-		r.buf[i].Init(slab[i*r.d : (i+1)*r.d])
-	}
-	r.state, r.since, r.out = make([]uint8, nIV), make([]int64, nIV), make([]int32, nIV)
-	r.lo, r.hi, r.ov = make([]uint8, nIV), make([]uint8, nIV), fill(nIV, -1)
-	r.cand, r.esc = make([]xbar.PortSet, nIV), fill(nIV, -1)
-	r.escLo, r.escHi = make([]uint8, nIV), make([]uint8, nIV)
-	r.saAt, r.mvAt = make([]int64, nIV), make([]int64, nIV)
-	r.refused = make([]int64, nIV)
-	for i := range r.mvAt {
-		r.mvAt[i], r.refused[i] = -1, -1
-	}
-	r.cred, r.owner, r.holder = fill(nOV, int32(r.d)), fill(nOV, -1), fill(nOV, -1)
-	r.tailOut = make([]bool, nOV)
-	r.saPtr = make([]int32, r.nGP)
+	r.initVCs(nIV, nOV)
 	r.nTerm, r.replyQ = t.Terminals(), p.ReplyQueue > 0
 	lanes := r.nTerm
 	if r.replyQ {
@@ -336,9 +351,15 @@ func (r *router) layout(p model.Params) error {
 			r.term[r.base[s]+int32(o)] = e.Terminal
 		}
 	}
-	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
-	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
+	r.occ, r.needVA, r.ip = make([]int32, ns), make([]int32, ns), make([]inPort, r.nGP)
+	r.vaAt = make([]int64, ns)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)
+	r.vaSet, r.swPorts, r.vaPorts = make([]xbar.SetRequester, ns), make([]uint64, ns), make([]uint64, ns)
+	r.vaOne, r.saOne = make([]xbar.SingleGranter, ns), make([]xbar.SingleGranter, ns)
+	r.portOf = make([]int32, xbar.MaxPorts*r.v)
+	for g := range r.portOf {
+		r.portOf[g] = int32(g / r.v)
+	}
 	for s, sw := range t.Switches {
 		np := len(sw.Out)
 		var err error
@@ -348,8 +369,31 @@ func (r *router) layout(p model.Params) error {
 		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np, np, p.AllocIters); err != nil {
 			return inputerr.New("router.sw_allocator", p.SWAllocator, "%s", allocNames())
 		}
+		r.vaSet[s], _ = r.va[s].(xbar.SetRequester)
+		r.vaOne[s], _ = r.va[s].(xbar.SingleGranter)
+		r.saOne[s], _ = r.sa[s].(xbar.SingleGranter)
 	}
 	return nil
+}
+
+// initVCs makes the nIV input VCs (empty, holding nothing) and the nOV
+// output VCs (free, full of credits).
+func (r *router) initVCs(nIV, nOV int) {
+	r.vc = make([]inputVC, nIV)
+	slab := make([]flit.Flit, nIV*r.d)
+	for i := range r.vc {
+		c := &r.vc[i]
+		c.buf.Init(slab[i*r.d : (i+1)*r.d])
+		c.ov, c.esc, c.mvAt, c.refused = -1, -1, -1, -1
+	}
+	r.cred, r.ovs = fill(nOV, int32(r.d)), make([]outputVC, nOV)
+	for i := range r.ovs {
+		r.ovs[i] = outputVC{owner: -1, holder: -1}
+	}
+	r.freeOV = make([]uint64, nOV/r.v)
+	for i := range r.freeOV {
+		r.freeOV[i] = ^uint64(0) >> (64 - r.v)
+	}
 }
 
 func allocNames() string {

@@ -1,11 +1,11 @@
 package iq
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/flitsim/flitsim/flit"
 	xbar "github.com/flitsim/flitsim/switch"
-	"github.com/flitsim/flitsim/switch/model"
 )
 
 // Step simulates one cycle (the package documentation states its rule).
@@ -13,8 +13,9 @@ func (r *router) Step() {
 	now := r.h.Now()
 	for ov := r.credits.pop(now); ov >= 0; ov = r.credits.pop(now) {
 		r.cred[ov]++
-		if r.tailOut[ov] && r.cred[ov] == int32(r.d) {
-			r.free(ov)
+		if r.ovs[ov].tailOut && r.cred[ov] == int32(r.d) {
+			v := int32(r.v)
+			r.free(ov/v, ov%v) // (a division, once a packet and hop)
 		}
 	}
 	if r.replyQ {
@@ -32,7 +33,7 @@ func (r *router) Step() {
 	}
 	for s := range r.occ {
 		if r.occ[s] > 0 {
-			if r.needVA[s] > 0 {
+			if r.needVA[s] > 0 && now >= r.vaAt[s] {
 				r.vcAlloc(s, now)
 			}
 			r.swAlloc(s, now)
@@ -40,20 +41,32 @@ func (r *router) Step() {
 	}
 }
 
-func (r *router) free(ov int32) {
-	r.owner[ov], r.holder[ov], r.tailOut[ov] = -1, -1, false
+// hold gives VC vc of output port op (a global output port, or nGP +
+// terminal for an injection port) to input VC (or terminalOwner) owner
+// and packet p.
+func (r *router) hold(op, vc, owner, p int32) {
+	ov := op*int32(r.v) + vc
+	r.ovs[ov].owner, r.ovs[ov].holder = owner, p
+	r.freeOV[op] &^= 1 << vc
 }
 
-// release gives up output VC ov after its tail has been sent: at once
-// with vc.release: tail, when its credits are all back with tail-credit
-// (an ejection VC, whose credits never run out, at once in both; an escape
-// VC at once under adaptive routing's default: escTail).
-func (r *router) release(ov int32, eject bool) {
-	if r.tailCr && !eject && !(r.escTail && int(ov%int32(r.v))%r.share < r.nEsc) {
-		r.tailOut[ov] = true
+// free makes VC vc of output port op free again.
+func (r *router) free(op, vc int32) {
+	ov := op*int32(r.v) + vc
+	r.ovs[ov].owner, r.ovs[ov].holder, r.ovs[ov].tailOut = -1, -1, false
+	r.freeOV[op] |= 1 << vc
+}
+
+// release gives up VC vc of output port op after its tail has been sent:
+// at once with vc.release: tail, when its credits are all back with
+// tail-credit (an ejection VC, whose credits never run out, at once in
+// both; an escape VC at once under adaptive routing's default: escTail).
+func (r *router) release(op, vc int32, eject bool) {
+	if r.tailCr && !eject && !(r.escTail && int(vc)%r.share < r.nEsc) {
+		r.ovs[op*int32(r.v)+vc].tailOut = true
 		return
 	}
-	r.free(ov)
+	r.free(op, vc)
 }
 
 // inject sends terminal term's ready flit of register lane (term: its
@@ -70,7 +83,8 @@ func (r *router) inject(term, lane int, now int64) bool {
 	if !ok {
 		return false
 	}
-	ob := (r.nGP + int32(term)) * int32(r.v)
+	op := r.nGP + int32(term)
+	ob := op * int32(r.v)
 	if r.injVC[lane] < 0 {
 		// A head takes a free VC of routing class 0 in its message
 		// class's share, round-robin.
@@ -78,8 +92,8 @@ func (r *router) inject(term, lane int, now int64) bool {
 		mb := int32(r.h.Packet(f.Worm).Class) * int32(r.share)
 		for i := range share {
 			u := mb + (r.injPtr[term]+i)%share
-			if r.owner[ob+u] == -1 {
-				r.owner[ob+u], r.holder[ob+u] = terminalOwner, f.Worm
+			if r.ovs[ob+u].owner == -1 {
+				r.hold(op, u, terminalOwner, f.Worm)
 				r.injVC[lane], r.injPtr[term] = u, (u-mb+1)%share
 				break
 			}
@@ -102,7 +116,7 @@ func (r *router) inject(term, lane int, now int64) bool {
 	r.arrive(in, u, &f, now+r.l)
 	if f.IsTail() {
 		r.injVC[lane] = -1
-		r.release(ob+u, false)
+		r.release(op, u, false)
 	}
 	return true
 }
@@ -111,11 +125,11 @@ func (r *router) inject(term, lane int, now int64) bool {
 // switch s is bound for a terminal that refuses it in cycle now (Accept):
 // it asks for no VC, and Waits reports it as WaitTerminal.
 func (r *router) refuses(s int, iv, wi int32, now int64) bool {
-	og := r.base[s] + r.out[iv]
+	og := r.base[s] + r.vc[iv].out
 	if !r.eject[og] || r.h.Accept(int(r.term[og]), wi) {
 		return false
 	}
-	r.refused[iv] = now
+	r.vc[iv].refused = now
 	return true
 }
 
@@ -131,15 +145,18 @@ func (r *router) src(term, lane int) (flit.Flit, bool) {
 // at. (The hot paths pass port and VC apart: a division by a VC count
 // that is not a constant costs tens of cycles.)
 func (r *router) arrive(gp, vc int32, f *flit.Flit, at int64) {
-	iv := gp*int32(r.v) + vc
-	b := &r.buf[iv]
+	c := &r.vc[gp*int32(r.v)+vc]
+	b := &c.buf
+	s := r.swOf[gp]
 	if b.Empty() {
-		r.since[iv] = at
-		r.occVC[gp] |= 1 << vc
-		r.needVA[r.swOf[gp]]++ // (its state is idle: a head)
+		c.since = at
+		r.ip[gp].occ |= 1 << vc
+		r.needVA[s]++ // (its state is idle: a head)
+		r.vaAt[s] = min(r.vaAt[s], at+r.rd)
+		r.syncPort(int(s), gp)
 	}
 	b.PushReady(f, at)
-	r.occ[r.swOf[gp]]++
+	r.occ[s]++
 	if b.Len() > r.maxOcc {
 		r.maxOcc = b.Len()
 		r.h.Occupancy(r.maxOcc)
@@ -170,7 +187,7 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		if r.noEscape {
 			esc = -1 // (a test's router without Duato's escape path)
 		}
-		r.escLo[iv], r.escHi[iv] = uint8(mb), uint8(mb+r.nEsc)
+		r.vc[iv].escLo, r.vc[iv].escHi = uint8(mb), uint8(mb+r.nEsc)
 		if r.cr != nil {
 			// The escape VCs are the dateline's classes, one VC each; a
 			// packet on an adaptive VC enters them as if injected at s.
@@ -179,16 +196,16 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 				cls = local
 			}
 			c := r.cr.Class(s, in, int(esc), cls, r.h.Packet(f.Worm))
-			r.escLo[iv], r.escHi[iv] = uint8(mb+c), uint8(mb+c+1)
+			r.vc[iv].escLo, r.vc[iv].escHi = uint8(mb+c), uint8(mb+c+1)
 		}
 	case r.cr != nil:
 		share := r.share / r.classes
 		c := r.cr.Class(s, in, o, local/share, r.h.Packet(f.Worm))
 		lo, hi = mb+c*share, mb+(c+1)*share
 	}
-	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
-	r.lo[iv], r.hi[iv] = uint8(lo), uint8(hi)
-	r.state[iv] = stVA
+	r.vc[iv].out, r.vc[iv].cand, r.vc[iv].esc = int32(o), ps, esc
+	r.vc[iv].lo, r.vc[iv].hi = uint8(lo), uint8(hi)
+	r.vc[iv].state = stVA
 }
 
 // candidates lists in r.cbuf the output VCs (global) the routed head of
@@ -196,14 +213,14 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 func (r *router) candidates(s int, iv int32) []int32 {
 	v := int32(r.v)
 	r.cbuf = r.cbuf[:0]
-	for m := r.cand[iv]; m != 0; {
+	for m := r.vc[iv].cand; m != 0; {
 		ob := (r.base[s] + int32(m.Next())) * v
-		for u := int32(r.lo[iv]); u < int32(r.hi[iv]); u++ {
+		for u := int32(r.vc[iv].lo); u < int32(r.vc[iv].hi); u++ {
 			r.cbuf = append(r.cbuf, ob+u)
 		}
 	}
-	if e := r.esc[iv]; e >= 0 {
-		for u := int32(r.escLo[iv]); u < int32(r.escHi[iv]); u++ {
+	if e := r.vc[iv].esc; e >= 0 {
+		for u := int32(r.vc[iv].escLo); u < int32(r.vc[iv].escHi); u++ {
 			r.cbuf = append(r.cbuf, (r.base[s]+e)*v+u)
 		}
 	}
@@ -212,112 +229,212 @@ func (r *router) candidates(s int, iv int32) []int32 {
 
 // vcAlloc routes the heads that are due and allocates output VCs at
 // switch s. Under adaptive routing a request's priority is the room the
-// VC has downstream (its credits), the adaptive choice by credits.
+// VC has downstream (its credits), the adaptive choice by credits. It
+// leaves in r.vaAt[s] the first cycle it may have work again, so that
+// Step skips the cycles before (the heads that arrive meanwhile lower it).
 func (r *router) vcAlloc(s int, now int64) {
 	a, v := r.va[s], int32(r.v)
-	r.reqs = r.reqs[:0]
-	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-		in := int(gp - r.base[s])
-		for m := r.occVC[gp] &^ r.act[gp]; m != 0; m &= m - 1 {
+	r.reqs, r.vaQ = r.reqs[:0], r.vaQ[:0]
+	next := int64(math.MaxInt64)
+	for pm := r.vaPorts[s]; pm != 0; pm &= pm - 1 {
+		in := bits.TrailingZeros64(pm)
+		gp := r.base[s] + int32(in)
+		for m := r.ip[gp].occ &^ r.ip[gp].act; m != 0; m &= m - 1 {
 			iv := gp*v + int32(bits.TrailingZeros64(m))
-			f := r.buf[iv].Front()
-			if r.state[iv] == stIdle {
-				if now-r.rd < r.since[iv] || !f.Ready(now-r.rd) {
+			f := r.vc[iv].buf.Front()
+			if r.vc[iv].state == stIdle {
+				if now-r.rd < r.vc[iv].since || !f.Ready(now-r.rd) {
+					// (its ready cycle, from ReadyAt's wrapped distance to now)
+					at := max(r.vc[iv].since, now+int64(int32(f.ReadyAt-uint32(now)))) + r.rd
+					next = min(next, at)
 					continue
 				}
 				r.route(s, in, iv, f)
 			}
+			next = now + 1 // (routed: it asks until it is granted)
 			if r.replyQ && r.refuses(s, iv, f.Worm, now) {
 				continue
 			}
-			for _, ov := range r.asks(s, iv) {
-				if r.owner[ov] != -1 {
-					continue
-				}
-				if len(r.reqs) == 0 {
-					a.Clear()
-				}
-				if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
-					r.reqs = append(r.reqs, iv)
-				}
-				pri := 0
-				if r.ar != nil {
-					pri = int(r.cred[ov])
-				}
-				a.AddRequest(int(iv-r.base[s]*v), int(ov-r.base[s]*v), pri)
-			}
+			r.askVCs(s, iv)
 		}
 	}
-	if len(r.reqs) == 0 {
+	r.vaAt[s] = next
+	switch {
+	case len(r.vaQ) == 0:
 		return
+	case r.vaOne[s] != nil && r.vaDisjoint():
+		for _, q := range r.vaQ {
+			r.grantVC(s, q.iv, r.vaOne[s].GrantSingle(int(q.iv-r.base[s]*v), int(q.o*v), q.set), now)
+		}
+		return
+	}
+	a.Clear()
+	for _, q := range r.vaQ {
+		r.addVA(s, q)
 	}
 	a.Allocate()
 	for _, iv := range r.reqs {
-		g := a.OutputFor(int(iv - r.base[s]*v))
-		if g < 0 {
-			continue
+		if g := a.OutputFor(int(iv - r.base[s]*v)); g >= 0 {
+			r.grantVC(s, iv, g, now)
 		}
-		ov := r.base[s]*v + int32(g)
-		r.owner[ov], r.holder[ov] = iv, r.buf[iv].Front().Worm
-		r.ov[iv], r.out[iv], r.state[iv], r.saAt[iv] = ov, int32(g)/v, stActive, now+r.vad
-		r.act[iv/v] |= 1 << (iv % v)
-		r.needVA[s]--
 	}
 }
 
-// eligible reports whether active, occupied input VC iv's front flit may
-// ask for the switch in cycle now.
-func (r *router) eligible(iv int32, now int64) bool {
-	if now < r.saAt[iv] || !r.buf[iv].Front().Ready(now) {
+// vaDisjoint reports whether the VC allocation's requests come from
+// distinct input VCs, one port each, for disjoint sets of output VCs (so
+// that each is granted as if alone: xbar.SingleGranter). Only a few are
+// compared, pair by pair; more take the allocator's path.
+func (r *router) vaDisjoint() bool {
+	q := r.vaQ
+	if len(r.reqs) != len(q) || len(q) > 4 {
 		return false
 	}
-	return r.cred[r.ov[iv]] > 0 || r.eject[r.ov[iv]/int32(r.v)]
+	for i := range q {
+		for j := i + 1; j < len(q); j++ {
+			if q[i].o == q[j].o && q[i].set&q[j].set != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// grantVC gives input VC iv of switch s the output VC numbered g there
+// (port·V + VC).
+func (r *router) grantVC(s int, iv int32, g int, now int64) {
+	v := int32(r.v)
+	ov := r.base[s]*v + int32(g)
+	o, u := r.portOf[g], int32(g)-r.portOf[g]*v
+	r.hold(r.base[s]+o, u, iv, r.vc[iv].buf.Front().Worm)
+	r.vc[iv].ov, r.vc[iv].out, r.vc[iv].state, r.vc[iv].saAt = ov, o, stActive, now+r.vad
+	gp := r.base[s] + r.portOf[iv-r.base[s]*v]
+	r.ip[gp].act |= 1 << (iv - gp*v)
+	r.syncPort(s, gp)
+	r.needVA[s]--
+}
+
+// askPort asks for the free VCs lo … hi−1 of switch s's output port o
+// (noted in r.vaQ: when it is the only request, an allocator that grants
+// a lone input at once needs no request matrix).
+func (r *router) askPort(s int, iv, o int32, lo, hi uint8) {
+	set := r.freeOV[r.base[s]+o] & (uint64(1)<<hi - 1) >> lo << lo
+	if set == 0 {
+		return
+	}
+	if len(r.reqs) == 0 || r.reqs[len(r.reqs)-1] != iv {
+		r.reqs = append(r.reqs, iv)
+	}
+	r.vaQ = append(r.vaQ, vaReq{iv, o, set})
+}
+
+// addVA adds request q to switch s's VC allocator.
+func (r *router) addVA(s int, q vaReq) {
+	v := int32(r.v)
+	in := int(q.iv - r.base[s]*v)
+	if sr := r.vaSet[s]; sr != nil && r.ar == nil {
+		sr.AddRequestSet(in, int(q.o*v), q.set)
+		return
+	}
+	// One by one: adaptive routing's priority is the VC's credits.
+	ob := (r.base[s] + q.o) * v
+	for set := q.set; set != 0; set &= set - 1 {
+		u := int32(bits.TrailingZeros64(set))
+		pri := 0
+		if r.ar != nil {
+			pri = int(r.cred[ob+u])
+		}
+		r.va[s].AddRequest(in, int(q.o*v+u), pri)
+	}
+}
+
+// eligible reports whether active, occupied input VC c's front flit (at switch s) may
+// ask for the switch in cycle now.
+func (r *router) eligible(s int, c *inputVC, now int64) bool {
+	if now < c.saAt || !c.buf.Front().Ready(now) {
+		return false
+	}
+	return r.cred[c.ov] > 0 || r.eject[r.base[s]+c.out]
+}
+
+// syncPort keeps bit gp−base[s] of r.swPorts[s] set exactly when a VC
+// of global input port gp holds a flit and an output VC (the ports whose
+// VCs may ask for the switch), and of r.vaPorts[s] when one holds a flit
+// and no output VC (those whose VCs may ask for one).
+func (r *router) syncPort(s int, gp int32) {
+	bit := uint64(1) << uint(gp-r.base[s])
+	p := &r.ip[gp]
+	if p.occ&p.act != 0 {
+		r.swPorts[s] |= bit
+	} else {
+		r.swPorts[s] &^= bit
+	}
+	if p.occ&^p.act != 0 {
+		r.vaPorts[s] |= bit
+	} else {
+		r.vaPorts[s] &^= bit
+	}
 }
 
 // swAlloc allocates switch s's crossbar and moves the winners.
 func (r *router) swAlloc(s int, now int64) {
 	a, v := r.sa[s], int32(r.v)
-	r.saIn = r.saIn[:0] // the input ports that ask
-	for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-		var want, elig uint64 // outputs this input asked for; its VCs that asked
-		for m := r.occVC[gp] & r.act[gp]; m != 0; m &= m - 1 {
+	r.saIn, r.saWant = r.saIn[:0], r.saWant[:0] // the input ports that ask, and their outputs
+	var asked uint64                            // the outputs asked for
+	disjoint := true                            // no output asked for twice
+	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
+		in := bits.TrailingZeros64(pm)
+		gp := r.base[s] + int32(in)
+		var want, elig uint64 // outputs this input asks for; its VCs that ask
+		p := &r.ip[gp]
+		for m := p.occ & p.act; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
-			iv := gp*v + int32(vc)
-			if !r.eligible(iv, now) {
-				continue
-			}
-			elig |= 1 << vc
-			if o := r.out[iv]; want>>o&1 == 0 {
-				if len(r.saIn) == 0 {
-					a.Clear()
-				}
-				if want == 0 {
-					r.saIn = append(r.saIn, gp)
-				}
-				want |= 1 << o
-				a.AddRequest(int(gp-r.base[s]), int(o), 0)
+			if c := &r.vc[gp*v+int32(vc)]; r.eligible(s, c, now) {
+				elig |= 1 << vc
+				want |= 1 << c.out
 			}
 		}
-		r.elig[gp] = elig
+		p.elig = elig
+		if want != 0 {
+			r.saIn, r.saWant = append(r.saIn, gp), append(r.saWant, want)
+			disjoint = disjoint && want&asked == 0
+			asked |= want
+		}
 	}
-	if len(r.saIn) == 0 {
+	switch {
+	case len(r.saIn) == 0:
 		return
+	case disjoint && r.saOne[s] != nil:
+		// Each input is alone on its outputs: granted as if alone.
+		for i, gp := range r.saIn {
+			r.grantSwitch(s, gp, r.saOne[s].GrantSingle(int(gp-r.base[s]), 0, r.saWant[i]), now)
+		}
+		return
+	}
+	a.Clear()
+	for i, gp := range r.saIn {
+		// (An input asks for one output nearly always: one request at a
+		// time costs less than a set.)
+		for want := r.saWant[i]; want != 0; want &= want - 1 {
+			a.AddRequest(int(gp-r.base[s]), bits.TrailingZeros64(want), 0)
+		}
 	}
 	a.Allocate()
 	for _, gp := range r.saIn {
-		o := a.OutputFor(int(gp - r.base[s]))
-		if o < 0 {
-			continue
+		if o := a.OutputFor(int(gp - r.base[s])); o >= 0 {
+			r.grantSwitch(s, gp, o, now)
 		}
-		// The input's VC for that output, round-robin: the occupied VCs
-		// from the pointer on, then those before it.
-		m := r.elig[gp] // (what asked: nothing has moved at this input since)
-		ptr := uint(r.saPtr[gp])
-		for _, part := range [2]uint64{m >> ptr << ptr, m & (1<<ptr - 1)} {
-			if r.pickVC(s, gp, part, int32(o), now) {
-				break
-			}
-		}
+	}
+}
+
+// grantSwitch moves, from global input port gp of switch s, granted
+// output o, the flit of the VC that asked for o, round-robin: the VCs
+// that asked from the port's pointer on, then those before it.
+func (r *router) grantSwitch(s int, gp int32, o int, now int64) {
+	p := &r.ip[gp]
+	m := p.elig // (what asked: nothing has moved at this input since)
+	ptr := uint(p.saPtr)
+	if !r.pickVC(s, gp, m>>ptr<<ptr, int32(o), now) {
+		r.pickVC(s, gp, m&(1<<ptr-1), int32(o), now)
 	}
 }
 
@@ -329,9 +446,9 @@ func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 	for ; part != 0; part &= part - 1 {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
-		if r.out[iv] == o {
-			r.saPtr[gp] = xbar.After(vc, v)
-			r.move(s, gp, iv, now)
+		if c := &r.vc[iv]; c.out == o {
+			r.ip[gp].saPtr = xbar.After(vc, v)
+			r.move(s, gp, iv, c, now)
 			return true
 		}
 	}
@@ -340,189 +457,35 @@ func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
 
 // move sends the front flit of input VC iv (global input port gp of
 // switch s) out through its output VC.
-func (r *router) move(s int, gp, iv int32, now int64) {
-	b := &r.buf[iv]
+func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
+	b := &c.buf
 	r.moving = b.Pop() // (a field: a local passed to the host would escape, a heap object per flit)
 	f := &r.moving
 	r.occ[s]--
 	vc := iv - gp*int32(r.v)
 	if b.Empty() {
-		r.occVC[gp] &^= 1 << vc
+		r.ip[gp].occ &^= 1 << vc
+		r.syncPort(s, gp)
 	}
-	r.mvAt[iv], r.saAt[iv] = now, now+r.sad
+	c.mvAt, c.saAt = now, now+r.sad
 	r.credits.push(r.upOV[gp]+vc, now+r.l+r.cd)
-	ov := r.ov[iv]
-	og := r.base[s] + r.out[iv] // (the port of ov)
+	ov := c.ov
+	og := r.base[s] + c.out // (the port of ov)
 	at := now + r.sad + r.stf + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(r.out[iv]), f, at)
+	r.h.Send(s, int(gp-r.base[s]), int(c.out), f, at)
 	if !r.eject[og] {
 		r.cred[ov]--
 		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
 	}
 	if f.IsTail() {
-		r.state[iv], r.ov[iv] = stIdle, -1
-		r.act[gp] &^= 1 << vc
-		r.release(ov, r.eject[og])
+		c.state, c.ov = stIdle, -1
+		r.ip[gp].act &^= 1 << vc
+		r.syncPort(s, gp)
+		r.release(og, ov-og*int32(r.v), r.eject[og])
 		if !b.Empty() {
-			r.since[iv] = now + 1
+			c.since = now + 1
 			r.needVA[s]++
+			r.vaAt[s] = min(r.vaAt[s], now+1+r.rd)
 		}
 	}
-}
-
-// Waits reports, for every ready front flit that did not move this cycle,
-// the lasting reasons: every output VC it may take held (WaitVC, by each
-// holder), no credit while the buffer downstream is full (WaitCredit, by
-// the packet at its front); a lost arbitration is reported with For −1.
-func (r *router) Waits(report func(model.Wait)) {
-	now := r.h.Now()
-	v := int32(r.v)
-	for s := range r.occ {
-		if r.occ[s] == 0 {
-			continue
-		}
-		for gp := r.base[s]; gp < r.base[s+1]; gp++ {
-			for iv := gp * v; iv < (gp+1)*v; iv++ {
-				b := &r.buf[iv]
-				if b.Empty() || r.mvAt[iv] == now || !b.Front().Ready(now) || r.state[iv] == stIdle {
-					continue
-				}
-				w := model.Wait{Flit: *b.Front(), Sw: s, In: int(gp - r.base[s]), VC: int(iv % v),
-					AtSw: s, AtOut: int(r.out[iv]), AtVC: -1, For: -1, Kind: model.WaitArb}
-				switch {
-				case r.state[iv] == stVA && r.refused[iv] == now:
-					w.Kind = model.WaitTerminal
-					report(w)
-				case r.state[iv] == stVA:
-					r.vcWaits(w, iv, report)
-				default:
-					r.creditWait(w, iv, now, report)
-				}
-			}
-		}
-	}
-	if r.replyQ {
-		for term := range r.nTerm {
-			r.sourceWaits(term, term, report)
-			r.sourceWaits(term, r.nTerm+term, report)
-		}
-	}
-}
-
-func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
-	v := int32(r.v)
-	w.Kind = model.WaitVC
-	cands := r.candidates(w.Sw, iv)
-	// The escape VCs come last (candidates).
-	adaptive := len(cands)
-	if r.esc[iv] >= 0 {
-		adaptive -= int(r.escHi[iv] - r.escLo[iv])
-	}
-	escFree := -1
-	for i, ov := range cands {
-		switch {
-		case r.vcHolder(ov/v, ov) >= 0:
-		case i < adaptive:
-			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
-			report(w) // a free VC, or one freed when its credits are back: it passes
-			return
-		case escFree < 0:
-			escFree = i
-		}
-	}
-	if escFree >= 0 {
-		// Every adaptive VC held, an escape VC free: it goes on by the
-		// escape path, and says so first (For −1), with the holders.
-		ov := cands[escFree]
-		w.Kind, w.For, w.AtOut, w.AtVC, w.Escape = model.WaitArb, -1, int(ov/v-r.base[w.Sw]), int(ov%v), true
-		report(w)
-		cands, w.Kind, w.Escape = cands[:adaptive], model.WaitVC, false
-	}
-	for i, ov := range cands {
-		w.For, w.AtOut, w.AtVC = r.vcHolder(ov/v, ov), int(ov/v-r.base[w.Sw]), int(ov%v)
-		w.Escape = i >= adaptive
-		report(w)
-	}
-}
-
-// sourceWaits reports the wait of the ready flit in terminal term's
-// register lane (inject's) that did not go in this cycle: every injection
-// VC of its class's share held (WaitVC, by each holder), or no credit
-// while the input VC beyond is full (WaitCredit); one that lost to the
-// terminal's other register, or whose credit is on its way, passes.
-func (r *router) sourceWaits(term, lane int, report func(model.Wait)) {
-	f, ok := r.src(term, lane)
-	if !ok {
-		return
-	}
-	v := int32(r.v)
-	s, in := r.t.InSwitch[term], r.t.InPort[term]
-	gin := r.base[s] + in
-	ob := (r.nGP + int32(term)) * v
-	w := model.Wait{Flit: f, Sw: int(s), In: int(in), VC: -1, Source: true, AtSw: int(s), AtOut: -1, Kind: model.WaitVC}
-	if u := r.injVC[lane]; u >= 0 {
-		down := &r.buf[gin*v+u]
-		if r.cred[ob+u] > 0 || down.Len() < r.d {
-			return
-		}
-		w.Kind, w.For, w.AtVC = model.WaitCredit, down.Front().Worm, int(u)
-		report(w)
-		return
-	}
-	share := int32(r.share / r.classes)
-	mb := int32(r.h.Packet(f.Worm).Class) * int32(r.share)
-	holder := func(u int32) int32 { // (vcHolder's, for an injection VC)
-		if !r.tailOut[ob+u] {
-			return r.holder[ob+u]
-		}
-		if down := &r.buf[gin*v+u]; !down.Empty() {
-			return down.Front().Worm
-		}
-		return -1
-	}
-	for u := mb; u < mb+share; u++ {
-		if holder(u) < 0 {
-			return
-		}
-	}
-	for u := mb; u < mb+share; u++ {
-		w.For, w.AtVC = holder(u), int(u)
-		report(w)
-	}
-}
-
-// vcHolder is the packet whose progress frees output VC ov of global port
-// og: its holder, or, once the holder's tail has left (tail-credit), the
-// packet at the front of the VC it leads to, whose flits keep its credits
-// (−1 when that is empty: the credits are on their way, or the VC is free).
-func (r *router) vcHolder(og, ov int32) int32 {
-	if !r.tailOut[ov] {
-		return r.holder[ov]
-	}
-	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
-	if down.Empty() {
-		return -1
-	}
-	return down.Front().Worm
-}
-
-func (r *router) creditWait(w model.Wait, iv int32, now int64, report func(model.Wait)) {
-	ov := r.ov[iv]
-	og := ov / int32(r.v)
-	w.AtVC = int(ov % int32(r.v))
-	if now < r.saAt[iv] {
-		w.Kind = model.WaitStage // (the VC allocation's delay)
-		report(w)
-		return
-	}
-	if r.eject[og] || r.cred[ov] > 0 {
-		report(w) // lost the switch allocation
-		return
-	}
-	down := &r.buf[r.downIn[og]*int32(r.v)+ov%int32(r.v)]
-	if down.Len() < r.d {
-		return // a credit is on its way back
-	}
-	w.Kind, w.For = model.WaitCredit, down.Front().Worm
-	report(w)
 }

@@ -111,6 +111,16 @@ func (m Tracers) Dropped(c int64, f flit.Flit, b int32) {
 	}
 }
 
+// Escaped passes the first cycle an escape VC broke to the tracers that
+// log it (Escaper).
+func (m Tracers) Escaped(c int64, worms []int32, waits []string) {
+	for _, t := range m {
+		if e, ok := t.(Escaper); ok {
+			e.Escaped(c, worms, waits)
+		}
+	}
+}
+
 // Slot passes a slotted-router event to the tracers that log them
 // (kernel.SlotTracer).
 func (m Tracers) Slot(c int64, e kernel.SlotEvent) {

@@ -15,6 +15,7 @@ type Component struct {
 	Net      *Network
 	waker    waker
 	tickTime sim.VTimeInSec // time of the tick being run
+	blocked  []*Endpoint    // endpoints whose port holds a reply the reply queue had no place for
 }
 
 // NewComponent wraps n as an Akita component ticking at 1 GHz (one tick per
@@ -36,6 +37,7 @@ func (c *Component) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	n.Cycle()
+	c.unblock(now)
 	if n.Done() {
 		return false
 	}
@@ -48,6 +50,28 @@ func (c *Component) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	return true
+}
+
+// block notes that e's port holds a reply waiting for a place.
+func (c *Component) block(e *Endpoint) {
+	if !e.blocked {
+		e.blocked = true
+		c.blocked = append(c.blocked, e)
+	}
+}
+
+// unblock offers the blocked endpoints' replies to their reply queues
+// again, after a cycle that may have freed places.
+func (c *Component) unblock(now sim.VTimeInSec) {
+	if len(c.blocked) == 0 {
+		return
+	}
+	eps := c.blocked
+	c.blocked = nil
+	for _, e := range eps {
+		e.blocked = false
+		e.pull(now, e.Port) // (this tick goes on: no TickNow)
+	}
 }
 
 // Wake makes a sleeping network tick again now (endpoints call it when a

@@ -6,6 +6,7 @@ import (
 	"github.com/flitsim/flitsim/configs/inputerr"
 	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/switch/iq"
+	"github.com/flitsim/flitsim/switch/model"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -20,12 +21,13 @@ func (c *Config) replyClass() uint8 { return uint8(min(1, c.classes()-1)) }
 // checkMsgClasses refuses traffic.classes and traffic.reply_flits that the
 // router cannot run: message classes need virtual channels (router.model
 // with VCs; the iq router checks that they fit its buffers.vcs).
-func checkMsgClasses(c *Config, model string, vcs bool) error {
+func checkMsgClasses(c *Config, name string, info model.Info) error {
+	vcs := info.VCs
 	t := &c.Traffic
 	if t.Classes < 0 || t.Classes > iq.MaxVCs {
 		return inputerr.New("traffic.classes", t.Classes, "an integer from 1 to %d (message classes on disjoint VC sets)", iq.MaxVCs)
 	}
-	if t.Classes > 1 && (model == "" || !vcs) {
+	if t.Classes > 1 && (name == "" || !vcs) {
 		return inputerr.New("traffic.classes", t.Classes, "1 unless router.model names a model with virtual channels (router.model: iq): a class is a set of VCs")
 	}
 	if t.ReplyFlits < 0 || t.ReplyFlits > 1<<16 {
@@ -35,6 +37,14 @@ func checkMsgClasses(c *Config, model string, vcs bool) error {
 	if t.ReplyFlits > 0 && (t.Trace != "" || len(t.Packets) > 0 || isPacket(c) || isSlotted(c) ||
 		traffic.IsMulticastPattern(t.Pattern) || sc.Software()) {
 		return inputerr.New("traffic.reply_flits", t.ReplyFlits, "0 with a trace, inline packets, a multicast, switching: packet or slotted (replies answer unicast pattern traffic on wormhole networks)")
+	}
+	switch q := t.ReplyQueue; {
+	case q < 0 || q > 1<<16:
+		return inputerr.New("traffic.reply_queue", q, "an integer from 0 (none) to 65536")
+	case q > 0 && t.ReplyFlits == 0 && (t.Load > 0 || t.Trace != "" || len(t.Packets) > 0):
+		return inputerr.New("traffic.reply_queue", q, "0 unless traffic.reply_flits > 0 (a reply queue holds replies), or traffic.load is 0 (replies Akita agents send: PacketMsg.Reply)")
+	case q > 0 && (name == "" || !info.Replies):
+		return inputerr.New("traffic.reply_queue", q, "0 unless router.model names a model whose terminals may refuse a packet (router.model: iq)")
 	}
 	return nil
 }
@@ -80,6 +90,9 @@ type pendingReply struct {
 // the fast paths stay as they are).
 func (n *Network) hookClasses() {
 	c := &n.Cfg
+	if q := c.Traffic.ReplyQueue; q > 0 && !n.k.SetReplyQueue(q, c.Traffic.ReplyFlits > 0) {
+		panic("traffic.reply_queue: the switch model has no reply queues") // (checkMsgClasses refused that)
+	}
 	if c.classes() == 1 && c.Traffic.ReplyFlits == 0 {
 		return
 	}
@@ -129,13 +142,11 @@ func (n *Network) flushReplies(now int64) {
 			keep = append(keep, p)
 			continue
 		}
-		var wi int32
 		gen := int64(-1)
 		if p.measured {
-			wi, gen = n.k.EnqueueMeasured(int(p.src), int(p.dst), r.flits), p.gen
-		} else {
-			wi = n.k.Enqueue(int(p.src), int(p.dst), r.flits)
+			gen = p.gen
 		}
+		wi := n.k.EnqueueReply(int(p.src), int(p.dst), r.flits, p.measured)
 		w := &n.k.Pool.Worms[wi]
 		w.Class = r.class
 		r.req[w.ID] = gen

@@ -188,6 +188,11 @@ type TrafficConfig struct {
 	// class 0 (a request) makes its destination send a reply of this many
 	// flits back to its source, on class 1 (on class 0 with one class).
 	ReplyFlits int `yaml:"reply_flits" json:"reply_flits,omitempty" allowed:"an integer from 0 (no replies) to 65536 (flits of the reply each delivered request gets)" default:"0"`
+	// ReplyQueue > 0 gives every terminal a reply queue of that many
+	// places beside its source queue: a terminal whose places are all
+	// taken refuses new requests, which wait in the network (protocol
+	// deadlock when requests and replies share VCs; docs/vc.md).
+	ReplyQueue int `yaml:"reply_queue" json:"reply_queue,omitempty" allowed:"an integer from 0 (none: replies join the source queue, never refused) to 65536 (replies a terminal holds before it refuses requests; with traffic.reply_flits and router.model: iq)" default:"0"`
 	// P0 is the slotted router's load: the probability that a free link
 	// buffer takes a new packet in a slot (2d buffers per node).
 	P0 float64 `yaml:"p0" json:"p0,omitempty" allowed:"a probability from 0 to 1 (new packet per free link buffer per slot, switching: slotted)" default:"0"`

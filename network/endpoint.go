@@ -18,7 +18,15 @@ type PacketMsg struct {
 	// Class is the packet's message class, from 0 to traffic.classes − 1:
 	// its virtual channels are that class's disjoint set (docs/vc.md), so
 	// that replies on class 1 never wait behind requests on class 0.
-	Class   int
+	Class int
+	// Reply marks a packet that answers a request: with
+	// traffic.reply_queue it waits in the terminal's reply queue (a
+	// register of its own on the injection link) rather than behind the
+	// terminal's requests, and while every place of that queue is taken
+	// the endpoint leaves it in its port (the sender's Send fails; it
+	// retries when the port frees). Without traffic.reply_queue it is
+	// an ordinary packet.
+	Reply   bool
 	Payload any // carried to the destination untouched
 }
 
@@ -53,10 +61,23 @@ type Endpoint struct {
 	*sim.ComponentBase
 	Port sim.Port
 	Peer sim.Port
+	// Accept, if set, lets the peer refuse packets (with
+	// traffic.reply_queue; without it every packet is taken): it is asked
+	// about each packet addressed to this terminal (m: From, Flits, Class,
+	// Payload; no Latency yet) when its head is bound for the ejection
+	// port, once a cycle until it says true, which commits the terminal
+	// to take the whole packet. While it says false the head waits in the
+	// network, and the packets behind it back up. It runs inside the
+	// network's cycle: decide and count, send nothing. (An agent that
+	// answers requests refuses one while it owes as many replies as it
+	// can hold: the protocol deadlock of docs/vc.md.)
+	Accept func(m *DeliveryMsg) bool
 
 	term    int
 	host    *Component
 	pending []*DeliveryMsg
+	probe   DeliveryMsg // Accept's argument, reused
+	blocked bool        // a reply waits in Port for a place in the reply queue
 }
 
 // AttachEndpoints creates one Akita endpoint per terminal of c's network and
@@ -95,6 +116,14 @@ func AttachEndpoints(c *Component) []*Endpoint {
 	}
 	payload := map[uint64]any{}
 	n.payloads = payload
+	n.k.SetTerminalAccept(func(term int32, w *flit.Worm) bool { // (false, ignored: no reply queues)
+		e := eps[term]
+		if e.Accept == nil {
+			return true
+		}
+		e.probe = DeliveryMsg{From: int(w.Src), Flits: int(w.Len), Class: int(w.Class), Payload: payload[w.ID]}
+		return e.Accept(&e.probe)
+	})
 	prev := n.k.Hooks.Delivered
 	n.k.Hooks.Delivered = func(w *flit.Worm, cycle int64) {
 		if prev != nil {
@@ -132,12 +161,19 @@ func (g untilWindowEnd) Generate(now int64, e traffic.Emitter) {
 // Handle is required by sim.Component; an endpoint schedules no events.
 func (e *Endpoint) Handle(sim.Event) error { return nil }
 
-// NotifyRecv takes packets from the port into the network.
+// NotifyRecv takes packets from the port into the network (a reply only
+// while the terminal's reply queue has a place: PacketMsg.Reply).
 func (e *Endpoint) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
+	e.pull(now, p)
+	e.host.TickNow(e.host.Freq.ThisTick(now))
+}
+
+func (e *Endpoint) pull(now sim.VTimeInSec, p sim.Port) {
 	n := e.host.Net
-	for msg := p.Retrieve(now); msg != nil; msg = p.Retrieve(now) {
+	for msg := p.Peek(); msg != nil; msg = p.Peek() {
 		m, ok := msg.(*PacketMsg)
 		if !ok {
+			p.Retrieve(now)
 			continue
 		}
 		if err := n.Cfg.checkClass(m.Class); err != nil {
@@ -146,14 +182,23 @@ func (e *Endpoint) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
 			if n.emitErr == nil {
 				n.emitErr, n.stopped = err, true
 			}
+			p.Retrieve(now)
 			continue
 		}
 		n.k.SkipTo(int64(e.host.Freq.Cycle(now)))
-		wi := n.k.EnqueueMeasured(e.term, m.To, m.Flits)
+		wi := int32(-1)
+		if m.Reply && n.Cfg.Traffic.ReplyQueue > 0 {
+			if wi, ok = n.k.QueueReply(e.term, m.To, m.Flits); !ok {
+				e.host.block(e) // (retried after each cycle until a place frees)
+				break
+			}
+		} else {
+			wi = n.k.EnqueueMeasured(e.term, m.To, m.Flits)
+		}
+		p.Retrieve(now)
 		n.k.Pool.Worms[wi].Class = uint8(m.Class)
 		n.payloads[n.k.Pool.Worms[wi].ID] = m.Payload
 	}
-	e.host.TickNow(e.host.Freq.ThisTick(now))
 }
 
 // NotifyPortFree retries deliveries the peer could not take.

@@ -12,6 +12,8 @@ type (
 	Violations   = kernel.Violations
 	Tracer       = kernel.Tracer
 	Dropper      = kernel.Dropper // a Tracer that also logs dropped packets (queue.full: drop)
+	Escaper      = kernel.Escaper // a Tracer that also logs the first cycle an escape VC broke (Result.EscapedCycles)
+	EscapedCycle = kernel.EscapedCycle
 	Wait         = kernel.Wait
 	Location     = kernel.Location
 	Deadlock     = kernel.Deadlock

@@ -75,6 +75,10 @@ type Result struct {
 
 	// Deadlock is nil, or the wait-for cycle that stopped the run.
 	Deadlock *Deadlock `json:"deadlock"`
+	// EscapedCycles counts the deadlock checks that found a wait-for cycle
+	// on adaptive VCs which only an escape VC broke, and names the first
+	// (routing: adaptive with a VC model; nil otherwise: escape.go).
+	EscapedCycles *EscapedCycles `json:"escaped_cycles,omitempty" csv:"-"`
 	// BookSim repeats the headline figures under BookSim2's names when a
 	// public switch model runs (router.model; router.go).
 	BookSim *BookSimStats `json:"booksim,omitempty"`

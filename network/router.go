@@ -36,7 +36,7 @@ type VCConfig struct {
 	// Release: tail frees an output VC when the packet's tail leaves
 	// through it; tail-credit when the tail's credit has come back
 	// (BookSim's wait_for_tail_credit = 1).
-	Release string `yaml:"release" json:"release,omitempty" allowed:"tail, tail-credit (router.model: iq; routing: adaptive needs tail-credit)" default:"tail (tail-credit with routing: adaptive)"`
+	Release string `yaml:"release" json:"release,omitempty" allowed:"tail, tail-credit (router.model: iq; routing: adaptive refuses tail)" default:"tail (with routing: adaptive, tail-credit on the adaptive VCs and tail on the escape ones)"`
 }
 
 // routerTag is tag (default, allowed, yaml) of RouterConfig's field: an
@@ -75,7 +75,7 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 	}
 	name := strings.ToLower(strings.TrimSpace(c.Router.Model))
 	info, known := model.Lookup(name)
-	if err := checkMsgClasses(c, name, known && info.VCs); err != nil {
+	if err := checkMsgClasses(c, name, info); err != nil {
 		return model.Info{}, p, false, err
 	}
 	if name == "" {
@@ -99,7 +99,7 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 		return info, p, false, inputerr.New("buffers.vcs", v, "1 with router.model: %s (it has no virtual channels)", name)
 	}
 	r := c.Router
-	p = model.Params{VCs: v, Classes: c.classes(), Routing: c.Routing, RoutingDelay: r.RoutingDelay, CreditDelay: r.CreditDelay,
+	p = model.Params{VCs: v, Classes: c.classes(), ReplyQueue: c.Traffic.ReplyQueue, Routing: c.Routing, RoutingDelay: r.RoutingDelay, CreditDelay: r.CreditDelay,
 		VCAllocator: r.VCAllocator, SWAllocator: r.SWAllocator, VCRelease: c.VC.Release}
 	ints := []struct {
 		field  string

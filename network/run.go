@@ -512,6 +512,7 @@ func (n *Network) Result() *Result {
 	}
 	n.blockedResult(r)
 	n.classResult(r)
+	n.escapeResult(r)
 	win := min(n.end, k.Now()) - n.start
 	nt := float64(k.Topo.Terminals())
 	switch {

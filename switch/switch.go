@@ -16,7 +16,7 @@ type Switch struct {
 	Owner  []int32 // per output port: worm pool index, or Free
 	Policy Policy
 	rrIn   int32     // round-robin: the input port with top priority
-	reqs   []Request // posted this cycle
+	reqs   []Request // posted this cycle (allocated at the first Post)
 }
 
 // New returns a switch with the given number of ports, all free.
@@ -24,7 +24,6 @@ func New(ports int, policy Policy) Switch {
 	s := Switch{
 		Owner:  make([]int32, ports),
 		Policy: policy,
-		reqs:   make([]Request, 0, ports),
 	}
 	for i := range s.Owner {
 		s.Owner[i] = Free
@@ -35,8 +34,16 @@ func New(ports int, policy Policy) Switch {
 // Ports is the radix of the switch.
 func (s *Switch) Ports() int { return len(s.Owner) }
 
-// Post adds a request for this cycle.
-func (s *Switch) Post(r Request) { s.reqs = append(s.reqs, r) }
+// Post adds a request for this cycle. The room for a request per port is
+// made at the first Post: a switch whose requests are decided without
+// Post (the kernel's Award) costs no more than its owners, 56 bytes a port
+// fewer in a large network.
+func (s *Switch) Post(r Request) {
+	if s.reqs == nil {
+		s.reqs = make([]Request, 0, len(s.Owner))
+	}
+	s.reqs = append(s.reqs, r)
+}
 
 // Pending reports whether any request was posted this cycle.
 func (s *Switch) Pending() bool { return len(s.reqs) > 0 }

@@ -289,7 +289,7 @@ func registerMNBClaims() {
 	Register(Claim{
 		ID:        "varvarigos-mnb-d16",
 		Source:    "Varvarigos 1992 §3.6 quoting [BOS91] (digest 000a §5.2, §10.6)",
-		Claim:     "multinode broadcast on the 16-cube (N = 65 536, 4.3·10⁹ packet-hops) in ⌈(N−1)/d⌉ slots on the lock-step hardware (about 8–10 s and 3.6 GB)",
+		Claim:     "multinode broadcast on the 16-cube (N = 65 536, 4.3·10⁹ packet-hops) in ⌈(N−1)/d⌉ slots on the lock-step hardware (about 3–5 s and 1 GB)",
 		Published: "4096",
 		Tolerance: "exact; delivered exactly once",
 		Measure: func() (string, bool, error) {

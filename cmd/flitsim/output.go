@@ -34,6 +34,7 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 func writeTable(w io.Writer, r *network.Result) error {
 	rows := summaryRows(r)
 	rows = append(rows, deadlockRows(r.Deadlock)...)
+	rows = append(rows, escapedRows(r.EscapedCycles)...)
 	for _, d := range r.Deliveries {
 		rows = append(rows, []string{fmt.Sprintf("delivered #%d", d.ID),
 			fmt.Sprintf("%d→%s: generated %d, delivered %d (%s)", d.Src, network.DestText(d.Dst), d.Generated, d.Delivered, count(d.Latency, "cycle"))})
@@ -181,6 +182,24 @@ func deadlockRows(d *network.Deadlock) [][]string {
 	}
 	if len(d.Switches) > 0 {
 		rows = append(rows, []string{"deadlock switches", strings.Join(d.Switches, ", ")})
+	}
+	return rows
+}
+
+// escapedRows are the count of wait-for cycles escape VCs broke and the
+// first one (routing: adaptive; none otherwise).
+func escapedRows(e *network.EscapedCycles) [][]string {
+	if e == nil {
+		return nil
+	}
+	rows := [][]string{{"escaped cycles", fmt.Sprintf("%d (deadlock checks that found a wait-for cycle only an escape VC broke)", e.Count)}}
+	if f := e.First; f != nil {
+		worms := make([]string, len(f.Worms))
+		for i, wm := range f.Worms {
+			worms[i] = fmt.Sprintf("#%d %d→%s", wm.ID, wm.Src, network.DestText(wm.Dst))
+		}
+		rows = append(rows, []string{"first escaped cycle", fmt.Sprintf("at cycle %d: %s; %s", f.Cycle, strings.Join(worms, ", "), strings.Join(f.Resources, " → "))},
+			[]string{"broken by", f.Escape})
 	}
 	return rows
 }

@@ -50,6 +50,17 @@ func b2u(c bool) uint64 {
 	return u
 }
 
+// count is the number of ids in the set among those of the words holding
+// [lo, hi) (a lane's range: whole words, see Kernel.alignCut), an upper
+// bound of those in [lo, hi).
+func (s bitset) count(lo, hi int32) int32 {
+	n := 0
+	for wi := int(lo >> 6); wi <= int((hi-1)>>6); wi++ {
+		n += bits.OnesCount64(s.word(wi))
+	}
+	return int32(n)
+}
+
 func (s bitset) any() bool {
 	for wi := range s.words() {
 		if s.word(wi) != 0 {

@@ -13,7 +13,7 @@ func (k *Kernel) commit() {
 	now := k.now
 	for _, b := range k.moves {
 		popped = append(popped, k.bs[b].Pop())
-		k.moved[b] = now
+		k.bs[b].moved = now
 	}
 	k.nmoved = len(k.moves)
 	for i, b := range k.moves {
@@ -153,7 +153,7 @@ func (k *Kernel) push(l *lane, d int32, f *flit.Flit, due int64) {
 		due += k.delay // a head waits for the routing unit
 	}
 	x.PushReady(f, due)
-	*elem(k.moved, d) = k.now
+	elem(k.bs, d).moved = k.now
 	if k.denseNow {
 		// No multicast worm lives, so a flit reaching the front of an
 		// empty routing buffer needs routing exactly when it opens a new

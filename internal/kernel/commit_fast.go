@@ -19,6 +19,7 @@ import (
 // cycle; the general path interleaves them in buffer order, which differs
 // only if a Hooks callback enqueued packets, and hooks must not.)
 func (k *Kernel) leave(l *lane) {
+	l.roomLeave(len(l.moves))
 	moves, tails, srcs := l.moves, l.tails[:cap(l.tails)], l.srcs[:cap(l.srcs)]
 	popped := l.popped[:len(moves)]
 	nt, hops := k.pop(moves, popped, tails)
@@ -166,10 +167,10 @@ func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops
 
 // markChannels is leave's second pass (see pop).
 func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32) (ns int) {
-	now, nl, chans, bs, active, moved := k.now, int32(len(k.Links)), k.chans, k.bs, k.active, k.moved
+	now, nl, chans, bs, active := k.now, int32(len(k.Links)), k.chans, k.bs, k.active
 	for i, b := range moves {
 		x := elem(bs, b)
-		*elem(moved, b) = now
+		x.moved = now
 		// An emptied buffer leaves the active set (an arrival later this
 		// cycle sets it again); a buffer that moved is in it.
 		active.clearSetIf(b, b2u(x.Empty()))
@@ -210,7 +211,7 @@ func (l *lane) carry(c *link.Link, now int64) {
 // instructions. With two lanes, where the loop also lists the flits for
 // the other lane, the inlined version spilled more than it saved.)
 func (k *Kernel) arrive(l *lane, moves []int32, popped []flit.Flit) {
-	now, bs, moved, active, alloc := k.now, k.bs, k.moved, k.active, k.alloc
+	now, bs, active, alloc := k.now, k.bs, k.active, k.alloc
 	maxOcc := l.maxOcc
 	for i, b := range moves {
 		src := elem(bs, b)
@@ -224,7 +225,7 @@ func (k *Kernel) arrive(l *lane, moves []int32, popped []flit.Flit) {
 		// As push's dense case.
 		wasEmpty := x.Empty()
 		x.PushReady(f, now+int64(src.lat))
-		*elem(moved, d) = now
+		x.moved = now
 		active.set(d)
 		alloc.or(d, b2u(wasEmpty)&b2u(x.rSw >= 0)&b2u(f.Worm != x.worm))
 		maxOcc = max(maxOcc, int32(x.Len()))

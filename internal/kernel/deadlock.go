@@ -147,12 +147,13 @@ func (k *Kernel) waits(b int32) bool {
 				return soft() // binds in the next routing pass
 			}
 			ports = true
-			if k.rolledAt[w.at] != k.now || k.rolledBy[w.at] == f.Worm {
+			rolled, by := k.rolledPort(w.at)
+			if !rolled || by == f.Worm {
 				continue // lost an arbitration for a free port
 			}
 			// Won by a synchronous worm that gave it back: a worm that
 			// lost it waits for that worm as surely as for an owner.
-			w.who = k.rolledBy[w.at]
+			w.who = by
 			fallthrough
 		case WaitPort:
 			ports = true
@@ -189,7 +190,7 @@ func (k *Kernel) waits(b int32) bool {
 		// Granted, but given back because another branch of this
 		// synchronous worm could not move: it waits for that branch (the
 		// sync edges). Otherwise it lost an arbitration for free ports.
-		if k.rolledB[b] == k.now && len(g.edges) > n0 {
+		if k.rolledB != nil && k.rolledB[b] == k.now && len(g.edges) > n0 {
 			return true
 		}
 		return soft()
@@ -343,7 +344,7 @@ func (k *Kernel) describeWaitRep(dl *Deadlock, seen map[string]bool, r waitRep) 
 	if r.e.kind == waitPort {
 		addSwitch(k.switchOf(r.e.port))
 	}
-	if since := k.moved[r.b] + 1; since > dl.Since {
+	if since := k.bs[r.b].moved + 1; since > dl.Since {
 		dl.Since = since
 	}
 }

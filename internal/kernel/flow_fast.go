@@ -25,6 +25,7 @@ import (
 // it runs before the other lane has routed; the rest waits for that
 // (routed).
 func (k *Kernel) flowFast(l *lane, routed bool) {
+	l.roomFlow(k.active.count(l.lo, l.hi)) // (each list holds at most the busy buffers)
 	if k.nb >= k.largeAt {
 		if !routed {
 			k.await(l, stepRouted)

@@ -69,6 +69,10 @@ type bufState struct {
 	ch   int32 // channel crossed by moves out of b: -1 none, chanRouted
 	rel  int32 // global port released when a tail leaves b, or -1
 	lat  int32 // cycles a move out of b takes
+	// moved is the last cycle a flit left or entered b (for the deadlock
+	// report): on the line every move writes anyway, where an array of its
+	// own cost two more cache misses per hop in a large network.
+	moved int64
 
 	want xbar.PortSet // ports the bound worm takes at rSw
 	mask xbar.PortSet // ports it holds so far
@@ -117,11 +121,14 @@ type Kernel struct {
 	// Buffers: ids [0, nb); destinations ≥ nb encode terminal sinks. The
 	// per-buffer state the cycle loop touches sits in one struct per buffer
 	// (one or two cache lines); cold data lives in side arrays.
-	bs     []bufState
-	bSw    []int32 // switch the buffer belongs to (terminal for sources)
-	bPort  []int32 // port at that switch
-	bGroup []int32 // switch whose group of buffers b is laid out in (layout.go)
-	nb     int32
+	bs    []bufState
+	bSw   []int32 // switch the buffer belongs to (terminal for sources)
+	bPort []int32 // port at that switch
+	// Switch g's group of buffers (layout.go) is ids [grpAt[g], grpAt[g+1]),
+	// a gap before a lane's cut counted in the group before it. (An array
+	// per switch where one per buffer said the same.)
+	grpAt []int32
+	nb    int32
 
 	// Ports: global port id = portBase[s] + port.
 	portBase []int32
@@ -167,7 +174,6 @@ type Kernel struct {
 	offers  []uint64   // per global port: rank<<32 | buffer of its first-ranked request this cycle, or noOffer (offer)
 	lastWin []int64    // per switch: rank<<32 | input of its last-ranked winner this cycle, or -1 (award)
 	granted []grantRec // grants made this cycle (synchronous worms may undo them)
-	moved   []int64    // per buffer: last cycle a flit left or entered it
 	rear    []int32    // deadlock check scratch: per worm, buffer of its newest flit
 	rearSeq []int32
 

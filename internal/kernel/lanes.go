@@ -75,19 +75,38 @@ type arrival struct {
 }
 
 func newLane(lo, hi, nb int32) lane {
-	c := hi - lo
-	out := make([]int32, 3*c)
-	l := lane{lo: lo, hi: hi, gate: newGate(),
-		flowOut: out,
-		moves:   out[0:0:c],
-		ejm:     out[c : c : 2*c],
-		wait:    out[2*c : 2*c : 3*c],
-		popped:  make([]flit.Flit, 0, hi-lo),
-		tails:   make([]int32, hi-lo),
-		srcs:    make([]int32, hi-lo),
-	}
+	l := lane{lo: lo, hi: hi, gate: newGate()}
+	l.roomFlow(min(hi-lo, laneRoom0))
+	l.roomLeave(int(min(hi-lo, laneRoom0)))
 	l.memo = make([]uint32, nb)
+	adviseHuge(l.memo)
 	return l
+}
+
+// laneRoom0 is the room a lane's lists start with; they grow with the busy
+// set (roomFlow, roomLeave), where room for every buffer of a large network
+// was 40 bytes per buffer of which a light load uses a few percent.
+const laneRoom0 = 256
+
+// roomFlow makes room in flow's lists (moves, ejm, wait: out's thirds) for
+// n buffers each, n at most the lane's buffers; it allocates only when n
+// exceeds every earlier busy set (the room doubles).
+func (l *lane) roomFlow(n int32) {
+	if c := int32(cap(l.moves)); c >= n && l.flowOut != nil {
+		return
+	}
+	c := min(max(n, 2*int32(cap(l.moves))), l.hi-l.lo)
+	out := make([]int32, 3*c)
+	l.flowOut, l.moves, l.ejm, l.wait = out, out[0:0:c], out[c:c:2*c], out[2*c:2*c:3*c]
+}
+
+// roomLeave makes room in leave's lists for n moves.
+func (l *lane) roomLeave(n int) {
+	if cap(l.popped) >= n && l.tails != nil {
+		return
+	}
+	c := max(n, 2*cap(l.popped))
+	l.popped, l.tails, l.srcs = make([]flit.Flit, 0, c), make([]int32, c), make([]int32, c)
 }
 
 // laneOf is the lane buffer b belongs to.
@@ -123,8 +142,10 @@ func (k *Kernel) SetWorkers(n int) int {
 	k.pair = []lane{newLane(0, c, k.nb), newLane(c, k.nb, k.nb)}
 	k.pairCut = c
 	k.swLane = make([]uint8, len(k.sw))
-	for b := c; b < k.nb; b++ {
-		k.swLane[k.bGroup[b]] = 1
+	for g := range k.sw {
+		if lo, hi := k.grpAt[g], k.grpAt[g+1]; lo >= c && hi > lo {
+			k.swLane[g] = 1 // (a group lies on one side of the cut)
+		}
 	}
 	if auto {
 		k.tuner = newTuner()
@@ -151,8 +172,8 @@ func (k *Kernel) useLanes(two bool) {
 // returns -1 when none splits.
 func (k *Kernel) cut() int32 {
 	var cand []int32
-	for b := int32(1); b < k.nb; b++ {
-		if k.bGroup[b] != k.bGroup[b-1] {
+	for _, b := range k.grpAt {
+		if b > 0 && b < k.nb && (len(cand) == 0 || cand[len(cand)-1] != b) {
 			cand = append(cand, b)
 		}
 	}

@@ -159,13 +159,13 @@ func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 	nb := nIn + len(outs) + int(t.Terminals()) + int(max(gapLen, 0))
 	pl := &idPlan{inID: fill(int(np), -1), outID: fill(int(np), -1),
 		kinds: make([]uint8, 0, nb), depth: make([]int, 0, nb)}
-	k.bSw, k.bPort, k.bGroup = make([]int32, 0, nb), make([]int32, 0, nb), make([]int32, 0, nb)
-	add := func(kind uint8, sw, port int32, d int, group int32) int32 {
+	k.bSw, k.bPort = make([]int32, 0, nb), make([]int32, 0, nb)
+	k.grpAt = make([]int32, len(t.Switches)+1)
+	add := func(kind uint8, sw, port int32, d int) int32 {
 		id := int32(len(pl.kinds))
 		pl.kinds = append(pl.kinds, kind)
 		k.bSw = append(k.bSw, sw)
 		k.bPort = append(k.bPort, port)
-		k.bGroup = append(k.bGroup, group)
 		pl.depth = append(pl.depth, d)
 		return id
 	}
@@ -176,23 +176,25 @@ func (k *Kernel) layoutIDs(s KernelSpec, np, gapAt, gapLen int32) *idPlan {
 		g := int32(si)
 		if int32(len(pl.kinds)) == gapAt {
 			for range gapLen {
-				add(kindGap, g-1, -1, 0, g-1) // (the group before the boundary)
+				add(kindGap, g-1, -1, 0) // (in the group before the boundary)
 			}
 		}
+		k.grpAt[si] = int32(len(pl.kinds))
 		for p := range sw.Out {
 			if gp := k.portBase[si] + int32(p); s.InDepth > 0 && fed[gp] {
-				pl.inID[gp] = add(kindIn, g, int32(p), s.InDepth, g)
+				pl.inID[gp] = add(kindIn, g, int32(p), s.InDepth)
 			}
 		}
 		for _, i := range outOrder[outAt[si]:outAt[si+1]] {
 			o := outs[i]
-			pl.outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth, g)
+			pl.outID[k.portBase[o.sw]+o.port] = add(kindOut, o.sw, o.port, s.OutDepth)
 		}
 		for _, term := range srcOrder[srcAt[si]:srcAt[si+1]] {
-			k.srcBuf[term] = add(kindSource, term, -1, 1, g)
+			k.srcBuf[term] = add(kindSource, term, -1, 1)
 		}
 	}
 	k.nb = int32(len(pl.kinds))
+	k.grpAt[len(t.Switches)] = k.nb
 	return pl
 }
 
@@ -227,11 +229,13 @@ func (k *Kernel) outBuffers(s KernelSpec, np int32) (outs []swPort, group []int3
 func (k *Kernel) makeBuffers(pl *idPlan) {
 	nb := k.nb
 	k.bs = make([]bufState, nb, int(nb)+k.Topo.Terminals())
+	adviseHuge(k.bs)
 	total := 0
 	for _, d := range pl.depth {
 		total += d
 	}
 	storage := make([]flit.Flit, total+1)
+	adviseHuge(storage)
 	off := 0
 	for i, d := range pl.depth {
 		k.bs[i].Init(storage[off : off+d : off+d])
@@ -263,6 +267,7 @@ func (k *Kernel) wire(s KernelSpec, np int32, pl *idPlan) {
 	}
 	k.pDest = fill(int(np), -1)
 	k.chans = make([]link.Link, int(np)+nterm)
+	adviseHuge(k.chans)
 	for i := range k.chans {
 		k.chans[i] = link.New(s.Latency)
 	}
@@ -333,9 +338,7 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	k.sinkWorm = fill(nterm, -1)
 	k.sinkSeq = fill(nterm, -1)
 	k.injOwner = fill(nterm, -1)
-	k.rolledAt = fill64(int(np), -1)
-	k.rolledB = fill64(int(nb), -1)
-	k.rolledBy = fill(int(np), -1)
+	k.rolledAt, k.rolledB, k.rolledBy = nil, nil, nil // (makeRolled)
 	k.sw = make([]xbar.Switch, ns)
 	k.owner = make([]int32, np)
 	for i, sw := range t.Switches {
@@ -347,7 +350,6 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	k.queues = make([]wormQueue, nterm)
 	k.active = newBitset(nb)
 	k.alloc = newBitset(nb)
-	k.moved = make([]int64, nb)
 	k.whole = newLane(0, nb, nb)
 	k.cutAt = nb
 	k.parked = newBitset(nb)
@@ -358,7 +360,7 @@ func (k *Kernel) makeSideState(s KernelSpec, np int32) {
 	}
 	k.lastWin = fill64(ns, -1)
 	k.byInput = s.Policy.ByInput()
-	k.moves = make([]int32, 0, nb)
+	k.moves = nil // (the general path's flow appends; the fast path's are the lane's)
 }
 
 // bucket orders the items 0..len(group)-1 by their group in [0, n),

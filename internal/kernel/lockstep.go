@@ -33,8 +33,10 @@ import (
 // Copy, or an arrival into a register that stays full.
 //
 // It keeps no per-packet records, flit.Worm or per-link statistics: a
-// register file is N keys and N valid bits, and the slot's counts are
-// FlitHops (packets crossing a link, copies included).
+// register file is N valid bits and N keys (or, for a register that holds
+// one offset's packets at every node, the offset: lockstep_keys.go), and
+// the slot's counts are FlitHops (packets crossing a link, copies
+// included).
 
 // RegMove is one register move of a lock-step slot, made by every node
 // whose register From holds a packet.
@@ -49,8 +51,8 @@ type LockstepScheduler interface {
 	// Moves are slot's moves (nil: none).
 	Moves(slot int64) []RegMove
 	// Arrived reports move m's arrivals at the end of slot: node u
-	// received the packet key[u] when bit u of at is set.
-	Arrived(slot int64, m RegMove, at []uint64, key []uint16)
+	// received the packet key.At(u) when bit u of at is set.
+	Arrived(slot int64, m RegMove, at []uint64, key Keys)
 }
 
 // LockstepSpec configures the lock-step model.
@@ -64,15 +66,19 @@ type lockstep struct {
 	s           LockstepScheduler
 	n, words    int
 	nreg        int
-	nbr         [][]int32 // per out-port number: each node's neighbour over it, or −1
-	valid       []uint64  // register × words: bit v, node v's register is full
-	key         []uint16  // register × n: the packet held (valid bits say which)
-	live        int64     // packets held
-	hops        int64     // packets sent in the last slot
-	xorOf       []int32   // per port: c when the neighbour of every node v is v ⊕ c, else −1
+	nbr         [][]int32  // per out-port number: each node's neighbour over it, or −1
+	valid       []uint64   // register × words: bit v, node v's register is full
+	cnt         []int64    // per register: its valid bits
+	form        []int32    // per register: x when node v holds the key v ⊕ x, else −1 (lockstep_keys.go)
+	key         [][]uint16 // per register without a form: the key held at each node (valid bits say which)
+	symbolic    bool       // forms are kept (node numbers fit a key)
+	live        int64      // packets held
+	hops        int64      // packets sent in the last slot
+	xorOf       []int32    // per port: c when the neighbour of every node v is v ⊕ c, else −1
 	used        [][]uint64
 	arr         [][]uint64 // per move of the slot: the receivers
-	arrKey      [][]uint16 // per move of the slot: the packet by receiver
+	arrForm     []int32    // per move of the slot: its arrivals' form, or −1
+	arrKey      [][]uint16 // per move of the slot without a form: the packet by receiver
 	emptied     []bool     // per register: a move without Copy sends it this slot
 	filledBy    []int32    // per register: the first move of the slot that fills it, or −1
 	err         *ScheduleConflict
@@ -100,7 +106,12 @@ func newLockstep(k *Kernel) Stepper {
 		l.xorOf[p] = xorPattern(l.nbr[p])
 	}
 	l.valid = make([]uint64, l.nreg*l.words)
-	l.key = make([]uint16, l.nreg*n)
+	l.cnt, l.key = make([]int64, l.nreg), make([][]uint16, l.nreg)
+	l.symbolic = n <= 1<<16
+	l.form = fill(l.nreg, -1)
+	if l.symbolic {
+		clear(l.form)
+	}
 	l.emptied, l.filledBy = make([]bool, l.nreg), fill(l.nreg, -1)
 	k.fast = false
 	return l
@@ -141,8 +152,9 @@ func (k *Kernel) LoadRegister(node, reg int32, key uint16) error {
 	if row[node>>6]&(1<<(node&63)) != 0 {
 		return fmt.Errorf("kernel: register %d of node %d is full", reg, node)
 	}
+	l.setKey(reg, int(node), key)
 	row[node>>6] |= 1 << (node & 63)
-	l.key[int(reg)*l.n+int(node)] = key
+	l.cnt[reg]++
 	l.live++
 	return nil
 }
@@ -157,10 +169,6 @@ func (k *Kernel) LockstepHeld() int64 {
 
 func (l *lockstep) row(reg int32) []uint64 {
 	return l.valid[int(reg)*l.words : int(reg+1)*l.words]
-}
-
-func (l *lockstep) keys(reg int32) []uint16 {
-	return l.key[int(reg)*l.n : int(reg+1)*l.n]
 }
 
 func (l *lockstep) step(k *Kernel) {
@@ -185,7 +193,7 @@ func (l *lockstep) rule(*Kernel, int32, *holds) bool { return false }
 // register; false refuses the slot (l.err).
 func (l *lockstep) evaluate(k *Kernel, moves []RegMove) bool {
 	for len(l.arr) < len(moves) {
-		l.arr, l.arrKey = append(l.arr, make([]uint64, l.words)), append(l.arrKey, make([]uint16, l.n))
+		l.arr, l.arrKey, l.arrForm = append(l.arr, make([]uint64, l.words)), append(l.arrKey, nil), append(l.arrForm, -1)
 	}
 	for p := range l.used {
 		clear(l.used[p])
@@ -308,30 +316,23 @@ func (l *lockstep) refuse(k *Kernel, m RegMove, problem string) {
 // commit empties the sent registers, fills the arrivals' and reports them.
 func (l *lockstep) commit(k *Kernel, moves []RegMove) {
 	l.hops = 0
-	for i := range moves {
-		l.hops += int64(popcount(l.arr[i]))
+	for _, m := range moves {
+		l.hops += l.cnt[m.From] // (every full From sends: checkMove)
 	}
 	for _, m := range moves {
-		if !m.Copy {
-			row := l.row(m.From)
-			l.live -= int64(popcount(row))
-			clear(row)
+		if !m.Copy && l.cnt[m.From] > 0 {
+			l.live -= l.cnt[m.From]
+			l.cnt[m.From] = 0
+			clear(l.row(m.From))
 		}
 	}
 	for i, m := range moves {
+		keys := Keys{l.arrForm[i], l.arrKey[i]}
 		if m.To >= 0 {
-			l.fill(m.To, l.arr[i], l.arrKey[i])
+			l.fill(m.To, l.arr[i], keys)
 		}
-		l.s.Arrived(k.now, m, l.arr[i], l.arrKey[i])
+		l.s.Arrived(k.now, m, l.arr[i], keys)
 	}
-}
-
-func popcount(b []uint64) int {
-	c := 0
-	for _, w := range b {
-		c += bits.OnesCount64(w)
-	}
-	return c
 }
 
 // Idle reports (with Kernel.Idle) a lock-step network holding nothing.

@@ -5,16 +5,26 @@ import "math/bits"
 // The lock-step model's register copies. A hypercube dimension's port
 // (xorOf ≥ 0) pairs node v with v ⊕ c, so a move's arrivals are the
 // sending register's valid words with blocks of c bits swapped and its
-// keys with blocks of c swapped: whole-word and block copies instead of a
-// loop over nodes (speed notes: speed.md).
+// keys with blocks of c swapped (or, for a register with a form, the form
+// ⊕ c: lockstep_keys.go): whole-word and block copies instead of a loop
+// over nodes (speed notes: speed.md).
 
 // stage computes move i's arrivals: receivers and their keys.
 func (l *lockstep) stage(i int, m RegMove) {
-	arr, ak := l.arr[i], l.arrKey[i]
-	from, fk := l.row(m.From), l.keys(m.From)
-	if c := l.xorOf[m.Port]; c >= 0 {
+	arr, from := l.arr[i], l.row(m.From)
+	c, x := l.xorOf[m.Port], l.form[m.From]
+	if l.arrForm[i] = -1; c >= 0 && x >= 0 {
 		xorBits(arr, from, int(c))
-		xorKeys(ak, fk, int(c))
+		l.arrForm[i] = x ^ c
+		return
+	}
+	if l.arrKey[i] == nil {
+		l.arrKey[i] = make([]uint16, l.n)
+	}
+	ak := l.arrKey[i]
+	if c >= 0 {
+		xorBits(arr, from, int(c))
+		xorKeys(ak, l.key[m.From], int(c))
 		return
 	}
 	clear(arr)
@@ -24,7 +34,7 @@ func (l *lockstep) stage(i int, m RegMove) {
 			v := w<<6 + bits.TrailingZeros64(word)
 			u := nbr[v]
 			arr[u>>6] |= 1 << (u & 63)
-			ak[u] = fk[v]
+			ak[u] = l.keyAt(m.From, v)
 		}
 	}
 }
@@ -64,22 +74,47 @@ func xorKeys(dst, src []uint16, c int) {
 	}
 }
 
-// fill puts the arrivals arr (keys ak) into register reg.
-func (l *lockstep) fill(reg int32, arr []uint64, ak []uint16) {
-	row, kk := l.row(reg), l.keys(reg)
+// fill puts the arrivals arr (keys ak) into register reg: their bits, and
+// their form where reg is empty or has the same one, else their keys
+// (lockstep_keys.go).
+func (l *lockstep) fill(reg int32, arr []uint64, ak Keys) {
+	row, n := l.row(reg), int64(0)
+	for w, word := range arr {
+		row[w] |= word
+		n += int64(bits.OnesCount64(word))
+	}
+	keep := ak.Xor >= 0 && (l.cnt[reg] == 0 || l.form[reg] == ak.Xor)
+	l.cnt[reg] += n
+	l.live += n
+	if keep {
+		l.form[reg] = ak.Xor
+		return
+	}
+	if l.cnt[reg] == n { // (was empty: nothing to write out)
+		l.form[reg] = -1
+	}
+	l.writeKeys(reg)
+	kk := l.key[reg]
+	if ak.Xor >= 0 {
+		for w, word := range arr {
+			for ; word != 0; word &= word - 1 {
+				u := w<<6 + bits.TrailingZeros64(word)
+				kk[u] = ak.At(u)
+			}
+		}
+		return
+	}
 	for w, word := range arr {
 		if word == 0 {
 			continue
 		}
-		row[w] |= word
-		l.live += int64(bits.OnesCount64(word))
 		if b := w << 6; word == ^uint64(0) {
-			copy(kk[b:b+64], ak[b:b+64])
+			copy(kk[b:b+64], ak.Of[b:b+64])
 			continue
 		}
 		for ; word != 0; word &= word - 1 {
 			u := w<<6 + bits.TrailingZeros64(word)
-			kk[u] = ak[u]
+			kk[u] = ak.Of[u]
 		}
 	}
 }

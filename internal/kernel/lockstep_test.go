@@ -31,10 +31,10 @@ func (f *fixedMoves) Moves(slot int64) []RegMove {
 	return nil
 }
 
-func (f *fixedMoves) Arrived(slot int64, m RegMove, at []uint64, key []uint16) {
-	for u := range key {
+func (f *fixedMoves) Arrived(slot int64, m RegMove, at []uint64, key Keys) {
+	for u := range len(at) * 64 {
 		if at[u>>6]&(1<<(u&63)) != 0 {
-			f.got = append(f.got, regArrival{slot, u, key[u], m})
+			f.got = append(f.got, regArrival{slot, u, key.At(u), m})
 		}
 	}
 }
@@ -69,7 +69,7 @@ func regs(k *Kernel, reg int32) []int {
 	for v := range out {
 		out[v] = -1
 		if l.row(reg)[v>>6]&(1<<(v&63)) != 0 {
-			out[v] = int(l.keys(reg)[v])
+			out[v] = int(l.keyAt(reg, v))
 		}
 	}
 	return out
@@ -217,4 +217,135 @@ func TestLockstepXorCopies(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Registers with and without a form (lockstep_keys.go) against a model
+// that keeps every node's key: random loads (one offset's keys at every
+// node, at some nodes, or any keys) and random valid slots on the 7-cube
+// give the same arrivals and registers, slot by slot.
+func TestLockstepFormsMatchKeys(t *testing.T) {
+	const d, nreg, slots = 7, 6, 200
+	const n = 1 << d
+	r := rand.New(rand.NewPCG(3, 4))
+	f := &fixedMoves{}
+	k := lockKernel(t, topology.Spec{Kind: "hypercube", D: d}, f, nreg)
+	ref := make([][]int, nreg) // the model: per register, per node, the key or −1
+	for reg := range ref {
+		ref[reg] = make([]int, n)
+		x, kind := r.IntN(n), r.IntN(4) // 0: empty, 1: one offset, 2: one offset at an eighth of the nodes, 3: any keys
+		for v := range n {
+			ref[reg][v] = -1
+			if kind == 1 || kind == 2 && r.IntN(8) == 0 || kind == 3 {
+				key := v ^ x
+				if kind == 3 {
+					key = r.IntN(1 << 16)
+				}
+				ref[reg][v] = key
+				if err := k.LoadRegister(int32(v), int32(reg), uint16(key)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for slot := range slots {
+		moves, want := randomSlot(r, ref, d, func(j int) int32 { return cubePort(k, j) })
+		f.slots = append(f.slots, moves)
+		f.got = f.got[:0]
+		k.Step()
+		if err := k.ScheduleError(); err != nil {
+			t.Fatalf("slot %d: %v", slot, err)
+		}
+		if len(f.got) != len(want) {
+			t.Fatalf("slot %d: %d arrivals, want %d", slot, len(f.got), len(want))
+		}
+		for i, a := range f.got {
+			if a.node != want[i].node || a.key != want[i].key || a.m != want[i].m {
+				t.Fatalf("slot %d: arrival %d is %+v, want %+v", slot, i, a, want[i])
+			}
+		}
+		for reg := range ref {
+			if got := regs(k, int32(reg)); !slices.Equal(got, ref[reg]) {
+				t.Fatalf("slot %d: register %d %v, want %v", slot, reg, got, ref[reg])
+			}
+		}
+	}
+}
+
+// randomSlot draws a valid slot for the model ref (one move per dimension
+// at most, each from a different register, a few of them copies),
+// carries it out on ref and returns it with its arrivals, move by move.
+// A move's To is a register that holds no packet where the move's arrive
+// (emptied by the slot, empty, or full elsewhere), or −1.
+func randomSlot(r *rand.Rand, ref [][]int, d int, port func(int) int32) ([]RegMove, []regArrival) {
+	nreg := len(ref)
+	from, to := r.Perm(nreg), r.Perm(nreg)
+	var moves []RegMove
+	sent := make([]bool, nreg)
+	for j := range min(d, 1+r.IntN(4)) {
+		m := RegMove{From: int32(from[j]), Port: port(r.IntN(d)), Copy: r.IntN(3) == 0}
+		if slices.ContainsFunc(moves, func(o RegMove) bool { return o.Port == m.Port }) {
+			continue
+		}
+		sent[m.From] = sent[m.From] || !m.Copy
+		moves = append(moves, m)
+	}
+	var want []regArrival
+	arrived := make([][]int, len(moves))
+	for i, m := range moves {
+		c := 0
+		for j := range d {
+			if port(j) == m.Port {
+				c = 1 << j
+			}
+		}
+		arrived[i] = make([]int, len(ref[0]))
+		for v, key := range ref[m.From] {
+			arrived[i][v^c] = key
+		}
+		for u, key := range arrived[i] {
+			if key >= 0 {
+				want = append(want, regArrival{node: u, key: uint16(key)})
+			}
+		}
+	}
+	for reg := range ref {
+		if sent[reg] {
+			for v := range ref[reg] {
+				ref[reg][v] = -1
+			}
+		}
+	}
+	free, a := 0, 0
+	for i := range moves {
+		moves[i].To = -1
+		for ; free < nreg && moves[i].To < 0; free++ {
+			if reg := to[free]; disjoint(ref[reg], arrived[i]) && r.IntN(4) > 0 {
+				moves[i].To = int32(reg)
+			}
+		}
+		for _, key := range arrived[i] { // (the arrivals' move, now that its To is known)
+			if key >= 0 {
+				want[a].m = moves[i]
+				a++
+			}
+		}
+	}
+	for i, m := range moves {
+		for u, key := range arrived[i] {
+			if m.To >= 0 && key >= 0 {
+				ref[m.To][u] = key
+			}
+		}
+	}
+	return moves, want
+}
+
+// disjoint reports whether no node holds a key in both a and b.
+func disjoint(a, b []int) bool {
+	for v := range a {
+		if a[v] >= 0 && b[v] >= 0 {
+			return false
+		}
+	}
+	return true
 }

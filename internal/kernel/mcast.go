@@ -413,6 +413,7 @@ func (k *Kernel) syncVeto() {
 		}
 		x := &k.bs[g.b]
 		x.mask &^= g.got
+		k.makeRolled()
 		k.rolledB[g.b] = k.now
 		for m := g.got; m != 0; {
 			gp := k.portBase[g.sw] + int32(m.Next())
@@ -423,4 +424,24 @@ func (k *Kernel) syncVeto() {
 		}
 		k.alloc.set(g.b)
 	}
+}
+
+// makeRolled allocates the record of given-back grants (rolledB, rolledAt,
+// rolledBy) at the first give-back: only synchronous worms give grants
+// back, and 20 bytes a port for them in every network was a twelfth of a
+// large network's memory. Until then the record is nil (see rolledPort).
+func (k *Kernel) makeRolled() {
+	if k.rolledB == nil {
+		np := len(k.owner)
+		k.rolledAt, k.rolledB, k.rolledBy = fill64(np, -1), fill64(int(k.nb), -1), fill(np, -1)
+	}
+}
+
+// rolledPort reports whether port gp was given back in this cycle, and by
+// which synchronous worm.
+func (k *Kernel) rolledPort(gp int32) (bool, int32) {
+	if k.rolledAt == nil || k.rolledAt[gp] != k.now {
+		return false, -1
+	}
+	return true, k.rolledBy[gp]
 }

@@ -25,7 +25,7 @@ import (
 //
 // Scheduled packets are a different piece of hardware from Brebner's
 // routing queues and live in a compact store of their own (sched_store.go):
-// a packet is an int32 index of a 24-byte record (origin, destination,
+// a packet is an int32 index of a 20-byte record (origin, destination,
 // aux, the node holding it) in fixed pages, recycled when it leaves, with
 // no flit.Worm record and no per-packet queue entry. A node's packets are known by the node
 // each packet is at; the router keeps per node only a count.
@@ -94,10 +94,11 @@ type schedState struct {
 	err      *ScheduleConflict
 }
 
+// schedMove is a send checked for the slot: 16 bytes, as TE on the
+// 14-cube lists 229 K of them a slot between evaluate and commit.
 type schedMove struct {
 	pkt, gp, from int32
 	copy          bool
-	rec           schedPkt // the packet's fields when it was sent (a copy's)
 }
 
 // ScheduleError is the refused schedule of a scheduled packet router, or
@@ -156,6 +157,11 @@ func (p *packetRouter) placeSched(k *Kernel, wi int32) {
 // hold puts packet pkt at switch sw.
 func (sc *schedState) hold(k *Kernel, pkt, sw int32) {
 	sc.pk.r(pkt).at = sw
+	sc.count(k, sw)
+}
+
+// count counts a packet put at switch sw.
+func (sc *schedState) count(k *Kernel, sw int32) {
 	if sc.held[sw]++; sc.held[sw] == 1 {
 		sc.busy[sw>>6] |= 1 << (sw & 63)
 		if b := k.stepper.(*packetRouter).pc[sc.nodePort[sw]].buf; b >= 0 {
@@ -208,11 +214,11 @@ func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 		return false
 	}
 	pk := &sc.pk
-	if !pk.valid(s.Packet) {
+	if s.Packet < 0 || s.Packet >= pk.n {
 		return fail("", fmt.Sprintf("packet index %d is not held at the node", s.Packet))
 	}
 	r := pk.r(s.Packet)
-	if r.at != sw && r.at != sentMark(sw) {
+	if r.at != sw && r.at != sentMark(sw) { // (a free record's is freeMark)
 		return fail("", fmt.Sprintf("packet index %d is not held at the node", s.Packet))
 	}
 	id := uint64(s.Packet)
@@ -237,7 +243,7 @@ func (p *packetRouter) checkSend(k *Kernel, sw int32, s SlotSend) bool {
 	if !s.Copy {
 		r.at = sentMark(sw)
 	}
-	sc.moves = append(sc.moves, schedMove{pkt: s.Packet, gp: gp, from: sw, copy: s.Copy, rec: *r})
+	sc.moves = append(sc.moves, schedMove{pkt: s.Packet, gp: gp, from: sw, copy: s.Copy})
 	return true
 }
 
@@ -266,7 +272,7 @@ func (p *packetRouter) commitSched(k *Kernel) {
 		m := &sc.moves[i]
 		pkt := m.pkt
 		if m.copy {
-			pkt = sc.pk.clone(k, m.pkt, m.rec)
+			pkt = sc.pk.clone(k, m.pkt, *sc.pk.r(m.pkt)) // (its fields: not changed by the slot, and freed only after it)
 		} else {
 			sc.release(k, m.from)
 		}
@@ -274,13 +280,15 @@ func (p *packetRouter) commitSched(k *Kernel) {
 			k.Violations.ChannelOverUse++
 		}
 		e := p.pt[m.gp].far
-		sc.pk.r(pkt).at = -1
+		r := sc.pk.r(pkt)
+		r.at = -1
 		kept := sc.s.Arrived(k.now, e.sw, e.in, pkt)
 		if sc.pk.mirror != nil {
 			p.traceHop(k, pkt, m.gp, e.sw, kept)
 		}
 		if kept {
-			sc.hold(k, pkt, e.sw)
+			r.at = e.sw
+			sc.count(k, e.sw)
 			continue
 		}
 		sc.pk.leave(k, pkt, sc.nodeTerm[e.sw], k.now+1)

@@ -30,7 +30,15 @@ type publicModel struct {
 	inside int     // flits taken from the sources and not yet delivered (InFlight)
 	wormAt []int64 // per worm pool index: the last cycle a flit of it moved
 	waits  []model.Wait
-	member []bool // deadlock check scratch, per worm pool index
+	member []bool       // deadlock check scratch, per worm pool index
+	rq     *replyQueues // the terminals' reply queues (traffic.reply_queue), or nil
+	// Escaped cycles (public_escape.go): the checks that found one, the
+	// first, and scratch.
+	escaped     int64
+	firstEscape *EscapedCycle
+	noEsc       []model.Wait
+	escAll      []model.Wait
+	movedWaits  []model.Wait // waits of packets some flit of which moved in the cycle
 }
 
 // newPublic builds the host of registered model info for kernel k, whose
@@ -125,7 +133,7 @@ func (p *publicModel) TakeSource(t int) {
 	b := k.srcBuf[t]
 	x := &k.bs[b]
 	f := x.Pop()
-	k.moved[b] = now
+	k.bs[b].moved = now
 	if f.Seq == 0 {
 		k.Pool.Worms[f.Worm].InjCycle = now
 	}
@@ -161,6 +169,9 @@ func (p *publicModel) Send(sw, in, out int, f *flit.Flit, at int64) {
 	p.note(f.Worm)
 	if d >= k.nb {
 		p.inside--
+		if p.rq != nil && f.IsTail() {
+			p.rq.delivered(f.Worm)
+		}
 		k.eject(d-k.nb, f, at)
 	}
 }
@@ -182,11 +193,22 @@ func (p *publicModel) note(wi int32) {
 // collectWaits asks the model for its waits (lasting ones only, each of a
 // packet that did not move in this cycle, on another packet).
 func (p *publicModel) collectWaits() []model.Wait {
-	p.waits = p.waits[:0]
+	p.waits, p.movedWaits = p.waits[:0], p.movedWaits[:0]
 	now := p.k.now
 	p.m.Waits(func(w model.Wait) {
 		wi := w.Flit.Worm
-		if w.For < 0 || w.For == wi || int(wi) < len(p.wormAt) && p.wormAt[wi] == now {
+		if w.Kind == model.WaitTerminal {
+			w.For = p.rq.waitsFor(p.terminalOf(w.AtSw, w.AtOut))
+		}
+		// (Without reply queues no packet waits for a source register,
+		// so its waits close no cycle.)
+		// (An escape VC that is free, For −1, is kept: it lets the
+		// packet out of the set, and escapes() needs to know.)
+		if w.Source && p.rq == nil || w.For < 0 && !w.Escape || w.For == wi {
+			return
+		}
+		if int(wi) < len(p.wormAt) && p.wormAt[wi] == now {
+			p.movedWaits = append(p.movedWaits, w) // (for escapes only)
 			return
 		}
 		p.waits = append(p.waits, w)
@@ -202,19 +224,16 @@ func (p *publicModel) collectWaits() []model.Wait {
 // cycle in it, or nil.
 func (p *publicModel) detect() *Deadlock {
 	ws := p.collectWaits()
+	esc := false
 	for _, w := range ws {
 		p.grow(max(w.Flit.Worm, w.For))
 		p.member[w.Flit.Worm] = true
+		esc = esc || w.Escape
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, w := range ws {
-			if p.member[w.Flit.Worm] && !p.member[w.For] {
-				p.member[w.Flit.Worm] = false
-				changed = true
-			}
-		}
+	for _, w := range p.movedWaits {
+		esc = esc || w.Escape
 	}
+	p.settleMembers(ws)
 	var dl *Deadlock
 	for _, w := range ws {
 		if p.member[w.Flit.Worm] {
@@ -225,7 +244,24 @@ func (p *publicModel) detect() *Deadlock {
 	for _, w := range ws {
 		p.member[w.Flit.Worm] = false
 	}
+	if dl == nil && esc {
+		p.escapes(ws)
+	}
 	return dl
+}
+
+// settleMembers takes out of the set (member) every packet one of whose
+// waits ws is on a packet outside it, until none is left to take.
+func (p *publicModel) settleMembers(ws []model.Wait) {
+	for changed := true; changed; {
+		changed = false
+		for _, w := range ws {
+			if p.member[w.Flit.Worm] && (w.For < 0 || !p.member[w.For]) {
+				p.member[w.Flit.Worm] = false
+				changed = true
+			}
+		}
+	}
 }
 
 // grow makes the per-worm slices cover pool index wi.
@@ -239,13 +275,19 @@ func (p *publicModel) grow(wi int32) {
 // report names a cycle of the deadlocked set: its packets, and for each
 // the wait on the next (maps only here, off the hot path).
 func (p *publicModel) report(ws []model.Wait) *Deadlock {
+	dl, _ := p.cycleReport(ws)
+	return dl
+}
+
+// cycleReport is report, also giving the cycle's packets (pool indices).
+func (p *publicModel) cycleReport(ws []model.Wait) (*Deadlock, []int32) {
 	k := p.k
 	next := map[int32][]int32{}
 	first := map[[2]int32]model.Wait{}
 	var worms []int32
 	for _, w := range ws {
 		a := w.Flit.Worm
-		if !p.member[a] || !p.member[w.For] {
+		if w.For < 0 || !p.member[a] || !p.member[w.For] {
 			continue
 		}
 		if len(next[a]) == 0 {
@@ -274,13 +316,16 @@ func (p *publicModel) report(ws []model.Wait) *Deadlock {
 		dl.Since = max(dl.Since, p.wormAt[wi]+1)
 	}
 	slices.Sort(dl.Switches)
-	return dl
+	return dl, cycle
 }
 
 // describe words wait e: where the flit waits (switch, input port,
 // virtual channel) and what for.
 func (p *publicModel) describe(e model.Wait) string {
 	k := p.k
+	if e.Source {
+		return p.describeSource(e)
+	}
 	w := &k.Pool.Worms[e.Flit.Worm]
 	at := fmt.Sprintf("worm %d (%d→%d) at %s", w.ID, w.Src, w.Dst, k.Topo.Switches[e.Sw].Label)
 	if e.In >= 0 {
@@ -292,6 +337,8 @@ func (p *publicModel) describe(e model.Wait) string {
 	}
 	held := k.Pool.Worms[e.For].ID
 	switch e.Kind {
+	case model.WaitTerminal:
+		return p.describeTerminal(at, e)
 	case model.WaitCredit:
 		return fmt.Sprintf("%s waits for a credit of %s: the buffer beyond is full (front: worm %d)", at, what, held)
 	case model.WaitVC:
@@ -306,13 +353,22 @@ func (p *publicModel) traceBlocked() {
 	now := k.now
 	p.waits = p.waits[:0]
 	p.m.Waits(func(w model.Wait) { p.waits = append(p.waits, w) })
+	escFlit := flit.Flit{Worm: -1}
 	for _, w := range p.waits {
+		if w.Source || w.Flit == escFlit {
+			continue // (no buffer of the tracer's holds it; or see below)
+		}
+		if w.Escape && w.For < 0 {
+			// It passes by its free escape VC: one event, as a lost
+			// arbitration, not the adaptive VCs' holders after it.
+			escFlit, w.AtOut = w.Flit, -1
+		}
 		gp := k.portBase[w.AtSw] + int32(w.AtOut)
 		reason, at := WaitArb, int32(-1)
 		switch w.Kind {
 		case model.WaitStage:
 			reason = WaitLink // (the tracer's "still on the link or in the routing delay")
-		case model.WaitVC, model.WaitPort:
+		case model.WaitVC, model.WaitPort, model.WaitTerminal:
 			reason, at = WaitPort, gp
 		case model.WaitCredit:
 			reason, at = WaitSpace, p.far[gp]

@@ -104,7 +104,7 @@ func (s *ScheduledPackets) materialiseLazy(i int32) int32 {
 	wi := k.Pool.GetReserved(l.id)
 	k.growWorms(wi)
 	w := &k.Pool.Worms[wi]
-	w.Src, w.Len, w.Dst, w.Dests, w.Aux = r.src, 1, r.dst, 1, r.aux
+	w.Src, w.Len, w.Dst, w.Dests, w.Aux = r.src, 1, r.dst, 1, r.Aux()
 	w.GenCycle, w.InjCycle, w.Hops = l.gen, l.gen, l.hops
 	s.mirror[i] = wi
 	*l = lazyPkt{}

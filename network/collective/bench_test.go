@@ -46,6 +46,6 @@ func BenchmarkMNB12Router(b *testing.B) {
 // MNB on the 14-cube: 1171 slots, 268 419 072 packet-hops.
 func BenchmarkMNB14(b *testing.B) { benchRun(b, "mnb", 14, 1171) }
 
-// MNB on the 16-cube: 4096 slots, 4 294 901 760 packet-hops; about 3.6 GB
+// MNB on the 16-cube: 4096 slots, 4 294 901 760 packet-hops; about 1 GB
 // and 8 s a run on the idle machine (run it with -benchtime 1x).
 func BenchmarkMNB16(b *testing.B) { benchRun(b, "mnb", 16, 4096) }

@@ -85,13 +85,13 @@ const MaxD = 12
 
 // maxDOf is the largest d per hypercube task where it is not MaxD, by
 // memory (measured: flitsim collective under /usr/bin/time -v): TE holds
-// N(N−1) packets of 28 bytes (a 24-byte router record, a 4-byte row slot:
-// d = 13 takes about 2 GB); MNB holds the offsets held at once, about
+// N(N−1) packets of 24 bytes (a 20-byte router record, a 4-byte row slot:
+// d = 13 takes about 1.7 GB, d = 14 6.6); MNB holds the offsets held at once, about
 // 0.28·N per node (d = 14 takes about 2 GB, d = 15 would take 8, d = 16
 // about 30) on the router; the lock-step hardware (mnb_lockstep.go, the
-// default) holds them in registers (d = 16: 2.4 GB of them, 3.6 GB in all); SNB holds N
-// packets; PMNG records every hop of the PE it reverses (M = N at d = 10:
-// 5 M hops of 16 bytes).
+// default) holds them in registers (d = 16: 151 MB of them, 1 GB in all
+// with the checker's bit per pair); SNB holds N packets; PMNG records
+// every hop of the PE it reverses (M = N at d = 10: 5 M hops of 16 bytes).
 var maxDOf = map[string]int{"te": 13, "kl-exchange": 13, "mnb": 16, "snb": 16, "pmng": 10}
 
 // MaxDOf is the largest d the hypercube task runs on.

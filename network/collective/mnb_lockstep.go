@@ -20,14 +20,15 @@ import (
 // origin is node ⊕ offset. It is the schedule bcastSched runs node by node
 // on the scheduled router (task.hardware=router), with the same slots,
 // transmissions and deliveries (TestMNBLockstepMatchesRouter); without a
-// record per packet copy it takes the 16-cube (2.4 GB of registers for
-// 18 425 registers × 65 536 nodes) where the router stops at the 14-cube.
+// record per packet copy it takes the 16-cube (18 425 registers × 65 536
+// nodes: 151 MB of valid bits, the keys kept as one offset per register:
+// kernel's lockstep_keys.go) where the router stops at the 14-cube.
 
 // mnbHardware are task.hardware's values for mnb.
 var mnbHardware = []string{"lockstep", "router"}
 
 // maxDRouterMNB is the largest d the router runs MNB on (by memory: a
-// 24-byte record per packet copy held, 0.28·N per node; d = 14 takes
+// 20-byte record per packet copy held, 0.28·N per node; d = 14 takes
 // about 2 GB).
 const maxDRouterMNB = 14
 
@@ -89,35 +90,28 @@ func (l *lockMnb) Moves(slot int64) []kernel.RegMove {
 	return nil
 }
 
-// Arrived checks a move's deliveries: node u received origin key[u].
-func (l *lockMnb) Arrived(_ int64, _ kernel.RegMove, at []uint64, key []uint16) {
+// Arrived checks a move's deliveries: node u received origin key.At(u).
+func (l *lockMnb) Arrived(_ int64, _ kernel.RegMove, at []uint64, key kernel.Keys) {
 	for w, word := range at {
 		l.ck.gotWord(w<<6, word, key)
 	}
 }
 
-// gotWord is got(u, key[u]) for each node u = u0 + b with bit b of word
-// set. When all of them received the same offset (a symmetric schedule's
-// arrivals: origin = u ⊕ y for one y ≠ 0), their bits in the square
-// checker are one aligned word of offset y's row, checked and set at once.
-func (c *checker) gotWord(u0 int, word uint64, key []uint16) {
+// gotWord is got(u, key.At(u)) for each node u = u0 + b with bit b of word
+// set. When all of them received the same offset y ≠ 0 (origin = u ⊕ y: a
+// symmetric schedule's arrivals, which the lock-step hardware hands over
+// as the form y), their bits in the square checker are one aligned word of
+// offset y's row, checked and set at once.
+func (c *checker) gotWord(u0 int, word uint64, key kernel.Keys) {
 	if word == 0 {
 		return
 	}
 	c.alloc()
 	if c.square && c.others && c.n&63 == 0 {
-		y := u0 ^ int(key[u0+bits.TrailingZeros64(word)])
-		same := y != 0
-		if word == ^uint64(0) { // (the common case, without a jump per node)
-			diff := 0
-			for b, k := range key[u0 : u0+64] {
-				diff |= (u0 + b) ^ int(k) ^ y
-			}
-			same = same && diff == 0
-		} else {
-			for b := u0; b < u0+64 && same; b++ {
-				same = word>>(b-u0)&1 == 0 || b^int(key[b]) == y
-			}
+		y, same := int(key.Xor), key.Xor > 0
+		if key.Xor < 0 { // (keys node by node: the same offset at all 64?)
+			y = u0 ^ int(key.Of[u0+bits.TrailingZeros64(word)])
+			same = y != 0 && sameOffset(u0, word, key.Of, y)
 		}
 		if i := (y*c.n + u0) >> 6; same && c.recv[i]&word == 0 {
 			c.recv[i] |= word
@@ -127,8 +121,26 @@ func (c *checker) gotWord(u0 int, word uint64, key []uint16) {
 	}
 	for ; word != 0; word &= word - 1 {
 		u := u0 + bits.TrailingZeros64(word)
-		c.got(u, int(key[u]), true)
+		c.got(u, int(key.At(u)), true)
 	}
+}
+
+// sameOffset reports whether every node u = u0 + b with bit b of word set
+// received origin u ⊕ y.
+func sameOffset(u0 int, word uint64, key []uint16, y int) bool {
+	if word == ^uint64(0) { // (the common case, without a jump per node)
+		diff := 0
+		for b, k := range key[u0 : u0+64] {
+			diff |= (u0 + b) ^ int(k) ^ y
+		}
+		return diff == 0
+	}
+	for b := u0; b < u0+64; b++ {
+		if word>>(b-u0)&1 != 0 && b^int(key[b]) != y {
+			return false
+		}
+	}
+	return true
 }
 
 // runMNBLockstep runs the multinode broadcast on the d-cube's lock-step

@@ -66,11 +66,29 @@ func ForRun(c *network.Config) (*Estimate, error) {
 // experiments running at once each build one).
 func addNetwork(e *Estimate, c *network.Config, z topology.Size, copies int) {
 	perPort := PerPort + PerSlot*float64(c.Buffers.Input+c.Buffers.Output)
+	bytes := float64(z.Ports) * perPort
+	if flitKernel(c) {
+		perPort = KernelPort + FlitSlot*float64(c.Buffers.Input+c.Buffers.Output)
+		if c.Buffers.Input > 0 && c.Buffers.Output > 0 {
+			perPort += KernelBuffer // (an output buffer's record beside the input's)
+		}
+		bytes = float64(z.Ports)*perPort + float64(z.Terminals)*KernelTerminal
+		perPort = bytes / float64(z.Ports) // (shown per port, terminals included)
+	}
 	what := fmt.Sprintf("the network (%s: %d ports × %s)", describe(c, z), z.Ports, bytesEach(perPort))
 	if copies > 1 {
 		what = fmt.Sprintf("the networks (%d experiments at once × %s: %d ports × %s)", copies, describe(c, z), z.Ports, bytesEach(perPort))
 	}
-	e.add(what, "choose a smaller topology or fewer buffer slots", float64(copies)*float64(z.Ports)*perPort)
+	e.add(what, "choose a smaller topology or fewer buffer slots", float64(copies)*bytes)
+}
+
+// flitKernel reports whether c runs on the kernel's own flit crossbar (any
+// switching but the packet router's, the slotted router's and the
+// lock-step mesh's, with no router.model), whose layout KernelPort and the
+// costs beside it measure; the others keep PerPort.
+func flitKernel(c *network.Config) bool {
+	sw := strings.ToLower(strings.TrimSpace(c.Switching))
+	return c.Router.Model == "" && sw != "packet" && sw != "slotted" && !network.IsLockstepMesh(c)
 }
 
 // livePackets is how many packets c's run may hold at once, what they are

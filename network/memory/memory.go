@@ -12,6 +12,17 @@
 //	port            750 B  × ports        a switch port of the built network:
 //	                                      topology, link, buffer and router state
 //	buffer slot     4 B    × ports × (buffers.input + buffers.output)
+//	                                      (the two lines above: the packet,
+//	                                      slotted and lock-step routers and
+//	                                      router.model's; the flit crossbar's
+//	                                      layout costs the four below)
+//	kernel port     290 B  × ports        the flit crossbar's port: buffer
+//	                                      record, link, switch, the lanes'
+//	                                      memo and the scratch a run may grow
+//	flit slot       16 B   × ports × (buffers.input + buffers.output)
+//	output buffer   170 B  × ports        with input and output buffers both
+//	terminal        640 B  × terminals    source register, sink record,
+//	                                      injection link, queue, traffic
 //	built port      400 B  × ports        distances: a port of the network its
 //	                                      validation builds and never runs
 //	packet          700 B  × live packets a packet alive at once (worm record,
@@ -77,6 +88,19 @@ const (
 	// SlottedPlace is a place for a packet in the slotted router (a link
 	// register, its next-slot copy, or a FIFO place): 8 bytes.
 	SlottedPlace = 8
+)
+
+// The flit crossbar's costs (flitKernel), from the live heap after the
+// build (the 12- and 16-cube, a 32×32 torus; internal/kernel's
+// BenchmarkScale reports it per port) with room for what a run adds: 230 B
+// a port built, up to 56 B of request lists a switch makes when its first
+// request is posted (policies that rank more than inputs, multicast) and the
+// lanes' lists, which grow with the busy buffers.
+const (
+	KernelPort     = 290
+	FlitSlot       = 16
+	KernelBuffer   = 170
+	KernelTerminal = 640
 )
 
 // Term is one part of an estimate.

@@ -38,7 +38,7 @@ func init() {
 			k.Routings = append(k.Routings, Routing{Name: "adaptive", New: newTorusAdaptive,
 				Desc: "minimal adaptive: any port on a shortest way, VCs 0 and 1 kept for dor-dateline (Duato's escape; buffers.vcs ≥ 3, router.model: iq)"})
 			k.Routings = append(k.Routings, Routing{Name: "dor-dateline", New: newDateline,
-				Desc: "dimension-order routing on two virtual-channel classes, class 1 after the wraparound link (deadlock-free; buffers.vcs ≥ 2, router.model: iq)"})
+				Desc: "dimension-order routing on two virtual-channel classes, class 1 along a ring whose way round crosses the wraparound link (deadlock-free; buffers.vcs ≥ 2, router.model: iq)"})
 			k.Name = "torus"
 			k.Desc = "k-ary n-cube with wraparound links; dimension-order routing the shorter way round (at half a ring as topology.tie says)"
 		}

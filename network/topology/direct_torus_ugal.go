@@ -16,7 +16,7 @@ func init() {
 // its minimal route and a non-minimal one (Singh's UGAL): the switch model
 // weighs the two first ports' queues by the routes' hop counts and tells
 // Choose which to take. The route state then says the packet's phase, and
-// WormClass, which the model calls instead of Class, its VC class.
+// Class its VC class.
 type UGALRouter interface {
 	StatefulRouter
 	ClassRouter
@@ -27,9 +27,6 @@ type UGALRouter interface {
 	Options(sw int, w *flit.Worm) (minPort, minHops, nonPort, nonHops int, ok bool)
 	// Choose fixes the packet's route: non-minimal or minimal.
 	Choose(w *flit.Worm, nonMinimal bool)
-	// WormClass is Class for packet w, routed at sw (its state already
-	// advanced by RouteHead there).
-	WormClass(sw, in, out, cls int, w *flit.Worm) int
 }
 
 // newUGAL is UGAL on the torus (Singh, Dally et al.; Dally & Towles
@@ -124,23 +121,17 @@ func (r *ugalRouter) routeIn(sw int, w *flit.Worm, phase uint8) xbar.PortSet {
 	return r.dorRouter.Route(sw, 0, w)
 }
 
-// Class is a minimal packet's class (a packet whose state is unknown is
-// taken as minimal).
-func (r *ugalRouter) Class(sw, in, out, cls int) int {
-	var w flit.Worm
-	return r.WormClass(sw, in, out, cls, &w)
-}
-
-// WormClass: the dateline class within the packet's leg, a minimal
-// packet's and the first leg's 0 and 1, the second leg's 2 and 3; a
-// packet that enters the second leg at the intermediate node (from
-// classes 0 and 1) enters it as if injected there.
-func (r *ugalRouter) WormClass(sw, in, out, cls int, w *flit.Worm) int {
-	if w.Route.Phase != fromMid {
-		return r.datelineRouter.Class(sw, in, out, cls)
+// Class is the dateline class within the packet's leg (its state already
+// advanced by RouteHead at sw), toward the leg's end: a minimal packet's
+// and the first leg's 0 and 1, the second leg's 2 and 3; a packet that
+// enters the second leg at the intermediate node (from classes 0 and 1)
+// enters it as if injected there.
+func (r *ugalRouter) Class(sw, in, out, cls int, w *flit.Worm) int {
+	switch w.Route.Phase {
+	case toMid:
+		return r.classTo(sw, in, out, cls, mid(w))
+	case fromMid: // (from classes 0 and 1, cls−2 < 0: entering the leg)
+		return 2 + r.classTo(sw, in, out, cls-2, int(w.Dst))
 	}
-	if cls < 2 {
-		in, cls = 2*r.n, 2
-	}
-	return 2 + r.datelineRouter.Class(sw, in, out, cls-2)
+	return r.classTo(sw, in, out, cls, int(w.Dst))
 }

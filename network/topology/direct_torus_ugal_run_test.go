@@ -9,7 +9,8 @@ import (
 )
 
 // UGAL on the 8×8 torus with four VCs (two dateline classes per leg) at
-// load 0.9, tornado and bit-complement, 16-flit packets in 4-flit VCs: no
+// load 0.9, tornado and bit-complement (and rlb, on the same legs, under
+// tornado), 16-flit packets in 4-flit VCs: no
 // deadlock, no stall, no broken invariant over 10⁵ cycles (10⁴ with
 // -short), and some packets do go round (tornado's minimal route crosses
 // 7 switches; the mean is more). With three VCs it is refused, naming
@@ -19,17 +20,18 @@ func TestUGALTorus(t *testing.T) {
 	if testing.Short() {
 		cycles = 10_000
 	}
-	for _, pattern := range []string{"tornado", "bit-complement"} {
-		c := turnMesh("ugal", pattern, 4, 0.9)
+	for _, rp := range [][2]string{{"ugal", "tornado"}, {"ugal", "bit-complement"}, {"rlb", "tornado"}} {
+		routing, pattern := rp[0], rp[1]
+		c := turnMesh(routing, pattern, 4, 0.9)
 		c.Topology = network.TopologyConfig{Kind: "torus", K: 8, N: 2}
 		c.Buffers.Input, c.Traffic.Flits = 4, network.FlitRange{Min: 16, Max: 16}
 		c.Run.Warmup, c.Run.Measure = 0, cycles
 		r := run(t, c)
 		if r.Deadlock != nil || r.Stall != nil || r.Violations.Total() != 0 || r.Throughput < 0.02 {
-			t.Errorf("ugal, %s: deadlock %v, stall %v, violations %+v, accepted %.3f", pattern, r.Deadlock, r.Stall, r.Violations, r.Throughput)
+			t.Errorf("%s, %s: deadlock %v, stall %v, violations %+v, accepted %.3f", routing, pattern, r.Deadlock, r.Stall, r.Violations, r.Throughput)
 		}
 		if pattern == "tornado" && r.Hops <= 7.01 {
-			t.Errorf("ugal, tornado: %.2f switches a packet on average: no packet went round", r.Hops)
+			t.Errorf("%s, tornado: %.2f switches a packet on average: no packet went round", routing, r.Hops)
 		}
 	}
 	c := turnMesh("ugal", "tornado", 3, 0.1)

@@ -280,6 +280,24 @@ func (e *Events) Dropped(cycle int64, f flit.Flit, b int32) {
 	e.emit(r)
 }
 
+// Escaped logs the first wait-for cycle an escape VC broke
+// (Result.EscapedCycles): a row per packet of the cycle, its wait in
+// words as the reason, then one for the escape wait that breaks it.
+func (e *Events) Escaped(cycle int64, worms []int32, waits []string) {
+	if !e.f.win.In(cycle) {
+		return
+	}
+	for i, wi := range worms {
+		event := "escaped-cycle"
+		if i == len(worms)-1 {
+			event = "escaped-by"
+		}
+		r := e.newRow(cycle, event, wi)
+		r.strs[colReason] = e.quote(waits[i])
+		e.emit(r)
+	}
+}
+
 // waitingAt names what a blocked flit waits at: a global port, a buffer or a
 // terminal, by reason.
 func (e *Events) waitingAt(reason network.Wait, at int32) string {

@@ -10,7 +10,9 @@
 // credit has come back. The terminals' injection links are fed the same way
 // (the source takes a free injection VC for each packet, round-robin). An
 // ejection port has as many output VCs as any other, with unbounded
-// credits (the terminal always accepts).
+// credits: a terminal takes every flit of a packet it has accepted. (It
+// may refuse a head, traffic.reply_queue: asked by Host.Accept before the
+// head asks for an ejection VC, a refused head waits, as WaitTerminal.)
 //
 // # Message classes
 //
@@ -26,6 +28,8 @@
 //  2. Injection: each terminal whose source register holds a flit ready
 //     at t sends it if it holds (or, for a head, can take) an injection VC
 //     with a credit; the flit is in the router's input VC, ready at t + L.
+//     With traffic.reply_queue a terminal has a reply register too, tried
+//     first, with its own injection VC; it sends one flit a cycle.
 //  3. Each switch, independently (the switches share nothing written in
 //     the cycle that another reads before t+1, so the order of switches
 //     does not matter):
@@ -69,7 +73,7 @@ import (
 )
 
 func init() {
-	model.Register(model.Info{Name: "iq", New: New, VCs: true,
+	model.Register(model.Info{Name: "iq", New: New, VCs: true, Replies: true,
 		Desc: "input-queued virtual-channel router after BookSim2's iq_router: route, VC and switch allocation, credits per VC"})
 }
 
@@ -108,6 +112,10 @@ type router struct {
 	ug      topology.UGALRouter     // UGAL: a choice at the source (ugal.go), or nil
 	nEsc    int                     // with ar: the escape VCs (0 … nEsc−1) of each input
 	tailCr  bool                    // vc.release: tail-credit
+	// noEscape: a head never asks for an escape VC (set by a test only,
+	// to show that the escape path is what breaks the cycles)
+	noEscape bool
+	escTail  bool // with tailCr: the escape VCs are given again at the tail all the same
 
 	base   []int32 // per switch: its first global port
 	swOf   []int32 // per global port: its switch
@@ -129,6 +137,8 @@ type router struct {
 	ov    []int32 // the output VC it holds, or −1
 	saAt  []int64 // the first cycle its front may ask for the switch
 	mvAt  []int64 // the last cycle a flit left it
+	// refused: the last cycle its head's terminal refused it (Host.Accept)
+	refused []int64
 
 	// Output VCs.
 	cred    []int32
@@ -140,7 +150,10 @@ type router struct {
 	va, sa  []xbar.Allocator // per switch
 	saPtr   []int32          // per global input port: round-robin pointer over its VCs
 	injPtr  []int32          // per terminal
-	injVC   []int32          // per terminal: the injection VC its packet holds, or −1
+	injVC   []int32          // per register lane (terminal; then, with replyQ, nTerm + terminal: its reply register): the injection VC its packet holds, or −1
+	nTerm   int              // terminals
+	replyQ  bool             // traffic.reply_queue: terminals refuse requests (Host.Accepts) and send replies from a register of their own
+	term    []int32          // per global output port: the terminal it leads to, or −1
 	occ     []int32          // per switch: flits in its input VCs
 	occVC   []uint64         // per global input port: bit v, VC v holds a flit
 	act     []uint64         // per global input port: bit v, VC v holds an output VC (stActive)
@@ -186,14 +199,21 @@ func New(h model.Host) (model.Model, error) {
 		}
 		// Duato's escape works only if a head never waits behind another
 		// packet in an adaptive VC, where it could not reach the escape
-		// VCs: a VC is given again only once the buffer beyond is empty.
-		// (A turn model has no escape VCs and needs none: its channels
-		// close no cycle whoever waits behind whom.)
+		// VCs: an adaptive VC is given again only once the buffer beyond
+		// is empty. An escape VC may take a head behind another packet's
+		// tail, as under plain dimension order: the packet ahead goes on
+		// by the escape routing, or its head is at the front of an
+		// adaptive VC, from where it may. So unless vc.release says
+		// tail-credit for all, the escape VCs are released at the tail
+		// (holding them to the last credit cost tornado traffic on the
+		// 8×8 torus half its throughput: docs/vc.md). (A turn model has
+		// no escape VCs and needs none: its channels close no cycle
+		// whoever waits behind whom.)
 		if r.nEsc > 0 {
 			if p.VCRelease == "tail" {
-				return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: a VC is given again only when the buffer beyond is empty", p.Routing)
+				return nil, inputerr.New("vc.release", p.VCRelease, "tail-credit (or absent) with routing: %s: an adaptive VC is given again only when the buffer beyond is empty", p.Routing)
 			}
-			r.tailCr = true
+			r.escTail, r.tailCr = p.VCRelease == "", true
 		}
 	}
 	if err := r.layout(p); err != nil {
@@ -297,13 +317,25 @@ func (r *router) layout(p model.Params) error {
 	r.cand, r.esc = make([]xbar.PortSet, nIV), fill(nIV, -1)
 	r.escLo, r.escHi = make([]uint8, nIV), make([]uint8, nIV)
 	r.saAt, r.mvAt = make([]int64, nIV), make([]int64, nIV)
+	r.refused = make([]int64, nIV)
 	for i := range r.mvAt {
-		r.mvAt[i] = -1
+		r.mvAt[i], r.refused[i] = -1, -1
 	}
 	r.cred, r.owner, r.holder = fill(nOV, int32(r.d)), fill(nOV, -1), fill(nOV, -1)
 	r.tailOut = make([]bool, nOV)
 	r.saPtr = make([]int32, r.nGP)
-	r.injPtr, r.injVC = make([]int32, t.Terminals()), fill(t.Terminals(), -1)
+	r.nTerm, r.replyQ = t.Terminals(), p.ReplyQueue > 0
+	lanes := r.nTerm
+	if r.replyQ {
+		lanes *= 2
+	}
+	r.injPtr, r.injVC = make([]int32, r.nTerm), fill(lanes, -1)
+	r.term = fill(int(r.nGP), -1)
+	for s, sw := range t.Switches {
+		for o, e := range sw.Out {
+			r.term[r.base[s]+int32(o)] = e.Terminal
+		}
+	}
 	r.occ, r.occVC, r.needVA = make([]int32, ns), make([]uint64, r.nGP), make([]int32, ns)
 	r.elig, r.act = make([]uint64, r.nGP), make([]uint64, r.nGP)
 	r.va, r.sa = make([]xbar.Allocator, ns), make([]xbar.Allocator, ns)

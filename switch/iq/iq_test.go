@@ -171,8 +171,8 @@ func TestTorusDateline(t *testing.T) {
 
 // Minimal adaptive routing with DOR on an escape VC (Duato) on the 8×8
 // mesh: under transpose traffic it accepts at least 20 % more than DOR with
-// the same VCs and buffers (measured: 0.416 against 0.282 with 4 VCs, 0.454
-// with 8; with 2 only 0.303, its one adaptive VC given again only when the
+// the same VCs and buffers (measured: 0.412 against 0.282 with 4 VCs, 0.443
+// with 8; with 2 only 0.319, its one adaptive VC given again only when the
 // buffer beyond is empty), and at load 0.9 with 16-flit packets in 4-flit
 // VCs it runs without a deadlock. So does adaptive routing on the torus
 // (dateline DOR on two escape VCs) under bit-complement and tornado.

@@ -17,8 +17,18 @@ func (r *router) Step() {
 			r.free(ov)
 		}
 	}
-	for term := range r.injVC {
-		r.inject(term, now)
+	if r.replyQ {
+		for term := range r.nTerm {
+			// A terminal sends one flit a cycle: a reply first (its tail
+			// frees a place in the reply queue), else its own packet.
+			if !r.inject(term, r.nTerm+term, now) {
+				r.inject(term, term, now)
+			}
+		}
+	} else {
+		for term := range r.nTerm {
+			r.inject(term, term, now)
+		}
 	}
 	for s := range r.occ {
 		if r.occ[s] > 0 {
@@ -36,23 +46,32 @@ func (r *router) free(ov int32) {
 
 // release gives up output VC ov after its tail has been sent: at once
 // with vc.release: tail, when its credits are all back with tail-credit
-// (an ejection VC, whose credits never run out, at once in both).
+// (an ejection VC, whose credits never run out, at once in both; an escape
+// VC at once under adaptive routing's default: escTail).
 func (r *router) release(ov int32, eject bool) {
-	if r.tailCr && !eject {
+	if r.tailCr && !eject && !(r.escTail && int(ov%int32(r.v))%r.share < r.nEsc) {
 		r.tailOut[ov] = true
 		return
 	}
 	r.free(ov)
 }
 
-// inject sends terminal term's ready source flit into its router.
-func (r *router) inject(term int, now int64) {
-	f, ok := r.h.Source(term)
+// inject sends terminal term's ready flit of register lane (term: its
+// source register; nTerm + term: its reply register) into its router, and
+// reports whether it did.
+func (r *router) inject(term, lane int, now int64) bool {
+	var f flit.Flit
+	var ok bool
+	if lane == term { // (src's, written out: a call per terminal and cycle)
+		f, ok = r.h.Source(term)
+	} else {
+		f, ok = r.h.ReplySource(term)
+	}
 	if !ok {
-		return
+		return false
 	}
 	ob := (r.nGP + int32(term)) * int32(r.v)
-	if r.injVC[term] < 0 {
+	if r.injVC[lane] < 0 {
 		// A head takes a free VC of routing class 0 in its message
 		// class's share, round-robin.
 		share := int32(r.share / r.classes)
@@ -61,26 +80,51 @@ func (r *router) inject(term int, now int64) {
 			u := mb + (r.injPtr[term]+i)%share
 			if r.owner[ob+u] == -1 {
 				r.owner[ob+u], r.holder[ob+u] = terminalOwner, f.Worm
-				r.injVC[term], r.injPtr[term] = u, (u-mb+1)%share
+				r.injVC[lane], r.injPtr[term] = u, (u-mb+1)%share
 				break
 			}
 		}
-		if r.injVC[term] < 0 {
-			return
+		if r.injVC[lane] < 0 {
+			return false
 		}
 	}
-	u := r.injVC[term]
+	u := r.injVC[lane]
 	if r.cred[ob+u] <= 0 {
-		return
+		return false
 	}
-	r.h.TakeSource(term)
+	if lane == term {
+		r.h.TakeSource(term)
+	} else {
+		r.h.TakeReply(term)
+	}
 	r.cred[ob+u]--
 	in := r.base[r.t.InSwitch[term]] + r.t.InPort[term]
 	r.arrive(in, u, &f, now+r.l)
 	if f.IsTail() {
-		r.injVC[term] = -1
+		r.injVC[lane] = -1
 		r.release(ob+u, false)
 	}
+	return true
+}
+
+// refuses reports whether the routed head (packet wi) at input VC iv of
+// switch s is bound for a terminal that refuses it in cycle now (Accept):
+// it asks for no VC, and Waits reports it as WaitTerminal.
+func (r *router) refuses(s int, iv, wi int32, now int64) bool {
+	og := r.base[s] + r.out[iv]
+	if !r.eject[og] || r.h.Accept(int(r.term[og]), wi) {
+		return false
+	}
+	r.refused[iv] = now
+	return true
+}
+
+// src is the flit in terminal term's register lane (inject's).
+func (r *router) src(term, lane int) (flit.Flit, bool) {
+	if lane == term {
+		return r.h.Source(term)
+	}
+	return r.h.ReplySource(term)
 }
 
 // arrive puts flit f into VC vc of global input port gp, ready at cycle
@@ -123,20 +167,23 @@ func (r *router) route(s, in int, iv int32, f *flit.Flit) {
 		ps = xbar.Port(o) // (all VCs of its class at the ejection port)
 	case r.ar != nil:
 		lo, esc = mb+r.nEsc, int32(r.ar.Escape(s, in, r.h.Packet(f.Worm)))
+		if r.noEscape {
+			esc = -1 // (a test's router without Duato's escape path)
+		}
 		r.escLo[iv], r.escHi[iv] = uint8(mb), uint8(mb+r.nEsc)
 		if r.cr != nil {
 			// The escape VCs are the dateline's classes, one VC each; a
-			// packet on an adaptive VC enters them on class 0.
-			cls := 0
+			// packet on an adaptive VC enters them as if injected at s.
+			cls := -1
 			if local < r.nEsc {
 				cls = local
 			}
-			c := r.cr.Class(s, in, int(esc), cls)
+			c := r.cr.Class(s, in, int(esc), cls, r.h.Packet(f.Worm))
 			r.escLo[iv], r.escHi[iv] = uint8(mb+c), uint8(mb+c+1)
 		}
 	case r.cr != nil:
 		share := r.share / r.classes
-		c := r.class(s, in, o, local/share, f.Worm)
+		c := r.cr.Class(s, in, o, local/share, r.h.Packet(f.Worm))
 		lo, hi = mb+c*share, mb+(c+1)*share
 	}
 	r.out[iv], r.cand[iv], r.esc[iv] = int32(o), ps, esc
@@ -180,7 +227,10 @@ func (r *router) vcAlloc(s int, now int64) {
 				}
 				r.route(s, in, iv, f)
 			}
-			for _, ov := range r.candidates(s, iv) {
+			if r.replyQ && r.refuses(s, iv, f.Worm, now) {
+				continue
+			}
+			for _, ov := range r.asks(s, iv) {
 				if r.owner[ov] != -1 {
 					continue
 				}
@@ -339,12 +389,22 @@ func (r *router) Waits(report func(model.Wait)) {
 				}
 				w := model.Wait{Flit: *b.Front(), Sw: s, In: int(gp - r.base[s]), VC: int(iv % v),
 					AtSw: s, AtOut: int(r.out[iv]), AtVC: -1, For: -1, Kind: model.WaitArb}
-				if r.state[iv] == stVA {
+				switch {
+				case r.state[iv] == stVA && r.refused[iv] == now:
+					w.Kind = model.WaitTerminal
+					report(w)
+				case r.state[iv] == stVA:
 					r.vcWaits(w, iv, report)
-				} else {
+				default:
 					r.creditWait(w, iv, now, report)
 				}
 			}
+		}
+	}
+	if r.replyQ {
+		for term := range r.nTerm {
+			r.sourceWaits(term, term, report)
+			r.sourceWaits(term, r.nTerm+term, report)
 		}
 	}
 }
@@ -353,15 +413,80 @@ func (r *router) vcWaits(w model.Wait, iv int32, report func(model.Wait)) {
 	v := int32(r.v)
 	w.Kind = model.WaitVC
 	cands := r.candidates(w.Sw, iv)
-	for _, ov := range cands {
-		if r.vcHolder(ov/v, ov) < 0 {
+	// The escape VCs come last (candidates).
+	adaptive := len(cands)
+	if r.esc[iv] >= 0 {
+		adaptive -= int(r.escHi[iv] - r.escLo[iv])
+	}
+	escFree := -1
+	for i, ov := range cands {
+		switch {
+		case r.vcHolder(ov/v, ov) >= 0:
+		case i < adaptive:
 			w.Kind, w.For, w.AtVC = model.WaitArb, -1, -1
 			report(w) // a free VC, or one freed when its credits are back: it passes
 			return
+		case escFree < 0:
+			escFree = i
 		}
 	}
-	for _, ov := range cands {
+	if escFree >= 0 {
+		// Every adaptive VC held, an escape VC free: it goes on by the
+		// escape path, and says so first (For −1), with the holders.
+		ov := cands[escFree]
+		w.Kind, w.For, w.AtOut, w.AtVC, w.Escape = model.WaitArb, -1, int(ov/v-r.base[w.Sw]), int(ov%v), true
+		report(w)
+		cands, w.Kind, w.Escape = cands[:adaptive], model.WaitVC, false
+	}
+	for i, ov := range cands {
 		w.For, w.AtOut, w.AtVC = r.vcHolder(ov/v, ov), int(ov/v-r.base[w.Sw]), int(ov%v)
+		w.Escape = i >= adaptive
+		report(w)
+	}
+}
+
+// sourceWaits reports the wait of the ready flit in terminal term's
+// register lane (inject's) that did not go in this cycle: every injection
+// VC of its class's share held (WaitVC, by each holder), or no credit
+// while the input VC beyond is full (WaitCredit); one that lost to the
+// terminal's other register, or whose credit is on its way, passes.
+func (r *router) sourceWaits(term, lane int, report func(model.Wait)) {
+	f, ok := r.src(term, lane)
+	if !ok {
+		return
+	}
+	v := int32(r.v)
+	s, in := r.t.InSwitch[term], r.t.InPort[term]
+	gin := r.base[s] + in
+	ob := (r.nGP + int32(term)) * v
+	w := model.Wait{Flit: f, Sw: int(s), In: int(in), VC: -1, Source: true, AtSw: int(s), AtOut: -1, Kind: model.WaitVC}
+	if u := r.injVC[lane]; u >= 0 {
+		down := &r.buf[gin*v+u]
+		if r.cred[ob+u] > 0 || down.Len() < r.d {
+			return
+		}
+		w.Kind, w.For, w.AtVC = model.WaitCredit, down.Front().Worm, int(u)
+		report(w)
+		return
+	}
+	share := int32(r.share / r.classes)
+	mb := int32(r.h.Packet(f.Worm).Class) * int32(r.share)
+	holder := func(u int32) int32 { // (vcHolder's, for an injection VC)
+		if !r.tailOut[ob+u] {
+			return r.holder[ob+u]
+		}
+		if down := &r.buf[gin*v+u]; !down.Empty() {
+			return down.Front().Worm
+		}
+		return -1
+	}
+	for u := mb; u < mb+share; u++ {
+		if holder(u) < 0 {
+			return
+		}
+	}
+	for u := mb; u < mb+share; u++ {
+		w.For, w.AtVC = holder(u), int(u)
 		report(w)
 	}
 }

@@ -31,15 +31,6 @@ func (r *router) queued(s, o int) int {
 	return n
 }
 
-// class is the class of the buffer beyond output port o for the head of
-// packet wi, which holds a VC of class cls on input in of switch s.
-func (r *router) class(s, in, o, cls int, wi int32) int {
-	if r.ug != nil {
-		return r.ug.WormClass(s, in, o, cls, r.h.Packet(wi))
-	}
-	return r.cr.Class(s, in, o, cls)
-}
-
 // ugalOf is the routing's UGALRouter, or nil.
 func ugalOf(t *topology.Topology) topology.UGALRouter {
 	ug, _ := t.Router.(topology.UGALRouter)

@@ -23,6 +23,11 @@
 // Delivered hook, the packet's release). Where a flit goes after a link
 // that leads to a switch is the model's business: it keeps its own buffers.
 //
+// A terminal may refuse a packet (traffic.reply_queue: its reply queue is
+// full): a model asks Accept before a head takes anything at an ejection
+// port, and injects the terminal's replies from a second register
+// (ReplySource, TakeReply). A model that does so declares Info.Replies.
+//
 // # One cycle
 //
 // The host calls Step once a cycle, with Now the cycle being simulated; a
@@ -60,6 +65,7 @@ type Params struct {
 	OutputDepth int    // buffers.output: flits per output buffer
 	VCs         int    // buffers.vcs: virtual channels per input (1 when absent)
 	Classes     int    // traffic.classes: message classes on disjoint VC sets (flit.Worm.Class; 0 or 1: one)
+	ReplyQueue  int    // traffic.reply_queue: places in a terminal's reply queue (0: none; Info.Replies)
 	LinkLatency int    // link.latency: cycles a flit spends on a link (≥ 1)
 	Routing     string // the routing key as given (its function is Topology().Router)
 	Seed        uint64 // run.seed
@@ -111,6 +117,30 @@ type Host interface {
 	// flits; the host keeps the largest (max_buffer_occupancy). Call it
 	// when a model's own maximum grows.
 	Occupancy(flits int)
+
+	// Terminals with reply queues (traffic.reply_queue, Params.ReplyQueue
+	// > 0; a model that declares Info.Replies) may refuse a packet (a
+	// request while the queue is full, or what an Akita endpoint's Accept
+	// refuses), and send their replies from a register of their own.
+	// Without them, Accept is always true (a model may skip it) and the
+	// reply register always empty.
+
+	// Accept asks terminal t to take packet p, whose head is bound for
+	// its ejection port: true commits t to take every flit of p (a
+	// request takes a place in t's reply queue; asking again for p is
+	// true at no cost), and the model may then give the head its way
+	// there. False: t refuses p now (its reply queue is full); the head
+	// waits before the ejection port, asks again in a later cycle, and
+	// the model reports the wait as WaitTerminal. Ask before the head
+	// takes anything at the ejection port (iq: before it asks for an
+	// ejection VC), so that a refused head holds nothing there.
+	Accept(t int, p int32) bool
+	// ReplySource and TakeReply are Source and TakeSource for terminal t's
+	// reply register: the next flit of the front reply in its reply queue.
+	// A model injects from both registers (a reply's place in the queue
+	// frees when its tail is taken), at most one flit per terminal a cycle.
+	ReplySource(t int) (flit.Flit, bool)
+	TakeReply(t int)
 }
 
 // Model is a switch model's state for one network.
@@ -135,6 +165,19 @@ type Wait struct {
 	For         int32    // the packet holding it, or −1
 	AtSw, AtOut int      // where: the output port (switch, port) waited for
 	AtVC        int      // and its virtual channel (or −1)
+	// Source: the flit is still in terminal t's source or reply register
+	// (t: the terminal whose injection link leads to input port In of
+	// switch Sw; VC −1) and waits to enter that input: for an injection VC
+	// (AtVC; AtOut −1), held by packet For (WaitVC), or for a credit of it
+	// (WaitCredit).
+	Source bool
+	// Escape: the waited-for VC is an escape VC of a packet that may also
+	// take adaptive ones (Duato's escape path: routing: adaptive). With
+	// Kind WaitArb and For −1 it says that the escape VC is free while
+	// every adaptive VC is held: the flit passes by the escape path, and
+	// the waits reported after it for the same flit name the adaptive
+	// VCs' holders (the host counts the cycles escape VCs broke).
+	Escape bool
 }
 
 // WaitKind is what a flit waits for.
@@ -146,9 +189,13 @@ const (
 	WaitPort                   // an output port held by another packet
 	WaitArb                    // lost an arbitration (passes)
 	WaitStage                  // in a pipeline stage (routing, allocation delay: passes)
+	// WaitTerminal: a head before its ejection port (AtSw, AtOut) whose
+	// terminal refused it in this cycle (Host.Accept). For is −1: the host knows what
+	// the terminal waits for (its next reply's way into the network).
+	WaitTerminal
 )
 
-var waitKindNames = [...]string{"vc", "credit", "port", "arbitration", "stage"}
+var waitKindNames = [...]string{"vc", "credit", "port", "arbitration", "stage", "terminal"}
 
 func (w WaitKind) String() string { return waitKindNames[w] }
 
@@ -164,6 +211,10 @@ type Info struct {
 	// VCs says whether the model reads buffers.vcs (a model that does not
 	// is refused when buffers.vcs > 1).
 	VCs bool
+	// Replies says whether the model asks Host.Accept before it sends a
+	// head to a terminal and injects from Host.ReplySource (a model that
+	// does not is refused with traffic.reply_queue).
+	Replies bool
 }
 
 var (

@@ -126,6 +126,11 @@ type loader struct {
 	unchecked bool
 	// pre runs before the final validation (nil: checkRunMemory).
 	pre Precheck
+	// keep makes the final validation a build whose network is kept in
+	// built (LoadBuilt), after adjust.
+	keep   bool
+	adjust func(*network.Config)
+	built  *network.Network
 }
 
 // resolveFile makes a relative topology.file that a config file gave

@@ -49,7 +49,7 @@ func (l *loader) load(data []byte, sets []string) (network.Config, error) {
 	}
 	err = pre(&cfg)
 	if err == nil && !l.unchecked {
-		err = validate(&cfg)
+		err = l.final(&cfg)
 	}
 	if err != nil {
 		if ce, ok := inputerr.As(err); ok && ce.Pos == "" {

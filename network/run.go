@@ -62,7 +62,7 @@ func (n *Network) StopOn(flag *atomic.Bool) { n.stopFlag = flag }
 // running it. Errors are *inputerr.Error (one line naming the key).
 func Validate(c *Config) error {
 	n, err := Build(*c)
-	if err == nil && len(n.k.Links) >= validateGCPorts {
+	if err == nil && len(n.k.Links) >= largePorts {
 		// The network built only to be checked is garbage that the run's
 		// own build would otherwise sit beside until the collector's next
 		// cycle (after the heap doubles): on the 20-cube, 1.5 GB more resident.
@@ -70,10 +70,6 @@ func Validate(c *Config) error {
 	}
 	return err
 }
-
-// validateGCPorts is the size from which Validate collects its network
-// at once: below it the collection costs more than the memory it frees.
-const validateGCPorts = 1 << 20
 
 // Run builds and runs c under Akita's engine and returns what it measured.
 func Run(c Config) (*Result, error) {
@@ -98,6 +94,9 @@ func buildWith(c Config, adjust func(*kernel.KernelSpec)) (*Network, error) {
 	kspec, topo, err := kernelSetup(&c)
 	if err != nil {
 		return nil, err
+	}
+	if isLarge(topo) {
+		defer holdGC()()
 	}
 	if adjust != nil {
 		adjust(&kspec)

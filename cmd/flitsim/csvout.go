@@ -47,9 +47,8 @@ func addCSVFlags(fs *pflag.FlagSet) []*csvOut {
 }
 
 // openCSV starts the files asked for (before the run, so that a bad path
-// fails at once; each is put in place only when complete, see outfile) and
-// sets their run keys.
-func openCSV(outs []*csvOut, run *network.RunConfig) error {
+// fails at once; each is put in place only when complete, see outfile).
+func openCSV(outs []*csvOut) error {
 	for _, o := range outs {
 		if *o.path == "" {
 			continue
@@ -59,9 +58,18 @@ func openCSV(outs []*csvOut, run *network.RunConfig) error {
 			return fmt.Errorf("--%s: %v", o.flag, err)
 		}
 		o.f = f
-		o.set(run)
 	}
 	return nil
+}
+
+// setCSVKeys sets the run keys of the CSV outputs asked for, before the
+// network is built.
+func setCSVKeys(outs []*csvOut, run *network.RunConfig) {
+	for _, o := range outs {
+		if *o.path != "" {
+			o.set(run)
+		}
+	}
 }
 
 // closeCSV drops the files left unwritten (after an error): each keeps

@@ -47,7 +47,7 @@ func wantFail(t *testing.T, code int, args []string, parts ...string) {
 func stubRun(t *testing.T, f func(network.Config) (*network.Result, error)) {
 	t.Helper()
 	old := runNetwork
-	runNetwork = f
+	runNetwork = func(n *network.Network) (*network.Result, error) { return f(n.Cfg) }
 	t.Cleanup(func() { runNetwork = old })
 }
 

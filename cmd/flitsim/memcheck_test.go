@@ -80,7 +80,7 @@ func TestCollectiveTraceTermOnly(t *testing.T) {
 func TestInternalErrorExits70(t *testing.T) {
 	old := runNetwork
 	defer func() { runNetwork = old }()
-	runNetwork = func(network.Config) (*network.Result, error) {
+	runNetwork = func(*network.Network) (*network.Result, error) {
 		return nil, fmt.Errorf("batch: %w", &network.InternalError{Value: "index out of range"})
 	}
 	var out, errb bytes.Buffer

@@ -82,17 +82,13 @@ func (p *progress) finish() {
 	}
 }
 
-// runWithProgress is network.Run, with a bar of simulated cycles against the
+// runWithProgress runs the built network n like network.Run, with a bar of simulated cycles against the
 // end of the measurement window (warmup + measure) while stderr is a
 // terminal; then it runs under the same engine with an observer that only
 // reads the cycle counter, so the result is the same.
-func runWithProgress(c network.Config) (*network.Result, error) {
-	n, err := network.Build(c)
-	if err != nil {
-		return nil, err
-	}
+func runWithProgress(n *network.Network) (*network.Result, error) {
 	startRun(n)
-	end := sweep.Expected(c)
+	end := sweep.Expected(n.Cfg)
 	p := newProgress("simulating", end, "cycles")
 	if p == nil {
 		return n.RunAkita()

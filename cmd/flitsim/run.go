@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/network"
 )
 
@@ -72,7 +73,10 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if fs.Changed("seed") {
 		*sets = append(*sets, "run.seed="+*seed)
 	}
-	cfg, err := loadConfig(*file, *sets)
+	// The network is built once: the configuration's validation builds
+	// the network this command runs, with the CSV flags' run keys set.
+	cfg, n, warnings, err := configs.LoadBuilt(*file, *sets, func(c *network.Config) { setCSVKeys(csvs, &c.Run) })
+	warn(warnings)
 	if err != nil {
 		return err
 	}
@@ -86,16 +90,16 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer closeCSV(csvs)
-	if err := openCSV(csvs, &cfg.Run); err != nil {
+	if err := openCSV(csvs); err != nil {
 		return err
 	}
 	release := watchInterrupts("stopping at the end of this cycle")
 	defer release()
 	var res *network.Result
 	if tr.on() {
-		res, err = runTraced(cfg, tr)
+		res, err = runTraced(n, tr)
 	} else {
-		res, err = runNetwork(cfg)
+		res, err = runNetwork(n)
 	}
 	if err != nil {
 		return err

@@ -66,14 +66,11 @@ func (t *traceFlags) check(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// runTraced builds c, attaches the requested trace writers and runs it like
-// `flitsim run` does (Akita's engine, a progress bar on a terminal). The
-// traces are closed (completed and flushed) even when the run fails.
-func runTraced(c network.Config, t *traceFlags) (res *network.Result, err error) {
-	n, err := network.Build(c)
-	if err != nil {
-		return nil, err
-	}
+// runTraced attaches the requested trace writers to the built network n
+// and runs it like `flitsim run` does (Akita's engine, a progress bar on a
+// terminal). The traces are closed (completed and flushed) even when the run fails.
+func runTraced(n *network.Network, t *traceFlags) (res *network.Result, err error) {
+	c := n.Cfg
 	startRun(n)
 	var outs []traceOutput
 	defer func() {

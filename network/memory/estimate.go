@@ -2,12 +2,14 @@ package memory
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"strings"
 
 	"github.com/flitsim/flitsim/network"
 	"github.com/flitsim/flitsim/network/topology"
+	"github.com/flitsim/flitsim/traffic"
 )
 
 // size is the configured network's size, counted without building it.
@@ -108,12 +110,49 @@ func livePackets(c *network.Config, n float64) (live float64, what, shrink strin
 			b = float64(fi.Size()) / 16
 		}
 		return b, "the trace's lines, about 16 bytes each", "use a shorter traffic.trace"
-	case c.Run.MaxBacklog > 0:
-		return float64(c.Run.MaxBacklog) * n, fmt.Sprintf("run.max_backlog %d waiting per terminal × %s terminals, the most a saturated run holds", c.Run.MaxBacklog, count(n)),
+	}
+	gen, bernoulli := generated(c, n)
+	cycles := runCycles(&c.Run)
+	genWhat := fmt.Sprintf("at most every packet generated in the run's %s cycles (run.warmup + run.measure + run.drain)", count(cycles))
+	if c.Run.MaxBacklog > 0 {
+		held := float64(c.Run.MaxBacklog) * n
+		if bernoulli && gen < held {
+			// A light run ends (or is stopped) before its sources
+			// could generate a saturated run's backlog.
+			return gen, genWhat, "shorten run.measure or run.drain"
+		}
+		return held, fmt.Sprintf("run.max_backlog %d waiting per terminal × %s terminals, the most a saturated run holds", c.Run.MaxBacklog, count(n)),
 			"lower run.max_backlog"
 	}
-	gen := n * t.Load / t.Flits.Mean() * float64(c.Run.Warmup+c.Run.Measure)
-	return gen, "every packet generated, run.max_backlog 0 (no limit)", "set run.max_backlog"
+	return gen, genWhat + ", run.max_backlog 0 (no limit)", "set run.max_backlog"
+}
+
+// runCycles is the most cycles an open-loop run lasts: the sources
+// generate through the drain too, until every measured packet is
+// delivered or run.drain runs out.
+func runCycles(r *network.RunConfig) float64 {
+	return float64(r.Warmup) + float64(r.Measure) + float64(r.Drain) + 1
+}
+
+// generated bounds the packets c's open-loop traffic generates on n
+// terminals over the whole run (with traffic.reply_flits a reply per
+// request at most doubles them). bernoulli says the bound holds: the
+// pattern's generator is the Bernoulli process (a packet per terminal per
+// cycle with probability load ÷ mean length), whose count stays below
+// its mean plus 6 standard deviations but with probability 1e-9; a
+// workload with a generator of its own (tasks) or multicasts (which a
+// software scheme sends as many unicasts) is only approximated by it.
+func generated(c *network.Config, n float64) (gen float64, bernoulli bool) {
+	t := &c.Traffic
+	p := min(1, max(0, t.Load/t.Flits.Mean()))
+	trials := n * runCycles(&c.Run)
+	mean := trials * p
+	gen = min(trials, mean+6*math.Sqrt(mean*(1-p))+1)
+	if t.ReplyFlits > 0 {
+		gen *= 2
+	}
+	pat, ok := traffic.LookupPattern(t.Pattern)
+	return gen, ok && pat.NewGenerator == nil && !traffic.IsMulticastPattern(t.Pattern)
 }
 
 // concurrentExperiments is how many of a batch's experiments run at once.

@@ -38,6 +38,9 @@ func runIt(c network.Config) error { _, err := network.Run(c); return err }
 
 var measureCases = []measureCase{
 	{"run hypercube d=13 saturated", []string{"topology.kind=hypercube", "topology.d=13", "traffic.load=1", "run.max_backlog=2", "run.warmup=100", "run.measure=400"}, runIt, memory.ForRun},
+	// A light run whose sources cannot reach run.max_backlog: its packets
+	// are bounded by what the run generates.
+	{"run hypercube d=16 load 0.01", []string{"topology.kind=hypercube", "topology.d=16", "traffic.load=0.01", "run.warmup=0", "run.measure=200", "run.drain=100"}, runIt, memory.ForRun},
 	{"run mesh 96×96", []string{"topology.k=96", "traffic.load=0.05", "run.max_backlog=2", "run.warmup=20", "run.measure=50", "run.drain=2000"}, runIt, memory.ForRun},
 	{"batch hypercube d=12 h=16", []string{"topology.kind=hypercube", "topology.d=12", "switching=packet", "traffic.mode=batch", "traffic.h=16"}, runIt, memory.ForRun},
 	{"run per_pair hypercube d=11", []string{"topology.kind=hypercube", "topology.d=11", "run.per_pair=true", "traffic.load=0.02", "run.warmup=10", "run.measure=50", "run.max_backlog=2"}, runIt, memory.ForRun},

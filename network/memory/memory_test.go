@@ -57,3 +57,40 @@ func TestCheckMessage(t *testing.T) {
 		t.Errorf("default limit: %v", err)
 	}
 }
+
+// An open-loop run's packets are the fewer of what its sources can
+// generate over warm-up, window and drain and run.max_backlog per
+// terminal: the 20-cube at load 0.01 for 1 000 cycles is charged for
+// 2.6 M packets, not the backlog's 52 M; with the default 100 000-cycle
+// drain, or a workload with a generator of its own, the backlog again.
+func TestLivePacketsBound(t *testing.T) {
+	c := network.Default()
+	c.Topology = network.TopologyConfig{Kind: "hypercube", D: 20}
+	c.Traffic.Load = 0.01
+	c.Run.Warmup, c.Run.Measure, c.Run.Drain = 0, 1000, 0
+	n := float64(1 << 20)
+	backlog := float64(c.Run.MaxBacklog) * n
+	live, what, _ := livePackets(&c, n)
+	mean := n * 1001 * 0.01 / 4
+	if live < mean || live > mean*1.01 || !strings.Contains(what, "generated") {
+		t.Errorf("1 000 cycles: %g packets (%s), want just above the mean %g", live, what, mean)
+	}
+	c.Traffic.ReplyFlits = 4
+	if got, _, _ := livePackets(&c, n); got != 2*live {
+		t.Errorf("with replies: %g packets, want %g", got, 2*live)
+	}
+	c.Traffic.ReplyFlits = 0
+	c.Run.Drain = 100000
+	if got, what, _ := livePackets(&c, n); got != backlog {
+		t.Errorf("default drain: %g packets (%s), want the backlog %g", got, what, backlog)
+	}
+	c.Run.Drain = 0
+	c.Traffic.Pattern = "cluster"
+	if got, what, _ := livePackets(&c, n); got != backlog {
+		t.Errorf("a workload of its own: %g packets (%s), want the backlog %g", got, what, backlog)
+	}
+	c.Traffic.Pattern, c.Run.MaxBacklog = "uniform", 0
+	if got, _, _ := livePackets(&c, n); got != live {
+		t.Errorf("no backlog limit: %g packets, want %g", got, live)
+	}
+}

@@ -53,9 +53,9 @@ func wireCube(d int, extra []string) *Topology {
 		Radix:    2,
 		Digits:   d,
 	}
+	numberLabels(t.Switches, "n")
 	for i := range t.Switches {
 		sw := &t.Switches[i]
-		sw.Label = fmt.Sprintf("n%d", i)
 		for j := 0; j < d; j++ {
 			sw.Out[j] = End{Switch: int32(i ^ 1<<j), Port: int32(j), Terminal: -1}
 		}

@@ -75,6 +75,7 @@ func buildDirected(d, links int, out [][]int32, names []string, seed uint64) (*T
 		Digits:   d,
 		Directed: true,
 	}
+	numberLabels(t.Switches, "n")
 	most := 0
 	for s := range n {
 		ports := len(used[s])
@@ -84,7 +85,6 @@ func buildDirected(d, links int, out [][]int32, names []string, seed uint64) (*T
 		}
 		most = max(most, ports)
 		sw := &t.Switches[s]
-		sw.Label = fmt.Sprintf("n%d", s)
 		sw.Out = make([]End, ports)
 		for p := range sw.Out {
 			sw.Out[p] = End{Switch: -1, Terminal: -1}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -677,6 +678,22 @@ func TestRouteDoesNotAllocate(t *testing.T) {
 		})
 		if allocs != 0 {
 			t.Errorf("%s: %v allocs", s.Kind, allocs)
+		}
+	}
+}
+
+// A cube's switches are labelled n0, n1, ... in index order
+// (numberLabels cuts them from one string).
+func TestCubeLabels(t *testing.T) {
+	for _, s := range []Spec{{Kind: "hypercube", D: 5, Routing: "ecube"}, {Kind: "hypercube", D: 11, Routing: "ecube"}} {
+		topo, err := Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, sw := range topo.Switches {
+			if want := "n" + strconv.Itoa(i); sw.Label != want {
+				t.Fatalf("%d-cube: switch %d labelled %q, want %q", s.D, i, sw.Label, want)
+			}
 		}
 	}
 }

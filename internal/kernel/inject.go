@@ -148,6 +148,9 @@ func (k *Kernel) refill(term int32, readyAt int64) {
 	q.popIf(int(tail))
 	*elem(k.issued, term) = n &^ -tail
 	x.Push(f)
+	if k.srcFull != nil {
+		k.srcFull[term>>6] |= 1 << uint(term&63)
+	}
 	k.setActive(b)
 	k.noteFront(b)
 }

@@ -152,6 +152,10 @@ type Kernel struct {
 	srcBuf []int32
 	issued []int32 // per terminal: flits of its front packet already in the network
 	queues []wormQueue
+	// srcFull has bit t set while terminal t's source register holds a
+	// flit: kept for a public model's Offering (nil otherwise, so that the
+	// flit crossbar's two lanes never share its words).
+	srcFull []uint64
 
 	// Per-buffer sets.
 	active bitset // buffers holding a flit

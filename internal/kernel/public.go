@@ -52,6 +52,12 @@ func newPublic(k *Kernel, info model.Info) (Stepper, error) {
 		p.params.VCs = 1
 	}
 	k.fast = false // (the flit crossbar's fast path and lanes do not apply)
+	k.srcFull = make([]uint64, (k.Topo.Terminals()+63)/64)
+	for t, b := range k.srcBuf {
+		if !k.bs[b].Empty() {
+			k.srcFull[t>>6] |= 1 << uint(t&63)
+		}
+	}
 	p.inBuf = fill(int(k.portBase[len(k.Topo.Switches)]), -1)
 	for b := int32(0); b < k.nb; b++ {
 		if k.bs[b].kind == kindIn {
@@ -147,7 +153,14 @@ func (p *publicModel) TakeSource(t int) {
 	p.note(f.Worm)
 	p.inside++
 	k.afterMove(b, x, &f, f.Kind >= flit.Tail, now)
+	if x.Empty() { // (afterMove's refill sets the bit again)
+		k.srcFull[t>>6] &^= 1 << uint(t&63)
+	}
 }
+
+// Offering is model.Offers: the terminals whose source register holds a
+// flit (refill sets a bit, TakeSource clears it).
+func (p *publicModel) Offering() []uint64 { return p.k.srcFull }
 
 func (p *publicModel) Send(sw, in, out int, f *flit.Flit, at int64) {
 	k := p.k

@@ -144,6 +144,7 @@ type router struct {
 	injPtr  []int32              // per terminal
 	injVC   []int32              // per register lane (terminal; then, with replyQ, nTerm + terminal: its reply register): the injection VC its packet holds, or −1
 	nTerm   int                  // terminals
+	offer   []uint64             // the host's Offering (model.Offers: terminals with a flit in their source register), or nil
 	replyQ  bool                 // traffic.reply_queue: terminals refuse requests (Host.Accepts) and send replies from a register of their own
 	term    []int32              // per global output port: the terminal it leads to, or −1
 	occ     []int32              // per switch: flits in its input VCs
@@ -249,6 +250,9 @@ func New(h model.Host) (model.Model, error) {
 	}
 	if err := r.layout(p); err != nil {
 		return nil, err
+	}
+	if o, ok := h.(model.Offers); ok {
+		r.offer = o.Offering()
 	}
 	return r, nil
 }

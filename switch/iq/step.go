@@ -26,6 +26,15 @@ func (r *router) Step() {
 				r.inject(term, term, now)
 			}
 		}
+	} else if r.offer != nil {
+		// Only the terminals with a flit in their register (in terminal
+		// order, as below): an inject changes no other terminal's bit.
+		for i, w := range r.offer {
+			for ; w != 0; w &= w - 1 {
+				term := i<<6 | bits.TrailingZeros64(w)
+				r.inject(term, term, now)
+			}
+		}
 	} else {
 		for term := range r.nTerm {
 			r.inject(term, term, now)

@@ -143,6 +143,21 @@ type Host interface {
 	TakeReply(t int)
 }
 
+// Offers is an optional addition to Host (a model finds it by a type
+// assertion, and may ignore it): which terminals have a flit in their
+// source register, so that a model need not ask Source of every terminal
+// in every cycle (at low load most have nothing to send).
+type Offers interface {
+	// Offering is a bit set over terminals, bit t%64 of word t/64: clear,
+	// terminal t's source register is empty (Source(t) says false); set,
+	// it holds a flit, ready in this cycle or a later one (Source says
+	// which). It is the host's own slice, the same in every call, kept
+	// up to date as the host fills registers and TakeSource empties them:
+	// read it in Step, never write it. Taking terminal t's flit changes
+	// only t's bit. Reply registers (ReplySource) are not in it.
+	Offering() []uint64
+}
+
 // Model is a switch model's state for one network.
 type Model interface {
 	// Step simulates cycle Host.Now().

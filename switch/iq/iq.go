@@ -154,6 +154,13 @@ type router struct {
 	moving  flit.Flit            // scratch: the flit move sends
 	cbuf    []int32              // scratch: candidates
 	maxOcc  int                  // the most flits a VC has held
+
+	// Speedups (speedup.go): BookSim's input_speedup and output_speedup.
+	inS, outS int32    // crossbar inputs per input port, outputs per output port
+	subMask   []uint64 // per crossbar input of a port (sub): its VCs, v with v mod inS = sub
+	saPtr     []int32  // per crossbar input (global port·inS + sub): round-robin pointer over its VCs
+	saSub     []int32  // scratch: per r.saIn, its crossbar input within the port
+	outFree   []int64  // with outS > 1, per global output port: the first cycle its channel is free
 }
 
 // inputVC is the state of one input VC.
@@ -177,10 +184,9 @@ type inputVC struct {
 
 // inPort is the state of one input port's VCs, as bit sets (bit v: VC v).
 type inPort struct {
-	occ   uint64 // the VCs holding a flit
-	act   uint64 // those holding an output VC (stActive)
-	elig  uint64 // in a switch allocation: the VCs that asked
-	saPtr int32  // round-robin pointer over its VCs
+	occ  uint64 // the VCs holding a flit
+	act  uint64 // those holding an output VC (stActive)
+	elig uint64 // in a switch allocation: the VCs that asked
 }
 
 // outputVC is who holds an output VC (or a terminal's injection VC).
@@ -293,6 +299,10 @@ func check(p model.Params) error {
 		return inputerr.New("router.credit_delay", p.CreditDelay, "an integer ≥ 0")
 	case p.AllocIters < 1:
 		return inputerr.New("router.alloc_iters", p.AllocIters, "an integer ≥ 1")
+	case p.InputSpeedup < 0 || p.InputSpeedup > MaxSpeedup:
+		return inputerr.New("router.input_speedup", p.InputSpeedup, "an integer from 1 to %d", MaxSpeedup)
+	case p.OutputSpeedup < 0 || p.OutputSpeedup > MaxSpeedup:
+		return inputerr.New("router.output_speedup", p.OutputSpeedup, "an integer from 1 to %d", MaxSpeedup)
 	case p.VCRelease != "" && p.VCRelease != "tail" && p.VCRelease != "tail-credit":
 		return inputerr.New("vc.release", p.VCRelease, "tail, tail-credit")
 	}
@@ -339,6 +349,7 @@ func (r *router) layout(p model.Params) error {
 		r.upOV[in] = (r.nGP + int32(term)) * int32(r.v)
 	}
 	r.initVCs(nIV, nOV)
+	r.initSpeedups(p)
 	r.nTerm, r.replyQ = t.Terminals(), p.ReplyQueue > 0
 	lanes := r.nTerm
 	if r.replyQ {
@@ -366,7 +377,7 @@ func (r *router) layout(p model.Params) error {
 		if r.va[s], err = xbar.NewAllocator(p.VCAllocator, np*r.v, np*r.v, p.AllocIters); err != nil {
 			return inputerr.New("router.vc_allocator", p.VCAllocator, "%s", allocNames())
 		}
-		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np, np, p.AllocIters); err != nil {
+		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np*int(r.inS), np*int(r.outS), p.AllocIters); err != nil {
 			return inputerr.New("router.sw_allocator", p.SWAllocator, "%s", allocNames())
 		}
 		r.vaSet[s], _ = r.va[s].(xbar.SetRequester)

@@ -156,11 +156,12 @@ type router struct {
 	maxOcc  int                  // the most flits a VC has held
 
 	// Speedups (speedup.go): BookSim's input_speedup and output_speedup.
-	inS, outS int32    // crossbar inputs per input port, outputs per output port
-	subMask   []uint64 // per crossbar input of a port (sub): its VCs, v with v mod inS = sub
-	saPtr     []int32  // per crossbar input (global port·inS + sub): round-robin pointer over its VCs
-	saSub     []int32  // scratch: per r.saIn, its crossbar input within the port
-	outFree   []int64  // with outS > 1, per global output port: the first cycle its channel is free
+	inS, outS int32        // crossbar inputs per input port, outputs per output port
+	subMask   []uint64     // per crossbar input of a port (sub): its VCs, v with v mod inS = sub
+	saPtr     []int32      // per crossbar input (global port·inS + sub): round-robin pointer over its VCs
+	saSub     []int32      // scratch: per r.saIn, its crossbar input within the port
+	outFree   []int64      // with outS > 1, per global output port: the first cycle its channel is free
+	outQ      []queuedFlit // with outS > 1: the flits in output buffers behind others
 }
 
 // inputVC is the state of one input VC.

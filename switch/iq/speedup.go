@@ -3,6 +3,7 @@ package iq
 import (
 	"math/bits"
 
+	"github.com/flitsim/flitsim/flit"
 	"github.com/flitsim/flitsim/switch/model"
 )
 
@@ -69,13 +70,43 @@ func (r *router) nextPtr(vc int32) int32 {
 	return n
 }
 
-// leaves is the cycle a flit that crosses output port og (global) in
-// cycle at leaves on the channel: at, or with output speedup after the
-// flits ahead of it in the output buffer.
-func (r *router) leaves(og int32, at int64) int64 {
-	if r.outS > 1 {
-		at = max(at, r.outFree[og])
-		r.outFree[og] = at + 1
+// queuedFlit is a flit in an output buffer behind others (output
+// speedup): sent, and put into the buffer at the link's far end, in cycle
+// due.
+type queuedFlit struct {
+	due, at    int64
+	s          int
+	gp, og, ov int32
+	f          flit.Flit
+}
+
+// queue puts flit f, granted from global input port gp of switch s to
+// output VC ov of global output port og, into og's output buffer, which
+// it reaches in cycle dep; it reports whether the flit waits there behind
+// others (it leaves later than dep). A flit that waits is sent (Send,
+// arrive) dep − (its departure) cycles later than one that does not, so
+// that the host sees one flit a cycle on the channel.
+func (r *router) queue(s int, gp, og, ov int32, f *flit.Flit, dep int64) bool {
+	leave := max(dep, r.outFree[og])
+	r.outFree[og] = leave + 1
+	if leave == dep {
+		return false
 	}
-	return at
+	now := dep - r.sad - r.stf
+	r.outQ = append(r.outQ, queuedFlit{due: now + leave - dep, at: leave + r.l, s: s, gp: gp, og: og, ov: ov, f: *f})
+	return true
+}
+
+// sendQueued sends the queued flits due in cycle now, in the order they
+// were queued (each output buffer's order).
+func (r *router) sendQueued(now int64) {
+	keep := r.outQ[:0]
+	for i := range r.outQ {
+		if q := &r.outQ[i]; q.due > now {
+			keep = append(keep, *q)
+		} else {
+			r.send(q.s, q.gp, q.og, q.ov, &q.f, q.at)
+		}
+	}
+	r.outQ = keep
 }

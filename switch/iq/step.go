@@ -11,6 +11,9 @@ import (
 // Step simulates one cycle (the package documentation states its rule).
 func (r *router) Step() {
 	now := r.h.Now()
+	if len(r.outQ) > 0 {
+		r.sendQueued(now)
+	}
 	for ov := r.credits.pop(now); ov >= 0; ov = r.credits.pop(now) {
 		r.cred[ov]++
 		if r.ovs[ov].tailOut && r.cred[ov] == int32(r.d) {
@@ -493,11 +496,11 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 	r.credits.push(r.upOV[gp]+vc, now+r.l+r.cd)
 	ov := c.ov
 	og := r.base[s] + c.out // (the port of ov)
-	at := r.leaves(og, now+r.sad+r.stf) + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(c.out), f, at)
 	if !r.eject[og] {
 		r.cred[ov]--
-		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
+	}
+	if dep := now + r.sad + r.stf; r.outS == 1 || !r.queue(s, gp, og, ov, f, dep) {
+		r.send(s, gp, og, ov, f, dep+r.l)
 	}
 	if f.IsTail() {
 		c.state, c.ov = stIdle, -1
@@ -509,5 +512,15 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 			r.needVA[s]++
 			r.vaAt[s] = min(r.vaAt[s], now+1+r.rd)
 		}
+	}
+}
+
+// send reports flit f, from global input port gp of switch s, as sent by
+// global output port og (output VC ov) and, unless og ejects, puts it
+// into the VC beyond, ready at cycle at.
+func (r *router) send(s int, gp, og, ov int32, f *flit.Flit, at int64) {
+	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), f, at)
+	if !r.eject[og] {
+		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
 	}
 }

@@ -157,10 +157,11 @@ type router struct {
 
 	// Speedups (speedup.go): BookSim's input_speedup and output_speedup.
 	inS, outS int32        // crossbar inputs per input port, outputs per output port
+	speedup   bool         // inS or outS above 1
 	subMask   []uint64     // per crossbar input of a port (sub): its VCs, v with v mod inS = sub
 	saPtr     []int32      // per crossbar input (global port·inS + sub): round-robin pointer over its VCs
 	saSub     []int32      // scratch: per r.saIn, its crossbar input within the port
-	outFree   []int64      // with outS > 1, per global output port: the first cycle its channel is free
+	outFree   []int64      // with outS > 1, per global output port: the first cycle a flit it sends may reach the far end
 	outQ      []queuedFlit // with outS > 1: the flits in output buffers behind others
 }
 
@@ -185,9 +186,10 @@ type inputVC struct {
 
 // inPort is the state of one input port's VCs, as bit sets (bit v: VC v).
 type inPort struct {
-	occ  uint64 // the VCs holding a flit
-	act  uint64 // those holding an output VC (stActive)
-	elig uint64 // in a switch allocation: the VCs that asked
+	occ   uint64 // the VCs holding a flit
+	act   uint64 // those holding an output VC (stActive)
+	elig  uint64 // in a switch allocation: the VCs that asked
+	saPtr int32  // without speedup: round-robin pointer over its VCs
 }
 
 // outputVC is who holds an output VC (or a terminal's injection VC).

@@ -30,6 +30,7 @@ const MaxSpeedup = 16
 // is 1) and makes their state.
 func (r *router) initSpeedups(p model.Params) {
 	r.inS, r.outS = int32(max(1, p.InputSpeedup)), int32(max(1, p.OutputSpeedup))
+	r.speedup = r.inS > 1 || r.outS > 1
 	r.subMask = make([]uint64, r.inS)
 	for vc := range r.v {
 		r.subMask[int32(vc)%r.inS] |= 1 << vc
@@ -40,28 +41,81 @@ func (r *router) initSpeedups(p model.Params) {
 	}
 }
 
-// askSubs notes the switch requests of global input port gp whose VCs elig
-// ask (input speedup above 1): one per crossbar input with a VC that asks,
-// for the outputs its VCs ask for. It adds them to asked and reports
-// whether none asked for an output already in asked.
-func (r *router) askSubs(gp int32, elig uint64, asked *uint64) bool {
-	v, disjoint := gp*int32(r.v), true
-	for sub := range r.inS {
-		var want uint64
-		for m := elig & r.subMask[sub]; m != 0; m &= m - 1 {
-			want |= 1 << r.vc[v+int32(bits.TrailingZeros64(m))].out
+// swAllocSpeedup is swAlloc with speedups: each crossbar input of a port
+// asks for the output ports its VCs ask for (on crossbar output o·outS +
+// port mod outS), the allocator matches crossbar inputs to crossbar
+// outputs, and each winner moves the flit of its crossbar input's VC that
+// asked, round-robin from that input's pointer. (swAlloc keeps the
+// speedup-1 case apart: that is the hot path.)
+func (r *router) swAllocSpeedup(s int, now int64) {
+	v := int32(r.v)
+	r.saIn, r.saSub, r.saWant = r.saIn[:0], r.saSub[:0], r.saWant[:0]
+	var asked uint64 // the output ports asked for
+	disjoint := r.outS == 1
+	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
+		gp := r.base[s] + int32(bits.TrailingZeros64(pm))
+		var elig uint64 // its VCs that ask
+		p := &r.ip[gp]
+		for m := p.occ & p.act; m != 0; m &= m - 1 {
+			vc := bits.TrailingZeros64(m)
+			if r.eligible(s, &r.vc[gp*v+int32(vc)], now) {
+				elig |= 1 << vc
+			}
 		}
-		if want != 0 {
-			r.saIn, r.saSub, r.saWant = append(r.saIn, gp), append(r.saSub, sub), append(r.saWant, want)
-			disjoint = disjoint && want&*asked == 0
-			*asked |= want
+		p.elig = elig
+		for sub := range r.inS {
+			var want uint64
+			for m := elig & r.subMask[sub]; m != 0; m &= m - 1 {
+				want |= 1 << r.vc[gp*v+int32(bits.TrailingZeros64(m))].out
+			}
+			if want != 0 {
+				r.saIn, r.saSub, r.saWant = append(r.saIn, gp), append(r.saSub, sub), append(r.saWant, want)
+				disjoint = disjoint && want&asked == 0
+				asked |= want
+			}
 		}
 	}
-	return disjoint
+	inS, outS := int(r.inS), int(r.outS)
+	if disjoint && r.saOne[s] != nil {
+		// Each crossbar input is alone on its outputs: granted as if alone.
+		for i, gp := range r.saIn {
+			xi := int(gp-r.base[s])*inS + int(r.saSub[i])
+			r.grantSub(s, gp, r.saSub[i], int32(r.saOne[s].GrantSingle(xi, 0, r.saWant[i])), now)
+		}
+		return
+	}
+	a := r.sa[s]
+	a.Clear()
+	for i, gp := range r.saIn {
+		in := int(gp - r.base[s])
+		for want := r.saWant[i]; want != 0; want &= want - 1 {
+			a.AddRequest(in*inS+int(r.saSub[i]), bits.TrailingZeros64(want)*outS+in%outS, 0)
+		}
+	}
+	a.Allocate()
+	for i, gp := range r.saIn {
+		if o := a.OutputFor(int(gp-r.base[s])*inS + int(r.saSub[i])); o >= 0 {
+			r.grantSub(s, gp, r.saSub[i], int32(o/outS), now)
+		}
+	}
+}
+
+// grantSub moves, from crossbar input sub of global input port gp of
+// switch s, granted output port o, the flit of its VC that asked for o,
+// round-robin: from the crossbar input's pointer on, then before it.
+func (r *router) grantSub(s int, gp, sub, o int32, now int64) {
+	m := r.ip[gp].elig & r.subMask[sub] // (what asked: nothing has moved at this crossbar input since)
+	pi := gp*r.inS + sub
+	ptr := uint(r.saPtr[pi])
+	vc := r.pickVC(s, gp, m>>ptr<<ptr, o, now)
+	if vc < 0 {
+		vc = r.pickVC(s, gp, m&(1<<ptr-1), o, now)
+	}
+	r.saPtr[pi] = r.nextPtr(vc)
 }
 
 // nextPtr is the round-robin pointer of a crossbar input past its winner
-// VC vc: vc + inS, around the port's VCs (vc + 1 without speedup).
+// VC vc: vc + inS, around the port's VCs (BookSim's _sw_rr_offset).
 func (r *router) nextPtr(vc int32) int32 {
 	n := vc + r.inS
 	if v := int32(r.v); n >= v {
@@ -80,20 +134,25 @@ type queuedFlit struct {
 	f          flit.Flit
 }
 
-// queue puts flit f, granted from global input port gp of switch s to
-// output VC ov of global output port og, into og's output buffer, which
-// it reaches in cycle dep; it reports whether the flit waits there behind
-// others (it leaves later than dep). A flit that waits is sent (Send,
-// arrive) dep − (its departure) cycles later than one that does not, so
-// that the host sees one flit a cycle on the channel.
-func (r *router) queue(s int, gp, og, ov int32, f *flit.Flit, dep int64) bool {
-	leave := max(dep, r.outFree[og])
+// queue puts the flit move sends (r.moving), granted in this cycle from
+// input VC c (global input port gp of switch s), into its output port's
+// output buffer; without waiting it would reach the link's far end in cycle at.
+// It reports whether the flit waits behind others: then it reaches the
+// far end as many cycles later as it waits, and is sent (Send, and put
+// into the VC beyond) that many cycles later than one that does not wait,
+// so that the host sees one flit a cycle on the channel.
+func (r *router) queue(s int, gp int32, c *inputVC, at int64) bool {
+	og, ov := r.base[s]+c.out, c.ov
+	leave := max(at, r.outFree[og]) // (counted at the far end)
 	r.outFree[og] = leave + 1
-	if leave == dep {
+	if leave == at {
 		return false
 	}
-	now := dep - r.sad - r.stf
-	r.outQ = append(r.outQ, queuedFlit{due: now + leave - dep, at: leave + r.l, s: s, gp: gp, og: og, ov: ov, f: *f})
+	if !r.eject[og] {
+		r.cred[ov]-- // (sendQueued puts it into the VC beyond)
+	}
+	now := at - r.l - r.stf - r.sad
+	r.outQ = append(r.outQ, queuedFlit{due: now + leave - at, at: leave, s: s, gp: gp, og: og, ov: ov, f: r.moving})
 	return true
 }
 
@@ -105,7 +164,11 @@ func (r *router) sendQueued(now int64) {
 		if q := &r.outQ[i]; q.due > now {
 			keep = append(keep, *q)
 		} else {
-			r.send(q.s, q.gp, q.og, q.ov, &q.f, q.at)
+			// (move sends a flit that does not wait the same way)
+			r.h.Send(q.s, int(q.gp-r.base[q.s]), int(q.og-r.base[q.s]), &q.f, q.at)
+			if !r.eject[q.og] {
+				r.arrive(r.downIn[q.og], q.ov-q.og*int32(r.v), &q.f, q.at)
+			}
 		}
 	}
 	r.outQ = keep

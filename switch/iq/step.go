@@ -380,10 +380,14 @@ func (r *router) syncPort(s int, gp int32) {
 
 // swAlloc allocates switch s's crossbar and moves the winners.
 func (r *router) swAlloc(s int, now int64) {
-	v := int32(r.v)
-	r.saIn, r.saSub, r.saWant = r.saIn[:0], r.saSub[:0], r.saWant[:0] // the crossbar inputs that ask, and their outputs
-	var asked uint64                                                  // the output ports asked for
-	disjoint := r.outS == 1                                           // no crossbar output asked for twice
+	if r.speedup {
+		r.swAllocSpeedup(s, now) // (speedup.go)
+		return
+	}
+	a, v := r.sa[s], int32(r.v)
+	r.saIn, r.saWant = r.saIn[:0], r.saWant[:0] // the input ports that ask, and their outputs
+	var asked uint64                            // the outputs asked for
+	disjoint := true                            // no output asked for twice
 	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
 		in := bits.TrailingZeros64(pm)
 		gp := r.base[s] + int32(in)
@@ -397,12 +401,8 @@ func (r *router) swAlloc(s int, now int64) {
 			}
 		}
 		p.elig = elig
-		switch {
-		case want == 0:
-		case r.inS > 1:
-			disjoint = r.askSubs(gp, elig, &asked) && disjoint
-		default:
-			r.saIn, r.saSub, r.saWant = append(r.saIn, gp), append(r.saSub, 0), append(r.saWant, want)
+		if want != 0 {
+			r.saIn, r.saWant = append(r.saIn, gp), append(r.saWant, want)
 			disjoint = disjoint && want&asked == 0
 			asked |= want
 		}
@@ -413,71 +413,54 @@ func (r *router) swAlloc(s int, now int64) {
 	case disjoint && r.saOne[s] != nil:
 		// Each input is alone on its outputs: granted as if alone.
 		for i, gp := range r.saIn {
-			xi := int(gp-r.base[s])*int(r.inS) + int(r.saSub[i])
-			r.grantSwitch(s, gp, r.saSub[i], r.saOne[s].GrantSingle(xi, 0, r.saWant[i]), now)
+			r.grantSwitch(s, gp, r.saOne[s].GrantSingle(int(gp-r.base[s]), 0, r.saWant[i]), now)
 		}
 		return
 	}
-	r.allocSwitch(s, now)
-}
-
-// allocSwitch runs switch s's allocator on the requests swAlloc noted
-// (crossbar input port·inS + sub asks for crossbar output o·outS + port
-// mod outS) and moves the winners.
-func (r *router) allocSwitch(s int, now int64) {
-	a, inS, outS := r.sa[s], int(r.inS), int(r.outS)
 	a.Clear()
 	for i, gp := range r.saIn {
-		in := int(gp - r.base[s])
-		xi, res := in*inS+int(r.saSub[i]), 0
-		if outS > 1 {
-			res = in % outS
-		}
 		// (An input asks for one output nearly always: one request at a
 		// time costs less than a set.)
 		for want := r.saWant[i]; want != 0; want &= want - 1 {
-			a.AddRequest(xi, bits.TrailingZeros64(want)*outS+res, 0)
+			a.AddRequest(int(gp-r.base[s]), bits.TrailingZeros64(want), 0)
 		}
 	}
 	a.Allocate()
-	for i, gp := range r.saIn {
-		if o := a.OutputFor(int(gp-r.base[s])*inS + int(r.saSub[i])); o >= 0 {
-			if outS > 1 {
-				o /= outS
-			}
-			r.grantSwitch(s, gp, r.saSub[i], o, now)
+	for _, gp := range r.saIn {
+		if o := a.OutputFor(int(gp - r.base[s])); o >= 0 {
+			r.grantSwitch(s, gp, o, now)
 		}
 	}
 }
 
-// grantSwitch moves, from crossbar input sub of global input port gp of
-// switch s, granted output port o, the flit of the VC that asked for o,
-// round-robin: the VCs that asked from the crossbar input's pointer on,
-// then those before it.
-func (r *router) grantSwitch(s int, gp, sub int32, o int, now int64) {
-	m := r.ip[gp].elig & r.subMask[sub] // (what asked: nothing has moved at this crossbar input since)
-	pi := gp*r.inS + sub
-	ptr := uint(r.saPtr[pi])
-	if !r.pickVC(s, gp, pi, m>>ptr<<ptr, int32(o), now) {
-		r.pickVC(s, gp, pi, m&(1<<ptr-1), int32(o), now)
+// grantSwitch moves, from global input port gp of switch s, granted
+// output o, the flit of the VC that asked for o, round-robin: the VCs
+// that asked from the port's pointer on, then those before it.
+func (r *router) grantSwitch(s int, gp int32, o int, now int64) {
+	p := &r.ip[gp]
+	m := p.elig // (what asked: nothing has moved at this input since)
+	ptr := uint(p.saPtr)
+	vc := r.pickVC(s, gp, m>>ptr<<ptr, int32(o), now)
+	if vc < 0 {
+		vc = r.pickVC(s, gp, m&(1<<ptr-1), int32(o), now)
 	}
+	p.saPtr = xbar.After(vc, int32(r.v))
 }
 
-// pickVC moves the first VC of set part (of global input port gp, crossbar
-// input pi; VCs that asked for the switch) whose front asks for output o,
-// and reports whether there was one.
-func (r *router) pickVC(s int, gp, pi int32, part uint64, o int32, now int64) bool {
+// pickVC moves the first VC of set part (of global input port gp; VCs that
+// asked for the switch) whose front asks for output o, and returns it (−1:
+// none).
+func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) int32 {
 	v := int32(r.v)
 	for ; part != 0; part &= part - 1 {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
 		if c := &r.vc[iv]; c.out == o {
-			r.saPtr[pi] = r.nextPtr(vc)
 			r.move(s, gp, iv, c, now)
-			return true
+			return vc
 		}
 	}
-	return false
+	return -1
 }
 
 // move sends the front flit of input VC iv (global input port gp of
@@ -496,11 +479,13 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 	r.credits.push(r.upOV[gp]+vc, now+r.l+r.cd)
 	ov := c.ov
 	og := r.base[s] + c.out // (the port of ov)
-	if !r.eject[og] {
-		r.cred[ov]--
-	}
-	if dep := now + r.sad + r.stf; r.outS == 1 || !r.queue(s, gp, og, ov, f, dep) {
-		r.send(s, gp, og, ov, f, dep+r.l)
+	at := now + r.sad + r.stf + r.l
+	if r.outS == 1 || !r.queue(s, gp, c, at) {
+		r.h.Send(s, int(gp-r.base[s]), int(c.out), f, at)
+		if !r.eject[og] {
+			r.cred[ov]--
+			r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
+		}
 	}
 	if f.IsTail() {
 		c.state, c.ov = stIdle, -1
@@ -512,15 +497,5 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 			r.needVA[s]++
 			r.vaAt[s] = min(r.vaAt[s], now+1+r.rd)
 		}
-	}
-}
-
-// send reports flit f, from global input port gp of switch s, as sent by
-// global output port og (output VC ov) and, unless og ejects, puts it
-// into the VC beyond, ready at cycle at.
-func (r *router) send(s int, gp, og, ov int32, f *flit.Flit, at int64) {
-	r.h.Send(s, int(gp-r.base[s]), int(og-r.base[s]), f, at)
-	if !r.eject[og] {
-		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
 	}
 }

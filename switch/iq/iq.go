@@ -42,7 +42,8 @@
 //     VC is held from t on, and its flits may ask for the switch from
 //     t + router.vc_alloc_delay (VAD).
 //     - Switch allocation (router.sw_allocator over inputs × outputs, with
-//     router.alloc_iters for iSLIP): a VC whose front flit is ready, that
+//     router.alloc_iters for iSLIP; with router.input_speedup and
+//     router.output_speedup, over crossbar ports: speedup.go): a VC whose front flit is ready, that
 //     holds an output VC with a credit (or ejects) and whose VAD has
 //     passed asks for its output port; an input port asks once per
 //     output, and the winner among its VCs for the granted output is

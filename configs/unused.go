@@ -62,7 +62,8 @@ func (l *loader) unusedByModel(c *network.Config, warn func(key, why string)) (s
 		{[]string{"slotted.scheme", "slotted.k", "traffic.p0"}, slotted, "only switching: slotted reads it"},
 		{[]string{"csr.beta", "csr.retry", "csr.k", "csr.fresh"}, csr, "only slotted.scheme: csr reads it"},
 		{[]string{"router.routing_delay", "router.vc_alloc_delay", "router.sw_alloc_delay", "router.st_final_delay",
-			"router.credit_delay", "router.vc_allocator", "router.sw_allocator", "router.alloc_iters", "vc.release"},
+			"router.credit_delay", "router.vc_allocator", "router.sw_allocator", "router.alloc_iters", "vc.release",
+			"router.input_speedup", "router.output_speedup"},
 			strings.TrimSpace(c.Router.Model) != "", "only router.model (iq) reads it"},
 	} {
 		for _, key := range g.keys {

@@ -29,6 +29,10 @@ type RouterConfig struct {
 	VCAllocator  string `yaml:"vc_allocator" json:"vc_allocator,omitempty" allowed:"round-robin, islip, wavefront, separable-input-first, separable-output-first (router.model: iq)" default:"islip"`
 	SWAllocator  string `yaml:"sw_allocator" json:"sw_allocator,omitempty" allowed:"round-robin, islip, wavefront, separable-input-first, separable-output-first (router.model: iq)" default:"islip"`
 	AllocIters   *int   `yaml:"alloc_iters" json:"alloc_iters,omitempty" allowed:"an integer from 1 to 64 (iSLIP iterations; router.model: iq)" default:"1"`
+	// BookSim's speedups (docs/booksim.md): crossbar inputs per input
+	// port, crossbar outputs per output port.
+	InputSpeedup  *int `yaml:"input_speedup" json:"input_speedup,omitempty" allowed:"an integer from 1 to 16 (crossbar inputs per input port, its VCs spread over them: VC v on input v mod S; router.model: iq)" default:"1"`
+	OutputSpeedup *int `yaml:"output_speedup" json:"output_speedup,omitempty" allowed:"an integer from 1 to 16 (crossbar outputs per output port, into an unbounded output buffer that sends one flit a cycle; router.model: iq)" default:"1"`
 }
 
 // VCConfig sets how virtual channels are held (router.model: iq).
@@ -111,6 +115,8 @@ func publicModel(c *Config) (model.Info, model.Params, bool, error) {
 		{"SWAllocDelay", r.SWAllocDelay, &p.SWAllocDelay, 1, 1 << 16},
 		{"STFinalDelay", r.STFinalDelay, &p.STFinalDelay, 1, 1 << 16},
 		{"AllocIters", r.AllocIters, &p.AllocIters, 1, 64},
+		{"InputSpeedup", r.InputSpeedup, &p.InputSpeedup, 1, iq.MaxSpeedup},
+		{"OutputSpeedup", r.OutputSpeedup, &p.OutputSpeedup, 1, iq.MaxSpeedup},
 		{"RoutingDelay", &r.RoutingDelay, &p.RoutingDelay, 0, 1 << 16},
 		{"CreditDelay", &r.CreditDelay, &p.CreditDelay, 0, 1 << 16},
 	}

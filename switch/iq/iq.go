@@ -42,7 +42,8 @@
 //     VC is held from t on, and its flits may ask for the switch from
 //     t + router.vc_alloc_delay (VAD).
 //     - Switch allocation (router.sw_allocator over inputs × outputs, with
-//     router.alloc_iters for iSLIP): a VC whose front flit is ready, that
+//     router.alloc_iters for iSLIP; with router.input_speedup and
+//     router.output_speedup, over crossbar ports: speedup.go): a VC whose front flit is ready, that
 //     holds an output VC with a credit (or ejects) and whose VAD has
 //     passed asks for its output port; an input port asks once per
 //     output, and the winner among its VCs for the granted output is
@@ -155,6 +156,15 @@ type router struct {
 	moving  flit.Flit            // scratch: the flit move sends
 	cbuf    []int32              // scratch: candidates
 	maxOcc  int                  // the most flits a VC has held
+
+	// Speedups (speedup.go): BookSim's input_speedup and output_speedup.
+	inS, outS int32        // crossbar inputs per input port, outputs per output port
+	speedup   bool         // inS or outS above 1
+	subMask   []uint64     // per crossbar input of a port (sub): its VCs, v with v mod inS = sub
+	saPtr     []int32      // per crossbar input (global port·inS + sub): round-robin pointer over its VCs
+	saSub     []int32      // scratch: per r.saIn, its crossbar input within the port
+	outFree   []int64      // with outS > 1, per global output port: the first cycle a flit it sends may reach the far end
+	outQ      []queuedFlit // with outS > 1: the flits in output buffers behind others
 }
 
 // inputVC is the state of one input VC.
@@ -181,7 +191,7 @@ type inPort struct {
 	occ   uint64 // the VCs holding a flit
 	act   uint64 // those holding an output VC (stActive)
 	elig  uint64 // in a switch allocation: the VCs that asked
-	saPtr int32  // round-robin pointer over its VCs
+	saPtr int32  // without speedup: round-robin pointer over its VCs
 }
 
 // outputVC is who holds an output VC (or a terminal's injection VC).
@@ -297,6 +307,10 @@ func check(p model.Params) error {
 		return inputerr.New("router.credit_delay", p.CreditDelay, "an integer ≥ 0")
 	case p.AllocIters < 1:
 		return inputerr.New("router.alloc_iters", p.AllocIters, "an integer ≥ 1")
+	case p.InputSpeedup < 0 || p.InputSpeedup > MaxSpeedup:
+		return inputerr.New("router.input_speedup", p.InputSpeedup, "an integer from 1 to %d", MaxSpeedup)
+	case p.OutputSpeedup < 0 || p.OutputSpeedup > MaxSpeedup:
+		return inputerr.New("router.output_speedup", p.OutputSpeedup, "an integer from 1 to %d", MaxSpeedup)
 	case p.VCRelease != "" && p.VCRelease != "tail" && p.VCRelease != "tail-credit":
 		return inputerr.New("vc.release", p.VCRelease, "tail, tail-credit")
 	}
@@ -343,6 +357,7 @@ func (r *router) layout(p model.Params) error {
 		r.upOV[in] = (r.nGP + int32(term)) * int32(r.v)
 	}
 	r.initVCs(nIV, nOV)
+	r.initSpeedups(p)
 	r.nTerm, r.replyQ = t.Terminals(), p.ReplyQueue > 0
 	lanes := r.nTerm
 	if r.replyQ {
@@ -370,7 +385,7 @@ func (r *router) layout(p model.Params) error {
 		if r.va[s], err = xbar.NewAllocator(p.VCAllocator, np*r.v, np*r.v, p.AllocIters); err != nil {
 			return inputerr.New("router.vc_allocator", p.VCAllocator, "%s", allocNames())
 		}
-		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np, np, p.AllocIters); err != nil {
+		if r.sa[s], err = xbar.NewAllocator(p.SWAllocator, np*int(r.inS), np*int(r.outS), p.AllocIters); err != nil {
 			return inputerr.New("router.sw_allocator", p.SWAllocator, "%s", allocNames())
 		}
 		r.vaSet[s], _ = r.va[s].(xbar.SetRequester)

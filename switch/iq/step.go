@@ -11,6 +11,9 @@ import (
 // Step simulates one cycle (the package documentation states its rule).
 func (r *router) Step() {
 	now := r.h.Now()
+	if len(r.outQ) > 0 {
+		r.sendQueued(now)
+	}
 	for ov := r.credits.pop(now); ov >= 0; ov = r.credits.pop(now) {
 		r.cred[ov]++
 		if r.ovs[ov].tailOut && r.cred[ov] == int32(r.d) {
@@ -386,6 +389,10 @@ func (r *router) syncPort(s int, gp int32) {
 
 // swAlloc allocates switch s's crossbar and moves the winners.
 func (r *router) swAlloc(s int, now int64) {
+	if r.speedup {
+		r.swAllocSpeedup(s, now) // (speedup.go)
+		return
+	}
 	a, v := r.sa[s], int32(r.v)
 	r.saIn, r.saWant = r.saIn[:0], r.saWant[:0] // the input ports that ask, and their outputs
 	var asked uint64                            // the outputs asked for
@@ -442,26 +449,27 @@ func (r *router) grantSwitch(s int, gp int32, o int, now int64) {
 	p := &r.ip[gp]
 	m := p.elig // (what asked: nothing has moved at this input since)
 	ptr := uint(p.saPtr)
-	if !r.pickVC(s, gp, m>>ptr<<ptr, int32(o), now) {
-		r.pickVC(s, gp, m&(1<<ptr-1), int32(o), now)
+	vc := r.pickVC(s, gp, m>>ptr<<ptr, int32(o), now)
+	if vc < 0 {
+		vc = r.pickVC(s, gp, m&(1<<ptr-1), int32(o), now)
 	}
+	p.saPtr = xbar.After(vc, int32(r.v))
 }
 
 // pickVC moves the first VC of set part (of global input port gp; VCs that
-// asked for the switch) whose front asks for output o, and reports whether
-// there was one.
-func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) bool {
+// asked for the switch) whose front asks for output o, and returns it (−1:
+// none).
+func (r *router) pickVC(s int, gp int32, part uint64, o int32, now int64) int32 {
 	v := int32(r.v)
 	for ; part != 0; part &= part - 1 {
 		vc := int32(bits.TrailingZeros64(part))
 		iv := gp*v + vc
 		if c := &r.vc[iv]; c.out == o {
-			r.ip[gp].saPtr = xbar.After(vc, v)
 			r.move(s, gp, iv, c, now)
-			return true
+			return vc
 		}
 	}
-	return false
+	return -1
 }
 
 // move sends the front flit of input VC iv (global input port gp of
@@ -481,10 +489,12 @@ func (r *router) move(s int, gp, iv int32, c *inputVC, now int64) {
 	ov := c.ov
 	og := r.base[s] + c.out // (the port of ov)
 	at := now + r.sad + r.stf + r.l
-	r.h.Send(s, int(gp-r.base[s]), int(c.out), f, at)
-	if !r.eject[og] {
-		r.cred[ov]--
-		r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
+	if r.outS == 1 || !r.queue(s, gp, c, at) {
+		r.h.Send(s, int(gp-r.base[s]), int(c.out), f, at)
+		if !r.eject[og] {
+			r.cred[ov]--
+			r.arrive(r.downIn[og], ov-og*int32(r.v), f, at)
+		}
 	}
 	if f.IsTail() {
 		c.state, c.ov = stIdle, -1

@@ -80,6 +80,9 @@ type Params struct {
 	SWAllocator  string // router.sw_allocator (sw_allocator)
 	AllocIters   int    // router.alloc_iters (alloc_iters)
 	VCRelease    string // vc.release: tail or tail-credit (wait_for_tail_credit)
+
+	InputSpeedup  int // router.input_speedup (input_speedup): crossbar inputs per input port (0 is 1)
+	OutputSpeedup int // router.output_speedup (output_speedup): crossbar outputs per output port (0 is 1)
 }
 
 // Host is the network as a model sees it. Its methods are cheap (no

@@ -20,7 +20,8 @@ func TestFlitsimSets2VC(t *testing.T) {
 		"buffers.vcs=2", "buffers.input=8", "vc.release=tail", "router.vc_allocator=islip",
 		"router.sw_allocator=islip", "router.alloc_iters=2", "router.credit_delay=2",
 		"router.routing_delay=0", "router.vc_alloc_delay=1", "router.sw_alloc_delay=1",
-		"router.st_final_delay=1", "traffic.pattern=uniform", "traffic.flits=4",
+		"router.st_final_delay=1", "router.input_speedup=1", "router.output_speedup=1",
+		"traffic.pattern=uniform", "traffic.flits=4",
 		"traffic.load=0.1", "run.seed=0", "run.warmup=3000", "run.measure=7000", "link.latency=1",
 	}
 	if !slices.Equal(fl.Sets, want) {
@@ -53,7 +54,7 @@ func TestFlitsimSetsRejects(t *testing.T) {
 		says string
 	}{
 		{[][2]string{{"topology", "mesh"}, {"vc_allocator", "islip"}, {"priority", "age"}}, "BookSim option priority: no flitsim equivalent (known: docs/booksim.md)"},
-		{[][2]string{{"output_speedup", "2"}}, "BookSim option output_speedup: 2 (flitsim has only 1)"},
+		{[][2]string{{"internal_speedup", "2.0"}}, "BookSim option internal_speedup: 2.0 (flitsim has only 1 or 1.0)"},
 		{[][2]string{{"wait_for_tail_credit", "yes"}}, "BookSim option wait_for_tail_credit: yes (allowed: 0, 1)"},
 		{[][2]string{{"sample_period", "x"}}, `BookSim option sample_period: "x" is not a non-negative integer`},
 		{[][2]string{{"max_samples", "3"}}, "BookSim option max_samples: 3 leaves no sample after 3 warm-up periods"},

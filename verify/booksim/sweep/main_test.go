@@ -36,12 +36,12 @@ func TestBadInput(t *testing.T) {
 // running anything.
 func TestUntranslatableRunfile(t *testing.T) {
 	f := t.TempDir() + "/bad.cfg"
-	if err := os.WriteFile(f, []byte("topology = mesh;\ninput_speedup = 2;\n"), 0o644); err != nil {
+	if err := os.WriteFile(f, []byte("topology = mesh;\ninternal_speedup = 2.0;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"-flitsim", f}, &out, &errb)
-	want := "sweep: RUNFILE: " + f + ": BookSim option input_speedup: 2 (flitsim has only 1)\n"
+	want := "sweep: RUNFILE: " + f + ": BookSim option internal_speedup: 2.0 (flitsim has only 1 or 1.0)\n"
 	if code != 2 || errb.String() != want {
 		t.Errorf("exit %d, stderr %q, want 2 and %q", code, errb.String(), want)
 	}

@@ -140,6 +140,18 @@ func (p *publicModel) TakeSource(t int) {
 	x := &k.bs[b]
 	f := x.Pop()
 	k.bs[b].moved = now
+	p.enter(t, b, x, f, now)
+	k.afterMove(b, x, &f, f.Kind >= flit.Tail, now)
+	if x.Empty() { // (afterMove's refill sets the bit again)
+		k.srcFull[t>>6] &^= 1 << uint(t&63)
+	}
+}
+
+// enter is a flit of terminal t (a source's or a reply's) crossing its
+// injection link, source register b, into the network: the packet's
+// injection cycle, the link's use, the trace, the counts.
+func (p *publicModel) enter(t int, b int32, x *bufState, f flit.Flit, now int64) {
+	k := p.k
 	if f.Seq == 0 {
 		k.Pool.Worms[f.Worm].InjCycle = now
 	}
@@ -152,10 +164,6 @@ func (p *publicModel) TakeSource(t int) {
 	}
 	p.note(f.Worm)
 	p.inside++
-	k.afterMove(b, x, &f, f.Kind >= flit.Tail, now)
-	if x.Empty() { // (afterMove's refill sets the bit again)
-		k.srcFull[t>>6] &^= 1 << uint(t&63)
-	}
 }
 
 // Offering is model.Offers: the terminals whose source register holds a

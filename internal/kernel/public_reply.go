@@ -148,24 +148,11 @@ func (p *publicModel) TakeReply(t int) {
 		panic(fmt.Sprintf("TakeReply(%d): terminal %d's reply register is empty", t, t))
 	}
 	now := k.now
-	w := &k.Pool.Worms[f.Worm]
-	if f.Seq == 0 {
-		w.InjCycle = now
-	}
 	b := k.srcBuf[t]
-	x := &k.bs[b]
-	if x.ch >= 0 {
-		k.whole.carry(&k.chans[x.ch], now)
-	}
-	if k.tr != nil {
-		gp := k.portBase[k.Topo.InSwitch[t]] + k.Topo.InPort[t]
-		k.tr.Move(now, f, b, p.inBuf[gp], x.ch, now+int64(x.lat))
-	}
-	p.note(f.Worm)
-	p.inside++
+	p.enter(t, b, &k.bs[b], f, now)
 	rq.takenAt[t] = now
 	rq.issued[t]++
-	if rq.issued[t] == w.Len {
+	if rq.issued[t] == k.Pool.Worms[f.Worm].Len {
 		rq.q[t].popIf(1)
 		rq.issued[t] = 0
 		rq.held[t]-- // (its place frees as its tail leaves)

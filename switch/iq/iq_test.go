@@ -83,15 +83,7 @@ func TestBurstConservation(t *testing.T) {
 					continue
 				}
 			}
-			c.Traffic.Packets = nil
-			flits := int64(0)
-			for src := range 16 {
-				for i := range 30 {
-					n := 1 + (src+i)%12
-					flits += int64(n)
-					c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,%d", i%3, src, (src+1+i)%16, n))
-				}
-			}
+			flits := burst(&c)
 			c.Run.Warmup, c.Run.Measure = 0, 10
 			r := run(t, c)
 			if r.Status != network.StatusOK || r.DeliveredPackets != 480 || r.InjectedFlits != flits || r.DeliveredFlits != flits || r.Violations.Total() != 0 {
@@ -249,4 +241,20 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("want an input error naming %s, got %v", tc.key, err)
 		}
 	}
+}
+
+// burst sets c's traffic to 480 packets of 1–12 flits, 30 from each of the
+// 16 terminals of a 4×4 network, released in the first three cycles, and
+// returns their flits.
+func burst(c *network.Config) int64 {
+	c.Traffic.Packets = nil
+	flits := int64(0)
+	for src := range 16 {
+		for i := range 30 {
+			n := 1 + (src+i)%12
+			flits += int64(n)
+			c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,%d", i%3, src, (src+1+i)%16, n))
+		}
+	}
+	return flits
 }

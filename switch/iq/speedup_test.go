@@ -86,15 +86,7 @@ func TestSpeedupsConserve(t *testing.T) {
 			if kind == "torus" {
 				c.Routing = "dor-dateline"
 			}
-			c.Traffic.Packets = nil
-			flits := int64(0)
-			for src := range 16 {
-				for i := range 30 {
-					n := 1 + (src+i)%12
-					flits += int64(n)
-					c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,%d", i%3, src, (src+1+i)%16, n))
-				}
-			}
+			flits := burst(&c)
 			c.Run.Warmup, c.Run.Measure = 0, 10
 			r := run(t, c)
 			if r.Status != network.StatusOK || r.DeliveredPackets != 480 || r.DeliveredFlits != flits || r.Violations.Total() != 0 {

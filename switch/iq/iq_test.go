@@ -107,12 +107,8 @@ func TestZeroLoadLatency(t *testing.T) {
 		c.Link.Latency = s.lat
 		// One packet at a time (each long gone before the next): hops
 		// 0 (to itself), 1, 7, 14, with 1, 4 and 9 flits.
-		pairs := []struct{ src, dst, hops, flits int }{{9, 9, 0, 4}, {0, 1, 1, 1}, {0, 7, 7, 4}, {0, 63, 14, 8}, {63, 0, 14, 4}, {27, 36, 2, 4}}
-		c.Traffic.Packets = nil
-		for i, p := range pairs {
-			c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,%d", 500*i, p.src, p.dst, p.flits))
-		}
-		c.Run.Warmup, c.Run.Measure = 0, int64(500*len(pairs))
+		pairs := []lone{{9, 9, 0, 4}, {0, 1, 1, 1}, {0, 7, 7, 4}, {0, 63, 14, 8}, {63, 0, 14, 4}, {27, 36, 2, 4}}
+		spaced(&c, pairs)
 		r := run(t, c)
 		if len(r.Deliveries) != len(pairs) {
 			t.Fatalf("%+v: %d deliveries, want %d", s, len(r.Deliveries), len(pairs))
@@ -257,4 +253,18 @@ func burst(c *network.Config) int64 {
 		}
 	}
 	return flits
+}
+
+// lone is a packet sent when the network is empty: source, destination,
+// the routers it passes, its flits.
+type lone struct{ src, dst, hops, flits int }
+
+// spaced sets c's traffic to the packets ps, 500 cycles apart (each long
+// gone before the next), and its window to all of them.
+func spaced(c *network.Config, ps []lone) {
+	c.Traffic.Packets = nil
+	for i, p := range ps {
+		c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,%d", 500*i, p.src, p.dst, p.flits))
+	}
+	c.Run.Warmup, c.Run.Measure = 0, int64(500*len(ps))
 }

@@ -1,7 +1,6 @@
 package iq_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/flitsim/flitsim/flit"
@@ -54,12 +53,8 @@ func TestSpeedupsRaiseThroughput(t *testing.T) {
 func TestSpeedupsZeroLoad(t *testing.T) {
 	for _, s := range [][3]int{{2, 2, 1}, {2, 1, 2}, {4, 3, 4}} {
 		c := speedups(s[0], s[1], s[2])
-		pairs := []struct{ src, dst, hops, flits int }{{0, 1, 1, 1}, {0, 63, 14, 8}, {27, 36, 2, 4}}
-		c.Traffic.Packets = nil
-		for i, p := range pairs {
-			c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,%d,%d,%d", 500*i, p.src, p.dst, p.flits))
-		}
-		c.Run.Warmup, c.Run.Measure = 0, int64(500*len(pairs))
+		pairs := []lone{{0, 1, 1, 1}, {0, 63, 14, 8}, {27, 36, 2, 4}}
+		spaced(&c, pairs)
 		r := run(t, c)
 		if len(r.Deliveries) != len(pairs) {
 			t.Fatalf("%v: %d deliveries, want %d", s, len(r.Deliveries), len(pairs))

@@ -154,7 +154,7 @@ func (k *Kernel) flowLarge(l *lane) {
 	moves, n := l.moves[:cap(l.moves)], 0
 	ej, ne := l.ejm[:cap(l.ejm)], 0
 	nb, now, bs, all, memo := k.nb, k.now, k.bs, k.sinkRecords(), l.memo
-	yes, mark := k.epoch<<2|memoYes, k.CheckDeadlock
+	yes, mark, instant := k.epoch<<2|memoYes, k.CheckDeadlock, k.instant
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.active.word(wi) &^ k.alloc.word(wi)
 		for word != 0 {
@@ -162,7 +162,9 @@ func (k *Kernel) flowLarge(l *lane) {
 			word &= word - 1
 			x := elem(bs, b)
 			d := x.to
-			goes := x.Front().Ready(now)
+			// (When every front is ready, the front's slot is not read:
+			// its line is one more miss per move, and pop reads it.)
+			goes := instant || x.Front().Ready(now)
 			if goes && elem(all, d).Free() == 0 {
 				goes = k.canMoveFast(l, b)
 			} else if goes && mark {

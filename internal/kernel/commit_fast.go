@@ -22,8 +22,15 @@ func (k *Kernel) leave(l *lane) {
 	l.roomLeave(len(l.moves))
 	moves, tails, srcs := l.moves, l.tails[:cap(l.tails)], l.srcs[:cap(l.srcs)]
 	popped := l.popped[:len(moves)]
-	nt, hops := k.pop(moves, popped, tails)
-	ns := k.markChannels(l, moves, srcs)
+	// pop and markChannels take the moves a block at a time, so that the
+	// second finds the block's buffer records still in the first-level
+	// cache: a large network moves more buffers in a cycle than it holds.
+	var nt, ns, hops int
+	for lo := 0; lo < len(moves); lo += leaveBlock {
+		hi := min(lo+leaveBlock, len(moves))
+		nt, hops = k.pop(moves, popped, tails, lo, hi, nt, hops)
+		ns = k.markChannels(l, moves, srcs, lo, hi, ns)
+	}
 	l.popped = popped
 	l.hops += int64(hops)
 	if k.lanes == nil {
@@ -140,16 +147,18 @@ func (k *Kernel) leaveSources(moves []int32, popped []flit.Flit, srcs []int32) {
 	}
 }
 
-// pop is leave's first pass: it takes the front flit of each buffer in
-// moves into popped, lists the positions of the tails in tails and counts
+// pop is leave's first pass, over moves [lo, hi) (counting on from nt
+// tails and hops): it takes the front flit of each buffer in moves into
+// popped, lists the positions of the tails in tails and counts
 // the flits crossing a switch. markChannels is the second: it takes the
 // emptied buffers out of the active set, marks the channels the flits
 // cross and lists the flits leaving source registers.
 // (Two functions, each with few enough values that the compiler keeps
 // most of them in registers.)
-func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops int) {
+func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32, lo, hi, nt, hops int) (int, int) {
 	bs := k.bs
-	for i, b := range moves {
+	for i := lo; i < hi; i++ {
+		b := *elem(moves, i)
 		x := elem(bs, b)
 		f := elem(popped, i)
 		*f = *x.Front()
@@ -165,10 +174,16 @@ func (k *Kernel) pop(moves []int32, popped []flit.Flit, tails []int32) (nt, hops
 	return nt, hops
 }
 
-// markChannels is leave's second pass (see pop).
-func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32) (ns int) {
+// leaveBlock is how many moves pop and markChannels take at a time: their
+// buffers' first lines (and the slots popped) within the first-level
+// cache, with room to spare.
+const leaveBlock = 128
+
+// markChannels is leave's second pass (see pop), over moves [lo, hi).
+func (k *Kernel) markChannels(l *lane, moves []int32, srcs []int32, lo, hi, ns int) int {
 	now, nl, chans, bs, active := k.now, int32(len(k.Links)), k.chans, k.bs, k.active
-	for i, b := range moves {
+	for i := lo; i < hi; i++ {
+		b := *elem(moves, i)
 		x := elem(bs, b)
 		x.moved = now
 		// An emptied buffer leaves the active set (an arrival later this

@@ -137,20 +137,43 @@ func (k *Kernel) scanInstant(l *lane, out []int32, c int) (n, ne, nw int) {
 const largeBuffers = 8192
 
 // flowLarge is flowFast for large networks: each buffer is decided when the
-// scan reaches it, by canMoveFast.
+// scan reaches it. A buffer whose front is not ready, or whose destination
+// has room, is decided from those two reads alone, with no memo read or
+// written: nearly every buffer the scan visits moves (the set is active
+// minus alloc), and in a large network the memo's line was one more cache
+// miss per hop. Only a ready buffer waiting on a full destination asks
+// canMoveFast, which follows the chain and memoises it. An answer left
+// unwritten is one no other buffer needs: canMoveFast(d) is asked only of
+// a full d, and computes d's answer afresh from the same state if the scan
+// decided d without the memo (nothing flow reads changes during flow; a
+// loop of full buffers is all full, so canMoveFast's marks still find it).
+// The memo's other reader is the deadlock check (moving), which treats an
+// unwritten answer as no: it is right for the buffers that stay, and in a
+// cycle the check runs after flow (CheckDeadlock) every move is written.
 func (k *Kernel) flowLarge(l *lane) {
 	moves, n := l.moves[:cap(l.moves)], 0
 	ej, ne := l.ejm[:cap(l.ejm)], 0
-	nb := k.nb
+	nb, now, bs, all, memo := k.nb, k.now, k.bs, k.sinkRecords(), l.memo
+	yes, mark, instant := k.epoch<<2|memoYes, k.CheckDeadlock, k.instant
 	for wi := int(l.lo >> 6); wi <= int((l.hi-1)>>6); wi++ {
 		word := k.active.word(wi) &^ k.alloc.word(wi)
 		for word != 0 {
 			b := int32(wi<<6 | bits.TrailingZeros64(word))
 			word &= word - 1
-			goes, isBuf := b2u(k.canMoveFast(l, b)), b2u(k.bs[b].to < nb)
+			x := elem(bs, b)
+			d := x.to
+			// (When every front is ready, the front's slot is not read:
+			// its line is one more miss per move, and pop reads it.)
+			goes := instant || x.Front().Ready(now)
+			if goes && elem(all, d).Free() == 0 {
+				goes = k.canMoveFast(l, b)
+			} else if goes && mark {
+				*elem(memo, b) = yes
+			}
+			isBuf := b2u(d < nb)
 			moves[n], ej[ne] = b, b
-			n += int(goes & isBuf)
-			ne += int(goes &^ isBuf)
+			n += int(b2u(goes) & isBuf)
+			ne += int(b2u(goes) &^ isBuf)
 		}
 	}
 	l.nbuf = n

@@ -139,17 +139,7 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 		t.Fatalf("switching %s: the fast path ran %d cycles", c.Switching, fastCycles)
 	}
 	for _, k := range []*kernel.Kernel{kernel.Of(fast), kernel.Of(par)} {
-		// Flow reads a terminal's room from its record past the buffers:
-		// one per terminal, with room, never filled.
-		held, room := k.SinkRoom()
-		if len(held) != nt {
-			t.Fatalf("%d records past %d buffers for %d terminals", len(held), k.Buffers(), nt)
-		}
-		for i := range held {
-			if held[i] != 0 || room[i] == 0 {
-				t.Fatalf("terminal %d's record holds %d flits, room %d", i, held[i], room[i])
-			}
-		}
+		checkSinkRecords(t, k, nt)
 	}
 	res := func(n *network.Network) string {
 		r := n.Result()
@@ -165,6 +155,21 @@ func lockstep(t *testing.T, c network.Config, mixed bool) {
 	}
 	if kernel.Of(fast).Violations.Total() != 0 {
 		t.Fatalf("violations %+v", kernel.Of(fast).Violations)
+	}
+}
+
+// checkSinkRecords: flow reads a terminal's room from its record past the
+// buffers: one per terminal, with room, never filled.
+func checkSinkRecords(t *testing.T, k *kernel.Kernel, nt int) {
+	t.Helper()
+	held, room := k.SinkRoom()
+	if len(held) != nt {
+		t.Fatalf("%d records past %d buffers for %d terminals", len(held), k.Buffers(), nt)
+	}
+	for i := range held {
+		if held[i] != 0 || room[i] == 0 {
+			t.Fatalf("terminal %d's record holds %d flits, room %d", i, held[i], room[i])
+		}
 	}
 }
 

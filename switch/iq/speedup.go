@@ -69,7 +69,9 @@ func (r *router) swAllocSpeedup(s int, now int64) {
 				want |= 1 << r.vc[gp*v+int32(bits.TrailingZeros64(m))].out
 			}
 			if want != 0 {
-				r.saIn, r.saSub, r.saWant = append(r.saIn, gp), append(r.saSub, sub), append(r.saWant, want)
+				r.saIn = append(r.saIn, gp) // (one a statement: swAlloc says why)
+				r.saSub = append(r.saSub, sub)
+				r.saWant = append(r.saWant, want)
 				disjoint = disjoint && want&asked == 0
 				asked |= want
 			}

@@ -411,7 +411,10 @@ func (r *router) swAlloc(s int, now int64) {
 		}
 		p.elig = elig
 		if want != 0 {
-			r.saIn, r.saWant = append(r.saIn, gp), append(r.saWant, want)
+			// (One append a statement: the compiler then stores only the
+			// length back, no pointer, so no GC write barrier a request.)
+			r.saIn = append(r.saIn, gp)
+			r.saWant = append(r.saWant, want)
 			disjoint = disjoint && want&asked == 0
 			asked |= want
 		}

@@ -48,17 +48,17 @@ func (r *router) initSpeedups(p model.Params) {
 // asked, round-robin from that input's pointer. (swAlloc keeps the
 // speedup-1 case apart: that is the hot path.)
 func (r *router) swAllocSpeedup(s int, now int64) {
-	v := int32(r.v)
+	v, base := int32(r.v), r.base[s]
 	r.saIn, r.saSub, r.saWant = r.saIn[:0], r.saSub[:0], r.saWant[:0]
 	var asked uint64 // the output ports asked for
 	disjoint := r.outS == 1
 	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
-		gp := r.base[s] + int32(bits.TrailingZeros64(pm))
+		gp := base + int32(bits.TrailingZeros64(pm))
 		var elig uint64 // its VCs that ask
 		p := &r.ip[gp]
 		for m := p.occ & p.act; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
-			if r.eligible(s, &r.vc[gp*v+int32(vc)], now) {
+			if r.eligible(base, &r.vc[gp*v+int32(vc)], now) {
 				elig |= 1 << vc
 			}
 		}
@@ -69,7 +69,9 @@ func (r *router) swAllocSpeedup(s int, now int64) {
 				want |= 1 << r.vc[gp*v+int32(bits.TrailingZeros64(m))].out
 			}
 			if want != 0 {
-				r.saIn, r.saSub, r.saWant = append(r.saIn, gp), append(r.saSub, sub), append(r.saWant, want)
+				r.saIn = append(r.saIn, gp) // (one a statement: swAlloc says why)
+				r.saSub = append(r.saSub, sub)
+				r.saWant = append(r.saWant, want)
 				disjoint = disjoint && want&asked == 0
 				asked |= want
 			}

@@ -359,13 +359,14 @@ func (r *router) addVA(s int, q vaReq) {
 	}
 }
 
-// eligible reports whether active, occupied input VC c's front flit (at switch s) may
-// ask for the switch in cycle now.
-func (r *router) eligible(s int, c *inputVC, now int64) bool {
+// eligible reports whether active, occupied input VC c's front flit (at
+// the switch whose first global port is base) may ask for the switch in
+// cycle now. (base, not the switch: its callers load it once, not a VC.)
+func (r *router) eligible(base int32, c *inputVC, now int64) bool {
 	if now < c.saAt || !c.buf.Front().Ready(now) {
 		return false
 	}
-	return r.cred[c.ov] > 0 || r.eject[r.base[s]+c.out]
+	return r.cred[c.ov] > 0 || r.eject[base+c.out]
 }
 
 // syncPort keeps bit gp−base[s] of r.swPorts[s] set exactly when a VC
@@ -393,25 +394,28 @@ func (r *router) swAlloc(s int, now int64) {
 		r.swAllocSpeedup(s, now) // (speedup.go)
 		return
 	}
-	a, v := r.sa[s], int32(r.v)
+	a, v, base := r.sa[s], int32(r.v), r.base[s]
 	r.saIn, r.saWant = r.saIn[:0], r.saWant[:0] // the input ports that ask, and their outputs
 	var asked uint64                            // the outputs asked for
 	disjoint := true                            // no output asked for twice
 	for pm := r.swPorts[s]; pm != 0; pm &= pm - 1 {
 		in := bits.TrailingZeros64(pm)
-		gp := r.base[s] + int32(in)
+		gp := base + int32(in)
 		var want, elig uint64 // outputs this input asks for; its VCs that ask
 		p := &r.ip[gp]
 		for m := p.occ & p.act; m != 0; m &= m - 1 {
 			vc := bits.TrailingZeros64(m)
-			if c := &r.vc[gp*v+int32(vc)]; r.eligible(s, c, now) {
+			if c := &r.vc[gp*v+int32(vc)]; r.eligible(base, c, now) {
 				elig |= 1 << vc
 				want |= 1 << c.out
 			}
 		}
 		p.elig = elig
 		if want != 0 {
-			r.saIn, r.saWant = append(r.saIn, gp), append(r.saWant, want)
+			// (One append a statement: the compiler then stores only the
+			// length back, no pointer, so no GC write barrier a request.)
+			r.saIn = append(r.saIn, gp)
+			r.saWant = append(r.saWant, want)
 			disjoint = disjoint && want&asked == 0
 			asked |= want
 		}

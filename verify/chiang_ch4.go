@@ -22,8 +22,9 @@ import (
 // (the seed-robustness test runs the rows on 20 seeds).
 var seed uint64
 
-// ch4 runs the embedded configs/chiang/file with the overrides.
-func ch4(file string, sets ...string) (*network.Result, error) {
+// chiangRun loads and runs the embedded configs/chiang/file with the
+// overrides (and verify's seed override).
+func chiangRun(file string, sets []string) (*network.Result, error) {
 	if seed != 0 {
 		sets = append(slices.Clip(sets), fmt.Sprintf("run.seed=%d", seed))
 	}
@@ -31,7 +32,12 @@ func ch4(file string, sets ...string) (*network.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := simulate(c)
+	return simulate(c)
+}
+
+// ch4 runs the embedded configs/chiang/file with the overrides.
+func ch4(file string, sets ...string) (*network.Result, error) {
+	r, err := chiangRun(file, sets)
 	if err != nil {
 		return nil, err
 	}

@@ -26,14 +26,7 @@ var quick = []string{"run.warmup=1000", "run.measure=10000"}
 // ch5Run runs configs/chiang/file with the overrides: a saturated run, or
 // one that delivered every measured packet.
 func ch5Run(file string, sets ...string) (*network.Result, error) {
-	if seed != 0 {
-		sets = append(slices.Clip(sets), fmt.Sprintf("run.seed=%d", seed))
-	}
-	c, err := loadChiang(file, sets)
-	if err != nil {
-		return nil, err
-	}
-	r, err := simulate(c)
+	r, err := chiangRun(file, sets)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package verify
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/network"
@@ -18,7 +17,7 @@ import (
 // ch7 runs the embedded configs/chiang/file with the overrides; every
 // measured message must arrive (verify's delivered).
 func ch7(file string, sets ...string) (*network.Result, error) {
-	r, err := ch7Run(file, sets)
+	r, err := chiangRun(file, sets)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +28,7 @@ func ch7(file string, sets ...string) (*network.Result, error) {
 // left undelivered only when the run says it is saturated (or was stopped
 // by its backlog); a deadlock, a stall or a broken invariant fails.
 func ch7Saturated(file string, sets ...string) (*network.Result, error) {
-	r, err := ch7Run(file, sets)
+	r, err := chiangRun(file, sets)
 	if err != nil {
 		return nil, err
 	}
@@ -39,18 +38,6 @@ func ch7Saturated(file string, sets ...string) (*network.Result, error) {
 		}
 	}
 	return r, delivered(fmt.Sprintf("%s %v", file, sets), r)
-}
-
-// ch7Run loads and runs the file (with verify's seed override).
-func ch7Run(file string, sets []string) (*network.Result, error) {
-	if seed != 0 {
-		sets = append(slices.Clip(sets), fmt.Sprintf("run.seed=%d", seed))
-	}
-	c, err := loadChiang(file, sets)
-	if err != nil {
-		return nil, err
-	}
-	return simulate(c)
 }
 
 // kindKN sets a 64-node network of k×k switches of kind.

@@ -21,24 +21,11 @@ func classCfg(vcs, classes int, load float64) Config {
 	return c
 }
 
-func runClassCfg(t *testing.T, c Config) *Result {
-	t.Helper()
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := n.RunPlain()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // Class-0 traffic on 2 VCs split into 2 classes may use only VC 0: the run
 // is the 1-VC router's, cycle for cycle; class 1 carries nothing.
 func TestClassesUseTheirShareOnly(t *testing.T) {
-	split := runClassCfg(t, classCfg(2, 2, 0.3))
-	one := runClassCfg(t, classCfg(1, 1, 0.3))
+	split := runPlain(t, classCfg(2, 2, 0.3))
+	one := runPlain(t, classCfg(1, 1, 0.3))
 	if split.Latency.Mean != one.Latency.Mean || split.Throughput != one.Throughput || split.DeliveredFlits != one.DeliveredFlits {
 		t.Fatalf("2 VCs in 2 classes: latency %v throughput %v; 1 VC: %v %v",
 			split.Latency.Mean, split.Throughput, one.Latency.Mean, one.Throughput)
@@ -56,7 +43,7 @@ func TestClassesUseTheirShareOnly(t *testing.T) {
 func TestRequestReply(t *testing.T) {
 	c := classCfg(2, 2, 0.1)
 	c.Traffic.ReplyFlits = 2
-	r := runClassCfg(t, c)
+	r := runPlain(t, c)
 	if r.Deadlock != nil || len(r.Classes) != 2 || r.RoundTrip == nil {
 		t.Fatalf("deadlock %v classes %+v round trip %+v", r.Deadlock, r.Classes, r.RoundTrip)
 	}
@@ -83,7 +70,7 @@ func TestClassesKeepDatelineClasses(t *testing.T) {
 		c.Topology = TopologyConfig{Kind: "torus", K: 4, N: 2}
 		c.Routing, c.Traffic.Flits, c.Traffic.ReplyFlits = tc.routing, FlitRange{8, 8}, 8
 		c.Run.Warmup, c.Run.Measure, c.Run.Drain, c.Run.MaxBacklog = 0, 3000, 1, 0
-		r := runClassCfg(t, c)
+		r := runPlain(t, c)
 		if (r.Deadlock != nil) != tc.deadlock || r.Classes[1].Delivered == 0 {
 			t.Fatalf("%s on %d VCs: deadlock %v (want %v), classes %+v", tc.routing, tc.vcs, r.Deadlock, tc.deadlock, r.Classes)
 		}

@@ -17,7 +17,7 @@ func TestDeflectionClosedNetwork(t *testing.T) {
 	for d := 1; d <= 6; d++ {
 		mean := map[string]float64{}
 		for _, scheme := range []string{"deflection-simple", "deflection-priority"} {
-			r := runSlotted(t, slottedConfig(d, scheme, "0", 1, 2000))
+			r := runPlain(t, slottedConfig(d, scheme, "0", 1, 2000))
 			N := float64(int(1) << d)
 			lambda := *r.ThroughputPerNode * N
 			if lambda > 2*(N-1)+1e-9 || d == 1 && lambda != 2 {
@@ -94,7 +94,7 @@ func TestDeflectionBadInput(t *testing.T) {
 // drains them, so measured_delivered + measured_dropped equals it.
 func TestSlottedMeasuredPackets(t *testing.T) {
 	for _, tc := range []struct{ scheme, k string }{{"simple", "0"}, {"priority", "1"}, {"simple", "inf"}, {"deflection-priority", "0"}} {
-		r := runSlotted(t, slottedConfig(4, tc.scheme, tc.k, 0.5, 500))
+		r := runPlain(t, slottedConfig(4, tc.scheme, tc.k, 0.5, 500))
 		nodes, slots := float64(16), float64(500)
 		if r.MeasuredPackets == 0 || float64(r.MeasuredPackets) != r.Offered*nodes*slots {
 			t.Errorf("%+v: measured %d packets, offered %v a node a slot", tc, r.MeasuredPackets, r.Offered)

@@ -27,7 +27,7 @@ func protocolCfg(classes int, load float64, cycles int64) Config {
 // the packets holding the VCs.
 func TestProtocolDeadlockOneClass(t *testing.T) {
 	for _, load := range []float64{0.2, 0.9} {
-		r := runClassCfg(t, protocolCfg(1, load, 20000))
+		r := runPlain(t, protocolCfg(1, load, 20000))
 		dl := r.Deadlock
 		if dl == nil {
 			t.Fatalf("load %v: no deadlock (status %s)", load, r.Status)
@@ -49,7 +49,7 @@ func TestProtocolDeadlockOneClass(t *testing.T) {
 // taken at their destination and cannot wait behind requests, so reply
 // queues drain and terminals take requests again.
 func TestClassesAvoidProtocolDeadlock(t *testing.T) {
-	r := runClassCfg(t, protocolCfg(2, 0.9, 30000))
+	r := runPlain(t, protocolCfg(2, 0.9, 30000))
 	if r.Deadlock != nil || r.Stall != nil {
 		t.Fatalf("deadlock %+v stall %+v", r.Deadlock, r.Stall)
 	}
@@ -66,7 +66,7 @@ func TestReplyQueueBinds(t *testing.T) {
 	for _, q := range []int{1, 64} {
 		c := classCfg(2, 2, 0.3)
 		c.Traffic.ReplyFlits, c.Traffic.ReplyQueue = 4, q
-		r := runClassCfg(t, c)
+		r := runPlain(t, c)
 		if r.Deadlock != nil || r.RoundTrip == nil || r.RoundTrip.Count != r.Classes[0].Delivered {
 			t.Fatalf("queue %d: deadlock %v round trip %+v classes %+v", q, r.Deadlock, r.RoundTrip, r.Classes)
 		}

@@ -33,7 +33,7 @@ func TestCSRPinnedOutcomes(t *testing.T) {
 	} {
 		c := csrConfig(tc.d, tc.p0, tc.retry, tc.fresh, 200)
 		c.CSR.K = tc.k
-		r := runSlotted(t, c)
+		r := runPlain(t, c)
 		res := r.Reservations
 		got := fmt.Sprintf("%d %d %d %d %d %d", r.DeliveredPackets, *r.Dropped, r.MeasuredPackets, res.Confirmed, res.Ghost, res.Nacks)
 		if got != tc.want {

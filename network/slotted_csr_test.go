@@ -29,7 +29,7 @@ func TestCSRArrivesInExactlyD(t *testing.T) {
 			p0, retry float64
 			fresh     bool
 		}{{0.2, 0, false}, {1, 0, false}, {0.6, 0.3, false}, {1, 0, true}} {
-			r := runSlotted(t, csrConfig(d, tc.p0, tc.retry, tc.fresh, 300))
+			r := runPlain(t, csrConfig(d, tc.p0, tc.retry, tc.fresh, 300))
 			if len(r.DeliverySlots) != 1 || r.DeliverySlots[0].Slots != int64(d) {
 				t.Errorf("d=%d %+v: delivery slots %v, want all at %d", d, tc, r.DeliverySlots, d)
 			}
@@ -55,7 +55,7 @@ func TestCSRArrivesInExactlyD(t *testing.T) {
 // each shows as its own drop cause.
 func TestCSRNacksAndGhosts(t *testing.T) {
 	const d = 6
-	r := runSlotted(t, csrConfig(d, 1, 0, false, 300))
+	r := runPlain(t, csrConfig(d, 1, 0, false, 300))
 	res := r.Reservations
 	if res.Nacks == 0 || res.Ghost == 0 || res.Ghost > (d-1)*res.Nacks {
 		t.Errorf("reservations %+v: want NACKs, and 0 < ghosts ≤ %d·NACKs", res, d-1)
@@ -63,7 +63,7 @@ func TestCSRNacksAndGhosts(t *testing.T) {
 	if r.DroppedByCause["discarded"] == 0 || len(r.DroppedByCause) != 1 {
 		t.Errorf("retry: drops %v, want discarded only", r.DroppedByCause)
 	}
-	r = runSlotted(t, csrConfig(d, 1, 0, true, 300))
+	r = runPlain(t, csrConfig(d, 1, 0, true, 300))
 	if r.DroppedByCause["nacked"] == 0 || len(r.DroppedByCause) != 1 {
 		t.Errorf("fresh: drops %v, want nacked only", r.DroppedByCause)
 	}
@@ -74,7 +74,7 @@ func TestCSRNacksAndGhosts(t *testing.T) {
 // rows hold the table to 1 % over longer runs).
 func TestCSRTable61(t *testing.T) {
 	for _, row := range [][2]float64{{1, 1.409178}, {0.119931, 0.693059}} {
-		r := runSlotted(t, csrConfig(7, row[0], 0, true, 800))
+		r := runPlain(t, csrConfig(7, row[0], 0, true, 800))
 		if got := *r.ThroughputPerNode; math.Abs(got-row[1]) > 0.015*row[1] {
 			t.Errorf("p0 = %g: throughput/node %.4f, thesis %.4f", row[0], got, row[1])
 		}
@@ -85,9 +85,9 @@ func TestCSRTable61(t *testing.T) {
 // destination in the entry buffer, which costs throughput against fresh
 // attempts at p0 = 1; a slower retry costs more.
 func TestCSRRetryBacklogs(t *testing.T) {
-	fresh := *runSlotted(t, csrConfig(6, 1, 0, true, 600)).ThroughputPerNode
-	retry := *runSlotted(t, csrConfig(6, 1, 1, false, 600)).ThroughputPerNode
-	slow := *runSlotted(t, csrConfig(6, 1, 0.2, false, 600)).ThroughputPerNode
+	fresh := *runPlain(t, csrConfig(6, 1, 0, true, 600)).ThroughputPerNode
+	retry := *runPlain(t, csrConfig(6, 1, 1, false, 600)).ThroughputPerNode
+	slow := *runPlain(t, csrConfig(6, 1, 0.2, false, 600)).ThroughputPerNode
 	if !(slow < retry && retry < fresh) {
 		t.Errorf("p0 = 1: q_r 0.2 %.4f, q_r 1 %.4f, fresh %.4f: want increasing", slow, retry, fresh)
 	}
@@ -97,11 +97,11 @@ func TestCSRRetryBacklogs(t *testing.T) {
 func TestCSRThroughputPerTime(t *testing.T) {
 	c := csrConfig(4, 0.5, 0, false, 200)
 	c.CSR.Beta = 3
-	r := runSlotted(t, c)
+	r := runPlain(t, c)
 	if r.ThroughputPerTime == nil || *r.ThroughputPerTime != *r.ThroughputPerNode/4 {
 		t.Errorf("β = 3: per time %v, per node %g", r.ThroughputPerTime, *r.ThroughputPerNode)
 	}
-	if r := runSlotted(t, slottedConfig(4, "simple", "0", 0.5, 100)); r.ThroughputPerTime != nil || r.Reservations != nil {
+	if r := runPlain(t, slottedConfig(4, "simple", "0", 0.5, 100)); r.ThroughputPerTime != nil || r.Reservations != nil {
 		t.Error("simple scheme: CSR fields set")
 	}
 }
@@ -112,7 +112,7 @@ func TestCSRThroughputPerTime(t *testing.T) {
 func TestCSRBuffers(t *testing.T) {
 	c := csrConfig(5, 1, 0, true, 300)
 	c.CSR.K = 2
-	r := runSlotted(t, c)
+	r := runPlain(t, c)
 	ds := r.DeliverySlots
 	if ds[0].Slots < 5 || ds[len(ds)-1].Slots <= 5 {
 		t.Errorf("k = 2: delivery slots %v, want from 5 up", ds)
@@ -120,7 +120,7 @@ func TestCSRBuffers(t *testing.T) {
 	if v := r.Violations; v.Total() != 0 || r.MeasuredDelivered != r.MeasuredPackets {
 		t.Errorf("k = 2: violations %+v, measured %d, delivered %d", v, r.MeasuredPackets, r.MeasuredDelivered)
 	}
-	k0 := runSlotted(t, csrConfig(5, 1, 0, true, 300))
+	k0 := runPlain(t, csrConfig(5, 1, 0, true, 300))
 	if *r.ThroughputPerNode <= *k0.ThroughputPerNode {
 		t.Errorf("p0 = 1: k = 2 %.4f not above k = 0 %.4f", *r.ThroughputPerNode, *k0.ThroughputPerNode)
 	}
@@ -181,7 +181,7 @@ func TestCSRBadInput(t *testing.T) {
 // distance follow eq. 5.47 as the k = inf runs do: 15/32, 11/32, 5/32,
 // 1/32 for d = 4 (a light load, where entry favours no distance much).
 func TestCSRPi(t *testing.T) {
-	r := runSlotted(t, csrConfig(4, 0.05, 0, false, 5000))
+	r := runPlain(t, csrConfig(4, 0.05, 0, false, 5000))
 	for i, want := range []float64{15.0 / 32, 11.0 / 32, 5.0 / 32, 1.0 / 32} {
 		if len(r.Pi) != 4 || math.Abs(r.Pi[i]-want) > 0.01 {
 			t.Fatalf("π = %v, want %g at distance %d (±0.01)", r.Pi, want, i+1)

@@ -19,9 +19,9 @@ func TestFoldedButterflyIsTheHypercubeSlotBySlot(t *testing.T) {
 	for _, scheme := range []string{"simple", "priority"} {
 		for _, k := range []string{"0", "1", "inf"} {
 			c := slottedConfig(5, scheme, k, 0.4, 300)
-			cube := runSlotted(t, c)
+			cube := runPlain(t, c)
 			c.Topology.Kind = "folded-butterfly"
-			fb := runSlotted(t, c)
+			fb := runPlain(t, c)
 			same := cube.InjectedPackets == fb.InjectedPackets && cube.DeliveredPackets == fb.DeliveredPackets &&
 				*cube.Dropped == *fb.Dropped && cube.Backlog == fb.Backlog &&
 				reflect.DeepEqual(cube.DroppedByCause, fb.DroppedByCause) && reflect.DeepEqual(cube.PType, fb.PType) &&
@@ -65,7 +65,7 @@ func TestFoldedButterflySchemes(t *testing.T) {
 // reaching the near ones; the deflection schemes have none.
 func TestSlottedPiMatchesEq547(t *testing.T) {
 	d := 4
-	r := runSlotted(t, slottedConfig(d, "simple", "inf", 0.5, 6000))
+	r := runPlain(t, slottedConfig(d, "simple", "inf", 0.5, 6000))
 	if len(r.Pi) != d {
 		t.Fatalf("pi %v, want %d values", r.Pi, d)
 	}
@@ -84,11 +84,11 @@ func TestSlottedPiMatchesEq547(t *testing.T) {
 	if math.Abs(sum-1) > 1e-9 {
 		t.Errorf("Σπ = %g", sum)
 	}
-	drop := runSlotted(t, slottedConfig(d, "simple", "0", 1, 2000))
+	drop := runPlain(t, slottedConfig(d, "simple", "0", 1, 2000))
 	if drop.Pi[0] >= r.Pi[0] {
 		t.Errorf("k = 0, p0 = 1: π_1 %.4f not below the no-drop %.4f", drop.Pi[0], r.Pi[0])
 	}
-	if defl := runSlotted(t, slottedConfig(d, "deflection-simple", "0", 0.5, 100)); defl.Pi != nil {
+	if defl := runPlain(t, slottedConfig(d, "deflection-simple", "0", 0.5, 100)); defl.Pi != nil {
 		t.Errorf("deflection: pi %v", defl.Pi)
 	}
 }

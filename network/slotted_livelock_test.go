@@ -16,7 +16,7 @@ func TestLivelockLockoutWarned(t *testing.T) {
 	for _, scheme := range []string{"deflection-simple", "deflection-priority"} {
 		c := slottedConfig(2, scheme, "0", 1, 1000)
 		c.Slotted.Fixed = []int32{3, -1, -1, 0}
-		r := runSlotted(t, c)
+		r := runPlain(t, c)
 		if r.LongestLockout == nil || *r.LongestLockout < 1000 || r.LockoutNode == nil || (*r.LockoutNode != 1 && *r.LockoutNode != 2) {
 			t.Fatalf("%s: longest lockout %v at node %v, want ≥ 1000 slots at 01 or 10", scheme, r.LongestLockout, r.LockoutNode)
 		}
@@ -38,7 +38,7 @@ func TestLivelockLockoutWarned(t *testing.T) {
 func TestLivelockNormalRun(t *testing.T) {
 	for _, scheme := range []string{"deflection-simple", "deflection-priority"} {
 		for _, d := range []int{2, 5, 8} {
-			r := runSlotted(t, slottedConfig(d, scheme, "0", 1, 1000))
+			r := runPlain(t, slottedConfig(d, scheme, "0", 1, 1000))
 			if r.OldestAge == nil {
 				t.Fatalf("%s d=%d: no oldest_age", scheme, d)
 			}
@@ -58,7 +58,7 @@ func TestLivelockNormalRun(t *testing.T) {
 // (dropped or delivered within d slots, or queued FIFO) and carry no watch.
 func TestLivelockOnlyDeflection(t *testing.T) {
 	for _, sc := range []string{"simple", "csr"} {
-		r := runSlotted(t, slottedConfig(3, sc, "", 0.5, 100))
+		r := runPlain(t, slottedConfig(3, sc, "", 0.5, 100))
 		if r.OldestAge != nil || r.MaxDeflections != nil || r.LongestLockout != nil {
 			t.Errorf("%s: livelock fields set", sc)
 		}

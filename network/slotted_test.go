@@ -21,7 +21,9 @@ func slottedConfig(d int, scheme, k string, p0 float64, measure int64) Config {
 	return c
 }
 
-func runSlotted(t *testing.T, c Config) *Result {
+// runPlain builds c and runs it to the end (RunPlain), failing the test
+// on an error.
+func runPlain(t *testing.T, c Config) *Result {
 	t.Helper()
 	n, err := Build(c)
 	if err != nil {
@@ -41,7 +43,7 @@ func runSlotted(t *testing.T, c Config) *Result {
 func TestSlottedUnbufferedTakesExactlyD(t *testing.T) {
 	for _, scheme := range []string{"simple", "priority"} {
 		for d := 2; d <= 7; d++ {
-			r := runSlotted(t, slottedConfig(d, scheme, "0", 0.6, 300))
+			r := runPlain(t, slottedConfig(d, scheme, "0", 0.6, 300))
 			if len(r.DeliverySlots) != 1 || r.DeliverySlots[0].Slots != int64(d) || r.DeliverySlots[0].Packets == 0 {
 				t.Errorf("%s d=%d: delivery slots %v, want all at %d", scheme, d, r.DeliverySlots, d)
 			}
@@ -97,14 +99,14 @@ func TestSlottedAgainstTheAnalysis(t *testing.T) {
 		tol    float64
 	}{8, "priority", "0", 1, pr.ThroughputPerNode, 0.01})
 	for _, tc := range cases {
-		r := runSlotted(t, slottedConfig(tc.d, tc.scheme, tc.k, tc.p0, 1500))
+		r := runPlain(t, slottedConfig(tc.d, tc.scheme, tc.k, tc.p0, 1500))
 		got := *r.ThroughputPerNode
 		if math.Abs(got-tc.want) > tc.tol*tc.want {
 			t.Errorf("d=%d %s k=%s p0=%g: throughput/node %.4f, want %.4f ± %g %%", tc.d, tc.scheme, tc.k, tc.p0, got, tc.want, 100*tc.tol)
 		}
 	}
-	simple := runSlotted(t, slottedConfig(8, "simple", "0", 1, 1000))
-	prio := runSlotted(t, slottedConfig(8, "priority", "0", 1, 1000))
+	simple := runPlain(t, slottedConfig(8, "simple", "0", 1, 1000))
+	prio := runPlain(t, slottedConfig(8, "priority", "0", 1, 1000))
 	if *prio.ThroughputPerNode <= *simple.ThroughputPerNode*1.3 {
 		t.Errorf("p0 = 1, d = 8: priority %.4f is not well above simple %.4f", *prio.ThroughputPerNode, *simple.ThroughputPerNode)
 	}
@@ -123,13 +125,13 @@ func TestSlottedDeterministic(t *testing.T) {
 
 func slottedDeterministic(t *testing.T, c Config) {
 	t.Helper()
-	a, _ := json.Marshal(runSlotted(t, c))
-	b, _ := json.Marshal(runSlotted(t, c))
+	a, _ := json.Marshal(runPlain(t, c))
+	b, _ := json.Marshal(runPlain(t, c))
 	if string(a) != string(b) {
 		t.Fatal("two runs of one seed differ")
 	}
 	c.Run.Seed = 2
-	if x, _ := json.Marshal(runSlotted(t, c)); string(x) == string(a) {
+	if x, _ := json.Marshal(runPlain(t, c)); string(x) == string(a) {
 		t.Fatal("runs of two seeds are identical")
 	}
 }
@@ -139,7 +141,7 @@ func slottedDeterministic(t *testing.T, c Config) {
 // has no bound) and a buffer-full drop is the only cause; k = inf drops
 // nothing.
 func TestSlottedBuffersHold(t *testing.T) {
-	r := runSlotted(t, slottedConfig(6, "simple", "1", 0.9, 400))
+	r := runPlain(t, slottedConfig(6, "simple", "1", 0.9, 400))
 	last := r.DeliverySlots[len(r.DeliverySlots)-1].Slots
 	if r.DeliverySlots[0].Slots != 6 || last <= 6 {
 		t.Errorf("k = 1: delivery slots %v, want from 6 up", r.DeliverySlots)
@@ -147,7 +149,7 @@ func TestSlottedBuffersHold(t *testing.T) {
 	if _, ok := r.DroppedByCause["buffer_full"]; !ok || len(r.DroppedByCause) != 1 {
 		t.Errorf("k = 1: drops by cause %v, want buffer_full only", r.DroppedByCause)
 	}
-	r = runSlotted(t, slottedConfig(6, "priority", "inf", 0.3, 400))
+	r = runPlain(t, slottedConfig(6, "priority", "inf", 0.3, 400))
 	if *r.Dropped != 0 || r.InjectedPackets != r.DeliveredPackets+r.Backlog {
 		t.Errorf("k = inf: %d dropped, entered %d, delivered %d, in flight %d", *r.Dropped, r.InjectedPackets, r.DeliveredPackets, r.Backlog)
 	}
@@ -231,7 +233,7 @@ func TestSlottedConfigOmitted(t *testing.T) {
 func TestSlottedFullLoadFillsEveryLink(t *testing.T) {
 	for _, k := range []string{"0", "1", "inf"} {
 		for _, scheme := range []string{"simple", "priority"} {
-			r := runSlotted(t, slottedConfig(5, scheme, k, 1, 200))
+			r := runPlain(t, slottedConfig(5, scheme, k, 1, 200))
 			sum := 0.0
 			for _, p := range r.PType {
 				sum += p
@@ -241,7 +243,7 @@ func TestSlottedFullLoadFillsEveryLink(t *testing.T) {
 			}
 		}
 	}
-	r := runSlotted(t, slottedConfig(5, "simple", "0", 0, 200))
+	r := runPlain(t, slottedConfig(5, "simple", "0", 0, 200))
 	if r.InjectedPackets != 0 || *r.ThroughputPerNode != 0 {
 		t.Errorf("p0 = 0: %d injected, throughput %g", r.InjectedPackets, *r.ThroughputPerNode)
 	}

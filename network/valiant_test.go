@@ -19,14 +19,7 @@ func brebnerBatch(d int, pattern, valiant string, experiments int) Config {
 
 func runBatch(t *testing.T, c Config) *Experiments {
 	t.Helper()
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := n.RunPlain()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runPlain(t, c)
 	if e := r.Experiments; e == nil || e.Incomplete != 0 || e.Count != c.Run.Experiments {
 		t.Fatalf("experiments %+v", e)
 	}

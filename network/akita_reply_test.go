@@ -84,12 +84,7 @@ func serveAll(t *testing.T, classes, reqs int) (*Network, []*server) {
 	t.Helper()
 	c := classCfg(2, classes, 0)
 	c.Traffic.ReplyQueue, c.Run.MaxBacklog = 2, 0
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := sim.NewSerialEngine()
-	eps := AttachEndpoints(NewComponent("Net", engine, n))
+	n, engine, eps := akitaNet(t, c)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var ss []*server
 	for i, ep := range eps {

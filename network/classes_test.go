@@ -134,13 +134,7 @@ func (a *answerer) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
 // answers each on class 1, and A receives both replies, marked class 1.
 func TestAkitaRequestReplyClasses(t *testing.T) {
 	c := classCfg(2, 2, 0)
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := sim.NewSerialEngine()
-	host := NewComponent("Net", engine, n)
-	eps := AttachEndpoints(host)
+	n, engine, eps := akitaNet(t, c)
 	a, b := newAgent("A"), &answerer{agent: newAgent("B"), ep: eps[5]}
 	b.ComponentBase = sim.NewComponentBase("B")
 	b.port = sim.NewLimitNumMsgPort(b, 4, "B.Port")
@@ -174,13 +168,7 @@ func TestAkitaRequestReplyClasses(t *testing.T) {
 // an error naming the field.
 func TestAkitaClassOutOfRange(t *testing.T) {
 	c := classCfg(2, 2, 0)
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := sim.NewSerialEngine()
-	host := NewComponent("Net", engine, n)
-	eps := AttachEndpoints(host)
+	n, engine, eps := akitaNet(t, c)
 	a := newAgent("A")
 	wire(engine, "AConn", a.port, eps[0])
 	m := &PacketMsg{To: 5, Flits: 4, Class: 2}

@@ -54,13 +54,7 @@ func TestAkitaEndpointsCarryPackets(t *testing.T) {
 	c := Default()
 	c.Topology = TopologyConfig{Kind: "hypercube", D: 3}
 	c.Traffic.Load = 0
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := sim.NewSerialEngine()
-	host := NewComponent("Net", engine, n)
-	eps := AttachEndpoints(host)
+	_, engine, eps := akitaNet(t, c)
 	a, b := newAgent("A"), newAgent("B")
 	for i, ag := range []*agent{a, b} {
 		ep := eps[[]int{0, 5}[i]]
@@ -101,6 +95,18 @@ func TestAkitaEndpointsPacketRouter(t *testing.T) {
 	}
 }
 
+// akitaNet builds c and hosts it on a serial engine with its endpoints
+// attached (eps[t]: terminal t's).
+func akitaNet(t *testing.T, c Config) (*Network, *sim.SerialEngine, []*Endpoint) {
+	t.Helper()
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine := sim.NewSerialEngine()
+	return n, engine, AttachEndpoints(NewComponent("Net", engine, n))
+}
+
 // wire connects port to endpoint ep by a direct connection named name and
 // makes port ep's peer.
 func wire(engine sim.Engine, name string, port sim.Port, ep *Endpoint) {
@@ -115,12 +121,7 @@ func wire(engine sim.Engine, name string, port sim.Port, ep *Endpoint) {
 // and 500 ns, runs the engine to the end and returns B.
 func sendTwo05(t *testing.T, c Config, flits func(i int) int) *agent {
 	t.Helper()
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := sim.NewSerialEngine()
-	eps := AttachEndpoints(NewComponent("Net", engine, n))
+	_, engine, eps := akitaNet(t, c)
 	a, b := newAgent("A"), newAgent("B")
 	for i, ag := range []*agent{a, b} {
 		wire(engine, ag.Name()+"Conn", ag.port, eps[[]int{0, 5}[i]])
@@ -190,13 +191,7 @@ func TestAkitaEndpointsWithSyntheticTrafficEnd(t *testing.T) {
 	c.Topology = TopologyConfig{Kind: "hypercube", D: 3}
 	c.Traffic.Load = 0.2
 	c.Run.Warmup, c.Run.Measure = 100, 400
-	n, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := sim.NewSerialEngine()
-	host := NewComponent("Net", engine, n)
-	eps := AttachEndpoints(host)
+	n, engine, eps := akitaNet(t, c)
 	a := newAgent("A")
 	wire(engine, "Conn", a.port, eps[0])
 	m := &PacketMsg{To: 0, Flits: 4} // sent to itself, from cycle 2000 (after the window)

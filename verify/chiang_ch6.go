@@ -154,14 +154,21 @@ func treeChannels(dims, alg string, src int, dests []int) ([]string, error) {
 	return treeChannelsSeed(dims, alg, 1, src, dests)
 }
 
-// treeChannelsSeed is treeChannels with run.seed seed (RB's, RM's draws).
-func treeChannelsSeed(dims, alg string, seed uint64, src int, dests []int) ([]string, error) {
+// esminTreeConfig is CU-ESMIN(dims) with multicast trees by alg, run.seed
+// seed, one-flit output buffers and every channel's use recorded.
+func esminTreeConfig(dims, alg string, seed uint64) network.Config {
 	c := network.Default()
 	c.Run.Seed = seed
 	c.Topology = network.TopologyConfig{Kind: "esmin", Dims: parseInts(dims)}
 	c.Multicast.Tree = alg
 	c.Buffers = network.BufferConfig{Output: 1}
 	c.Run.Channels = true
+	return c
+}
+
+// treeChannelsSeed is treeChannels with run.seed seed (RB's, RM's draws).
+func treeChannelsSeed(dims, alg string, seed uint64, src int, dests []int) ([]string, error) {
+	c := esminTreeConfig(dims, alg, seed)
 	ds := make([]string, len(dests))
 	for i, x := range dests {
 		ds[i] = fmt.Sprint(x)

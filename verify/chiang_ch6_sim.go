@@ -34,12 +34,7 @@ func init() {
 // esminRunSets sends one one-flit multicast from node 0 to each of sets,
 // 64 cycles apart, on CU-ESMIN(dims) routed by alg.
 func esminRunSets(dims, alg string, seed uint64, sets [][]int) (*network.Result, error) {
-	c := network.Default()
-	c.Run.Seed = seed
-	c.Topology = network.TopologyConfig{Kind: "esmin", Dims: parseInts(dims)}
-	c.Multicast.Tree = alg
-	c.Buffers = network.BufferConfig{Output: 1}
-	c.Run.Channels = true
+	c := esminTreeConfig(dims, alg, seed)
 	c.Traffic.Packets = nil
 	for i, d := range sets {
 		c.Traffic.Packets = append(c.Traffic.Packets, fmt.Sprintf("%d,0,%s,1", 64*i, strings.Trim(fmt.Sprint(d), "[]")))
